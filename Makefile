@@ -1,0 +1,95 @@
+# Drip Workbook: the top-level build.
+#
+# Each part of the workbook keeps its rules in a fragment beside its sources
+# (vm/vm.mk, exercises/exercises.mk, grader/grader.mk, chapters/chapters.mk).
+# This file holds what they share: compiler settings, the dependency setup
+# step, `make help`, and `make test`, which runs every suite the fragments
+# register and prints one closing line `N passed, N failed` for the whole run.
+#
+# A suite registers itself with `TEST_SUITES += NAME` and provides the target
+# `test-NAME`, which writes "PASSED FAILED" (two integers) to
+# $(TEST_RESULTS)/NAME.result. A suite that exits non-zero or writes no result
+# counts as one more failure, so a broken suite can never look green.
+
+.DEFAULT_GOAL := all
+.SUFFIXES:
+SHELL := /bin/bash
+
+BUILD        := build
+TEST_RESULTS := $(BUILD)/test
+CC           ?= cc
+# Our own C code is always built with these.
+CWARN        := -std=c11 -Wall -Wextra -Werror
+SANITIZE     := -fsanitize=address,undefined -fno-omit-frame-pointer
+LUA          ?= lua5.4
+
+TEST_SUITES  :=
+HELP         :=
+
+# Debian packages the workbook needs, and how to tell each one is present.
+SETUP_PACKAGES := pkg-config libcmocka-dev lua5.4 lua-dkjson valgrind
+SETUP_CHECK_pkg-config    := command -v pkg-config
+SETUP_CHECK_libcmocka-dev := pkg-config --exists cmocka
+SETUP_CHECK_lua5.4        := command -v lua5.4
+SETUP_CHECK_lua-dkjson    := lua5.4 -e 'require "dkjson"'
+SETUP_CHECK_valgrind      := command -v valgrind
+
+BENCH_TARGETS :=
+
+.PHONY: all bench
+all:
+
+include $(wildcard vm/vm.mk vm/prof/prof.mk exercises/exercises.mk grader/grader.mk \
+                   chapters/chapters.mk)
+
+# Every part adds its benchmarks to BENCH_TARGETS; `make bench` runs them all.
+bench: $(BENCH_TARGETS)
+
+HELP += "bench            run the benchmarks (times, instruction counts, ratios)"
+HELP += "all              build the VM and the profiler (build/drip, build/dripprof)"
+HELP += "setup            install missing Debian packages ($(SETUP_PACKAGES))"
+HELP += "test             run the workbook's own tests; ends with 'N passed, N failed'"
+HELP += "clean            remove build/"
+
+.PHONY: help setup test clean
+help:
+	@echo "Drip Workbook targets:"
+	@for line in $(HELP); do echo "  make $$line"; done
+
+# Installs what is missing with apt-get (as root, or with sudo when it needs
+# no password); otherwise stops and names the exact packages to install.
+setup:
+	@missing=""; \
+	$(foreach p,$(SETUP_PACKAGES),( $(SETUP_CHECK_$(p)) ) >/dev/null 2>&1 || missing="$$missing $(p)";) \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	echo "setup: missing Debian packages:$$missing"; \
+	if [ "$$(id -u)" = 0 ]; then sudo=""; \
+	elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo="sudo"; \
+	else echo "setup: cannot install them here (not root, no sudo). Run:"; \
+	     echo "    sudo apt-get install$$missing"; exit 1; fi; \
+	if ! command -v apt-get >/dev/null; then \
+	  echo "setup: no apt-get on this machine; install the equivalents of:$$missing"; exit 1; fi; \
+	$$sudo apt-get update -qq && \
+	DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq$$missing || \
+	{ echo "setup: apt-get failed; install by hand:$$missing"; exit 1; }
+
+test: setup
+	@rm -rf $(TEST_RESULTS); mkdir -p $(TEST_RESULTS)
+	@passed=0; failed=0; \
+	for suite in $(TEST_SUITES); do \
+	  echo "=== $$suite"; \
+	  $(MAKE) --no-print-directory test-$$suite; status=$$?; \
+	  result=$(TEST_RESULTS)/$$suite.result; \
+	  if [ -r $$result ] && read p f < $$result && [ -n "$$f" ]; then \
+	    passed=$$((passed + p)); failed=$$((failed + f)); \
+	    if [ $$status -ne 0 ] && [ $$f -eq 0 ]; then \
+	      echo "suite $$suite exited $$status but reported no failure"; failed=$$((failed + 1)); fi; \
+	  else \
+	    echo "suite $$suite wrote no result (exit $$status)"; failed=$$((failed + 1)); \
+	  fi; \
+	done; \
+	echo; echo "$$passed passed, $$failed failed"; \
+	[ $$failed -eq 0 ]
+
+clean:
+	rm -rf $(BUILD)
