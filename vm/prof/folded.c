@@ -1,0 +1,279 @@
+/* folded.c: reading folded stacks (see folded.h for the API).
+ *
+ * The format has no specification, only tools that disagree (flamegraph.pl
+ * splits at any whitespace and sums decimals as floats; inferno splits at the
+ * last space and truncates decimals). The rules chosen here, and why:
+ *
+ * Count. The count is the text after the last run of blanks/TABs, so frames
+ * may contain blanks ("(below main)") and a TAB-separated file reads like a
+ * space-separated one. It must be a plain decimal integer that fits in
+ * uint64_t: our counts are instructions or bytecodes, exact integers, and
+ * summing floats would lose the exactness the profiler is about. So "1.5",
+ * "-3", "1e3", "+4" and "1,000" are errors with a message saying which, where
+ * flamegraph.pl would silently drop or round the line.
+ *
+ * Stack. Everything before that run of blanks. It must not be empty, and no
+ * frame may be empty ("a;;b", ";a", "a;"): such a line is damaged output and
+ * an empty frame would draw as a nameless box. Frames are otherwise kept byte
+ * for byte (leading blanks included); ';' cannot be escaped.
+ *
+ * Lines. '\n' ends a line; one '\r' before it is dropped (CRLF files), and so
+ * are trailing blanks/TABs. Lines that are empty after that are skipped. The
+ * last line needs no '\n' (a file cut short in the middle of a line is still
+ * caught: it has no count or a shorter one, which no reader could tell).
+ * Any other control character, NUL included, is an error: it means a binary
+ * or corrupted file, and it would break the SVG we write from these names.
+ *
+ * Comments. None: "# note 5" is a stack with the frame "# note", exactly as
+ * flamegraph.pl reads it; a C++ frame may well contain '#'.
+ *
+ * Memory. The whole input sits in one buffer; each stack is cut in place
+ * (its terminating blank becomes a NUL), so lines point into the buffer and
+ * reading a million lines costs two allocations and one pass.
+ */
+#include "folded.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool is_blank(char c) {
+    return c == ' ' || c == '\t';
+}
+
+static bool is_digit(char c) {
+    return c >= '0' && c <= '9';
+}
+
+/* Explains why the character before a trailing digit run is not a blank. */
+static const char *bad_count_reason(char before) {
+    switch (before) {
+    case '.': return "count is not an integer (decimals are not accepted)";
+    case '-': return "count is negative";
+    case '+': return "count has a sign";
+    case ',': return "count has thousands separators";
+    case ';': return "no count after the last frame";
+    default: return "no blank or TAB between the stack and the count";
+    }
+}
+
+/* Rejects "a;;b", ";a" and "a;". */
+static bool has_empty_frame(const char *stack, size_t len) {
+    if (stack[0] == ';' || stack[len - 1] == ';') {
+        return true;
+    }
+    for (size_t i = 1; i < len; i++) {
+        if (stack[i] == ';' && stack[i - 1] == ';') {
+            return true;
+        }
+    }
+    return false;
+}
+
+int folded_parse_line(char *line, size_t len, const char **stack, size_t *stack_len,
+                      uint64_t *count, const char **why) {
+    if (len > 0 && line[len - 1] == '\r') {
+        len--;
+    }
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)line[i];
+        if (c < 0x20 && c != '\t') {
+            *why = c == 0 ? "binary data (NUL byte)" : "control character in the line";
+            return -1;
+        }
+    }
+    while (len > 0 && is_blank(line[len - 1])) {
+        len--;
+    }
+    if (len == 0) {
+        return 0;
+    }
+    size_t start = len;
+    while (start > 0 && is_digit(line[start - 1])) {
+        start--;
+    }
+    if (start == len) {
+        *why = "no count at the end of the line";
+        return -1;
+    }
+    if (start == 0) {
+        *why = "no stack before the count";
+        return -1;
+    }
+    if (!is_blank(line[start - 1])) {
+        *why = bad_count_reason(line[start - 1]);
+        return -1;
+    }
+    uint64_t value = 0;
+    for (size_t i = start; i < len; i++) {
+        uint64_t digit = (uint64_t)(line[i] - '0');
+        if (value > (UINT64_MAX - digit) / 10) {
+            *why = "count does not fit in 64 bits";
+            return -1;
+        }
+        value = value * 10 + digit;
+    }
+    size_t end = start;
+    while (end > 0 && is_blank(line[end - 1])) {
+        end--;
+    }
+    if (end == 0) {
+        *why = "empty stack";
+        return -1;
+    }
+    if (has_empty_frame(line, end)) {
+        *why = "empty frame in the stack (\";;\", or ';' at either end)";
+        return -1;
+    }
+    line[end] = '\0';
+    *stack = line;
+    *stack_len = end;
+    *count = value;
+    return 1;
+}
+
+/* Stores "name:line: message" (or "name: message" when line is 0). */
+static void set_error(FoldedFile *out, const char *name, size_t line, const char *fmt, ...) {
+    char message[256];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(message, sizeof message, fmt, args);
+    va_end(args);
+    size_t size = strlen(name) + strlen(message) + 32;
+    free(out->error);
+    out->error = malloc(size);
+    if (out->error == NULL) {
+        return;
+    }
+    if (line > 0) {
+        snprintf(out->error, size, "%s:%zu: %s", name, line, message);
+    } else {
+        snprintf(out->error, size, "%s: %s", name, message);
+    }
+}
+
+static bool append_line(FoldedFile *out, size_t *capacity, FoldedLine line) {
+    if (out->count == *capacity) {
+        size_t grown = *capacity ? *capacity * 2 : 1024;
+        FoldedLine *lines = realloc(out->lines, grown * sizeof *lines);
+        if (lines == NULL) {
+            return false;
+        }
+        out->lines = lines;
+        *capacity = grown;
+    }
+    out->lines[out->count++] = line;
+    return true;
+}
+
+/* Splits out->text (len bytes plus a NUL the caller added) into lines. */
+static int parse_text(FoldedFile *out, const char *name, size_t len) {
+    size_t capacity = 0;
+    size_t number = 0;
+    char *cursor = out->text;
+    char *end = out->text + len;
+    while (cursor < end) {
+        number++;
+        char *newline = memchr(cursor, '\n', (size_t)(end - cursor));
+        size_t line_len = newline ? (size_t)(newline - cursor) : (size_t)(end - cursor);
+        FoldedLine line = {.line = number};
+        const char *why = NULL;
+        int status =
+            folded_parse_line(cursor, line_len, &line.stack, &line.length, &line.count, &why);
+        if (status < 0) {
+            set_error(out, name, number, "%s", why);
+            return -1;
+        }
+        if (status == 1 && !append_line(out, &capacity, line)) {
+            set_error(out, name, number, "out of memory");
+            return -1;
+        }
+        cursor += line_len + 1;
+    }
+    return 0;
+}
+
+static void reset(FoldedFile *out) {
+    out->lines = NULL;
+    out->count = 0;
+    out->text = NULL;
+    out->error = NULL;
+}
+
+int folded_read_buffer(const char *name, const char *data, size_t len, FoldedFile *out) {
+    reset(out);
+    out->text = malloc(len + 1);
+    if (out->text == NULL) {
+        set_error(out, name, 0, "out of memory");
+        return -1;
+    }
+    if (len > 0) {
+        memcpy(out->text, data, len);
+    }
+    out->text[len] = '\0';
+    return parse_text(out, name, len);
+}
+
+int folded_read_stream(FILE *in, const char *name, FoldedFile *out) {
+    reset(out);
+    size_t capacity = 1 << 16;
+    size_t len = 0;
+    out->text = malloc(capacity);
+    while (out->text != NULL) {
+        len += fread(out->text + len, 1, capacity - len - 1, in);
+        if (len < capacity - 1) {
+            break;
+        }
+        char *grown = realloc(out->text, capacity * 2);
+        if (grown == NULL) {
+            free(out->text);
+            out->text = NULL;
+            break;
+        }
+        out->text = grown;
+        capacity *= 2;
+    }
+    if (out->text == NULL) {
+        set_error(out, name, 0, "out of memory");
+        return -1;
+    }
+    if (ferror(in)) {
+        set_error(out, name, 0, "read error");
+        return -1;
+    }
+    out->text[len] = '\0';
+    return parse_text(out, name, len);
+}
+
+int folded_read_file(const char *path, FoldedFile *out) {
+    reset(out);
+    FILE *in = fopen(path, "rb");
+    if (in == NULL) {
+        set_error(out, path, 0, "cannot open: %s", strerror(errno));
+        return -1;
+    }
+    int status = folded_read_stream(in, path, out);
+    fclose(in);
+    return status;
+}
+
+void folded_free(FoldedFile *file) {
+    free(file->lines);
+    free(file->text);
+    free(file->error);
+    reset(file);
+}
+
+int folded_total(const FoldedFile *file, uint64_t *total) {
+    uint64_t sum = 0;
+    for (size_t i = 0; i < file->count; i++) {
+        if (file->lines[i].count > UINT64_MAX - sum) {
+            return -1;
+        }
+        sum += file->lines[i].count;
+    }
+    *total = sum;
+    return 0;
+}

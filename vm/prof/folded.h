@@ -1,0 +1,70 @@
+/* folded.h: the workbook's one reader of folded stacks.
+ *
+ * A folded-stacks file has one stack per line, frames root first, joined by
+ * ';', then blanks or TABs and an integer count:
+ *
+ *     main;run;call_value;call 2418717018
+ *
+ * dripprof (fold, flame, top) and the grader's C checker read these files
+ * through this module only, so every tool accepts and rejects the same lines.
+ * The exact rules (and why) are at the top of folded.c; in short:
+ *
+ *   - the count is the text after the LAST run of blanks/TABs; it is a decimal
+ *     integer that fits in uint64_t (no sign, no decimals, no separators);
+ *   - frames may contain blanks and anything else except ';' and control
+ *     characters; an empty stack or an empty frame ("a;;b", "a;") is an error;
+ *   - CRLF line ends, trailing blanks, blank lines and a last line without a
+ *     newline are fine; NUL bytes and other control characters are errors;
+ *   - there is no comment syntax: "# note 5" is a stack with one frame;
+ *   - there are no length limits.
+ *
+ * Every error names the file and the 1-based line: "f.folded:3: no count".
+ * The reader keeps the whole file in one buffer and points into it, so a
+ * million lines cost one allocation for the text and one for the index.
+ */
+#ifndef DRIP_PROF_FOLDED_H
+#define DRIP_PROF_FOLDED_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct {
+    const char *stack; /* "main;run;fib", NUL-terminated, never empty */
+    size_t length;     /* strlen(stack) */
+    uint64_t count;
+    size_t line; /* 1-based line number in the input */
+} FoldedLine;
+
+typedef struct {
+    FoldedLine *lines; /* in input order; duplicates are kept as they are */
+    size_t count;
+    char *text;  /* the input, owned; stacks point into it */
+    char *error; /* after a failed read: "NAME:LINE: message", owned */
+} FoldedFile;
+
+/* Reads the file at path (name used in messages = path). Returns 0 and fills
+ * *out, or -1 with out->error set (also for a missing or unreadable file). On
+ * both paths the caller calls folded_free(out). */
+int folded_read_file(const char *path, FoldedFile *out);
+
+/* Same, from an open stream (e.g. stdin); name is used in messages. */
+int folded_read_stream(FILE *in, const char *name, FoldedFile *out);
+
+/* Same, from len bytes of memory (copied; the data need no terminator). */
+int folded_read_buffer(const char *name, const char *data, size_t len, FoldedFile *out);
+
+/* Releases everything folded_read_* allocated and zeroes *file. */
+void folded_free(FoldedFile *file);
+
+/* Sum of all counts into *total: 0, or -1 when the sum overflows uint64_t. */
+int folded_total(const FoldedFile *file, uint64_t *total);
+
+/* Parses one line (without its '\n'; a trailing '\r' is allowed) in place:
+ * cuts the count off line[] and stores the stack start, its length and the
+ * count. Returns 1 for a stack, 0 for a blank line, -1 for a malformed line
+ * with *why set to a static message. This is the rule folded_read_* apply. */
+int folded_parse_line(char *line, size_t len, const char **stack, size_t *stack_len,
+                      uint64_t *count, const char **why);
+
+#endif
