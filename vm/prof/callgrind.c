@@ -1,0 +1,722 @@
+/* callgrind.c: the callgrind.out reader (see callgrind.h).
+ *
+ * The format (valgrind's docs/cl-format.xml, checked against files that
+ * valgrind 3.19 writes) is line based:
+ *
+ *   header    "key: value" (version, creator, pid, cmd, part, thread, desc,
+ *             positions, events, event, summary, totals, timeframe);
+ *   names     ob= (object), fl= fi= fe= (file), fn= (function), and for the
+ *             next call cob= cfi= cfl= cfn=, for jumps jfi= jfn=;
+ *   costs     "POSITIONS COSTS": npos position tokens ("positions: line" has
+ *             one, "instr line" two), then up to one count per event;
+ *   calls     "calls=COUNT TARGET" followed by ONE cost line whose counts are
+ *             the inclusive cost of those calls, not self cost;
+ *   jumps     "jump=COUNT TARGET", "jcnd=EXEC/FOLLOWED TARGET" (ignored);
+ *   comments  '#' in column 1; blank lines.
+ *
+ * Traps this reader handles on purpose:
+ *   - Name compression: "fn=(12) fib" defines id 12, later "fn=(12)" reuses
+ *     it, and the definition often comes first on a cfn= or jfn= line. There
+ *     are three id spaces: objects (ob, cob), files (fl fi fe cfi cfl jfi) and
+ *     functions (fn cfn jfn). Uncompressed files write the bare name; a name
+ *     may start with '(' ("(below main)"), so only "(DIGITS)" is an id.
+ *   - fi=/fe= switch the source file for inlined code; the function does not
+ *     change, so they must not start a new function.
+ *   - cob= applies to the next call only (it is written only when the
+ *     callee's object differs from the current one).
+ *   - Identity is (object, function): "(below main)" exists in the program
+ *     and in libc, and merging them by name would invent recursion.
+ *   - Positions may be "+N", "-N", "*", decimal or 0x-hex; we only need to
+ *     skip them, but we check their form so garbage is reported.
+ * Only the first event (Ir in every profile we make) is kept. The file must
+ * end with "totals:" (or at least carry "summary:") and the self costs must
+ * add up to it: a file cut short fails that check with a clear message.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "callgrind.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { NO_ID = -1 };
+
+/* An id table maps a compressed id "(N)" to a name number. */
+typedef struct {
+    int64_t *names;
+    size_t capacity;
+} IdTable;
+
+typedef struct {
+    Callgrind *graph;
+    const char *file;
+    size_t line;
+    IdTable objects, files, functions;
+    int npos;            /* position tokens per cost line */
+    int nevents;         /* 0 until "events:" */
+    int64_t object;      /* current ob= name number */
+    int64_t function;    /* current function index or NO_ID */
+    int64_t call_object; /* cob= for the next call, or NO_ID */
+    int64_t call_name;   /* cfn= name number, or NO_ID */
+    int64_t pending_arc; /* arc index after calls=, until its cost line */
+    bool has_totals, has_summary, seen_body;
+    uint64_t summary, self_sum;
+} Reader;
+
+static int fail(Reader *r, const char *fmt, ...) {
+    char message[512];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(message, sizeof message, fmt, args);
+    va_end(args);
+    size_t size = strlen(r->file) + strlen(message) + 32;
+    free(r->graph->error);
+    r->graph->error = malloc(size);
+    if (r->graph->error != NULL) {
+        if (r->line > 0) {
+            snprintf(r->graph->error, size, "%s:%zu: %s", r->file, r->line, message);
+        } else {
+            snprintf(r->graph->error, size, "%s: %s", r->file, message);
+        }
+    }
+    return -1;
+}
+
+static bool starts_with(const char *s, const char *prefix) {
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* Parses a decimal uint64 at *s, advancing it. 0 ok, -1 not a number or overflow. */
+static int parse_u64(const char **s, uint64_t *value) {
+    const char *p = *s;
+    uint64_t v = 0;
+    if (*p < '0' || *p > '9') {
+        return -1;
+    }
+    while (*p >= '0' && *p <= '9') {
+        uint64_t digit = (uint64_t)(*p - '0');
+        if (v > (UINT64_MAX - digit) / 10) {
+            return -1;
+        }
+        v = v * 10 + digit;
+        p++;
+    }
+    *s = p;
+    *value = v;
+    return 0;
+}
+
+static void skip_blanks(const char **s) {
+    while (**s == ' ' || **s == '\t') {
+        (*s)++;
+    }
+}
+
+/* One position token: "*", "+N", "-N", "N" or "0xHEX". */
+static int skip_position(const char **s) {
+    const char *p = *s;
+    if (*p == '*') {
+        p++;
+    } else {
+        if (*p == '+' || *p == '-') {
+            p++;
+        }
+        if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+            p += 2;
+            const char *digits = p;
+            while ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f') ||
+                   (*p >= 'A' && *p <= 'F')) {
+                p++;
+            }
+            if (p == digits) {
+                return -1;
+            }
+        } else {
+            uint64_t ignored;
+            if (parse_u64(&p, &ignored) != 0) {
+                return -1;
+            }
+        }
+    }
+    if (*p != '\0' && *p != ' ' && *p != '\t') {
+        return -1;
+    }
+    *s = p;
+    return 0;
+}
+
+static int skip_positions(Reader *r, const char **s, const char *what) {
+    for (int i = 0; i < r->npos; i++) {
+        skip_blanks(s);
+        if (**s == '\0' && i > 0) {
+            return 0; /* calls=1 0 with fewer target tokens is tolerated */
+        }
+        if (skip_position(s) != 0) {
+            return fail(r, "bad position in %s", what);
+        }
+    }
+    return 0;
+}
+
+static int64_t add_name(Reader *r, const char *name, size_t length) {
+    int64_t number = intern_add(&r->graph->names, name, length);
+    if (number < 0) {
+        fail(r, "out of memory");
+    }
+    return number;
+}
+
+static int set_id(Reader *r, IdTable *table, uint64_t id, int64_t name) {
+    if (id >= table->capacity) {
+        size_t capacity = table->capacity ? table->capacity : 64;
+        while (capacity <= id) {
+            capacity *= 2;
+        }
+        int64_t *names = realloc(table->names, capacity * sizeof *names);
+        if (names == NULL) {
+            return fail(r, "out of memory");
+        }
+        for (size_t i = table->capacity; i < capacity; i++) {
+            names[i] = NO_ID;
+        }
+        table->names = names;
+        table->capacity = capacity;
+    }
+    table->names[id] = name;
+    return 0;
+}
+
+/* Reads "(ID) name", "(ID)" or "name" into a name number (-1 on error). */
+static int64_t read_name(Reader *r, IdTable *table, const char *text, const char *key) {
+    const char *p = text;
+    if (*p == '(' && p[1] >= '0' && p[1] <= '9') {
+        p++;
+        uint64_t id;
+        if (parse_u64(&p, &id) != 0 || *p != ')') {
+            fail(r, "bad compressed name in %s=", key);
+            return -1;
+        }
+        p++;
+        if (id > 100000000) {
+            fail(r, "name id %llu in %s= is implausibly large", (unsigned long long)id, key);
+            return -1;
+        }
+        if (*p == '\0') {
+            if (id >= table->capacity || table->names[id] == NO_ID) {
+                fail(r, "%s=(%llu) uses an id that was never defined", key, (unsigned long long)id);
+                return -1;
+            }
+            return table->names[id];
+        }
+        if (*p != ' ') {
+            fail(r, "bad compressed name in %s=", key);
+            return -1;
+        }
+        p++;
+        int64_t name = add_name(r, p, strlen(p));
+        if (name < 0 || set_id(r, table, id, name) != 0) {
+            return -1;
+        }
+        return name;
+    }
+    return add_name(r, p, strlen(p));
+}
+
+/* The function index of (object, name), created on first sight. */
+static int64_t function_of(Reader *r, int64_t object, int64_t name) {
+    Callgrind *g = r->graph;
+    uint32_t key[2] = {(uint32_t)object, (uint32_t)name};
+    int64_t index = intern_add(&g->function_keys, key, sizeof key);
+    if (index < 0) {
+        fail(r, "out of memory");
+        return -1;
+    }
+    if ((size_t)index == g->function_count) {
+        if (g->function_count == g->function_capacity) {
+            size_t capacity = g->function_capacity ? g->function_capacity * 2 : 256;
+            CgFunction *grown = realloc(g->functions, capacity * sizeof *grown);
+            if (grown == NULL) {
+                fail(r, "out of memory");
+                return -1;
+            }
+            g->functions = grown;
+            g->function_capacity = capacity;
+        }
+        g->functions[g->function_count++] =
+            (CgFunction){.object = (uint32_t)object, .name = (uint32_t)name};
+    }
+    return index;
+}
+
+static int64_t arc_of(Reader *r, int64_t caller, int64_t callee) {
+    Callgrind *g = r->graph;
+    uint32_t key[2] = {(uint32_t)caller, (uint32_t)callee};
+    int64_t index = intern_add(&g->arc_keys, key, sizeof key);
+    if (index < 0) {
+        fail(r, "out of memory");
+        return -1;
+    }
+    if ((size_t)index == g->arc_count) {
+        if (g->arc_count == g->arc_capacity) {
+            size_t capacity = g->arc_capacity ? g->arc_capacity * 2 : 256;
+            CgArc *grown = realloc(g->arcs, capacity * sizeof *grown);
+            if (grown == NULL) {
+                fail(r, "out of memory");
+                return -1;
+            }
+            g->arcs = grown;
+            g->arc_capacity = capacity;
+        }
+        g->arcs[g->arc_count++] = (CgArc){.caller = (uint32_t)caller, .callee = (uint32_t)callee};
+    }
+    return index;
+}
+
+static int add_u64(Reader *r, uint64_t *sum, uint64_t value, const char *what) {
+    if (value > UINT64_MAX - *sum) {
+        return fail(r, "%s overflows 64 bits", what);
+    }
+    *sum += value;
+    return 0;
+}
+
+/* A cost line: positions, then up to nevents counts; the first one counts. */
+static int cost_line(Reader *r, const char *p) {
+    if (r->nevents == 0) {
+        return fail(r, "cost line before the events: line");
+    }
+    if (r->function == NO_ID) {
+        return fail(r, "cost line before any fn= line");
+    }
+    if (skip_positions(r, &p, "cost line") != 0) {
+        return -1;
+    }
+    uint64_t first = 0;
+    for (int i = 0;; i++) {
+        skip_blanks(&p);
+        if (*p == '\0') {
+            break;
+        }
+        if (i == r->nevents) {
+            return fail(r, "more counts than events on a cost line");
+        }
+        uint64_t value;
+        if (parse_u64(&p, &value) != 0 || (*p != '\0' && *p != ' ' && *p != '\t')) {
+            return fail(r, "bad count on a cost line (not a number, or more than 64 bits)");
+        }
+        if (i == 0) {
+            first = value;
+        }
+    }
+    if (r->pending_arc != NO_ID) {
+        CgArc *arc = &r->graph->arcs[r->pending_arc];
+        r->pending_arc = NO_ID;
+        return add_u64(r, &arc->inclusive, first, "an arc's inclusive cost");
+    }
+    CgFunction *f = &r->graph->functions[r->function];
+    if (add_u64(r, &f->self, first, "a function's self cost") != 0) {
+        return -1;
+    }
+    return add_u64(r, &r->self_sum, first, "the sum of self costs");
+}
+
+static int calls_line(Reader *r, const char *p) {
+    if (r->function == NO_ID) {
+        return fail(r, "calls= before any fn= line");
+    }
+    if (r->call_name == NO_ID) {
+        return fail(r, "calls= without a cfn= line naming the callee");
+    }
+    uint64_t count;
+    if (parse_u64(&p, &count) != 0 || (*p != ' ' && *p != '\0')) {
+        return fail(r, "bad call count in calls=");
+    }
+    if (skip_positions(r, &p, "calls=") != 0) {
+        return -1;
+    }
+    skip_blanks(&p);
+    if (*p != '\0') {
+        return fail(r, "unexpected text after calls=");
+    }
+    int64_t object = r->call_object != NO_ID ? r->call_object : r->object;
+    int64_t callee = function_of(r, object, r->call_name);
+    if (callee < 0) {
+        return -1;
+    }
+    int64_t arc = arc_of(r, r->function, callee);
+    if (arc < 0) {
+        return -1;
+    }
+    r->call_object = NO_ID;
+    r->pending_arc = arc;
+    return add_u64(r, &r->graph->arcs[arc].calls, count, "a call count");
+}
+
+/* jump=COUNT TARGET or jcnd=EXEC/FOLLOWED TARGET: checked, then ignored. */
+static int jump_line(Reader *r, const char *p, bool conditional) {
+    uint64_t value;
+    if (parse_u64(&p, &value) != 0) {
+        return fail(r, "bad count in a jump line");
+    }
+    if (conditional) {
+        if (*p != '/' || (p++, parse_u64(&p, &value)) != 0) {
+            return fail(r, "bad jcnd= counts (want EXECUTED/FOLLOWED)");
+        }
+    }
+    return skip_positions(r, &p, "a jump line");
+}
+
+/* ob=, fn=, cfn=, ... and the line-kind lines with '='. 1 when handled. */
+static int name_line(Reader *r, const char *line) {
+    static const struct {
+        const char *key;
+        char space; /* 'o' objects, 'f' files, 'n' functions */
+    } keys[] = {{"ob", 'o'},  {"cob", 'o'}, {"fl", 'f'}, {"fi", 'f'},  {"fe", 'f'}, {"cfi", 'f'},
+                {"cfl", 'f'}, {"jfi", 'f'}, {"fn", 'n'}, {"cfn", 'n'}, {"jfn", 'n'}};
+    const char *eq = strchr(line, '=');
+    if (eq == NULL) {
+        return 0;
+    }
+    size_t key_len = (size_t)(eq - line);
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        if (strlen(keys[i].key) != key_len || strncmp(line, keys[i].key, key_len) != 0) {
+            continue;
+        }
+        IdTable *table = keys[i].space == 'o'   ? &r->objects
+                         : keys[i].space == 'f' ? &r->files
+                                                : &r->functions;
+        int64_t name = read_name(r, table, eq + 1, keys[i].key);
+        if (name < 0) {
+            return -1;
+        }
+        const char *key = keys[i].key;
+        if (strcmp(key, "ob") == 0) {
+            r->object = name;
+        } else if (strcmp(key, "cob") == 0) {
+            r->call_object = name;
+        } else if (strcmp(key, "fn") == 0) {
+            r->function = function_of(r, r->object, name);
+            r->call_name = NO_ID;
+            r->call_object = NO_ID;
+            if (r->function < 0) {
+                return -1;
+            }
+        } else if (strcmp(key, "cfn") == 0) {
+            r->call_name = name;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+static int positions_header(Reader *r, const char *value) {
+    int count = 0;
+    const char *p = value;
+    for (;;) {
+        skip_blanks(&p);
+        if (*p == '\0') {
+            break;
+        }
+        if (starts_with(p, "instr") && (p[5] == ' ' || p[5] == '\0' || p[5] == '\t')) {
+            p += 5;
+        } else if (starts_with(p, "line") && (p[4] == ' ' || p[4] == '\0' || p[4] == '\t')) {
+            p += 4;
+        } else {
+            return fail(r, "unknown position kind in positions: (want instr and/or line)");
+        }
+        count++;
+    }
+    if (count == 0 || count > 2) {
+        return fail(r, "positions: needs instr and/or line");
+    }
+    r->npos = count;
+    return 0;
+}
+
+static int events_header(Reader *r, const char *value) {
+    const char *p = value;
+    skip_blanks(&p);
+    const char *start = p;
+    while (*p != '\0' && *p != ' ' && *p != '\t') {
+        p++;
+    }
+    if (p == start) {
+        return fail(r, "events: names no event");
+    }
+    free(r->graph->event);
+    r->graph->event = malloc((size_t)(p - start) + 1);
+    if (r->graph->event == NULL) {
+        return fail(r, "out of memory");
+    }
+    memcpy(r->graph->event, start, (size_t)(p - start));
+    r->graph->event[p - start] = '\0';
+    int count = 0;
+    for (p = value;;) {
+        skip_blanks(&p);
+        if (*p == '\0') {
+            break;
+        }
+        count++;
+        while (*p != '\0' && *p != ' ' && *p != '\t') {
+            p++;
+        }
+    }
+    r->nevents = count;
+    return 0;
+}
+
+static int total_header(Reader *r, const char *value, uint64_t *total, bool *seen) {
+    const char *p = value;
+    skip_blanks(&p);
+    if (parse_u64(&p, total) != 0 || (*p != '\0' && *p != ' ' && *p != '\t')) {
+        return fail(r, "bad number in a summary:/totals: line");
+    }
+    *seen = true;
+    return 0;
+}
+
+/* "key: value" lines. 1 handled, 0 not a header, -1 error. */
+static int header_line(Reader *r, const char *line) {
+    static const char *const ignored[] = {"version", "creator", "pid",   "cmd",      "part",
+                                          "thread",  "desc",    "event", "timeframe"};
+    const char *colon = strchr(line, ':');
+    if (colon == NULL) {
+        return 0;
+    }
+    size_t key_len = (size_t)(colon - line);
+    const char *value = colon + 1;
+#define IS_KEY(name) (key_len == strlen(name) && strncmp(line, name, key_len) == 0)
+    if (IS_KEY("positions")) {
+        return positions_header(r, value) == 0 ? 1 : -1;
+    }
+    if (IS_KEY("events")) {
+        return events_header(r, value) == 0 ? 1 : -1;
+    }
+    if (IS_KEY("summary")) {
+        return total_header(r, value, &r->summary, &r->has_summary) == 0 ? 1 : -1;
+    }
+    if (IS_KEY("totals")) {
+        return total_header(r, value, &r->graph->totals, &r->has_totals) == 0 ? 1 : -1;
+    }
+    for (size_t i = 0; i < sizeof ignored / sizeof ignored[0]; i++) {
+        if (IS_KEY(ignored[i])) {
+            if (IS_KEY("version")) {
+                const char *p = value;
+                skip_blanks(&p);
+                if (*p != '1') {
+                    return fail(r, "unsupported format version (this reader knows version 1)");
+                }
+            }
+            return 1;
+        }
+    }
+#undef IS_KEY
+    return 0;
+}
+
+static int handle_line(Reader *r, const char *line) {
+    if (line[0] == '\0' || line[0] == '#') {
+        return 0;
+    }
+    if (r->pending_arc != NO_ID && !(line[0] >= '0' && line[0] <= '9') && line[0] != '+' &&
+        line[0] != '-' && line[0] != '*') {
+        return fail(r, "calls= line not followed by its cost line");
+    }
+    char c = line[0];
+    if ((c >= '0' && c <= '9') || c == '+' || c == '-' || c == '*') {
+        r->seen_body = true;
+        return cost_line(r, line);
+    }
+    if (starts_with(line, "calls=")) {
+        return calls_line(r, line + 6);
+    }
+    if (starts_with(line, "jump=")) {
+        return jump_line(r, line + 5, false);
+    }
+    if (starts_with(line, "jcnd=")) {
+        return jump_line(r, line + 5, true);
+    }
+    int status = name_line(r, line);
+    if (status != 0) {
+        r->seen_body = true;
+        return status < 0 ? -1 : 0;
+    }
+    status = header_line(r, line);
+    if (status != 0) {
+        return status < 0 ? -1 : 0;
+    }
+    return fail(r, "unrecognised line (not part of the callgrind format)");
+}
+
+/* Control characters (NUL included) mean a binary or damaged file. */
+static int check_bytes(Reader *r, const char *line, size_t len) {
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)line[i];
+        if (c < 0x20 && c != '\t') {
+            return fail(r, c == 0 ? "binary data (NUL byte)" : "control character in the line");
+        }
+    }
+    return 0;
+}
+
+static int finish(Reader *r) {
+    if (r->pending_arc != NO_ID) {
+        return fail(r, "file ends after calls= without its cost line (truncated?)");
+    }
+    if (r->nevents == 0) {
+        return fail(r, "no events: line (not a callgrind profile?)");
+    }
+    if (!r->has_totals) {
+        if (!r->has_summary) {
+            return fail(r, "no totals: or summary: line (truncated?)");
+        }
+        r->graph->totals = r->summary;
+    }
+    if (r->self_sum != r->graph->totals) {
+        return fail(r, "the self costs add up to %llu but %s says %llu (truncated or damaged?)",
+                    (unsigned long long)r->self_sum,
+                    r->has_totals ? "totals:" : "summary:", (unsigned long long)r->graph->totals);
+    }
+    return 0;
+}
+
+static int parse_text(Reader *r, char *text, size_t len) {
+    if (len == 0) {
+        return fail(r, "empty file (not a callgrind profile)");
+    }
+    char *cursor = text;
+    char *end = text + len;
+    while (cursor < end) {
+        r->line++;
+        char *newline = memchr(cursor, '\n', (size_t)(end - cursor));
+        size_t line_len = newline ? (size_t)(newline - cursor) : (size_t)(end - cursor);
+        if (line_len > 0 && cursor[line_len - 1] == '\r') {
+            line_len--;
+        }
+        if (check_bytes(r, cursor, line_len) != 0) {
+            return -1;
+        }
+        while (line_len > 0 && (cursor[line_len - 1] == ' ' || cursor[line_len - 1] == '\t')) {
+            line_len--;
+        }
+        cursor[line_len] = '\0';
+        if (handle_line(r, cursor) != 0) {
+            return -1;
+        }
+        cursor = newline ? newline + 1 : end;
+    }
+    return finish(r);
+}
+
+static void reset(Callgrind *g) {
+    memset(g, 0, sizeof *g);
+    intern_init(&g->names);
+    intern_init(&g->function_keys);
+    intern_init(&g->arc_keys);
+}
+
+static int read_text(const char *name, char *text, size_t len, Callgrind *out) {
+    Reader r = {.graph = out,
+                .file = name,
+                .object = NO_ID,
+                .function = NO_ID,
+                .call_object = NO_ID,
+                .call_name = NO_ID,
+                .pending_arc = NO_ID};
+    r.npos = 1;
+    r.object = intern_add(&out->names, "???", 3);
+    int status = r.object < 0 ? fail(&r, "out of memory") : parse_text(&r, text, len);
+    free(r.objects.names);
+    free(r.files.names);
+    free(r.functions.names);
+    return status;
+}
+
+int callgrind_read_buffer(const char *name, const char *data, size_t len, Callgrind *out) {
+    reset(out);
+    char *text = malloc(len + 1);
+    if (text == NULL) {
+        Reader r = {.graph = out, .file = name};
+        return fail(&r, "out of memory");
+    }
+    memcpy(text, data, len);
+    text[len] = '\0';
+    int status = read_text(name, text, len, out);
+    free(text);
+    return status;
+}
+
+int callgrind_read_file(const char *path, Callgrind *out) {
+    reset(out);
+    Reader r = {.graph = out, .file = path};
+    FILE *in = fopen(path, "rb");
+    if (in == NULL) {
+        return fail(&r, "cannot open: %s", strerror(errno));
+    }
+    size_t capacity = 1 << 16, len = 0;
+    char *text = malloc(capacity);
+    while (text != NULL) {
+        len += fread(text + len, 1, capacity - len - 1, in);
+        if (len < capacity - 1) {
+            break;
+        }
+        char *grown = realloc(text, capacity * 2);
+        if (grown == NULL) {
+            free(text);
+        }
+        text = grown;
+        capacity *= 2;
+    }
+    bool read_error = ferror(in);
+    fclose(in);
+    if (text == NULL) {
+        return fail(&r, "out of memory");
+    }
+    if (read_error) {
+        free(text);
+        return fail(&r, "read error");
+    }
+    text[len] = '\0';
+    int status = read_text(path, text, len, out);
+    free(text);
+    return status;
+}
+
+void callgrind_free(Callgrind *g) {
+    intern_free(&g->names);
+    intern_free(&g->function_keys);
+    intern_free(&g->arc_keys);
+    free(g->functions);
+    free(g->arcs);
+    free(g->event);
+    free(g->error);
+    reset(g);
+}
+
+const char *callgrind_function_name(const Callgrind *g, size_t f) {
+    return g->names.keys[g->functions[f].name].bytes;
+}
+
+const char *callgrind_object_name(const Callgrind *g, size_t f) {
+    return g->names.keys[g->functions[f].object].bytes;
+}
+
+bool callgrind_sniff(const char *data, size_t len) {
+    size_t i = 0;
+    while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n')) {
+        i++;
+    }
+    const char *p = data + i;
+    size_t rest = len - i;
+    static const char *const starts[] = {"# callgrind format",
+                                         "version:", "creator:", "events:", "positions:"};
+    for (size_t k = 0; k < sizeof starts / sizeof starts[0]; k++) {
+        size_t n = strlen(starts[k]);
+        if (rest >= n && memcmp(p, starts[k], n) == 0) {
+            return true;
+        }
+    }
+    return false;
+}

@@ -1,0 +1,578 @@
+/* fold.c: callgrind call graph -> folded stacks (see fold.h).
+ *
+ * The proportional split (shared/notes/folding-and-flame-graphs.md, §3):
+ *
+ *  1. Nodes are (object, function) with their self cost; arcs carry their
+ *     inclusive cost as weight. Self-loops (fib'2 -> fib'2 from
+ *     --separate-recs) are dropped: their cost is already in self.
+ *  2. Cycles are cut by a depth-first search from the roots (nodes nobody
+ *     calls), heaviest first, children by descending weight and ties by
+ *     name; an arc to a node on the DFS stack is a back edge and is removed.
+ *     Nodes still unvisited (a cycle nobody enters) start further searches,
+ *     heaviest first. What remains is a DAG in which every node that had a
+ *     caller still has one.
+ *  3. For each node with self cost, walk upwards: split the amount among the
+ *     callers in proportion to the arc weights with largest-remainder
+ *     apportionment (floor shares, then one more unit to the largest
+ *     remainders, ties to the heavier caller, then by name), recurse into
+ *     each caller with a share > 0, and emit the path when a root is reached.
+ *     amount * weight needs 128 bits, hence unsigned __int128 (gcc, clang).
+ *  4. Sort the emitted lines bytewise and merge equal ones.
+ *
+ * Each split sums to its input and every branch ends at a root, so the
+ * counts add up to the total and the lines ending in f add up to self(f) by
+ * construction. Work is bounded by min(self, number of paths) per node.
+ * When the graph is a tree each node has one caller, every split is trivial
+ * and the stacks are exact. Otherwise context beyond one arc is assumed
+ * independent of the path (invented stacks are possible) and recursion is
+ * flattened into its outermost instance; self, totals and the per-function
+ * inclusive cost (counted once per stack) stay right.
+ *
+ * Determinism: every order above is fixed by weight, then function name,
+ * then object name, then index; qsort needs the graph in a file-level
+ * variable for its comparisons (fine for a single-threaded tool).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "fold.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    uint32_t node;
+    bool removed;
+    uint64_t weight;
+} Edge;
+
+typedef struct {
+    Edge *items;
+    size_t count;
+    size_t capacity;
+} EdgeList;
+
+typedef struct {
+    const Callgrind *graph;
+    size_t n;
+    EdgeList *callers; /* in-arcs without self-loops */
+    EdgeList *callees; /* out-arcs without self-loops */
+    char **names;
+    uint32_t *path; /* current walk, leaf first */
+    size_t depth;
+    FoldResult *out;
+    size_t line_capacity;
+    const char *error;
+} Folder;
+
+static const Callgrind *sort_graph;
+static const uint64_t *sort_weights;
+
+static int compare_nodes(uint32_t a, uint32_t b) {
+    int c = strcmp(callgrind_function_name(sort_graph, a), callgrind_function_name(sort_graph, b));
+    if (c == 0) {
+        c = strcmp(callgrind_object_name(sort_graph, a), callgrind_object_name(sort_graph, b));
+    }
+    return c != 0 ? c : (a > b) - (a < b);
+}
+
+/* Heavier first, then by name. */
+static int compare_edges(const void *pa, const void *pb) {
+    const Edge *a = pa, *b = pb;
+    if (a->weight != b->weight) {
+        return a->weight > b->weight ? -1 : 1;
+    }
+    return compare_nodes(a->node, b->node);
+}
+
+static int compare_by_weight(const void *pa, const void *pb) {
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    if (sort_weights[a] != sort_weights[b]) {
+        return sort_weights[a] > sort_weights[b] ? -1 : 1;
+    }
+    return compare_nodes(a, b);
+}
+
+static int push_edge(EdgeList *list, uint32_t node, uint64_t weight) {
+    for (size_t i = 0; i < list->count; i++) {
+        if (list->items[i].node == node) { /* arcs are unique, but be safe */
+            list->items[i].weight += weight;
+            return 0;
+        }
+    }
+    if (list->count == list->capacity) {
+        size_t capacity = list->capacity ? list->capacity * 2 : 4;
+        Edge *items = realloc(list->items, capacity * sizeof *items);
+        if (items == NULL) {
+            return -1;
+        }
+        list->items = items;
+        list->capacity = capacity;
+    }
+    list->items[list->count++] = (Edge){.node = node, .weight = weight};
+    return 0;
+}
+
+static void free_lists(EdgeList *lists, size_t n) {
+    if (lists == NULL) {
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        free(lists[i].items);
+    }
+    free(lists);
+}
+
+/* Builds caller and callee lists without self-loops; counts the loops. */
+static int build_edges(const Callgrind *g, EdgeList **callers, EdgeList **callees,
+                       size_t *self_loops) {
+    size_t n = g->function_count;
+    *callers = calloc(n ? n : 1, sizeof **callers);
+    *callees = calloc(n ? n : 1, sizeof **callees);
+    if (*callers == NULL || *callees == NULL) {
+        return -1;
+    }
+    *self_loops = 0;
+    for (size_t i = 0; i < g->arc_count; i++) {
+        const CgArc *arc = &g->arcs[i];
+        if (arc->caller == arc->callee) {
+            (*self_loops)++;
+            continue;
+        }
+        if (push_edge(&(*callees)[arc->caller], arc->callee, arc->inclusive) != 0 ||
+            push_edge(&(*callers)[arc->callee], arc->caller, arc->inclusive) != 0) {
+            return -1;
+        }
+    }
+    sort_graph = g;
+    for (size_t i = 0; i < n; i++) {
+        qsort((*callers)[i].items, (*callers)[i].count, sizeof(Edge), compare_edges);
+        qsort((*callees)[i].items, (*callees)[i].count, sizeof(Edge), compare_edges);
+    }
+    return 0;
+}
+
+/* ---- display names ---------------------------------------------------- */
+
+typedef struct {
+    const Callgrind *graph;
+    EdgeList *callers;
+    char *state;          /* 0 new, 1 being resolved, 2 done */
+    char **base;          /* the function's own name */
+    const char **context; /* caller context inside the raw name, "" if none */
+    char **full;          /* base + "'" + context, what a callee's context starts with */
+} Cleaner;
+
+/* r equals x or is x cut just before one of its quotes. */
+static bool is_boundary_prefix(const char *r, const char *x) {
+    size_t n = strlen(r);
+    return strncmp(r, x, n) == 0 && (x[n] == '\0' || x[n] == '\'');
+}
+
+/* After a quote: skips a recursion level "DIGITS" or "DIGITS'" if present. */
+static const char *skip_level(const char *r, bool *had_level) {
+    const char *d = r;
+    while (*d >= '0' && *d <= '9') {
+        d++;
+    }
+    *had_level = d > r && (*d == '\0' || *d == '\'');
+    if (!*had_level) {
+        return r;
+    }
+    return *d == '\'' ? d + 1 : d;
+}
+
+static int resolve(Cleaner *c, uint32_t f);
+
+/* Does some caller explain the suffix rest of raw[0..base_len)? */
+static int caller_explains(Cleaner *c, uint32_t f, const char *raw, size_t base_len,
+                           const char *rest) {
+    EdgeList *callers = &c->callers[f];
+    for (size_t k = 0; k < callers->count; k++) {
+        uint32_t u = callers->items[k].node;
+        if (c->state[u] == 1) {
+            continue;
+        }
+        if (resolve(c, u) != 0) {
+            return -1;
+        }
+        if (is_boundary_prefix(rest, c->full[u])) {
+            return 1;
+        }
+        if (strlen(c->base[u]) == base_len && strncmp(c->base[u], raw, base_len) == 0 &&
+            is_boundary_prefix(rest, c->context[u])) {
+            return 1; /* a deeper recursion level inherits its caller's context */
+        }
+    }
+    return 0;
+}
+
+static int resolve(Cleaner *c, uint32_t f) {
+    if (c->state[f] == 2) {
+        return 0;
+    }
+    c->state[f] = 1;
+    const char *raw = callgrind_function_name(c->graph, f);
+    size_t base_len = strlen(raw);
+    const char *context = raw + base_len;
+    bool found = false;
+    for (const char *q = strchr(raw, '\''); q != NULL && !found; q = strchr(q + 1, '\'')) {
+        bool had_level;
+        const char *rest = skip_level(q + 1, &had_level);
+        int explained = *rest == '\0' ? had_level : caller_explains(c, f, raw, q - raw, rest);
+        if (explained < 0) {
+            return -1;
+        }
+        if (explained) {
+            found = true;
+            base_len = (size_t)(q - raw);
+            context = rest;
+        }
+    }
+    c->base[f] = strndup(raw, base_len);
+    c->context[f] = context;
+    size_t full_len = base_len + (*context ? 1 + strlen(context) : 0);
+    c->full[f] = malloc(full_len + 1);
+    if (c->base[f] == NULL || c->full[f] == NULL) {
+        return -1;
+    }
+    memcpy(c->full[f], raw, base_len);
+    c->full[f][base_len] = '\0';
+    if (*context) {
+        c->full[f][base_len] = '\'';
+        strcpy(c->full[f] + base_len + 1, context);
+    }
+    c->state[f] = 2;
+    return 0;
+}
+
+/* ';' would split a frame, control characters would break the SVG. */
+static void sanitize(char *name) {
+    for (char *p = name; *p; p++) {
+        if (*p == ';') {
+            *p = ':';
+        } else if ((unsigned char)*p < 0x20) {
+            *p = '?';
+        }
+    }
+}
+
+static char **clean_names_with(const Callgrind *g, EdgeList *callers) {
+    size_t n = g->function_count;
+    Cleaner c = {.graph = g,
+                 .callers = callers,
+                 .state = calloc(n + 1, 1),
+                 .base = calloc(n + 1, sizeof(char *)),
+                 .context = calloc(n + 1, sizeof(char *)),
+                 .full = calloc(n + 1, sizeof(char *))};
+    bool ok = c.state && c.base && c.context && c.full;
+    for (size_t f = 0; ok && f < n; f++) {
+        ok = resolve(&c, (uint32_t)f) == 0;
+    }
+    for (size_t f = 0; c.full && f < n; f++) {
+        free(c.full[f]);
+    }
+    free(c.full);
+    free(c.context);
+    free(c.state);
+    if (!ok) {
+        fold_free_names(c.base, n);
+        return NULL;
+    }
+    for (size_t f = 0; f < n; f++) {
+        sanitize(c.base[f]);
+    }
+    return c.base;
+}
+
+char **fold_clean_names(const Callgrind *g) {
+    EdgeList *callers = NULL, *callees = NULL;
+    size_t loops;
+    char **names = NULL;
+    if (build_edges(g, &callers, &callees, &loops) == 0) {
+        names = clean_names_with(g, callers);
+    }
+    free_lists(callers, g->function_count);
+    free_lists(callees, g->function_count);
+    return names;
+}
+
+void fold_free_names(char **names, size_t count) {
+    if (names == NULL) {
+        return;
+    }
+    for (size_t i = 0; i < count; i++) {
+        free(names[i]);
+    }
+    free(names);
+}
+
+/* ---- cutting cycles ------------------------------------------------------ */
+
+static uint64_t saturating_add(uint64_t a, uint64_t b) {
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* One DFS from start; removes arcs that point back into the DFS stack. */
+static int dfs_cut(Folder *f, uint32_t start, char *state, uint32_t *stack, size_t *next) {
+    size_t top = 0;
+    stack[top++] = start;
+    state[start] = 1;
+    next[start] = 0;
+    while (top > 0) {
+        uint32_t u = stack[top - 1];
+        EdgeList *out = &f->callees[u];
+        if (next[u] == out->count) {
+            state[u] = 2;
+            top--;
+            continue;
+        }
+        Edge *e = &out->items[next[u]++];
+        if (state[e->node] == 1) {
+            e->removed = true;
+            f->out->cut_arcs++;
+        } else if (state[e->node] == 0) {
+            state[e->node] = 1;
+            next[e->node] = 0;
+            stack[top++] = e->node;
+        }
+    }
+    return 0;
+}
+
+static int cut_cycles(Folder *f) {
+    size_t n = f->n;
+    uint64_t *weight = calloc(n + 1, sizeof *weight);
+    uint32_t *order = malloc((n + 1) * sizeof *order);
+    uint32_t *stack = malloc((n + 1) * sizeof *stack);
+    size_t *next = malloc((n + 1) * sizeof *next);
+    char *state = calloc(n + 1, 1);
+    int status = -1;
+    if (weight && order && stack && next && state) {
+        for (size_t i = 0; i < n; i++) {
+            weight[i] = f->graph->functions[i].self;
+            for (size_t k = 0; k < f->callees[i].count; k++) {
+                weight[i] = saturating_add(weight[i], f->callees[i].items[k].weight);
+            }
+            order[i] = (uint32_t)i;
+        }
+        sort_graph = f->graph;
+        sort_weights = weight;
+        qsort(order, n, sizeof *order, compare_by_weight);
+        for (size_t i = 0; i < n; i++) { /* roots first */
+            if (f->callers[order[i]].count == 0 && state[order[i]] == 0) {
+                dfs_cut(f, order[i], state, stack, next);
+            }
+        }
+        for (size_t i = 0; i < n; i++) { /* then cycles nobody enters */
+            if (state[order[i]] == 0) {
+                dfs_cut(f, order[i], state, stack, next);
+            }
+        }
+        status = 0;
+    }
+    free(weight);
+    free(order);
+    free(stack);
+    free(next);
+    free(state);
+    return status;
+}
+
+/* Rebuilds the caller lists from the callee lists that survived the cut. */
+static int rebuild_callers(Folder *f) {
+    for (size_t v = 0; v < f->n; v++) {
+        f->callers[v].count = 0;
+    }
+    for (size_t u = 0; u < f->n; u++) {
+        for (size_t k = 0; k < f->callees[u].count; k++) {
+            Edge *e = &f->callees[u].items[k];
+            if (!e->removed && push_edge(&f->callers[e->node], (uint32_t)u, e->weight) != 0) {
+                return -1;
+            }
+        }
+    }
+    sort_graph = f->graph;
+    for (size_t v = 0; v < f->n; v++) {
+        qsort(f->callers[v].items, f->callers[v].count, sizeof(Edge), compare_edges);
+    }
+    return 0;
+}
+
+/* ---- walking up ------------------------------------------------------------ */
+
+static int emit(Folder *f, uint64_t amount) {
+    FoldResult *out = f->out;
+    size_t length = 0;
+    for (size_t i = 0; i < f->depth; i++) {
+        length += strlen(f->names[f->path[i]]) + 1;
+    }
+    char *stack = malloc(length);
+    if (stack == NULL) {
+        return -1;
+    }
+    char *p = stack;
+    for (size_t i = f->depth; i-- > 0;) {
+        size_t n = strlen(f->names[f->path[i]]);
+        memcpy(p, f->names[f->path[i]], n);
+        p += n;
+        *p++ = i > 0 ? ';' : '\0';
+    }
+    if (out->count == f->line_capacity) {
+        size_t capacity = f->line_capacity ? f->line_capacity * 2 : 256;
+        FoldLine *lines = realloc(out->lines, capacity * sizeof *lines);
+        if (lines == NULL) {
+            free(stack);
+            return -1;
+        }
+        out->lines = lines;
+        f->line_capacity = capacity;
+    }
+    out->lines[out->count++] = (FoldLine){.stack = stack, .count = amount};
+    return 0;
+}
+
+typedef struct {
+    unsigned __int128 remainder;
+    size_t index;
+} Remainder;
+
+static int compare_remainders(const void *pa, const void *pb) {
+    const Remainder *a = pa, *b = pb;
+    if (a->remainder != b->remainder) {
+        return a->remainder > b->remainder ? -1 : 1;
+    }
+    return (a->index > b->index) - (a->index < b->index);
+}
+
+/* Largest-remainder split of amount by the callers' weights into shares[]. */
+static int apportion(uint64_t amount, const EdgeList *callers, uint64_t *shares) {
+    size_t k = callers->count;
+    unsigned __int128 total = 0;
+    for (size_t i = 0; i < k; i++) {
+        total += callers->items[i].weight;
+    }
+    bool equal = total == 0; /* no weights at all: split evenly */
+    if (equal) {
+        total = k;
+    }
+    Remainder *rest = malloc(k * sizeof *rest);
+    if (rest == NULL) {
+        return -1;
+    }
+    uint64_t given = 0;
+    for (size_t i = 0; i < k; i++) {
+        uint64_t weight = equal ? 1 : callers->items[i].weight;
+        unsigned __int128 product = (unsigned __int128)amount * weight;
+        shares[i] = (uint64_t)(product / total);
+        rest[i] = (Remainder){.remainder = product % total, .index = i};
+        given += shares[i];
+    }
+    uint64_t left = amount - given; /* < k */
+    qsort(rest, k, sizeof *rest, compare_remainders);
+    for (size_t i = 0; i < left; i++) {
+        shares[rest[i].index]++;
+    }
+    free(rest);
+    return 0;
+}
+
+static int walk_up(Folder *f, uint32_t node, uint64_t amount) {
+    f->path[f->depth++] = node;
+    const EdgeList *callers = &f->callers[node];
+    int status = 0;
+    if (callers->count == 0) {
+        status = emit(f, amount);
+    } else if (callers->count == 1) {
+        status = walk_up(f, callers->items[0].node, amount);
+    } else {
+        uint64_t *shares = malloc(callers->count * sizeof *shares);
+        status = shares == NULL ? -1 : apportion(amount, callers, shares);
+        for (size_t i = 0; status == 0 && i < callers->count; i++) {
+            if (shares[i] > 0) {
+                status = walk_up(f, callers->items[i].node, shares[i]);
+            }
+        }
+        free(shares);
+    }
+    f->depth--;
+    return status;
+}
+
+/* ---- output ------------------------------------------------------------------ */
+
+static int compare_lines(const void *pa, const void *pb) {
+    return strcmp(((const FoldLine *)pa)->stack, ((const FoldLine *)pb)->stack);
+}
+
+static int sort_and_merge(FoldResult *out) {
+    qsort(out->lines, out->count, sizeof *out->lines, compare_lines);
+    size_t kept = 0;
+    for (size_t i = 0; i < out->count; i++) {
+        if (kept > 0 && strcmp(out->lines[kept - 1].stack, out->lines[i].stack) == 0) {
+            if (out->lines[i].count > UINT64_MAX - out->lines[kept - 1].count) {
+                return -1;
+            }
+            out->lines[kept - 1].count += out->lines[i].count;
+            free(out->lines[i].stack);
+        } else {
+            out->lines[kept++] = out->lines[i];
+        }
+    }
+    out->count = kept;
+    out->total = 0;
+    for (size_t i = 0; i < kept; i++) {
+        out->total += out->lines[i].count; /* cannot overflow: bounded by totals */
+    }
+    return 0;
+}
+
+static void classify(Folder *f) {
+    FoldResult *out = f->out;
+    out->shared = 0;
+    for (size_t v = 0; v < f->n; v++) {
+        if (f->callers[v].count > 1 && f->callees[v].count > 0) {
+            out->shared++;
+        }
+    }
+    out->exact = out->shared == 0 && out->cut_arcs == 0;
+}
+
+int fold_callgrind(const Callgrind *g, FoldResult *out, const char **error) {
+    memset(out, 0, sizeof *out);
+    Folder f = {.graph = g, .n = g->function_count, .out = out};
+    *error = "out of memory";
+    int status = -1;
+    if (build_edges(g, &f.callers, &f.callees, &out->self_loops) != 0) {
+        goto done;
+    }
+    f.names = clean_names_with(g, f.callers);
+    f.path = malloc((f.n + 1) * sizeof *f.path);
+    if (f.names == NULL || f.path == NULL || cut_cycles(&f) != 0 || rebuild_callers(&f) != 0) {
+        goto done;
+    }
+    classify(&f);
+    for (size_t v = 0; v < f.n; v++) {
+        if (g->functions[v].self > 0 && walk_up(&f, (uint32_t)v, g->functions[v].self) != 0) {
+            goto done;
+        }
+    }
+    if (sort_and_merge(out) != 0) {
+        *error = "a stack's count overflows 64 bits";
+        goto done;
+    }
+    status = 0;
+    *error = NULL;
+done:
+    free_lists(f.callers, f.n);
+    free_lists(f.callees, f.n);
+    fold_free_names(f.names, f.n);
+    free(f.path);
+    return status;
+}
+
+void fold_free(FoldResult *result) {
+    for (size_t i = 0; i < result->count; i++) {
+        free(result->lines[i].stack);
+    }
+    free(result->lines);
+    memset(result, 0, sizeof *result);
+}

@@ -1,0 +1,46 @@
+/* intern.h: a table that numbers distinct byte strings 0, 1, 2, ...
+ *
+ * The callgrind reader maps names and (object, function) pairs to dense
+ * indices, fold merges identical stacks, and the flame graph's trie finds a
+ * child by (parent, name): all of them need "give me the number of this key,
+ * adding it if new". Keys are byte strings (not NUL-terminated, may contain
+ * NUL, so binary keys such as two packed uint32 indices work too). The table
+ * copies each key once into an arena and hands out stable pointers.
+ */
+#ifndef DRIP_PROF_INTERN_H
+#define DRIP_PROF_INTERN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    const char *bytes; /* stable copy, followed by a NUL */
+    size_t length;
+    uint64_t hash;
+} InternKey;
+
+typedef struct {
+    InternKey *keys; /* keys[i] is the key numbered i */
+    size_t count;    /* keys numbered so far */
+    size_t key_capacity;
+    uint32_t *slots;   /* open addressing: index + 1, 0 = empty */
+    size_t slot_count; /* a power of two */
+    char **blocks;     /* arena blocks holding the key bytes */
+    size_t block_count;
+    size_t block_used; /* bytes used in the last block */
+    size_t block_size; /* size of the last block */
+} Intern;
+
+void intern_init(Intern *table);
+void intern_free(Intern *table);
+
+/* Number of the key, adding it when new; -1 when out of memory. */
+int64_t intern_add(Intern *table, const void *bytes, size_t length);
+
+/* Number of the key, or -1 when it is not in the table. */
+int64_t intern_find(const Intern *table, const void *bytes, size_t length);
+
+/* The FNV-1a hash the table uses (handy for deterministic colours). */
+uint64_t intern_hash(const void *bytes, size_t length);
+
+#endif
