@@ -1,0 +1,84 @@
+/* chunk.h -- a compiled function body: bytecode, line numbers, constants.
+ *
+ * The instruction set is one list, FOR_EACH_OPCODE, expanded wherever a
+ * table per opcode is needed: the enum below, the disassembler's names, the
+ * --count report and the VM's computed-goto jump table. Adding an opcode in
+ * one place keeps all of them in step.
+ *
+ * Operands are one byte (constant index, local slot, argument count) or two
+ * bytes big-endian (jump offsets). The granularity is that of clox: a call of
+ * fib(n) runs 7 instructions when n < 2 and 17 otherwise, and the workbook's
+ * chapter relies on exactly those counts, so there are no superinstructions.
+ *
+ * Each byte of code has its source line in a parallel array. That costs four
+ * bytes per byte of code, but the VM only reads it on errors, and it keeps
+ * the lookup trivial. */
+#ifndef DRIP_CHUNK_H
+#define DRIP_CHUNK_H
+
+#include "common.h"
+#include "value.h"
+
+#define FOR_EACH_OPCODE(X)                                                                         \
+    X(CONSTANT)                                                                                    \
+    X(NIL)                                                                                         \
+    X(TRUE)                                                                                        \
+    X(FALSE)                                                                                       \
+    X(POP)                                                                                         \
+    X(GET_LOCAL)                                                                                   \
+    X(SET_LOCAL)                                                                                   \
+    X(GET_GLOBAL)                                                                                  \
+    X(DEFINE_GLOBAL)                                                                               \
+    X(SET_GLOBAL)                                                                                  \
+    X(GET_UPVALUE)                                                                                 \
+    X(SET_UPVALUE)                                                                                 \
+    X(GET_PROPERTY)                                                                                \
+    X(SET_PROPERTY)                                                                                \
+    X(GET_SUPER)                                                                                   \
+    X(EQUAL)                                                                                       \
+    X(GREATER)                                                                                     \
+    X(LESS)                                                                                        \
+    X(ADD)                                                                                         \
+    X(SUBTRACT)                                                                                    \
+    X(MULTIPLY)                                                                                    \
+    X(DIVIDE)                                                                                      \
+    X(NOT)                                                                                         \
+    X(NEGATE)                                                                                      \
+    X(PRINT)                                                                                       \
+    X(JUMP)                                                                                        \
+    X(JUMP_IF_FALSE)                                                                               \
+    X(LOOP)                                                                                        \
+    X(CALL)                                                                                        \
+    X(INVOKE)                                                                                      \
+    X(SUPER_INVOKE)                                                                                \
+    X(CLOSURE)                                                                                     \
+    X(CLOSE_UPVALUE)                                                                               \
+    X(RETURN)                                                                                      \
+    X(CLASS)                                                                                       \
+    X(INHERIT)                                                                                     \
+    X(METHOD)
+
+typedef enum {
+#define AS_ENUM(name) OP_##name,
+    FOR_EACH_OPCODE(AS_ENUM)
+#undef AS_ENUM
+        OPCODE_COUNT
+} OpCode;
+
+typedef struct {
+    int count;
+    int capacity;
+    uint8_t *code;
+    int *lines;
+    ValueArray constants;
+} Chunk;
+
+void initChunk(Chunk *chunk);
+void freeChunk(Chunk *chunk);
+void writeChunk(Chunk *chunk, uint8_t byte, int line);
+/* Appends value to the constant pool and returns its index. */
+int addConstant(Chunk *chunk, Value value);
+/* "GET_LOCAL" for OP_GET_LOCAL; "?" for a byte that is no opcode. */
+const char *opcodeName(int opcode);
+
+#endif

@@ -1,0 +1,53 @@
+/* common.h -- settings every part of the Drip VM shares.
+ *
+ * Drip is the Lox language compiled in one pass to bytecode and run on a stack
+ * machine. This header holds the few compile-time switches and limits so a
+ * reader finds them in one place:
+ *
+ *   DRIP_STRESS_GC        collect garbage on every allocation (a test build
+ *                         that shakes out missing GC roots; very slow).
+ *   DRIP_NO_INSTRUMENT    leave out the counting copy of the bytecode loop
+ *                         (--count, --profile, --folded). Only used to prove
+ *                         that the instrumentation costs nothing when unused.
+ *   DRIP_NO_COMPUTED_GOTO use a plain switch for dispatch even where the
+ *                         compiler supports labels as values.
+ *
+ * The limits are those of Lox: one-byte operands give 256 constants and 256
+ * locals per function and 255 arguments per call. */
+#ifndef DRIP_COMMON_H
+#define DRIP_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define DRIP_VERSION "1.0.0"
+
+#define UINT8_COUNT (UINT8_MAX + 1)
+
+/* Value-stack slots for the whole program. Every call frame uses at least one
+ * slot (the callee), so the frame array can never fill before the stack does
+ * and one check per call is enough to detect a stack overflow. */
+#define STACK_SLOTS (64 * UINT8_COUNT)
+#define FRAMES_MAX STACK_SLOTS
+
+/* How deeply the one-pass compiler may recurse (nested expressions, blocks
+ * and functions) before it reports an error instead of exhausting the C
+ * stack. */
+#define NESTING_MAX 200
+
+#if !defined(DRIP_NO_COMPUTED_GOTO) && defined(__GNUC__)
+#define DRIP_COMPUTED_GOTO 1
+#else
+#define DRIP_COMPUTED_GOTO 0
+#endif
+
+#if defined(__GNUC__)
+#define LIKELY(x) __builtin_expect(!!(x), 1)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define LIKELY(x) (x)
+#define UNLIKELY(x) (x)
+#endif
+
+#endif

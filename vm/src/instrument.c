@@ -1,0 +1,373 @@
+/* instrument.c -- the calling-context tree and the reports built from it.
+ *
+ * The tree is kept outside the garbage-collected heap: nodes hold a name
+ * index, never an object pointer, so a function that is collected while the
+ * program runs still has its name in the report.
+ *
+ * Number formats: counts are printed with thousands separators like
+ * callgrind_annotate ("358,328,431"); the folded file has plain integers,
+ * as flame-graph tools expect ("script;fib;fib 1234"). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "instrument.h"
+
+Instrument instrument;
+
+typedef struct {
+    char **names;
+    int count;
+    int capacity;
+} NameTable;
+
+static NameTable names;
+static ProfileNode *root = NULL;
+
+static void *checkedAlloc(void *pointer) {
+    if (pointer == NULL) {
+        fprintf(stderr, "Out of memory.\n");
+        exit(70);
+    }
+    return pointer;
+}
+
+bool instrumentWanted(void) {
+    return instrument.count || instrument.profile || instrument.foldedPath != NULL;
+}
+
+/* The index of name in the table, adding it if new. Linear, but it runs once
+ * per function object, not per call. */
+static int internName(const char *name, size_t length) {
+    for (int i = 0; i < names.count; i++) {
+        if (strlen(names.names[i]) == length && memcmp(names.names[i], name, length) == 0) {
+            return i;
+        }
+    }
+    if (names.count == names.capacity) {
+        names.capacity = names.capacity < 8 ? 8 : names.capacity * 2;
+        names.names =
+            checkedAlloc(realloc(names.names, sizeof(char *) * (size_t)names.capacity));
+    }
+    char *copy = checkedAlloc(malloc(length + 1));
+    memcpy(copy, name, length);
+    copy[length] = '\0';
+    names.names[names.count] = copy;
+    return names.count++;
+}
+
+static int functionId(ObjFunction *function) {
+    if (function->profileId >= 0) {
+        return function->profileId;
+    }
+    if (function->name == NULL) {
+        function->profileId = internName("script", 6);
+    } else if (function->className == NULL) {
+        function->profileId = internName(function->name->chars, (size_t)function->name->length);
+    } else {
+        size_t length = (size_t)function->className->length + 1 + (size_t)function->name->length;
+        char *qualified = checkedAlloc(malloc(length + 1));
+        snprintf(qualified, length + 1, "%s.%s", function->className->chars,
+                 function->name->chars);
+        function->profileId = internName(qualified, length);
+        free(qualified);
+    }
+    return function->profileId;
+}
+
+static ProfileNode *newNode(ProfileNode *parent, int id) {
+    ProfileNode *node = checkedAlloc(calloc(1, sizeof(ProfileNode)));
+    node->id = id;
+    node->parent = parent;
+    if (parent != NULL) {
+        node->nextSibling = parent->firstChild;
+        parent->firstChild = node;
+    }
+    return node;
+}
+
+ProfileNode *instrumentRoot(void) {
+    if (root == NULL) {
+        root = newNode(NULL, internName("script", 6));
+    }
+    root->calls++;
+    return root;
+}
+
+static ProfileNode *enterChild(ProfileNode *parent, int id) {
+    ProfileNode *child = parent->firstChild;
+    while (child != NULL && child->id != id) {
+        child = child->nextSibling;
+    }
+    if (child == NULL) {
+        child = newNode(parent, id);
+    }
+    child->calls++;
+    return child;
+}
+
+ProfileNode *instrumentEnterFunction(ProfileNode *parent, ObjFunction *function) {
+    return enterChild(parent, functionId(function));
+}
+
+void instrumentEnterNative(ProfileNode *parent, ObjNative *native) {
+    if (native->profileId < 0) {
+        native->profileId = internName(native->name->chars, (size_t)native->name->length);
+    }
+    enterChild(parent, native->profileId);
+}
+
+/* ---- reports ---- */
+
+/* Formats n with a comma every three digits into buffer (at least 32). */
+static const char *grouped(uint64_t n, char *buffer) {
+    char digits[32];
+    int length = snprintf(digits, sizeof digits, "%llu", (unsigned long long)n);
+    int out = 0;
+    for (int i = 0; i < length; i++) {
+        if (i > 0 && (length - i) % 3 == 0) {
+            buffer[out++] = ',';
+        }
+        buffer[out++] = digits[i];
+    }
+    buffer[out] = '\0';
+    return buffer;
+}
+
+static double share(uint64_t part, uint64_t whole) {
+    return whole == 0 ? 0.0 : 100.0 * (double)part / (double)whole;
+}
+
+typedef struct {
+    int opcode;
+    uint64_t count;
+} OpRow;
+
+static int compareOpRows(const void *a, const void *b) {
+    const OpRow *x = a, *y = b;
+    if (x->count != y->count) {
+        return x->count > y->count ? -1 : 1;
+    }
+    return strcmp(opcodeName(x->opcode), opcodeName(y->opcode));
+}
+
+static void reportCounts(FILE *out) {
+    OpRow rows[OPCODE_COUNT];
+    uint64_t total = 0;
+    for (int op = 0; op < OPCODE_COUNT; op++) {
+        rows[op].opcode = op;
+        rows[op].count = instrument.opCounts[op];
+        total += rows[op].count;
+    }
+    qsort(rows, OPCODE_COUNT, sizeof rows[0], compareOpRows);
+    char buffer[32];
+    fprintf(out, "-- drip --count: bytecodes executed, by opcode --\n");
+    fprintf(out, "%-16s %16s %8s\n", "opcode", "count", "share");
+    for (int i = 0; i < OPCODE_COUNT; i++) {
+        fprintf(out, "%-16s %16s %7.2f%%\n", opcodeName(rows[i].opcode),
+                grouped(rows[i].count, buffer), share(rows[i].count, total));
+    }
+    fprintf(out, "%-16s %16s %7.2f%%\n", "total", grouped(total, buffer), 100.0);
+}
+
+static uint64_t computeTotals(ProfileNode *node) {
+    uint64_t total = node->self;
+    for (ProfileNode *child = node->firstChild; child != NULL; child = child->nextSibling) {
+        total += computeTotals(child);
+    }
+    node->total = total;
+    return total;
+}
+
+typedef struct {
+    int id;
+    uint64_t calls;
+    uint64_t self;
+    uint64_t inclusive;
+} FunctionRow;
+
+/* Adds each node's counts to its function's row. A node's subtree counts
+ * toward the inclusive cost of its function only when no ancestor is the same
+ * function: under recursion the outermost call already includes the rest. */
+static void accumulate(ProfileNode *node, FunctionRow *rows, int *onStack) {
+    FunctionRow *row = &rows[node->id];
+    row->calls += node->calls;
+    row->self += node->self;
+    if (onStack[node->id] == 0) {
+        row->inclusive += node->total;
+    }
+    onStack[node->id]++;
+    for (ProfileNode *child = node->firstChild; child != NULL; child = child->nextSibling) {
+        accumulate(child, rows, onStack);
+    }
+    onStack[node->id]--;
+}
+
+static int compareFunctionRows(const void *a, const void *b) {
+    const FunctionRow *x = a, *y = b;
+    if (x->self != y->self) {
+        return x->self > y->self ? -1 : 1;
+    }
+    if (x->inclusive != y->inclusive) {
+        return x->inclusive > y->inclusive ? -1 : 1;
+    }
+    return strcmp(names.names[x->id], names.names[y->id]);
+}
+
+static void reportProfile(FILE *out) {
+    if (root == NULL) {
+        return;
+    }
+    FunctionRow *rows = checkedAlloc(calloc((size_t)names.count, sizeof(FunctionRow)));
+    int *onStack = checkedAlloc(calloc((size_t)names.count, sizeof(int)));
+    for (int i = 0; i < names.count; i++) {
+        rows[i].id = i;
+    }
+    accumulate(root, rows, onStack);
+    qsort(rows, (size_t)names.count, sizeof rows[0], compareFunctionRows);
+
+    uint64_t total = root->total;
+    char calls[32], self[32], inclusive[32];
+    fprintf(out, "-- drip --profile: bytecodes executed, by Drip function --\n");
+    fprintf(out, "%14s %16s %9s %16s %9s  %s\n", "calls", "self", "", "inclusive", "",
+            "function");
+    for (int i = 0; i < names.count; i++) {
+        FunctionRow *row = &rows[i];
+        if (row->calls == 0) {
+            continue;
+        }
+        fprintf(out, "%14s %16s (%6.2f%%) %16s (%6.2f%%)  %s\n", grouped(row->calls, calls),
+                grouped(row->self, self), share(row->self, total),
+                grouped(row->inclusive, inclusive), share(row->inclusive, total),
+                names.names[row->id]);
+    }
+    fprintf(out, "%14s %16s (%6.2f%%) %16s %9s  %s\n", "", grouped(total, self), 100.0, "", "",
+            "total");
+    free(rows);
+    free(onStack);
+}
+
+typedef struct {
+    char **lines;
+    size_t count;
+    size_t capacity;
+} LineList;
+
+typedef struct {
+    char *text;
+    size_t length;
+    size_t capacity;
+} Path;
+
+static void pathAppend(Path *path, const char *text, size_t length) {
+    if (path->length + length + 1 > path->capacity) {
+        while (path->length + length + 1 > path->capacity) {
+            path->capacity = path->capacity < 64 ? 64 : path->capacity * 2;
+        }
+        path->text = checkedAlloc(realloc(path->text, path->capacity));
+    }
+    memcpy(path->text + path->length, text, length);
+    path->length += length;
+    path->text[path->length] = '\0';
+}
+
+static void collectFolded(ProfileNode *node, Path *path, LineList *list) {
+    size_t savedLength = path->length;
+    if (node->parent != NULL) {
+        pathAppend(path, ";", 1);
+    }
+    const char *name = names.names[node->id];
+    pathAppend(path, name, strlen(name));
+    if (node->self > 0) {
+        char count[32];
+        int countLength = snprintf(count, sizeof count, " %llu", (unsigned long long)node->self);
+        size_t length = path->length + (size_t)countLength;
+        char *line = checkedAlloc(malloc(length + 1));
+        memcpy(line, path->text, path->length);
+        memcpy(line + path->length, count, (size_t)countLength + 1);
+        if (list->count == list->capacity) {
+            list->capacity = list->capacity < 16 ? 16 : list->capacity * 2;
+            list->lines = checkedAlloc(realloc(list->lines, sizeof(char *) * list->capacity));
+        }
+        list->lines[list->count++] = line;
+    }
+    for (ProfileNode *child = node->firstChild; child != NULL; child = child->nextSibling) {
+        collectFolded(child, path, list);
+    }
+    path->length = savedLength;
+    if (path->text != NULL) {
+        path->text[savedLength] = '\0';
+    }
+}
+
+static int compareLines(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every tree node has a distinct path (children are keyed by name), so the
+ * sorted lines need no merging. */
+static bool writeFolded(const char *path) {
+    FILE *file = fopen(path, "w");
+    if (file == NULL) {
+        fprintf(stderr, "drip: could not write folded stacks to \"%s\".\n", path);
+        return false;
+    }
+    LineList list = {NULL, 0, 0};
+    Path buffer = {NULL, 0, 0};
+    if (root != NULL) {
+        collectFolded(root, &buffer, &list);
+    }
+    qsort(list.lines, list.count, sizeof(char *), compareLines);
+    for (size_t i = 0; i < list.count; i++) {
+        fprintf(file, "%s\n", list.lines[i]);
+        free(list.lines[i]);
+    }
+    free(list.lines);
+    free(buffer.text);
+    bool ok = !ferror(file);
+    if (fclose(file) != 0) {
+        ok = false;
+    }
+    if (!ok) {
+        fprintf(stderr, "drip: could not write folded stacks to \"%s\".\n", path);
+    }
+    return ok;
+}
+
+bool instrumentReport(FILE *out) {
+    if (root != NULL) {
+        computeTotals(root);
+    }
+    if (instrument.count) {
+        reportCounts(out);
+    }
+    if (instrument.profile) {
+        reportProfile(out);
+    }
+    if (instrument.foldedPath != NULL) {
+        return writeFolded(instrument.foldedPath);
+    }
+    return true;
+}
+
+static void freeNode(ProfileNode *node) {
+    ProfileNode *child = node->firstChild;
+    while (child != NULL) {
+        ProfileNode *next = child->nextSibling;
+        freeNode(child);
+        child = next;
+    }
+    free(node);
+}
+
+void instrumentFree(void) {
+    if (root != NULL) {
+        freeNode(root);
+        root = NULL;
+    }
+    for (int i = 0; i < names.count; i++) {
+        free(names.names[i]);
+    }
+    free(names.names);
+    names.names = NULL;
+    names.count = names.capacity = 0;
+}

@@ -1,0 +1,468 @@
+/* run.h -- the bytecode loop. Included twice by vm.c, never by anything else.
+ *
+ * vm.c defines RUN_FUNCTION (the function's name) and RUN_COUNTING (0 or 1)
+ * and includes this file once for each copy: runPlain, which is the loop
+ * every normal run uses, and runCounting, which adds the --count/--profile
+ * hooks. One source, two compiled loops: the plain one carries no trace of
+ * the instrumentation, not even a flag test per instruction, and the counting
+ * one cannot drift out of step with it.
+ *
+ * Speed notes (vm/PERFORMANCE.md has the measurements):
+ *   - ip, the stack top (sp), the frame's slots and its constants live in
+ *     local variables, which the compiler keeps in registers. vm.stackTop and
+ *     frame->ip are written back only where something else may look at them:
+ *     before an allocation (the collector scans the stack), a slow-path call,
+ *     or an error (the stack trace reads each frame's ip). SAVE() does that.
+ *   - Dispatch is a computed goto through a table of label addresses where
+ *     GCC or Clang compile it (each opcode ends in its own indirect jump,
+ *     which the branch predictor tells apart), a switch elsewhere.
+ *   - A call of a closure, the common case, is handled inline in CALL and
+ *     INVOKE: arity check, one stack-overflow check against the function's
+ *     precomputed maxSlots, and a new frame. Classes, bound methods and
+ *     natives go through callValue().
+ *   - RETURN calls closeUpvalues() only when an open upvalue points into the
+ *     returning frame, which most calls never have. */
+
+#if RUN_COUNTING
+#define COUNT_OP(op)                                                                               \
+    do {                                                                                           \
+        instrument.opCounts[op]++;                                                                 \
+        frame->node->self++;                                                                       \
+    } while (0)
+#define ENTERED_FRAME() (frame->node = instrumentEnterFunction(frame[-1].node, frame->closure->function))
+/* After a slow-path call: a new frame, a native, or neither (a class
+ * without init, which runs no Drip code). */
+#define AFTER_SLOW_CALL(callee, framesBefore)                                                      \
+    do {                                                                                           \
+        if (vm.frameCount > (framesBefore)) {                                                      \
+            ENTERED_FRAME();                                                                       \
+        } else if (IS_NATIVE(callee)) {                                                            \
+            instrumentEnterNative(frame->node, AS_NATIVE(callee));                                 \
+        }                                                                                          \
+    } while (0)
+#else
+#define COUNT_OP(op) ((void)0)
+#define ENTERED_FRAME() ((void)0)
+#define AFTER_SLOW_CALL(callee, framesBefore) ((void)0)
+#endif
+
+static InterpretResult RUN_FUNCTION(void) {
+    CallFrame *frame = &vm.frames[vm.frameCount - 1];
+    uint8_t *ip = frame->ip;
+    Value *slots = frame->slots;
+    Value *sp = vm.stackTop;
+    Value *constants = frame->closure->function->chunk.constants.values;
+
+#define READ_BYTE() (*ip++)
+#define READ_SHORT() (ip += 2, (uint16_t)((ip[-2] << 8) | ip[-1]))
+#define READ_CONSTANT() (constants[READ_BYTE()])
+#define READ_STRING() AS_STRING(READ_CONSTANT())
+#define PUSH(value) (*sp++ = (value))
+#define POP() (*--sp)
+#define PEEK(distance) (sp[-1 - (distance)])
+#define SAVE() (frame->ip = ip, vm.stackTop = sp)
+#define LOAD()                                                                                     \
+    do {                                                                                           \
+        frame = &vm.frames[vm.frameCount - 1];                                                     \
+        ip = frame->ip;                                                                            \
+        slots = frame->slots;                                                                      \
+        sp = vm.stackTop;                                                                          \
+        constants = frame->closure->function->chunk.constants.values;                              \
+    } while (0)
+#define RUNTIME_ERROR(...)                                                                         \
+    do {                                                                                           \
+        SAVE();                                                                                    \
+        runtimeError(__VA_ARGS__);                                                                 \
+        return INTERPRET_RUNTIME_ERROR;                                                            \
+    } while (0)
+/* Pushes a frame for closure, whose argCount arguments are on the stack. */
+#define CALL_CLOSURE(closureValue, argCount)                                                       \
+    do {                                                                                           \
+        ObjClosure *callee_ = (closureValue);                                                      \
+        ObjFunction *function_ = callee_->function;                                                \
+        Value *newSlots_ = sp - (argCount)-1;                                                      \
+        if (UNLIKELY((argCount) != function_->arity)) {                                            \
+            RUNTIME_ERROR("Expected %d arguments but got %d.", function_->arity, (argCount));      \
+        }                                                                                          \
+        if (UNLIKELY(newSlots_ + function_->maxSlots > vm.stackLimit)) {                           \
+            RUNTIME_ERROR("Stack overflow.");                                                      \
+        }                                                                                          \
+        frame->ip = ip;                                                                            \
+        frame++;                                                                                   \
+        vm.frameCount++;                                                                           \
+        frame->closure = callee_;                                                                  \
+        frame->slots = newSlots_;                                                                  \
+        slots = newSlots_;                                                                         \
+        ip = function_->chunk.code;                                                                \
+        constants = function_->chunk.constants.values;                                             \
+        ENTERED_FRAME();                                                                           \
+    } while (0)
+#define BINARY_NUMBER_OP(valueType, op)                                                            \
+    do {                                                                                           \
+        Value b_ = sp[-1];                                                                         \
+        Value a_ = sp[-2];                                                                         \
+        if (UNLIKELY(!IS_NUMBER(a_) || !IS_NUMBER(b_))) {                                          \
+            RUNTIME_ERROR("Operands must be numbers.");                                            \
+        }                                                                                          \
+        sp--;                                                                                      \
+        sp[-1] = valueType(AS_NUMBER(a_) op AS_NUMBER(b_));                                        \
+    } while (0)
+
+#if DRIP_COMPUTED_GOTO
+    static const void *const dispatchTable[OPCODE_COUNT] = {
+#define AS_LABEL(name) &&op_##name,
+        FOR_EACH_OPCODE(AS_LABEL)
+#undef AS_LABEL
+    };
+#define DISPATCH()                                                                                 \
+    do {                                                                                           \
+        uint8_t next_ = READ_BYTE();                                                               \
+        COUNT_OP(next_);                                                                           \
+        goto *dispatchTable[next_];                                                                \
+    } while (0)
+#define CASE(name) op_##name:
+    DISPATCH();
+#else
+#define DISPATCH() goto dispatch
+#define CASE(name) case OP_##name:
+dispatch:;
+    uint8_t instruction = READ_BYTE();
+    COUNT_OP(instruction);
+    switch (instruction) {
+#endif
+
+    CASE(CONSTANT) {
+        PUSH(READ_CONSTANT());
+        DISPATCH();
+    }
+    CASE(NIL) {
+        PUSH(NIL_VAL);
+        DISPATCH();
+    }
+    CASE(TRUE) {
+        PUSH(TRUE_VAL);
+        DISPATCH();
+    }
+    CASE(FALSE) {
+        PUSH(FALSE_VAL);
+        DISPATCH();
+    }
+    CASE(POP) {
+        sp--;
+        DISPATCH();
+    }
+    CASE(GET_LOCAL) {
+        PUSH(slots[READ_BYTE()]);
+        DISPATCH();
+    }
+    CASE(SET_LOCAL) {
+        slots[READ_BYTE()] = PEEK(0);
+        DISPATCH();
+    }
+    CASE(GET_GLOBAL) {
+        ObjString *name = READ_STRING();
+        Value value;
+        if (UNLIKELY(!tableGet(&vm.globals, name, &value))) {
+            RUNTIME_ERROR("Undefined variable '%s'.", name->chars);
+        }
+        PUSH(value);
+        DISPATCH();
+    }
+    CASE(DEFINE_GLOBAL) {
+        ObjString *name = READ_STRING();
+        SAVE(); /* the table may grow, and growing may collect */
+        tableSet(&vm.globals, name, PEEK(0));
+        sp--;
+        DISPATCH();
+    }
+    CASE(SET_GLOBAL) {
+        ObjString *name = READ_STRING();
+        if (UNLIKELY(!tableSetExisting(&vm.globals, name, PEEK(0)))) {
+            RUNTIME_ERROR("Undefined variable '%s'.", name->chars);
+        }
+        DISPATCH();
+    }
+    CASE(GET_UPVALUE) {
+        uint8_t slot = READ_BYTE();
+        PUSH(*frame->closure->upvalues[slot]->location);
+        DISPATCH();
+    }
+    CASE(SET_UPVALUE) {
+        uint8_t slot = READ_BYTE();
+        *frame->closure->upvalues[slot]->location = PEEK(0);
+        DISPATCH();
+    }
+    CASE(GET_PROPERTY) {
+        if (UNLIKELY(!IS_INSTANCE(PEEK(0)))) {
+            RUNTIME_ERROR("Only instances have properties.");
+        }
+        ObjInstance *instance = AS_INSTANCE(PEEK(0));
+        ObjString *name = READ_STRING();
+        Value value;
+        if (tableGet(&instance->fields, name, &value)) {
+            sp[-1] = value;
+            DISPATCH();
+        }
+        SAVE();
+        if (!bindMethod(instance->klass, name)) {
+            return INTERPRET_RUNTIME_ERROR;
+        }
+        sp = vm.stackTop;
+        DISPATCH();
+    }
+    CASE(SET_PROPERTY) {
+        if (UNLIKELY(!IS_INSTANCE(PEEK(1)))) {
+            RUNTIME_ERROR("Only instances have fields.");
+        }
+        ObjInstance *instance = AS_INSTANCE(PEEK(1));
+        ObjString *name = READ_STRING();
+        SAVE();
+        tableSet(&instance->fields, name, PEEK(0));
+        Value value = POP();
+        sp[-1] = value;
+        DISPATCH();
+    }
+    CASE(GET_SUPER) {
+        ObjString *name = READ_STRING();
+        ObjClass *superclass = AS_CLASS(POP());
+        SAVE();
+        if (!bindMethod(superclass, name)) {
+            return INTERPRET_RUNTIME_ERROR;
+        }
+        sp = vm.stackTop;
+        DISPATCH();
+    }
+    CASE(EQUAL) {
+        Value b = POP();
+        sp[-1] = BOOL_VAL(valuesEqual(sp[-1], b));
+        DISPATCH();
+    }
+    CASE(GREATER) {
+        BINARY_NUMBER_OP(BOOL_VAL, >);
+        DISPATCH();
+    }
+    CASE(LESS) {
+        BINARY_NUMBER_OP(BOOL_VAL, <);
+        DISPATCH();
+    }
+    CASE(ADD) {
+        Value b = sp[-1];
+        Value a = sp[-2];
+        if (LIKELY(IS_NUMBER(a) && IS_NUMBER(b))) {
+            sp--;
+            sp[-1] = NUMBER_VAL(AS_NUMBER(a) + AS_NUMBER(b));
+            DISPATCH();
+        }
+        if (!IS_STRING(a) || !IS_STRING(b)) {
+            RUNTIME_ERROR("Operands must be two numbers or two strings.");
+        }
+        SAVE(); /* both operands stay on the stack while the result is made */
+        ObjString *result = concatStrings(AS_STRING(a), AS_STRING(b));
+        if (result == NULL) {
+            RUNTIME_ERROR("String too long.");
+        }
+        sp--;
+        sp[-1] = OBJ_VAL(result);
+        DISPATCH();
+    }
+    CASE(SUBTRACT) {
+        BINARY_NUMBER_OP(NUMBER_VAL, -);
+        DISPATCH();
+    }
+    CASE(MULTIPLY) {
+        BINARY_NUMBER_OP(NUMBER_VAL, *);
+        DISPATCH();
+    }
+    CASE(DIVIDE) {
+        BINARY_NUMBER_OP(NUMBER_VAL, /);
+        DISPATCH();
+    }
+    CASE(NOT) {
+        sp[-1] = BOOL_VAL(IS_FALSEY(sp[-1]));
+        DISPATCH();
+    }
+    CASE(NEGATE) {
+        if (UNLIKELY(!IS_NUMBER(PEEK(0)))) {
+            RUNTIME_ERROR("Operand must be a number.");
+        }
+        sp[-1] = NUMBER_VAL(-AS_NUMBER(sp[-1]));
+        DISPATCH();
+    }
+    CASE(PRINT) {
+        printValue(POP());
+        putchar('\n');
+        DISPATCH();
+    }
+    CASE(JUMP) {
+        uint16_t offset = READ_SHORT();
+        ip += offset;
+        DISPATCH();
+    }
+    CASE(JUMP_IF_FALSE) {
+        uint16_t offset = READ_SHORT();
+        if (IS_FALSEY(PEEK(0))) {
+            ip += offset;
+        }
+        DISPATCH();
+    }
+    CASE(LOOP) {
+        uint16_t offset = READ_SHORT();
+        ip -= offset;
+        DISPATCH();
+    }
+    CASE(CALL) {
+        int argCount = READ_BYTE();
+        Value callee = PEEK(argCount);
+        if (LIKELY(IS_CLOSURE(callee))) {
+            CALL_CLOSURE(AS_CLOSURE(callee), argCount);
+            DISPATCH();
+        }
+        SAVE();
+#if RUN_COUNTING
+        int framesBefore = vm.frameCount;
+#endif
+        if (!callValue(callee, argCount)) {
+            return INTERPRET_RUNTIME_ERROR;
+        }
+        LOAD();
+        AFTER_SLOW_CALL(callee, framesBefore);
+        DISPATCH();
+    }
+    CASE(INVOKE) {
+        ObjString *name = READ_STRING();
+        int argCount = READ_BYTE();
+        Value receiver = PEEK(argCount);
+        if (UNLIKELY(!IS_INSTANCE(receiver))) {
+            RUNTIME_ERROR("Only instances have methods.");
+        }
+        ObjInstance *instance = AS_INSTANCE(receiver);
+        Value value;
+        if (tableGet(&instance->fields, name, &value)) {
+            /* A field holding something callable shadows any method. */
+            sp[-argCount - 1] = value;
+            SAVE();
+#if RUN_COUNTING
+            int framesBefore = vm.frameCount;
+#endif
+            if (!callValue(value, argCount)) {
+                return INTERPRET_RUNTIME_ERROR;
+            }
+            LOAD();
+            AFTER_SLOW_CALL(value, framesBefore);
+            DISPATCH();
+        }
+        Value method;
+        if (UNLIKELY(!tableGet(&instance->klass->methods, name, &method))) {
+            RUNTIME_ERROR("Undefined property '%s'.", name->chars);
+        }
+        CALL_CLOSURE(AS_CLOSURE(method), argCount);
+        DISPATCH();
+    }
+    CASE(SUPER_INVOKE) {
+        ObjString *name = READ_STRING();
+        int argCount = READ_BYTE();
+        ObjClass *superclass = AS_CLASS(POP());
+        Value method;
+        if (UNLIKELY(!tableGet(&superclass->methods, name, &method))) {
+            RUNTIME_ERROR("Undefined property '%s'.", name->chars);
+        }
+        CALL_CLOSURE(AS_CLOSURE(method), argCount);
+        DISPATCH();
+    }
+    CASE(CLOSURE) {
+        ObjFunction *function = AS_FUNCTION(READ_CONSTANT());
+        SAVE();
+        ObjClosure *closure = newClosure(function);
+        PUSH(OBJ_VAL(closure));
+        SAVE(); /* capturing may allocate: keep the closure reachable */
+        for (int i = 0; i < closure->upvalueCount; i++) {
+            uint8_t isLocal = READ_BYTE();
+            uint8_t index = READ_BYTE();
+            if (isLocal) {
+                closure->upvalues[i] = captureUpvalue(slots + index);
+            } else {
+                closure->upvalues[i] = frame->closure->upvalues[index];
+            }
+        }
+        DISPATCH();
+    }
+    CASE(CLOSE_UPVALUE) {
+        closeUpvalues(sp - 1);
+        sp--;
+        DISPATCH();
+    }
+    CASE(RETURN) {
+        Value result = POP();
+        if (vm.openUpvalues != NULL && vm.openUpvalues->location >= slots) {
+            closeUpvalues(slots);
+        }
+        vm.frameCount--;
+        if (vm.frameCount == 0) {
+            vm.stackTop = slots;
+            return INTERPRET_OK;
+        }
+        sp = slots;
+        PUSH(result);
+        frame--;
+        ip = frame->ip;
+        slots = frame->slots;
+        constants = frame->closure->function->chunk.constants.values;
+        DISPATCH();
+    }
+    CASE(CLASS) {
+        ObjString *name = READ_STRING();
+        SAVE();
+        ObjClass *klass = newClass(name);
+        PUSH(OBJ_VAL(klass));
+        DISPATCH();
+    }
+    CASE(INHERIT) {
+        Value superclass = PEEK(1);
+        if (!IS_CLASS(superclass)) {
+            RUNTIME_ERROR("Superclass must be a class.");
+        }
+        ObjClass *subclass = AS_CLASS(PEEK(0));
+        SAVE();
+        tableAddAll(&AS_CLASS(superclass)->methods, &subclass->methods);
+        subclass->initializer = AS_CLASS(superclass)->initializer;
+        sp--;
+        DISPATCH();
+    }
+    CASE(METHOD) {
+        ObjString *name = READ_STRING();
+        Value method = PEEK(0);
+        ObjClass *klass = AS_CLASS(PEEK(1));
+        SAVE();
+        tableSet(&klass->methods, name, method);
+        if (name == vm.initString) {
+            klass->initializer = method;
+        }
+        sp--;
+        DISPATCH();
+    }
+
+#if !DRIP_COMPUTED_GOTO
+    }
+    /* Not reached for bytes the compiler wrote. */
+    RUNTIME_ERROR("Unknown opcode %d.", instruction);
+#endif
+
+#undef READ_BYTE
+#undef READ_SHORT
+#undef READ_CONSTANT
+#undef READ_STRING
+#undef PUSH
+#undef POP
+#undef PEEK
+#undef SAVE
+#undef LOAD
+#undef RUNTIME_ERROR
+#undef CALL_CLOSURE
+#undef BINARY_NUMBER_OP
+#undef DISPATCH
+#undef CASE
+}
+
+#undef COUNT_OP
+#undef ENTERED_FRAME
+#undef AFTER_SLOW_CALL

@@ -1,0 +1,88 @@
+/* table.h -- the hash table behind globals, fields, methods and interning.
+ *
+ * Keys are interned strings, so a probe compares pointers and never
+ * characters; each string caches its hash. Collisions are resolved by linear
+ * probing in a power-of-two array (index = hash & mask), which keeps a probe
+ * sequence in consecutive cache lines.
+ *
+ * Invariants that make the lookup loop short:
+ *   - the table is never more than half full (tombstones count as full), so
+ *     every probe sequence reaches an empty slot and a miss is cheap;
+ *   - a deleted entry becomes a tombstone whose key is the TOMBSTONE sentinel,
+ *     not NULL, so a lookup only has to ask "is it my key?" and "is it empty?";
+ *   - an empty table points at one shared empty entry with mask 0, so lookups
+ *     need no special case for "no storage yet".
+ *
+ * tableGet and tableSetExisting are inline because the VM calls them on every
+ * global, field and method access. */
+#ifndef DRIP_TABLE_H
+#define DRIP_TABLE_H
+
+#include "common.h"
+#include "value.h"
+
+typedef struct {
+    ObjString *key;
+    Value value;
+} Entry;
+
+typedef struct {
+    int count;    /* live entries plus tombstones */
+    int capacity; /* 0 while entries is the shared empty entry */
+    uint32_t mask;
+    Entry *entries;
+} Table;
+
+/* Key of deleted entries. Never a real string, never dereferenced for data. */
+extern ObjString tableTombstoneKey;
+#define TOMBSTONE (&tableTombstoneKey)
+
+void initTable(Table *table);
+void freeTable(Table *table);
+/* Sets key to value; returns true if the key was not there before. */
+bool tableSet(Table *table, ObjString *key, Value value);
+bool tableDelete(Table *table, ObjString *key);
+void tableAddAll(Table *from, Table *to);
+/* Finds an interned string by its characters (the one lookup that compares
+ * characters: it is how strings get interned in the first place). */
+ObjString *tableFindString(Table *table, const char *chars, int length, uint32_t hash);
+/* Drops entries whose key was not marked (the weak string-interning table). */
+void tableRemoveWhite(Table *table);
+void markTable(Table *table);
+
+/* Looks key up; on a hit stores the value in *value and returns true. */
+static inline bool tableGet(const Table *table, ObjString *key, Value *value) {
+    uint32_t mask = table->mask;
+    uint32_t index = key->hash & mask;
+    for (;;) {
+        const Entry *entry = &table->entries[index];
+        if (entry->key == key) {
+            *value = entry->value;
+            return true;
+        }
+        if (entry->key == NULL) {
+            return false;
+        }
+        index = (index + 1) & mask;
+    }
+}
+
+/* Replaces the value of an existing key; returns false (and changes nothing)
+ * when the key is absent. Assignment to a global uses this. */
+static inline bool tableSetExisting(Table *table, ObjString *key, Value value) {
+    uint32_t mask = table->mask;
+    uint32_t index = key->hash & mask;
+    for (;;) {
+        Entry *entry = &table->entries[index];
+        if (entry->key == key) {
+            entry->value = value;
+            return true;
+        }
+        if (entry->key == NULL) {
+            return false;
+        }
+        index = (index + 1) & mask;
+    }
+}
+
+#endif

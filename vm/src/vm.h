@@ -1,0 +1,61 @@
+/* vm.h -- the virtual machine's state and its entry point.
+ *
+ * There is one VM per process, a global, as in clox: every part of the
+ * interpreter (allocator, collector, compiler roots) reaches it without
+ * threading a pointer through every call. The cost is that the VM is not
+ * reentrant, which a command-line interpreter does not need. */
+#ifndef DRIP_VM_H
+#define DRIP_VM_H
+
+#include "object.h"
+#include "table.h"
+#include "value.h"
+
+struct ProfileNode;
+
+typedef struct {
+    ObjClosure *closure;
+    uint8_t *ip; /* saved only when another frame is pushed or on errors */
+    Value *slots;
+    struct ProfileNode *node; /* used only by the instrumented loop */
+} CallFrame;
+
+typedef struct {
+    CallFrame frames[FRAMES_MAX];
+    int frameCount;
+
+    Value stack[STACK_SLOTS];
+    Value *stackTop; /* exact only outside the run loop and at GC points */
+    /* A call must fit its function's maxSlots below this. The margin covers
+     * the values an instruction pushes for a moment beyond the compiler's
+     * count (a new string kept safe from the collector). */
+    Value *stackLimit;
+
+    Table globals;
+    Table strings;
+    ObjString *initString;
+    ObjUpvalue *openUpvalues;
+
+    size_t bytesAllocated;
+    size_t nextGC;
+    Obj *objects;
+    int grayCount;
+    int grayCapacity;
+    Obj **grayStack;
+
+    /* True when the instrumented copy of the run loop is to be used. */
+    bool instrumented;
+} VM;
+
+typedef enum { INTERPRET_OK, INTERPRET_COMPILE_ERROR, INTERPRET_RUNTIME_ERROR } InterpretResult;
+
+extern VM vm;
+
+void initVM(void);
+void freeVM(void);
+/* Compiles and runs one program (or one REPL line); globals persist. */
+InterpretResult interpret(const char *source, int sourceLength);
+void push(Value value);
+Value pop(void);
+
+#endif
