@@ -1,0 +1,402 @@
+/* dripprof.c: the command line of the Drip profiler tools.
+ *
+ *   dripprof fold CALLGRIND.OUT       folded stacks of C functions
+ *   dripprof flame FOLDED [options]   an interactive SVG flame graph
+ *   dripprof top FILE                 self and inclusive tables
+ *
+ * This file only parses arguments, reads inputs and reports errors; the work
+ * is in callgrind.c (reader), fold.c (stacks from the call graph), folded.c
+ * (reader), flame.c (SVG) and top.c (tables). Every failure prints one line
+ * "dripprof: FILE:LINE: message" on stderr and exits 1; usage errors exit 2.
+ * FILE may be "-" for standard input where folded stacks are read.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "callgrind.h"
+#include "flame.h"
+#include "fold.h"
+#include "folded.h"
+#include "top.h"
+
+static const char main_help[] =
+    "usage: dripprof COMMAND [OPTIONS] FILE\n"
+    "\n"
+    "Commands:\n"
+    "  fold CALLGRIND.OUT   print folded stacks of the C functions in a callgrind profile\n"
+    "  flame FOLDED         write an interactive SVG flame graph of folded stacks to stdout\n"
+    "  top FILE             self and inclusive tables of folded stacks or a callgrind.out\n"
+    "\n"
+    "`dripprof COMMAND --help` describes each command. Errors name the file and line.\n";
+
+static const char fold_help[] =
+    "usage: dripprof fold [--stats] CALLGRIND.OUT\n"
+    "\n"
+    "Prints one line per stack, `main;run;fib COUNT`, counts in the profile's first event\n"
+    "(Ir), sorted bytewise. The counts add up exactly to the profile's totals and the lines\n"
+    "ending in a function add up to its self cost. The stacks are exact when the call graph\n"
+    "is a tree (valgrind --separate-callers=N, plus --separate-recs=M for deep recursion);\n"
+    "otherwise each function's cost is split among its callers in proportion to the calls'\n"
+    "inclusive costs (see vm/prof/README.md). Frames are function names without callgrind's\n"
+    "'N (recursion) and 'caller (context) suffixes.\n"
+    "\n"
+    "  --stats   print a summary on stderr: lines, total, exact or approximate\n";
+
+static const char flame_help[] =
+    "usage: dripprof flame [--title T] [--countname NAME] [--width W] [--minwidth PX]\n"
+    "                      FOLDED > graph.svg\n"
+    "\n"
+    "Writes a self-contained SVG flame graph (inline CSS and script) of folded stacks\n"
+    "(`frame;frame COUNT` lines; FOLDED may be - for stdin). Hover for name, count and\n"
+    "percentage; click a box to zoom, `Reset Zoom` to go back; `Search` or Ctrl-F takes a\n"
+    "regular expression and shows `Matched: X%` (a recursive function counts once per\n"
+    "stack). The same input always gives the same bytes.\n"
+    "\n"
+    "  --title T          title (default \"Flame Graph\")\n"
+    "  --countname NAME   what the counts are (default \"samples\")\n"
+    "  --width W          image width in pixels (default 1200)\n"
+    "  --minwidth PX      leave out boxes narrower than PX pixels (default 0.1);\n"
+    "                     PX% means a percentage of the total\n";
+
+static const char top_help[] =
+    "usage: dripprof top [--limit N] [--countname NAME] FILE\n"
+    "\n"
+    "Prints the total, then a self table and an inclusive table, formatted like\n"
+    "callgrind_annotate (`20,186,274,402 (100.0%)  name`). FILE is folded stacks or a\n"
+    "callgrind.out (recognised by its header; folded with `dripprof fold` first).\n"
+    "Inclusive costs count a function once per stack, so they stay right under recursion.\n"
+    "\n"
+    "  --limit N          at most N rows per table (default: all)\n"
+    "  --countname NAME   column name for folded input (default \"samples\"; a callgrind\n"
+    "                     profile uses its event, e.g. Ir)\n";
+
+static int usage_error(const char *help, const char *fmt, const char *arg) {
+    fprintf(stderr, "dripprof: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n\n%s", help);
+    return 2;
+}
+
+static bool wants_help(int argc, char **argv) {
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Matches "--name VALUE" and "--name=VALUE"; advances *i past the value. */
+static bool option_value(int argc, char **argv, int *i, const char *name, const char **value) {
+    size_t n = strlen(name);
+    if (strncmp(argv[*i], name, n) != 0) {
+        return false;
+    }
+    if (argv[*i][n] == '=') {
+        *value = argv[*i] + n + 1;
+        return true;
+    }
+    if (argv[*i][n] != '\0') {
+        return false;
+    }
+    if (*i + 1 >= argc) {
+        *value = NULL;
+        return true;
+    }
+    *value = argv[++*i];
+    return true;
+}
+
+static bool parse_number(const char *text, double *value) {
+    char *end;
+    errno = 0;
+    *value = strtod(text, &end);
+    return end != text && *end == '\0' && errno == 0;
+}
+
+static int read_callgrind(const char *path, Callgrind *graph, FoldResult *folded) {
+    if (callgrind_read_file(path, graph) != 0) {
+        fprintf(stderr, "dripprof: %s\n", graph->error ? graph->error : "out of memory");
+        return 1;
+    }
+    const char *error;
+    if (fold_callgrind(graph, folded, &error) != 0) {
+        fprintf(stderr, "dripprof: %s: %s\n", path, error);
+        return 1;
+    }
+    return 0;
+}
+
+static int run_fold(int argc, char **argv) {
+    if (wants_help(argc, argv)) {
+        fputs(fold_help, stdout);
+        return 0;
+    }
+    const char *path = NULL;
+    bool stats = false;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--stats") == 0) {
+            stats = true;
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            return usage_error(fold_help, "fold: unknown option %s", argv[i]);
+        } else if (path != NULL) {
+            return usage_error(fold_help, "fold: more than one file (%s)", argv[i]);
+        } else {
+            path = argv[i];
+        }
+    }
+    if (path == NULL) {
+        return usage_error(fold_help, "fold: no callgrind.out file given%s", "");
+    }
+    Callgrind graph;
+    FoldResult folded;
+    memset(&folded, 0, sizeof folded);
+    int status = read_callgrind(path, &graph, &folded);
+    if (status == 0) {
+        for (size_t i = 0; i < folded.count; i++) {
+            printf("%s %" PRIu64 "\n", folded.lines[i].stack, folded.lines[i].count);
+        }
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            fprintf(stderr, "dripprof: fold: write error\n");
+            status = 1;
+        }
+    }
+    if (status == 0 && stats) {
+        fprintf(stderr,
+                "dripprof fold: %s: %zu lines, total %" PRIu64 " %s (totals: %" PRIu64
+                "), %zu functions, %zu arcs; %s (%zu shared non-leaf functions, %zu arcs cut "
+                "from cycles, %zu self-loops dropped)\n",
+                path, folded.count, folded.total, graph.event, graph.totals, graph.function_count,
+                graph.arc_count, folded.exact ? "exact stacks" : "approximate stacks",
+                folded.shared, folded.cut_arcs, folded.self_loops);
+    }
+    fold_free(&folded);
+    callgrind_free(&graph);
+    return status;
+}
+
+static int read_folded(const char *path, FoldedFile *file) {
+    int status = strcmp(path, "-") == 0 ? folded_read_stream(stdin, "<stdin>", file)
+                                        : folded_read_file(path, file);
+    if (status != 0) {
+        fprintf(stderr, "dripprof: %s\n", file->error ? file->error : "out of memory");
+        return 1;
+    }
+    return 0;
+}
+
+static int run_flame(int argc, char **argv) {
+    if (wants_help(argc, argv)) {
+        fputs(flame_help, stdout);
+        return 0;
+    }
+    FlameOptions options;
+    flame_default_options(&options);
+    const char *path = NULL, *value;
+    bool minwidth_percent = false;
+    for (int i = 0; i < argc; i++) {
+        if (option_value(argc, argv, &i, "--title", &value)) {
+            if (value == NULL) {
+                return usage_error(flame_help, "flame: --title needs a value%s", "");
+            }
+            options.title = value;
+        } else if (option_value(argc, argv, &i, "--countname", &value)) {
+            if (value == NULL) {
+                return usage_error(flame_help, "flame: --countname needs a value%s", "");
+            }
+            options.countname = value;
+        } else if (option_value(argc, argv, &i, "--width", &value)) {
+            if (value == NULL || !parse_number(value, &options.width) || options.width <= 20 ||
+                options.width > 1e6) {
+                return usage_error(flame_help, "flame: --width wants pixels above 20, not %s",
+                                   value ? value : "nothing");
+            }
+        } else if (option_value(argc, argv, &i, "--minwidth", &value)) {
+            char number[64];
+            size_t n = value ? strlen(value) : 0;
+            minwidth_percent = n > 0 && value[n - 1] == '%';
+            if (value == NULL || n - minwidth_percent >= sizeof number) {
+                return usage_error(flame_help, "flame: bad --minwidth %s",
+                                   value ? value : "(none)");
+            }
+            memcpy(number, value, n - minwidth_percent);
+            number[n - minwidth_percent] = '\0';
+            if (!parse_number(number, &options.minwidth) || options.minwidth < 0) {
+                return usage_error(flame_help, "flame: bad --minwidth %s", value);
+            }
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            return usage_error(flame_help, "flame: unknown option %s", argv[i]);
+        } else if (path != NULL) {
+            return usage_error(flame_help, "flame: more than one file (%s)", argv[i]);
+        } else {
+            path = argv[i];
+        }
+    }
+    if (path == NULL) {
+        return usage_error(flame_help, "flame: no folded-stacks file given%s", "");
+    }
+    if (minwidth_percent) {
+        options.minwidth = options.minwidth / 100 * (options.width - 20);
+    }
+    FoldedFile file;
+    if (read_folded(path, &file) != 0) {
+        folded_free(&file);
+        return 1;
+    }
+    static char buffer[1 << 20];
+    setvbuf(stdout, buffer, _IOFBF, sizeof buffer);
+    const char *error;
+    int status = 0;
+    if (flame_write_svg(&file, &options, stdout, &error) != 0) {
+        fprintf(stderr, "dripprof: %s: %s\n", path, error);
+        status = 1;
+    }
+    folded_free(&file);
+    return status;
+}
+
+/* The Folded view the reference inclusive() takes, of folded lines. */
+static Folded *as_folded(const FoldedFile *file) {
+    Folded *stacks = malloc((file->count + 1) * sizeof *stacks);
+    for (size_t i = 0; stacks != NULL && i < file->count; i++) {
+        stacks[i] = (Folded){.stack = file->lines[i].stack, .count = file->lines[i].count};
+    }
+    return stacks;
+}
+
+static bool is_callgrind_file(const char *path) {
+    FILE *in = fopen(path, "rb");
+    if (in == NULL) {
+        return false; /* the folded reader reports the open error */
+    }
+    char head[4096];
+    size_t n = fread(head, 1, sizeof head, in);
+    fclose(in);
+    return callgrind_sniff(head, n);
+}
+
+static int top_of_callgrind(const char *path, TopOptions *options, const char *countname_set) {
+    Callgrind graph;
+    FoldResult folded;
+    memset(&folded, 0, sizeof folded);
+    int status = read_callgrind(path, &graph, &folded);
+    Folded *stacks = NULL;
+    if (status == 0) {
+        stacks = malloc((folded.count + 1) * sizeof *stacks);
+        status = stacks == NULL;
+    }
+    if (status == 0) {
+        for (size_t i = 0; i < folded.count; i++) {
+            stacks[i] = (Folded){.stack = folded.lines[i].stack, .count = folded.lines[i].count};
+        }
+        options->kind = "callgrind.out, folded by dripprof fold";
+        options->countname = countname_set ? countname_set : graph.event;
+        const char *error;
+        if (top_write(stacks, folded.count, folded.total, options, stdout, &error) != 0) {
+            fprintf(stderr, "dripprof: %s: %s\n", path, error);
+            status = 1;
+        }
+    }
+    free(stacks);
+    fold_free(&folded);
+    callgrind_free(&graph);
+    return status;
+}
+
+static int top_of_folded(const char *path, TopOptions *options, const char *countname_set) {
+    FoldedFile file;
+    if (read_folded(path, &file) != 0) {
+        folded_free(&file);
+        return 1;
+    }
+    uint64_t total;
+    Folded *stacks = as_folded(&file);
+    int status = 0;
+    const char *error = NULL;
+    if (stacks == NULL) {
+        error = "out of memory";
+    } else if (folded_total(&file, &total) != 0) {
+        error = "the counts add up to more than 64 bits";
+    } else if (file.count == 0) {
+        error = "no stacks in the file";
+    } else {
+        options->kind = "folded stacks";
+        options->countname = countname_set ? countname_set : "samples";
+        top_write(stacks, file.count, total, options, stdout, &error);
+    }
+    if (error != NULL) {
+        fprintf(stderr, "dripprof: %s: %s\n", path, error);
+        status = 1;
+    }
+    free(stacks);
+    folded_free(&file);
+    return status;
+}
+
+static int run_top(int argc, char **argv) {
+    if (wants_help(argc, argv)) {
+        fputs(top_help, stdout);
+        return 0;
+    }
+    TopOptions options = {0};
+    const char *path = NULL, *value, *countname = NULL;
+    for (int i = 0; i < argc; i++) {
+        if (option_value(argc, argv, &i, "--limit", &value)) {
+            char *end;
+            long long limit = value ? strtoll(value, &end, 10) : -1;
+            if (value == NULL || *end != '\0' || limit < 0) {
+                return usage_error(top_help, "top: --limit wants a number, not %s",
+                                   value ? value : "nothing");
+            }
+            options.limit = (size_t)limit;
+        } else if (option_value(argc, argv, &i, "--countname", &value)) {
+            if (value == NULL) {
+                return usage_error(top_help, "top: --countname needs a value%s", "");
+            }
+            countname = value;
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            return usage_error(top_help, "top: unknown option %s", argv[i]);
+        } else if (path != NULL) {
+            return usage_error(top_help, "top: more than one file (%s)", argv[i]);
+        } else {
+            path = argv[i];
+        }
+    }
+    if (path == NULL) {
+        return usage_error(top_help, "top: no file given%s", "");
+    }
+    options.source = path;
+    if (strcmp(path, "-") != 0 && is_callgrind_file(path)) {
+        return top_of_callgrind(path, &options, countname);
+    }
+    return top_of_folded(path, &options, countname);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        fputs(main_help, stderr);
+        return 2;
+    }
+    const char *command = argv[1];
+    if (strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0 ||
+        strcmp(command, "help") == 0) {
+        fputs(main_help, stdout);
+        return 0;
+    }
+    if (strcmp(command, "fold") == 0) {
+        return run_fold(argc - 2, argv + 2);
+    }
+    if (strcmp(command, "flame") == 0) {
+        return run_flame(argc - 2, argv + 2);
+    }
+    if (strcmp(command, "top") == 0) {
+        return run_top(argc - 2, argv + 2);
+    }
+    fprintf(stderr, "dripprof: unknown command '%s'\n\n%s", command, main_help);
+    return 2;
+}

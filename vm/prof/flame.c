@@ -1,0 +1,340 @@
+/* flame.c: writing the flame graph SVG (see flame.h).
+ *
+ * Geometry follows the classic flame graph: root ("all") at the bottom, one
+ * row of 16 px per stack depth, width = count * (width - 2 * 10) / total,
+ * 36 px above the boxes for the title and buttons, 34 px below for the
+ * details and "Matched" lines. Children are drawn left to right in name order
+ * starting at their parent's left edge (the parent's self part is on the
+ * right); order means nothing, only width does.
+ *
+ * Boxes narrower than --minwidth pixels are left out with their subtrees (as
+ * flamegraph.pl does), which keeps a million-line input to a picture of a few
+ * thousand boxes; the parent keeps its full width.
+ *
+ * Boxes are nested <g class="f"> elements (a box's children are inside it),
+ * so the script finds ancestors and descendants from the DOM. The walk is
+ * iterative: deep recursion in a profile must not become deep recursion here.
+ *
+ * Bytes out: names are XML-escaped and invalid UTF-8 is replaced by U+FFFD,
+ * so any input gives well-formed XML. Coordinates are printed from integers
+ * (hundredths of a pixel) and colours come from an FNV-1a hash of the name,
+ * so the same input always gives the same bytes.
+ */
+#include "flame.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "intern.h"
+#include "trie.h"
+
+enum { XPAD = 10, FRAME_HEIGHT = 16, TOP_PAD = 36, BOTTOM_PAD = 34 };
+static const double CHAR_WIDTH = 12 * 0.59;
+
+void flame_default_options(FlameOptions *options) {
+    options->title = "Flame Graph";
+    options->countname = "samples";
+    options->width = 1200;
+    options->minwidth = 0.1;
+}
+
+/* ---- text output ----------------------------------------------------------- */
+
+/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */
+static size_t utf8_length(const unsigned char *s, size_t n) {
+    size_t len;
+    uint32_t min;
+    if (s[0] < 0x80) {
+        return 1;
+    } else if ((s[0] & 0xE0) == 0xC0) {
+        len = 2, min = 0x80;
+    } else if ((s[0] & 0xF0) == 0xE0) {
+        len = 3, min = 0x800;
+    } else if ((s[0] & 0xF8) == 0xF0) {
+        len = 4, min = 0x10000;
+    } else {
+        return 0;
+    }
+    if (len > n) {
+        return 0;
+    }
+    uint32_t cp = s[0] & (0x7F >> len);
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80) {
+            return 0;
+        }
+        cp = (cp << 6) | (s[i] & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+        return 0;
+    }
+    return len;
+}
+
+/* Writes at most max_chars characters of the name, XML-escaped. */
+static void write_escaped(FILE *out, const char *text, size_t n, size_t max_chars) {
+    const unsigned char *s = (const unsigned char *)text;
+    size_t chars = 0;
+    for (size_t i = 0; i < n && chars < max_chars; chars++) {
+        size_t len = utf8_length(s + i, n - i);
+        if (len == 0) {
+            fputs("\xEF\xBF\xBD", out); /* U+FFFD for a byte that is not UTF-8 */
+            i++;
+            continue;
+        }
+        switch (s[i]) {
+        case '&': fputs("&amp;", out); break;
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '"': fputs("&quot;", out); break;
+        case '\'': fputs("&#39;", out); break;
+        default:
+            if (s[i] < 0x20 && s[i] != '\t') {
+                fputc('?', out);
+            } else {
+                fwrite(s + i, 1, len, out);
+            }
+        }
+        i += len;
+    }
+}
+
+static size_t count_chars(const char *text, size_t n) {
+    size_t chars = 0;
+    for (size_t i = 0; i < n; i++) {
+        chars += ((unsigned char)text[i] & 0xC0) != 0x80;
+    }
+    return chars;
+}
+
+/* The label rule shared with the script: whole name, or cut with "..". */
+static void write_label(FILE *out, const char *name, size_t n, double width) {
+    double room = floor((width - 3) / CHAR_WIDTH);
+    size_t chars = count_chars(name, n);
+    if ((double)chars <= room) {
+        write_escaped(out, name, n, chars);
+    } else if (room >= 3) {
+        write_escaped(out, name, n, (size_t)room - 2);
+        fputs("..", out);
+    }
+}
+
+/* A pixel value as integer hundredths: "12.34". */
+static void write_px(FILE *out, double value) {
+    long long hundredths = llround(value * 100);
+    if (hundredths < 0) {
+        fputc('-', out);
+        hundredths = -hundredths;
+    }
+    fprintf(out, "%lld.%02lld", hundredths / 100, hundredths % 100);
+}
+
+static void write_commas(FILE *out, uint64_t value) {
+    char digits[32];
+    int n = snprintf(digits, sizeof digits, "%llu", (unsigned long long)value);
+    for (int i = 0; i < n; i++) {
+        if (i > 0 && (n - i) % 3 == 0) {
+            fputc(',', out);
+        }
+        fputc(digits[i], out);
+    }
+}
+
+static void write_percent(FILE *out, uint64_t count, uint64_t total) {
+    unsigned __int128 scaled = ((unsigned __int128)count * 10000 + total / 2) / total;
+    fprintf(out, "%llu.%02llu%%", (unsigned long long)(scaled / 100),
+            (unsigned long long)(scaled % 100));
+}
+
+/* A warm colour from the name's hash, the same in every graph. */
+static void write_colour(FILE *out, const char *name, size_t n) {
+    uint64_t h = intern_hash(name, n);
+    unsigned r = 205 + (unsigned)(h % 50);
+    unsigned g = (unsigned)((h >> 16) % 230);
+    unsigned b = (unsigned)((h >> 32) % 55);
+    fprintf(out, "rgb(%u,%u,%u)", r, g, b);
+}
+
+/* ---- layout ------------------------------------------------------------------ */
+
+typedef struct {
+    const Trie *trie;
+    const FlameOptions *options;
+    FILE *out;
+    double per_count; /* pixels per count */
+    double height;
+    uint64_t total;
+} Writer;
+
+static bool visible(const Writer *w, uint32_t node) {
+    return node == 0 || (double)w->trie->nodes[node].total * w->per_count >= w->options->minwidth;
+}
+
+/* Deepest row that survives pruning (an iterative walk). */
+static int deepest_visible(const Writer *w, uint32_t *max_depth) {
+    const Trie *t = w->trie;
+    uint32_t *stack = malloc((t->count + 1) * sizeof *stack);
+    if (stack == NULL) {
+        return -1;
+    }
+    size_t top = 0;
+    stack[top++] = 0;
+    *max_depth = 0;
+    while (top > 0) {
+        uint32_t n = stack[--top];
+        if (t->nodes[n].depth > *max_depth) {
+            *max_depth = t->nodes[n].depth;
+        }
+        for (uint32_t c = t->nodes[n].first_child; c != 0; c = t->nodes[c].next_sibling) {
+            if (visible(w, c)) {
+                stack[top++] = c;
+            }
+        }
+    }
+    free(stack);
+    return 0;
+}
+
+static void write_box(const Writer *w, uint32_t node, uint64_t start) {
+    const TrieNode *n = &w->trie->nodes[node];
+    double x = XPAD + (double)start * w->per_count;
+    double width = (double)n->total * w->per_count;
+    double y = w->height - BOTTOM_PAD - (n->depth + 1.0) * FRAME_HEIGHT + 1;
+    FILE *out = w->out;
+    fputs("<g class=\"f\"><title>", out);
+    write_escaped(out, n->name, n->length, SIZE_MAX);
+    fputs(" (", out);
+    write_commas(out, n->total);
+    fputc(' ', out);
+    write_escaped(out, w->options->countname, strlen(w->options->countname), SIZE_MAX);
+    fputs(", ", out);
+    write_percent(out, n->total, w->total);
+    fputs(")</title><rect x=\"", out);
+    write_px(out, x);
+    fputs("\" y=\"", out);
+    write_px(out, y);
+    fputs("\" width=\"", out);
+    write_px(out, width);
+    fprintf(out, "\" height=\"%d\" rx=\"2\" fill=\"", FRAME_HEIGHT - 1);
+    write_colour(out, n->name, n->length);
+    fputs("\"/><text x=\"", out);
+    write_px(out, x + 3);
+    fputs("\" y=\"", out);
+    write_px(out, y + 11.5);
+    fputs("\">", out);
+    write_label(out, n->name, n->length, width);
+    fputs("</text>\n", out);
+}
+
+typedef struct {
+    uint32_t node;
+    uint32_t next_child; /* 0 = none left */
+    uint64_t start;      /* the node's left edge, in counts */
+    uint64_t child_start;
+} Open;
+
+/* Writes every visible box, children nested inside their parent's <g>. */
+static int write_boxes(const Writer *w) {
+    const Trie *t = w->trie;
+    Open *stack = malloc((t->max_depth + 2) * sizeof *stack);
+    if (stack == NULL) {
+        return -1;
+    }
+    size_t top = 0;
+    write_box(w, 0, 0);
+    stack[top++] = (Open){.node = 0, .next_child = t->nodes[0].first_child};
+    while (top > 0) {
+        Open *o = &stack[top - 1];
+        uint32_t c = o->next_child;
+        if (c == 0) {
+            fputs("</g>\n", w->out);
+            top--;
+            continue;
+        }
+        o->next_child = t->nodes[c].next_sibling;
+        uint64_t start = o->child_start + o->start;
+        o->child_start += t->nodes[c].total;
+        if (!visible(w, c)) {
+            continue;
+        }
+        write_box(w, c, start);
+        stack[top++] = (Open){.node = c, .next_child = t->nodes[c].first_child, .start = start};
+    }
+    free(stack);
+    return 0;
+}
+
+static void write_header(const Writer *w) {
+    FILE *out = w->out;
+    double width = w->options->width;
+    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n", out);
+    fputs("<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"", out);
+    write_px(out, width);
+    fputs("\" height=\"", out);
+    write_px(out, w->height);
+    fputs("\" viewBox=\"0 0 ", out);
+    write_px(out, width);
+    fputc(' ', out);
+    write_px(out, w->height);
+    fputs("\">\n<!-- Flame graph written by dripprof flame: a box's width is its share of the "
+          "total; click to zoom, Ctrl-F to search. -->\n",
+          out);
+    fprintf(out, "<style type=\"text/css\"><![CDATA[\n%s]]></style>\n", flame_style);
+    fputs("<rect x=\"0\" y=\"0\" width=\"100%\" height=\"100%\" fill=\"#f8f8f4\"/>\n", out);
+    fputs("<text id=\"title\" text-anchor=\"middle\" x=\"", out);
+    write_px(out, width / 2);
+    fputs("\" y=\"24\">", out);
+    write_escaped(out, w->options->title, strlen(w->options->title), SIZE_MAX);
+    fputs("</text>\n<text id=\"unzoom\" class=\"button hide\" x=\"10\" y=\"24\">Reset "
+          "Zoom</text>\n",
+          out);
+    fputs("<text id=\"search\" class=\"button\" x=\"", out);
+    write_px(out, width - XPAD - 100);
+    fputs("\" y=\"24\">Search</text>\n<text id=\"details\" x=\"10\" y=\"", out);
+    write_px(out, w->height - 17);
+    fputs("\"> </text>\n<text id=\"matched\" x=\"", out);
+    write_px(out, width - XPAD - 100);
+    fputs("\" y=\"", out);
+    write_px(out, w->height - 17);
+    fputs("\"> </text>\n<g id=\"frames\">\n", out);
+}
+
+int flame_write_svg(const FoldedFile *file, const FlameOptions *options, FILE *out,
+                    const char **error) {
+    Trie trie;
+    if (trie_build(&trie, file, error) != 0) {
+        trie_free(&trie);
+        return -1;
+    }
+    int status = -1;
+    Writer w = {.trie = &trie, .options = options, .out = out, .total = trie.nodes[0].total};
+    uint32_t depth;
+    if (w.total == 0) {
+        *error = "no stack with a count above 0";
+    } else if (options->width <= 2 * XPAD || !(options->minwidth >= 0)) {
+        *error = "the width must exceed 20 pixels and minwidth must not be negative";
+    } else if (trie_sort(&trie) != 0 ||
+               (w.per_count = (options->width - 2 * XPAD) / (double)w.total,
+                deepest_visible(&w, &depth)) != 0) {
+        *error = "out of memory";
+    } else {
+        w.height = (depth + 1.0) * FRAME_HEIGHT + TOP_PAD + BOTTOM_PAD;
+        write_header(&w);
+        if (write_boxes(&w) != 0) {
+            *error = "out of memory";
+        } else {
+            fprintf(out,
+                    "</g>\n<script type=\"text/ecmascript\"><![CDATA[\n%s]]></script>\n</svg>\n",
+                    flame_script);
+            status = 0;
+        }
+    }
+    trie_free(&trie);
+    if (status == 0 && (fflush(out) != 0 || ferror(out))) {
+        *error = "write error";
+        status = -1;
+    }
+    return status;
+}

@@ -1,0 +1,99 @@
+# vm/prof/prof.mk -- the profiler: build/dripprof, its test suite, its bench and
+# `make profile-165`. Included by the top-level Makefile; paths are relative to
+# the repo root.
+#
+# dripprof links the chapter's reference solutions/165/profile.c (parse_row,
+# inclusive), so the tables and the grader share one definition of those.
+
+PROF_DIR     := vm/prof
+PROF_OBJ     := $(BUILD)/obj/prof
+PROF_REF     := solutions/165
+PROF_CFLAGS  := $(CWARN) -O2 -g -I$(PROF_DIR) -I$(PROF_REF)
+PROF_LIB     := folded intern callgrind fold trie flame flame_script top
+PROF_OBJS    := $(PROF_LIB:%=$(PROF_OBJ)/%.o) $(PROF_OBJ)/profile.o
+PROF_TESTBIN := $(BUILD)/prof-tests/test_prof
+PROF_TESTS   := $(wildcard $(PROF_DIR)/tests/*.c)
+PROF_DATA    := $(PROF_DIR)/tests/data
+
+all: $(BUILD)/dripprof
+
+$(BUILD)/dripprof: $(PROF_OBJ)/dripprof.o $(PROF_OBJS)
+	$(CC) $(PROF_CFLAGS) -o $@ $^ -lm
+
+$(PROF_OBJ)/%.o: $(PROF_DIR)/%.c $(wildcard $(PROF_DIR)/*.h) $(PROF_REF)/profile.h vm/prof/prof.mk
+	@mkdir -p $(@D)
+	$(CC) $(PROF_CFLAGS) -c -o $@ $<
+
+$(PROF_OBJ)/profile.o: $(PROF_REF)/profile.c $(PROF_REF)/profile.h
+	@mkdir -p $(@D)
+	$(CC) $(PROF_CFLAGS) -c -o $@ $<
+
+# ---- tests ---------------------------------------------------------------------
+# One cmocka binary, built with the sanitizers, that writes "PASSED FAILED" itself;
+# then the headless-browser check of the flame graph adds one pass or one failure
+# (or prints that it was skipped when chromium is missing: a skip counts as neither).
+
+PROF_LIB_SRCS := $(PROF_LIB:%=$(PROF_DIR)/%.c) $(PROF_REF)/profile.c
+
+$(PROF_TESTBIN): $(PROF_TESTS) $(PROF_LIB_SRCS) $(wildcard $(PROF_DIR)/*.h $(PROF_DIR)/tests/*.h) vm/prof/prof.mk
+	@mkdir -p $(@D)
+	$(CC) $(CWARN) -O1 -g $(SANITIZE) -I$(PROF_DIR) -I$(PROF_REF) \
+	  -DPROF_DATA_DIR='"$(PROF_DATA)"' -DPROF_DRIPPROF='"$(BUILD)/dripprof"' \
+	  $(shell pkg-config --cflags cmocka) -o $@ $(PROF_TESTS) $(PROF_LIB_SRCS) \
+	  $(shell pkg-config --libs cmocka) -lm
+
+TEST_SUITES += prof
+.PHONY: test-prof
+test-prof: $(PROF_TESTBIN) $(BUILD)/dripprof
+	@mkdir -p $(TEST_RESULTS) $(BUILD)/prof-tests
+	@extra=""; \
+	if [ -x $(BUILD)/drip ] && command -v valgrind >/dev/null; then \
+	  printf 'fun fib(n) { if (n < 2) return n; return fib(n - 1) + fib(n - 2); }\nprint fib(15);\n' \
+	    > $(BUILD)/prof-tests/fib15.drip; \
+	  valgrind --tool=callgrind --callgrind-out-file=$(BUILD)/prof-tests/drip.callgrind.out \
+	    $(BUILD)/drip $(BUILD)/prof-tests/fib15.drip >/dev/null 2>&1 && \
+	    extra=$(BUILD)/prof-tests/drip.callgrind.out; \
+	else echo "prof: build/drip or valgrind missing: fold invariants checked on the committed profiles only"; fi; \
+	PROF_EXTRA_CALLGRIND="$$extra" ASAN_OPTIONS=detect_leaks=1 \
+	  $(PROF_TESTBIN) $(TEST_RESULTS)/prof.result; status=$$?; \
+	bash $(PROF_DIR)/tests/browser_check.sh $(BUILD)/dripprof $(BUILD)/prof-tests/browser; b=$$?; \
+	read p f < $(TEST_RESULTS)/prof.result || { p=0; f=1; }; \
+	if [ $$b -eq 0 ]; then p=$$((p + 1)); elif [ $$b -eq 1 ]; then f=$$((f + 1)); fi; \
+	echo "$$p $$f" > $(TEST_RESULTS)/prof.result; \
+	echo "prof: $$p passed, $$f failed"; \
+	[ $$status -eq 0 ] && [ $$f -eq 0 ]
+
+HELP += "test-prof        test the profiler tools (readers, fold invariants, SVG, browser check)"
+
+# ---- bench ----------------------------------------------------------------------
+# A million folded lines (a made-up but deterministic call tree), then the time of
+# `dripprof flame` on them, and flamegraph.pl's when it is installed.
+
+PROF_BENCH_DIR := $(BUILD)/bench-prof
+
+$(BUILD)/prof-tests/gen_folded: $(PROF_DIR)/bench/gen_folded.c
+	@mkdir -p $(@D)
+	$(CC) $(CWARN) -O2 -o $@ $<
+
+BENCH_TARGETS += bench-prof
+.PHONY: bench-prof
+bench-prof: $(BUILD)/dripprof $(BUILD)/prof-tests/gen_folded
+	@mkdir -p $(PROF_BENCH_DIR)
+	@$(BUILD)/prof-tests/gen_folded 1000000 > $(PROF_BENCH_DIR)/million.folded
+	@echo "bench-prof: $$(wc -l < $(PROF_BENCH_DIR)/million.folded) folded lines," \
+	  "$$(wc -c < $(PROF_BENCH_DIR)/million.folded) bytes"
+	@bash $(PROF_DIR)/bench/time_flame.sh $(BUILD)/dripprof $(PROF_BENCH_DIR)
+
+HELP += "bench-prof       time dripprof flame on 1,000,000 folded lines"
+
+# ---- make profile-165 --------------------------------------------------------------
+
+FIB_N ?= 35
+PROF_OUT := $(BUILD)/profile
+
+.PHONY: profile-165
+profile-165: $(BUILD)/drip $(BUILD)/dripprof
+	@FIB_N=$(FIB_N) CC="$(CC)" VM_SOURCES="$(VM_SOURCES)" VM_CFLAGS="$(CWARN) -O2" \
+	  bash $(PROF_DIR)/profile165.sh $(BUILD)/drip $(BUILD)/dripprof $(PROF_OUT)
+
+HELP += "profile-165      profile fib.drip and zoo.drip with callgrind (FIB_N=35): tables, flame graphs, checks"
