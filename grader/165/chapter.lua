@@ -1,0 +1,324 @@
+-- chapter.lua: how chapter 165 turns fixtures into checks.
+--
+-- The grader's engine (grader/grade.lua and friends) knows nothing about
+-- parse_row or folded stacks. It asks this module three things:
+--   kind(name)               which fixtures are annotate outputs and which folded;
+--   expected(fixture, env)   the reference's answers for one fixture (for `make expected`);
+--   plan(ctx)                the list of checks for one grading run.
+-- Every check is one run of grader/165/check.c (see its header) with some
+-- arguments; its answers are compared item by item with the expected ones.
+-- A new chapter writes its own chapter.lua, rubric.lua and checker.
+
+local util = require("util")
+local variants = require("165.variants")
+
+local M = {}
+
+M.rubric = require("165.rubric")
+
+-- The families of checks, in report order, with the function they grade.
+M.families = {
+  { group = "parse_row_fixtures", func = "parse_row" },
+  { group = "parse_row_edges", func = "parse_row" },
+  { group = "parse_row_variants", func = "parse_row" },
+  { group = "sum_named_fixtures", func = "sum_named" },
+  { group = "sum_named_edges", func = "sum_named" },
+  { group = "inclusive_fixtures", func = "inclusive" },
+  { group = "inclusive_edges", func = "inclusive" },
+  { group = "inclusive_overflow", func = "inclusive" },
+  { group = "inclusive_variants", func = "inclusive" },
+  { group = "speed", func = "inclusive" },
+}
+
+-- Folded files by extension; everything else is read as callgrind_annotate output.
+function M.kind(name)
+  if name:match("%.folded$") or name:match("%.collapsed$") or name:match("%.stacks$") then
+    return "folded"
+  end
+  return "annotate"
+end
+
+-- The needles sum_named is checked with on an annotate fixture: those listed
+-- for it in the fixture folder's fixtures.lua, or these defaults.
+M.default_needles = { "", "PROGRAM TOTALS", "main" }
+
+function M.settings(fixture, manifest)
+  if fixture.kind ~= "annotate" then
+    return ""
+  end
+  local entry = manifest[fixture.name] or {}
+  local needles = entry.needles or M.default_needles
+  local escaped = {}
+  for i, needle in ipairs(needles) do
+    escaped[i] = util.escape(needle)
+  end
+  return "needles " .. table.concat(escaped, "\t")
+end
+
+local function needles_of(settings)
+  local list = {}
+  local text = settings:match("^needles (.*)$")
+  if text then
+    for needle in (text .. "\t"):gmatch("([^\t]*)\t") do
+      list[#list + 1] = util.unescape(needle)
+    end
+  end
+  return list
+end
+
+-- "1 ir=5 pct=1.000 name=\"main\"" -> "5", "main" (unescaped), or nil.
+local function row_fields(result)
+  local ir, name = result:match('^1 ir=(%d+) pct=%S+ name="(.*)"$')
+  if ir then
+    return ir, util.unescape(name)
+  end
+end
+
+-- Writes the rows file the checker's `sums` mode reads ("ir<TAB>name").
+local function write_rows(path, rows)
+  local out = {}
+  for i, r in ipairs(rows) do
+    out[i] = r.ir .. "\t" .. util.escape(r.name) .. "\n"
+  end
+  util.write_file(path, table.concat(out))
+end
+
+local function write_needles(path, needles)
+  local out = {}
+  for i, n in ipairs(needles) do
+    out[i] = util.escape(n) .. "\n"
+  end
+  util.write_file(path, table.concat(out))
+end
+
+local function write_vectors(path, vectors)
+  local out = {}
+  for i, v in ipairs(vectors) do
+    out[i] = v[1] .. "\t" .. util.escape(v[2]) .. "\n"
+  end
+  util.write_file(path, table.concat(out))
+end
+
+-- The rows a fixture's expected answers name, for sum_named.
+local function rows_from(items)
+  local rows = {}
+  for _, item in ipairs(items) do
+    if item.key:match("^row:") then
+      local ir, name = row_fields(item.result)
+      if ir then
+        rows[#rows + 1] = { ir = ir, name = name }
+      end
+    end
+  end
+  return rows
+end
+
+-- The reference's answers for one fixture. env.run(argv) runs the reference
+-- checker and returns { ok, status, items, stderr }; env.scratch is a folder.
+-- Returns the item list, or nil plus "FILE:LINE: why".
+function M.expected(fixture, settings, env)
+  if fixture.kind == "folded" then
+    local r = env.run({ "inclusive", fixture.path })
+    if not r.ok then
+      return nil, (r.stderr:match("[^\n]+") or (fixture.path .. ": the reference failed: " .. r.status))
+    end
+    if r.items[1] and r.items[1].result ~= "0 n=" .. (#r.items - 1) then
+      return nil, fixture.path .. ": the reference's inclusive() failed (" .. r.items[1].result .. ")"
+    end
+    return r.items
+  end
+  local r = env.run({ "rows", fixture.path })
+  if not r.ok then
+    return nil, (r.stderr:match("[^\n]+") or (fixture.path .. ": the reference failed: " .. r.status))
+  end
+  local rows = 0
+  for _, item in ipairs(r.items) do
+    local line = item.key:match("^row:(%d+)$")
+    if item.result ~= "0" and not item.result:match("^1 ") then
+      return nil, string.format("%s:%s: the reference's parse_row cannot read this line (%s)",
+        fixture.path, line, item.result)
+    end
+    if item.result:match("^1 ") then
+      rows = rows + 1
+    end
+  end
+  if rows == 0 then
+    return nil, fixture.path .. ":1: no callgrind_annotate row in the whole file "
+      .. "(expected lines such as \"5,468,396 (100.0%)  PROGRAM TOTALS\")"
+  end
+  local rows_path = env.scratch .. "/rows.tsv"
+  local needles_path = env.scratch .. "/needles.txt"
+  write_rows(rows_path, rows_from(r.items))
+  write_needles(needles_path, needles_of(settings))
+  local s = env.run({ "sums", rows_path, needles_path })
+  if not s.ok then
+    return nil, fixture.path .. ": the reference's sum_named failed: " .. s.status
+  end
+  local items = r.items
+  for _, item in ipairs(s.items) do
+    items[#items + 1] = item
+  end
+  return items
+end
+
+-- Items of a list whose key starts with prefix.
+local function with_prefix(items, prefix)
+  local out = {}
+  for _, item in ipairs(items) do
+    if item.key:sub(1, #prefix) == prefix then
+      out[#out + 1] = item
+    end
+  end
+  return out
+end
+
+-- Describes a "row:N" key as the input line N of the file.
+local function line_describer(path)
+  local lines
+  return function(key)
+    local n = tonumber(key:match("^row:(%d+)$"))
+    if not n then
+      return nil
+    end
+    lines = lines or util.split_lines(util.read_file(path) or "", true)
+    local line = lines[n] or ""
+    return string.format("%s line %d: parse_row(\"%s\")", util.basename(path), n, util.escape(line))
+  end
+end
+
+-- The checks of one grading run. ctx: rubric, fixtures (each with kind, path,
+-- name, items), gen (a folder for generated inputs, already made), rng.
+function M.plan(ctx)
+  local checks = {}
+  local function add(check)
+    checks[#checks + 1] = check
+  end
+  local annotate, folded = {}, {}
+  for _, f in ipairs(ctx.fixtures) do
+    if f.kind == "folded" then
+      folded[#folded + 1] = f
+    else
+      annotate[#annotate + 1] = f
+    end
+  end
+
+  for _, f in ipairs(annotate) do
+    add({ group = "parse_row_fixtures", func = "parse_row", title = "parse_row: every line of " .. f.name,
+      argv = { "rows", f.path }, expected = with_prefix(f.items, "row:"), describe = line_describer(f.path) })
+  end
+
+  local edges = ctx.gen .. "/edge-rows.txt"
+  util.write_file(edges, variants.edge_rows(ctx.rng))
+  add({ group = "parse_row_edges", func = "parse_row", title = "parse_row: edge cases from the rules (seeded)",
+    argv = { "rows", edges }, describe = line_describer(edges) })
+
+  local rename = variants.renamer(ctx.rng)
+  local lines = {}
+  for _, f in ipairs(annotate) do
+    local is_row = {}
+    for _, item in ipairs(f.items) do
+      local n = tonumber(item.key:match("^row:(%d+)$"))
+      if n then
+        is_row[n] = item.result:match("^1 ") ~= nil
+      end
+    end
+    local text = util.read_file(f.path) or ""
+    for _, line in ipairs(variants.annotate_variant(ctx.rng, util.split_lines(text, true), is_row, rename)) do
+      lines[#lines + 1] = line
+    end
+  end
+  local variant_rows = ctx.gen .. "/variant-rows.txt"
+  util.write_file(variant_rows, table.concat(ctx.rng:shuffle(lines)))
+  add({ group = "parse_row_variants", func = "parse_row",
+    title = "parse_row: fixtures renamed, renumbered and shuffled (seeded)",
+    argv = { "rows", variant_rows }, describe = line_describer(variant_rows) })
+
+  for _, f in ipairs(annotate) do
+    local rows_path = ctx.gen .. "/" .. f.name .. ".rows.tsv"
+    local needles_path = ctx.gen .. "/" .. f.name .. ".needles.txt"
+    write_rows(rows_path, rows_from(f.items))
+    local expected = with_prefix(f.items, "sum:")
+    local needles = {}
+    for i, item in ipairs(expected) do
+      needles[i] = util.unescape(item.key:sub(5))
+    end
+    write_needles(needles_path, needles)
+    add({ group = "sum_named_fixtures", func = "sum_named", title = "sum_named: needles over the rows of " .. f.name,
+      argv = { "sums", rows_path, needles_path }, expected = expected,
+      describe = function(key)
+        return string.format("sum_named(rows of %s, \"%s\")", f.name, key:sub(5))
+      end })
+  end
+
+  local rows, needles = variants.sum_edges(ctx.rng)
+  local edge_rows, edge_needles = ctx.gen .. "/sum-edges.rows.tsv", ctx.gen .. "/sum-edges.needles.txt"
+  write_rows(edge_rows, rows)
+  write_needles(edge_needles, needles)
+  add({ group = "sum_named_edges", func = "sum_named",
+    title = "sum_named: substrings, case, overflow past UINT64_MAX (seeded)",
+    argv = { "sums", edge_rows, edge_needles },
+    describe = function(key)
+      local listing = {}
+      for i, r in ipairs(rows) do
+        listing[i] = r.ir .. " \"" .. util.escape(r.name) .. "\""
+      end
+      return string.format("sum_named({%s}, \"%s\")", table.concat(listing, ", "), key:sub(5))
+    end })
+
+  for _, f in ipairs(folded) do
+    add({ group = "inclusive_fixtures", func = "inclusive", title = "inclusive: " .. f.name,
+      argv = { "inclusive", f.path }, expected = f.items,
+      describe = function()
+        return "inclusive(every stack of " .. f.name .. ")"
+      end })
+  end
+
+  local function vector_check(group, title, name, vectors)
+    local path = ctx.gen .. "/" .. name
+    write_vectors(path, vectors)
+    add({ group = group, func = "inclusive", title = title, argv = { "stacks", path },
+      describe = function()
+        local listing = {}
+        for i, v in ipairs(vectors) do
+          listing[i] = "{\"" .. util.shorten(util.escape(v[2]), 60) .. "\", " .. v[1] .. "}"
+        end
+        return "inclusive({" .. table.concat(listing, ", ") .. "})"
+      end })
+  end
+  vector_check("inclusive_edges", "inclusive: recursion, empty frames, duplicates, zero counts (seeded)",
+    "stack-edges.tsv", variants.stack_edges(ctx.rng))
+  vector_check("inclusive_overflow", "inclusive: a cost past UINT64_MAX is an error (seeded)",
+    "stack-overflow.tsv", variants.overflow_stacks(ctx.rng))
+
+  local folded_lines = {}
+  for _, f in ipairs(folded) do
+    for _, line in ipairs(variants.folded_variant(ctx.rng, util.read_file(f.path) or "", rename)) do
+      folded_lines[#folded_lines + 1] = line
+    end
+  end
+  if #folded_lines > 0 then
+    local path = ctx.gen .. "/variant.folded"
+    util.write_file(path, table.concat(ctx.rng:shuffle(folded_lines), "\n") .. "\n")
+    add({ group = "inclusive_variants", func = "inclusive",
+      title = "inclusive: folded fixtures renamed, renumbered, shuffled (seeded)",
+      argv = { "inclusive", path },
+      describe = function()
+        return string.format("inclusive(every stack of %s, %d lines)", path, #folded_lines)
+      end })
+  end
+
+  local speed = ctx.rubric.speed
+  local lines_wanted = ctx.speed_lines or speed.lines
+  local speed_path = ctx.gen .. "/speed-" .. lines_wanted .. ".folded"
+  if not util.exists(speed_path) then
+    util.write_file(speed_path, variants.speed_input(ctx.rng, lines_wanted, speed.distinct_per_line))
+  end
+  add({ group = "speed", func = "inclusive", kind = "speed",
+    title = string.format("speed: inclusive() over %d stacks, at most %gx the reference's instructions",
+      lines_wanted, speed.limit),
+    argv = { "inclusive", speed_path } })
+
+  return checks
+end
+
+return M

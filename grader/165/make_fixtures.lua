@@ -1,0 +1,94 @@
+-- make_fixtures.lua: `make fixtures` regenerates chapter 165's profile fixtures
+-- with the installed valgrind, from real runs of our VM and of a C program.
+--
+--   lua5.4 grader/165/make_fixtures.lua [OUT_DIR]     (default grader/fixtures/165)
+--
+-- Everything runs in one fixed working directory, /tmp/drip-fixtures, with
+-- the programs copied into it, because callgrind_annotate prints file and
+-- object paths as the run saw them: a fixed folder keeps the fixtures the same
+-- wherever the repository is cloned. The annotate outputs use the flags the
+-- notes recommend (--auto=no --threshold=100, Ir only, no --tree).
+--
+-- Made here:
+--   vm-fib-{self,inclusive}.txt, vm-fib.folded   build/drip on fib.drip with fib(20)
+--   vm-zoo-{self,inclusive}.txt, vm-zoo.folded   build/drip on zoo.drip, loop bound 20000
+--   c-wordfreq-{self,inclusive,nopct}.txt        programs/wordfreq.c (not the VM)
+--   c-wordfreq.folded                            the same run folded by build/dripprof
+-- The book-*.txt/.folded and toy-vm.folded fixtures are written by hand from
+-- published figures and are not touched. Run `make expected` afterwards
+-- (`make fixtures` does).
+
+package.path = "grader/?.lua;" .. package.path
+
+local util = require("util")
+
+local out_dir = arg[1] or "grader/fixtures/165"
+local work = "/tmp/drip-fixtures"
+
+local function sh(cmd)
+  local ok = util.run(cmd)
+  if not ok then
+    io.stderr:write("make fixtures: failed: " .. cmd .. "\n")
+    os.exit(1)
+  end
+end
+
+local function in_work(cmd)
+  sh("cd " .. util.quote(work) .. " && " .. cmd)
+end
+
+local function annotate(profile, name, flags)
+  in_work(string.format("callgrind_annotate --auto=no --threshold=100 %s %s > %s", flags, profile,
+    util.quote(name)))
+  sh("cp " .. util.quote(work .. "/" .. name) .. " " .. util.quote(out_dir .. "/" .. name))
+  print("fixture: " .. out_dir .. "/" .. name)
+end
+
+local function copy_out(name)
+  sh("cp " .. util.quote(work .. "/" .. name) .. " " .. util.quote(out_dir .. "/" .. name))
+  print("fixture: " .. out_dir .. "/" .. name)
+end
+
+if not util.run("command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null") then
+  io.stderr:write("make fixtures: valgrind is not installed (Debian package valgrind)\n")
+  os.exit(1)
+end
+util.rm_rf(work)
+util.mkdir_p(work)
+
+-- Our VM, on the chapter's two benchmarks made small.
+if util.exists("build/drip") then
+  sh("cp build/drip " .. util.quote(work .. "/drip"))
+  local fib = assert(util.read_file("vm/bench/fib.drip"))
+  fib = fib:gsub("fib%(35%) == 9227465", "fib(20) == 6765")
+  util.write_file(work .. "/fib.drip", fib)
+  local zoo = assert(util.read_file("vm/bench/zoo.drip"))
+  zoo = zoo:gsub("sum < 10000000", "sum < 20000")
+  util.write_file(work .. "/zoo.drip", zoo)
+  for _, prog in ipairs({ "fib", "zoo" }) do
+    in_work(string.format("valgrind --tool=callgrind --callgrind-out-file=callgrind.out.%s ./drip %s.drip "
+      .. "> /dev/null 2> valgrind-%s.log", prog, prog, prog))
+    annotate("callgrind.out." .. prog, "vm-" .. prog .. "-self.txt", "")
+    annotate("callgrind.out." .. prog, "vm-" .. prog .. "-inclusive.txt", "--inclusive=yes")
+    in_work(string.format("./drip --folded=vm-%s.folded %s.drip > /dev/null", prog, prog))
+    copy_out("vm-" .. prog .. ".folded")
+  end
+else
+  io.stderr:write("make fixtures: build/drip is missing (run `make all`); VM fixtures not regenerated\n")
+end
+
+-- A program that is not the VM.
+sh("cp grader/fixtures/165/programs/wordfreq.c " .. util.quote(work .. "/wordfreq.c"))
+in_work("${CC:-cc} -std=c11 -O1 -g -fno-inline wordfreq.c -o wordfreq")
+in_work("valgrind --tool=callgrind --callgrind-out-file=callgrind.out.wordfreq ./wordfreq > /dev/null "
+  .. "2> valgrind-wordfreq.log")
+annotate("callgrind.out.wordfreq", "c-wordfreq-self.txt", "")
+annotate("callgrind.out.wordfreq", "c-wordfreq-inclusive.txt", "--inclusive=yes")
+annotate("callgrind.out.wordfreq", "c-wordfreq-nopct.txt", "--show-percs=no")
+if util.exists("build/dripprof") then
+  in_work(util.quote(util.capture("pwd"):gsub("\n", "") .. "/build/dripprof")
+    .. " fold callgrind.out.wordfreq > c-wordfreq.folded")
+  copy_out("c-wordfreq.folded")
+else
+  io.stderr:write("make fixtures: build/dripprof is missing (run `make all`); c-wordfreq.folded not regenerated\n")
+end

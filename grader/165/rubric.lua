@@ -1,0 +1,66 @@
+-- rubric.lua: what chapter 165 is graded on, and how many points each part is worth.
+--
+-- This file is data for instructors: change the points, the limits or the
+-- speed factor here and nothing else. A family's points are shared equally by
+-- its checks (one check per fixture file), so adding a fixture does not change
+-- the total. Inside a check, credit is partial: the share of items (lines,
+-- needles, functions) whose answer matches the reference solution's.
+--
+-- Rules the grader applies to every check (grader/README.md explains them):
+--   * a run that crashed, timed out, hit a sanitizer or a limit scores 0;
+--   * a run that only leaked memory keeps leak_credit of what it earned;
+--   * returning -1 (the error answer) counts only for a function that also
+--     gives right non-error answers somewhere, so the stubs score 0.
+return {
+  chapter = "165",
+  title = "Profiling the VM",
+
+  -- Copied from the submission folder; everything else is restored pristine.
+  student_files = { "profile.c" },
+  default_submission = "exercises/165",
+  reference = "solutions/165",
+  stubs = "exercises/165",
+
+  -- {repository file, name in the build directory}; never taken from a submission.
+  pristine = {
+    { "solutions/165/profile.h", "profile.h" },
+    { "grader/165/check.c", "check.c" },
+    { "vm/prof/folded.h", "folded.h" },
+    { "vm/prof/folded.c", "folded.c" },
+  },
+  -- Our C files, compiled with -Werror beside the student's.
+  ours = { "check.c", "folded.c" },
+
+  -- Per-check limits for the sandbox (build/harness/sandbox).
+  limits = { timeout = 2, memory = 512, output = 65536, file_size = 64 * 1024 * 1024 },
+
+  leak_credit = 0.5,
+
+  -- Points per family; the families are defined in grader/165/chapter.lua.
+  points = {
+    parse_row_fixtures = 25, -- parse_row on every line of every annotate fixture
+    parse_row_edges = 10, -- seeded lines built from the handout's rules
+    parse_row_variants = 10, -- the fixtures renamed, renumbered and shuffled
+    sum_named_fixtures = 8, -- the needles of fixtures.lua over each fixture's rows
+    sum_named_edges = 7, -- substring rules, case, overflow past UINT64_MAX
+    inclusive_fixtures = 12, -- every folded fixture
+    inclusive_edges = 5, -- recursion, empty frames, duplicates, zero counts
+    inclusive_overflow = 3, -- a cost past UINT64_MAX must be an error
+    inclusive_variants = 5, -- the folded fixtures renamed, renumbered, shuffled
+    speed = 15, -- instruction count of inclusive() against the reference
+  },
+
+  -- Speed: inclusive() over a generated folded input of `lines` stacks runs
+  -- under callgrind (fast build, no sanitizers). Full points up to `limit`
+  -- times the reference's instructions, half up to `half_limit` times, else 0.
+  -- A run still going after `timeout_factor` x the reference's time (at least
+  -- `timeout_floor` s) is stopped: its count would be far past the limit.
+  speed = {
+    lines = 200000,
+    distinct_per_line = 1 / 40, -- distinct function names per line of input
+    limit = 4,
+    half_limit = 8,
+    timeout_factor = 20,
+    timeout_floor = 30,
+  },
+}

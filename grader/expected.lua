@@ -1,0 +1,80 @@
+-- expected.lua: `make expected` writes every fixture's expected answers.
+--
+--   lua5.4 grader/expected.lua [--chapter N]      (FIXTURES=dir for another folder)
+--
+-- The answers come from the reference solution, built with the chapter's own
+-- checker and run under the sandbox like any submission. Each answer file
+-- records the fixture's SHA-256, so the grader can tell when it is stale. A
+-- fixture the reference cannot read stops the run with "FILE:LINE: why" and
+-- no answer file is written for it. Exit status: 0 when every fixture has
+-- answers, 1 when some fixture could not be read, 2 when nothing could run.
+
+package.path = "grader/?.lua;" .. package.path
+
+local util = require("util")
+local engine = require("engine")
+local fixtures = require("fixtures")
+
+local function expected_for_chapter(id)
+  local chapter = engine.load_chapter(id)
+  local ref = engine.reference(chapter)
+  local dir = fixtures.folder(chapter.rubric.chapter)
+  local list, err = fixtures.list(dir, chapter.kind)
+  if not list then
+    error({ message = err }, 0)
+  end
+  local manifest, merr = fixtures.manifest(dir)
+  if not manifest then
+    error({ message = merr }, 0)
+  end
+  local scratch = engine.root .. "/expected/" .. id
+  util.rm_rf(scratch)
+  util.mkdir_p(scratch)
+  local limits = { timeout = 120, memory = 4096, output = 1 << 20, file_size = 512 << 20 }
+  local env = {
+    scratch = scratch,
+    run = function(argv)
+      return engine.run_checker(ref.asan, argv, scratch, "reference", limits)
+    end,
+  }
+  local failures = 0
+  for _, f in ipairs(list) do
+    local settings = chapter.settings(f, manifest)
+    local items, why = chapter.expected(f, settings, env)
+    if items then
+      fixtures.write_expected(f, settings, items, chapter.rubric.reference)
+      print(string.format("expected: %-40s %6d answers -> %s", f.name, #items, fixtures.expected_path(f)))
+    else
+      failures = failures + 1
+      io.stderr:write("make expected: " .. why .. "\n")
+    end
+  end
+  return failures
+end
+
+local function main()
+  local chapter
+  for i = 1, #arg do
+    if arg[i] == "--chapter" then
+      chapter = arg[i + 1]
+    end
+  end
+  engine.require_tools()
+  local failures = 0
+  for _, id in ipairs(chapter and { chapter } or engine.chapters()) do
+    failures = failures + expected_for_chapter(id)
+  end
+  return failures
+end
+
+local ok, result = pcall(main)
+if not ok then
+  local message = type(result) == "table" and result.message or tostring(result)
+  io.stderr:write("make expected: could not run: " .. message .. "\n")
+  os.exit(2)
+end
+if result > 0 then
+  io.stderr:write(string.format("make expected: %d fixture(s) could not be read; fix them and run it again\n", result))
+  os.exit(1)
+end
+os.exit(0)

@@ -1,0 +1,114 @@
+-- grade.lua: `make grade` for one submission (run from the repository root).
+--
+--   lua5.4 grader/grade.lua [--submission DIR] [--out DIR] [--json FILE]
+--                           [--seed N] [--speed-lines N] [--chapter N] [--quiet]
+--
+-- Grades every chapter that has a grader/NNN/chapter.lua (or the one named),
+-- prints the report, writes it to OUT/report.txt and the Gradescope results to
+-- --json (default build/grade/results.json). The submission folder holds the
+-- student's files (default: the chapter's exercises folder). SEED=n or --seed
+-- repeats a run's randomised checks; without it a fresh seed is printed.
+--
+-- Exit status: 0 when grading completed, whatever the score; 2 when grading
+-- could not run (no sandbox, reference does not build, stale fixtures, ...),
+-- with the reason on stderr.
+
+package.path = "grader/?.lua;" .. package.path
+
+local util = require("util")
+local engine = require("engine")
+local report = require("report")
+local rng = require("rng")
+
+local function parse_args(argv)
+  local opts = { json = engine.root .. "/results.json" }
+  local i = 1
+  while i <= #argv do
+    local a = argv[i]
+    local value = argv[i + 1]
+    if a == "--submission" then
+      opts.submission = value
+    elseif a == "--out" then
+      opts.out = value
+    elseif a == "--json" then
+      opts.json = value
+    elseif a == "--seed" then
+      opts.seed = tonumber(value)
+    elseif a == "--speed-lines" then
+      opts.speed_lines = tonumber(value)
+    elseif a == "--chapter" then
+      opts.chapter = value
+    elseif a == "--quiet" then
+      opts.quiet = true
+      i = i - 1
+    else
+      error({ message = "unknown argument " .. a .. " (see the top of grader/grade.lua)" }, 0)
+    end
+    i = i + 2
+  end
+  local env_seed = os.getenv("SEED")
+  opts.seed = opts.seed or (env_seed and env_seed ~= "" and tonumber(env_seed)) or rng.fresh_seed()
+  local lines = os.getenv("SPEED_LINES")
+  opts.speed_lines = opts.speed_lines or (lines and lines ~= "" and tonumber(lines)) or nil
+  return opts
+end
+
+local function combine(results, texts)
+  local all = { score = 0, execution_time = 0, output = table.concat(texts, "\n"), output_format = "text",
+    visibility = "visible", stdout_visibility = "visible", tests = {}, extra_data = { chapters = {} } }
+  for _, r in ipairs(results) do
+    local g = report.gradescope(r, "")
+    all.score = all.score + g.score
+    all.execution_time = all.execution_time + g.execution_time
+    for _, t in ipairs(g.tests) do
+      all.tests[#all.tests + 1] = t
+    end
+    all.extra_data.chapters[#all.extra_data.chapters + 1] = g.extra_data
+  end
+  all.extra_data.max_score = 0
+  for _, r in ipairs(results) do
+    all.extra_data.max_score = all.extra_data.max_score + r.max_score
+  end
+  return all
+end
+
+local function main(argv)
+  local opts = parse_args(argv)
+  engine.require_tools()
+  local chapters = opts.chapter and { opts.chapter } or engine.chapters()
+  if #chapters == 0 then
+    error({ message = "no chapter to grade: no grader/NNN/chapter.lua" }, 0)
+  end
+  local results, texts = {}, {}
+  for _, id in ipairs(chapters) do
+    local chapter = engine.load_chapter(id)
+    local fixtures, dir = engine.load_fixtures(chapter)
+    local ref = engine.reference(chapter)
+    local submission = (opts.submission or chapter.rubric.default_submission):gsub("/+$", "")
+    if not util.is_dir(submission) then
+      error({ message = "submission folder " .. submission .. " does not exist" }, 0)
+    end
+    local out = (opts.out or (engine.root .. "/run")) .. "/" .. id
+    local result = engine.grade({ chapter = chapter, submission = submission, out = out, seed = opts.seed,
+      speed_lines = opts.speed_lines, ref = ref, fixtures = fixtures, fixtures_dir = dir })
+    local text = report.text(result)
+    util.write_file(out .. "/report.txt", text)
+    if not opts.quiet then
+      io.write(text)
+    end
+    results[#results + 1] = result
+    texts[#texts + 1] = text
+  end
+  report.write_json(opts.json, combine(results, texts))
+  if not opts.quiet then
+    print("results: " .. opts.json)
+  end
+end
+
+local ok, err = pcall(main, arg)
+if not ok then
+  local message = type(err) == "table" and err.message or ("grader error: " .. tostring(err))
+  io.stderr:write("make grade: could not grade: " .. message .. "\n")
+  os.exit(2)
+end
+os.exit(0)

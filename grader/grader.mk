@@ -1,0 +1,53 @@
+# grader/grader.mk: `make grade` and the instructor's targets around it.
+#
+# The grader is Lua 5.4 (grader/*.lua, engine; grader/NNN/, one folder per
+# chapter with its rubric, checker and known-wrong implementations). These
+# rules only pass variables through; grader/README.md documents them.
+#
+#   make grade [SUBMISSION=dir] [SEED=n]    one submission (default exercises/165)
+#   make grade SUBMISSIONS=dir/             every folder in dir/, in parallel
+#   make expected [FIXTURES=dir]            the reference's answers for the fixtures
+#   make fixtures                           regenerate the VM/C fixtures, then expected
+#   make verify-fixtures                    reference full, stubs zero, mutants lose points
+#   make gradescope                         build/gradescope/autograder.zip
+
+GRADE_SANDBOX := $(BUILD)/harness/sandbox
+GRADE_LUA     := $(LUA)
+GRADE_RESULTS := $(BUILD)/grade
+
+HELP += "grade            grade exercises/165 (SUBMISSION=dir, SUBMISSIONS=dir/ for many, SEED=n)"
+HELP += "expected         write the fixtures' expected answers from solutions/ (FIXTURES=dir)"
+HELP += "fixtures         regenerate the callgrind fixtures with the installed valgrind"
+HELP += "verify-fixtures  check the fixtures separate right from wrong (reference, stubs, mutants)"
+HELP += "gradescope       build the Gradescope autograder zip (build/gradescope/autograder.zip)"
+
+.PHONY: grade expected fixtures verify-fixtures gradescope test-grader test-grader-batch
+
+grade: $(GRADE_SANDBOX)
+ifneq ($(strip $(SUBMISSIONS)),)
+	@$(GRADE_LUA) grader/batch.lua $(SUBMISSIONS)
+else
+	@$(GRADE_LUA) grader/grade.lua $(if $(SUBMISSION),--submission $(SUBMISSION))
+endif
+
+expected: $(GRADE_SANDBOX)
+	@$(GRADE_LUA) grader/expected.lua
+
+fixtures: $(GRADE_SANDBOX)
+	@$(GRADE_LUA) grader/165/make_fixtures.lua
+	@$(GRADE_LUA) grader/expected.lua
+
+verify-fixtures: $(GRADE_SANDBOX)
+	@$(GRADE_LUA) grader/verify.lua
+
+gradescope:
+	@$(GRADE_LUA) grader/gradescope.lua
+
+TEST_SUITES += grader
+test-grader: $(GRADE_SANDBOX)
+	@mkdir -p $(TEST_RESULTS)
+	@$(GRADE_LUA) grader/test.lua $(TEST_RESULTS)/grader.result
+
+# The scale test: 20 copies graded with SUBMISSIONS (not part of `make test`).
+test-grader-batch: $(GRADE_SANDBOX)
+	@$(GRADE_LUA) grader/test.lua --batch 20

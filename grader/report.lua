@@ -1,0 +1,145 @@
+-- report.lua: one grading result, written for people and for Gradescope.
+--
+-- The text report puts one line per check (points, status, what was
+-- checked) and, under a check that lost points, the first difference as
+-- input / expected / actual, so a student can reproduce it. The JSON follows
+-- Gradescope's results.json (score, execution_time, output, tests[] with
+-- score, max_score, status, name, number, output, tags, visibility) and is
+-- encoded by lua-dkjson.
+
+local util = require("util")
+local json = require("dkjson")
+
+local M = {}
+
+local function verdict(check)
+  if check.skipped then
+    return check.skipped
+  end
+  if check.class == "ok" and check.matched == check.total and not check.ratio then
+    return "passed"
+  end
+  if check.class == "ok" and not check.ratio then
+    return string.format("wrong answers: %d of %d right", check.matched, check.total)
+  end
+  if check.total and check.total > 0 and check.class ~= "build" and not check.ratio and check.class ~= "wrong" then
+    return string.format("%s (%d of %d answers right)", check.status, check.matched or 0, check.total)
+  end
+  return check.status
+end
+
+-- The lines explaining a lost point: the first difference, and hints.
+local function details(check)
+  local out = {}
+  local first = check.first
+  if first and check.score < check.points then
+    local input = check.describe and check.describe(first.key) or nil
+    out[#out + 1] = "first difference at " .. first.key .. ":"
+    if input then
+      out[#out + 1] = "  input:    " .. util.shorten(input, 400)
+    end
+    out[#out + 1] = "  expected: " .. util.shorten(first.expected, 400)
+    local actual = first.actual
+    if not actual then
+      actual = check.class == "ok" and "(no answer for this item)"
+        or "(no answer: the run stopped before this item, so this input is the likely cause)"
+    end
+    out[#out + 1] = "  actual:   " .. util.shorten(actual, 400)
+  end
+  if check.class == "leak" then
+    out[#out + 1] = "memory leaked: answers keep half their credit; free what you malloc"
+  end
+  if check.output and check.output ~= "" and check.class ~= "ok" then
+    out[#out + 1] = "program output (first lines):"
+    local n = 0
+    for line in check.output:gmatch("[^\n]+") do
+      n = n + 1
+      if n > 8 then
+        out[#out + 1] = "  ..."
+        break
+      end
+      out[#out + 1] = "  " .. util.shorten(line, 200)
+    end
+  end
+  return out
+end
+
+-- The report as text.
+function M.text(result)
+  local out = {}
+  local function say(fmt, ...)
+    out[#out + 1] = string.format(fmt, ...)
+  end
+  say("Chapter %s: %s", result.chapter, result.title)
+  say("submission: %s", result.submission)
+  say("seed: %d (repeat this run with SEED=%d)", result.seed, result.seed)
+  say("fixtures: %s (%d files)", result.fixtures_dir or "?", #result.fixtures)
+  if result.build.ok then
+    say("build: ok%s", result.build.warnings > 0 and string.format(" with %d warning(s):", result.build.warnings) or "")
+    if result.build.warnings > 0 then
+      for line in result.build.log:gmatch("[^\n]+") do
+        if line:match("warning:") then
+          say("  %s", util.shorten(line, 200))
+        end
+      end
+    end
+  else
+    say("build: FAILED: %s", result.build.error or "?")
+  end
+  say("")
+  for _, check in ipairs(result.checks) do
+    say("%6s/%-5s %s", util.points(check.score), util.points(check.skipped and 0 or check.points), check.title)
+    say("             %s", verdict(check))
+    for _, line in ipairs(details(check)) do
+      say("             %s", line)
+    end
+  end
+  say("")
+  say("score: %s / %s", util.points(result.score), util.points(result.max_score))
+  return table.concat(out, "\n") .. "\n"
+end
+
+-- The Gradescope results table.
+function M.gradescope(result, text)
+  local tests = {}
+  for i, check in ipairs(result.checks) do
+    local lines = { verdict(check) }
+    for _, line in ipairs(details(check)) do
+      lines[#lines + 1] = line
+    end
+    tests[i] = {
+      name = check.title,
+      number = string.format("%s.%d", result.chapter, i),
+      score = check.score,
+      max_score = check.skipped and 0 or check.points,
+      status = (check.skipped or check.score >= check.points) and "passed" or "failed",
+      output = table.concat(lines, "\n"),
+      output_format = "text",
+      tags = { check.func, check.group },
+      visibility = "visible",
+    }
+  end
+  return {
+    score = result.score,
+    execution_time = result.execution_time,
+    output = text,
+    output_format = "text",
+    visibility = "visible",
+    stdout_visibility = "visible",
+    tests = tests,
+    extra_data = {
+      seed = result.seed,
+      submission = result.submission,
+      max_score = result.max_score,
+      fixtures = result.fixtures,
+      build_ok = result.build.ok,
+    },
+  }
+end
+
+function M.write_json(path, value)
+  util.mkdir_p(util.dirname(path))
+  util.write_file(path, json.encode(value, { indent = true }) .. "\n")
+end
+
+return M

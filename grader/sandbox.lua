@@ -1,0 +1,66 @@
+-- sandbox.lua: runs one check program under build/harness/sandbox.
+--
+-- The sandbox (grader/harness/sandbox.c) does the hard part: a process group,
+-- rlimits, a wall-clock kill, an output cap, and one status line that says how
+-- the program ended ("ok", "crashed: SIGSEGV", "timed out after 2 s",
+-- "leaked 48 bytes", ...). This module only builds its command line and reads
+-- that line back, so every check in every chapter is isolated the same way.
+
+local util = require("util")
+
+local M = {}
+
+M.program = "build/harness/sandbox"
+
+-- Runs opts.argv under the sandbox. opts: argv (list), timeout (s), memory
+-- (MB), output (bytes), file_size (bytes), procs, stdout, stderr (files).
+-- Returns { status = "ok" | the sandbox's line, ok = bool }.
+function M.run(opts)
+  local words = { M.program }
+  local function option(name, value)
+    if value ~= nil then
+      words[#words + 1] = name
+      words[#words + 1] = tostring(value)
+    end
+  end
+  option("--timeout", opts.timeout)
+  option("--memory", opts.memory)
+  option("--output", opts.output)
+  option("--file-size", opts.file_size)
+  option("--procs", opts.procs)
+  option("--stdout", opts.stdout)
+  option("--stderr", opts.stderr)
+  words[#words + 1] = "--"
+  for _, w in ipairs(opts.argv) do
+    words[#words + 1] = w
+  end
+  local text = util.capture(util.command(words) .. " 2>&1")
+  local status = text:match("([^\n]*)\n?$") or ""
+  if status == "" then
+    status = "sandbox printed nothing"
+  end
+  return { status = status, ok = status == "ok" }
+end
+
+-- Classifies a status line: "ok", "leak", "timeout", "sanitizer", "crash",
+-- "exit", "output" or "other". The grader scores by class.
+function M.class(status)
+  if status == "ok" then
+    return "ok"
+  elseif status:match("^leaked") then
+    return "leak"
+  elseif status:match("^timed out") then
+    return "timeout"
+  elseif status:match("Sanitizer") then
+    return "sanitizer"
+  elseif status:match("^crashed") then
+    return "crash"
+  elseif status:match("^exit") then
+    return "exit"
+  elseif status:match("^output limit") then
+    return "output"
+  end
+  return "other"
+end
+
+return M
