@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# browser_check.sh DRIPPROF WORKDIR: loads a flame graph in headless Chromium.
+#
+# An HTML page holds the SVG in an iframe; its script drives the real user
+# interface (the Search button with prompt() answered, a click on a box, the
+# Reset Zoom button), checks the outcome against numbers computed from the
+# folded input below, and writes one line per check into the page, which
+# --dump-dom prints. No npm, no driver: just Debian's chromium.
+#
+# Exit: 0 all checks passed, 1 a check failed (or the page never ran),
+#       3 skipped because no chromium is installed (not a pass).
+set -uo pipefail
+dripprof=$1
+work=$2
+browser=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
+if [ -z "$browser" ]; then
+    echo "prof: browser check SKIPPED: chromium is not installed (apt-get install chromium)"
+    exit 3
+fi
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+# fib: 15 of 20 (once per stack); run: 18 of 20; fib under run: 15 of 18.
+cat > "$work/stacks.folded" <<'DATA'
+main;run;fib;fib;fib 10
+main;run;fib 5
+main;run;op_add 3
+main;other 2
+DATA
+if ! "$dripprof" flame --title 'browser <check> & co' "$work/stacks.folded" > "$work/graph.svg"; then
+    echo "prof: browser check FAILED: dripprof flame failed"
+    exit 1
+fi
+cat > "$work/check.html" <<'PAGE'
+<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>flame graph check</title></head>
+<body><iframe id="graph" src="graph.svg" width="1200" height="400"></iframe>
+<pre id="result">not run</pre>
+<script>
+window.addEventListener('load', function () {
+  var lines = [], failed = 0;
+  function check(what, ok, got) {
+    lines.push((ok ? 'ok   ' : 'FAIL ') + what + (ok ? '' : ' (got ' + got + ')'));
+    if (!ok) failed++;
+  }
+  try {
+    var frame = document.getElementById('graph');
+    var doc = frame.contentDocument, win = frame.contentWindow;
+    check('script ran (data-ready)', doc.documentElement.getAttribute('data-ready') === 'yes',
+          doc.documentElement.getAttribute('data-ready'));
+    function box(name) {
+      var found = null;
+      doc.querySelectorAll('g.f').forEach(function (g) {
+        if (!found && g.querySelector('title').textContent.indexOf(name + ' (') === 0) found = g;
+      });
+      return found;
+    }
+    function width(name) { return Number(box(name).querySelector('rect').getAttribute('width')); }
+    function click(el) { el.dispatchEvent(new MouseEvent('click', { bubbles: true })); }
+    check('title escaped', doc.getElementById('title').textContent === 'browser <check> & co',
+          doc.getElementById('title').textContent);
+    check('tooltip', box('fib').querySelector('title').textContent === 'fib (15 samples, 75.00%)',
+          box('fib').querySelector('title').textContent);
+    var full = width('all');
+    check('run is 90% wide', Math.abs(width('run') - full * 0.9) < 0.02, width('run'));
+
+    win.prompt = function () { return '^fib$'; };
+    click(doc.getElementById('search'));
+    var matched = doc.getElementById('matched').textContent;
+    check('search: Matched counts recursion once', matched === 'Matched: 75.00%', matched);
+    var painted = 0;
+    doc.querySelectorAll('g.f > rect').forEach(function (r) {
+      if (r.getAttribute('fill') === 'rgb(230,0,230)') painted++;
+    });
+    check('search: three fib boxes painted', painted === 3, painted);
+    click(doc.getElementById('search'));
+    check('search reset', doc.getElementById('matched').textContent.trim() === '',
+          doc.getElementById('matched').textContent);
+
+    click(box('run').querySelector('rect'));
+    check('zoom: run fills the width', Math.abs(width('run') - full) < 0.02, width('run'));
+    check('zoom: fib scaled to 15/18', Math.abs(width('fib') - full * 15 / 18) < 0.02, width('fib'));
+    check('zoom: other hidden', box('other').classList.contains('hide'), box('other').getAttribute('class'));
+    check('zoom: main dimmed', box('main').classList.contains('parent'), box('main').getAttribute('class'));
+    var unzoom = doc.getElementById('unzoom');
+    check('zoom: Reset Zoom shown', !unzoom.classList.contains('hide'), unzoom.getAttribute('class'));
+    click(unzoom);
+    check('reset zoom: run back to 90%', Math.abs(width('run') - full * 0.9) < 0.02, width('run'));
+    check('reset zoom: other visible', !box('other').classList.contains('hide'), box('other').getAttribute('class'));
+  } catch (e) {
+    check('no exception', false, e);
+  }
+  document.getElementById('result').textContent =
+    lines.join('\n') + '\n' + (failed ? 'RESULT: FAILED' : 'RESULT: PASSED');
+});
+</script></body></html>
+PAGE
+profile_dir=$(mktemp -d)
+dom=$(timeout 60 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync \
+    --allow-file-access-from-files --user-data-dir="$profile_dir" --virtual-time-budget=5000 \
+    --dump-dom "file://$work/check.html" 2>"$work/chromium.log")
+rm -rf "$profile_dir"
+result=$(printf '%s\n' "$dom" | sed -n '/<pre id="result">/,/<\/pre>/p')
+printf '%s\n' "$result" | sed -e 's/<[^>]*>//g' -e 's/&lt;/</g' -e 's/&gt;/>/g' -e 's/&amp;/\&/g' \
+    -e 's/^/prof: browser: /' > "$work/result.txt"
+if grep -q 'RESULT: PASSED' "$work/result.txt"; then
+    echo "prof: browser check passed ($(grep -c '^prof: browser: ok' "$work/result.txt") checks in headless chromium)"
+    exit 0
+fi
+echo "prof: browser check FAILED (chromium log: $work/chromium.log)"
+grep -v '^prof: browser: ok' "$work/result.txt" | head -20
+exit 1
