@@ -36,3 +36,42 @@ $(BUILD)/drip-asan: $(VM_SOURCES) $(VM_HEADERS) vm/vm.mk
 
 .PHONY: vm-builds
 vm-builds: $(BUILD)/drip $(BUILD)/drip-noinstr $(BUILD)/drip-switch $(BUILD)/drip-gcstress $(BUILD)/drip-asan
+
+# ---- tests ------------------------------------------------------------------
+# Our own Drip programs (vm/tests/*/*.drip, expectations in comments) run in
+# the release, GC-stress and ASan+UBSan builds; a subset runs under valgrind
+# memcheck (errors or leaks fail); cli.lua checks flags and exit codes.
+VM_TEST_DIRS     := vm/tests/language vm/tests/errors vm/tests/instrument vm/tests/gc
+VM_MEMCHECK      := vm/tests/gc vm/tests/language/closures.drip vm/tests/language/classes.drip \
+                    vm/tests/language/inheritance.drip vm/tests/language/strings.drip \
+                    vm/tests/errors/stack_trace.drip vm/tests/errors/stack_overflow.drip \
+                    vm/tests/errors/compile_multiple.drip vm/tests/errors/deep_nesting.drip \
+                    vm/tests/instrument/fib5_folded.drip vm/tests/instrument/methods_profile.drip
+VM_VALGRIND      := valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=all \
+                    --errors-for-leak-kinds=all
+VM_SAN_ENV       := env ASAN_OPTIONS=exitcode=99:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:exitcode=99
+VM_RUN           := $(LUA) vm/tests/run.lua
+VM_RESULTS       := $(TEST_RESULTS)/vm
+
+TEST_SUITES += vm
+HELP += "test-vm          the VM's own tests: release, GC-stress, ASan+UBSan, memcheck, CLI"
+
+.PHONY: test-vm
+test-vm: $(BUILD)/drip $(BUILD)/drip-gcstress $(BUILD)/drip-asan
+	@mkdir -p $(VM_RESULTS)
+	@rm -f $(VM_RESULTS)/*.result
+	@$(VM_RUN) --label release --result $(VM_RESULTS)/release.result $(BUILD)/drip $(VM_TEST_DIRS) | tail -n 30; true
+	@$(VM_RUN) --label gcstress --result $(VM_RESULTS)/gcstress.result $(BUILD)/drip-gcstress $(VM_TEST_DIRS) | tail -n 30; true
+	@$(VM_RUN) --label asan --wrap "$(VM_SAN_ENV)" --result $(VM_RESULTS)/asan.result $(BUILD)/drip-asan $(VM_TEST_DIRS) | tail -n 30; true
+	@if command -v valgrind >/dev/null; then \
+	  $(VM_RUN) --label memcheck --wrap "$(VM_VALGRIND)" --result $(VM_RESULTS)/memcheck.result $(BUILD)/drip $(VM_MEMCHECK) | tail -n 30; \
+	else echo "FAIL [memcheck] valgrind is not installed (make setup)"; echo "0 1" > $(VM_RESULTS)/memcheck.result; fi
+	@$(LUA) vm/tests/cli.lua --result $(VM_RESULTS)/cli.result $(BUILD)/drip | tail -n 30; true
+	@passed=0; failed=0; \
+	for part in release gcstress asan memcheck cli; do \
+	  if read p f < $(VM_RESULTS)/$$part.result 2>/dev/null; then \
+	    passed=$$((passed + p)); failed=$$((failed + f)); \
+	  else echo "FAIL [$$part] wrote no result"; failed=$$((failed + 1)); fi; \
+	done; \
+	mkdir -p $(TEST_RESULTS); echo "$$passed $$failed" > $(TEST_RESULTS)/vm.result; \
+	echo "vm: $$passed passed, $$failed failed"; [ $$failed -eq 0 ]

@@ -45,8 +45,7 @@ static int internName(const char *name, size_t length) {
     }
     if (names.count == names.capacity) {
         names.capacity = names.capacity < 8 ? 8 : names.capacity * 2;
-        names.names =
-            checkedAlloc(realloc(names.names, sizeof(char *) * (size_t)names.capacity));
+        names.names = checkedAlloc(realloc(names.names, sizeof(char *) * (size_t)names.capacity));
     }
     char *copy = checkedAlloc(malloc(length + 1));
     memcpy(copy, name, length);
@@ -66,8 +65,7 @@ static int functionId(ObjFunction *function) {
     } else {
         size_t length = (size_t)function->className->length + 1 + (size_t)function->name->length;
         char *qualified = checkedAlloc(malloc(length + 1));
-        snprintf(qualified, length + 1, "%s.%s", function->className->chars,
-                 function->name->chars);
+        snprintf(qualified, length + 1, "%s.%s", function->className->chars, function->name->chars);
         function->profileId = internName(qualified, length);
         free(qualified);
     }
@@ -228,8 +226,7 @@ static void reportProfile(FILE *out) {
     uint64_t total = root->total;
     char calls[32], self[32], inclusive[32];
     fprintf(out, "-- drip --profile: bytecodes executed, by Drip function --\n");
-    fprintf(out, "%14s %16s %9s %16s %9s  %s\n", "calls", "self", "", "inclusive", "",
-            "function");
+    fprintf(out, "%14s %16s %9s %16s %9s  %s\n", "calls", "self", "", "inclusive", "", "function");
     for (int i = 0; i < names.count; i++) {
         FunctionRow *row = &rows[i];
         if (row->calls == 0) {

@@ -23,19 +23,20 @@
 #define EXIT_IO 74
 
 static void printUsage(FILE *out) {
-    fprintf(out, "Usage: drip [options] [FILE]\n"
-                 "Runs the Drip program in FILE, or starts a REPL when there is none.\n"
-                 "\n"
-                 "Options:\n"
-                 "  --count          after the run, print each opcode's count and share (stderr)\n"
-                 "  --profile        after the run, print calls, self and inclusive bytecodes\n"
-                 "                   per Drip function (stderr)\n"
-                 "  --folded=PATH    write Drip-level folded stacks (counts in bytecodes) to PATH\n"
-                 "  --disassemble    print the bytecode of FILE instead of running it\n"
-                 "  --help           show this help\n"
-                 "  --version        show the version\n"
-                 "\n"
-                 "Exit status: 0 ok, 64 usage, 65 compile error, 70 runtime error, 74 I/O error.\n");
+    fprintf(out,
+            "Usage: drip [options] [FILE]\n"
+            "Runs the Drip program in FILE, or starts a REPL when there is none.\n"
+            "\n"
+            "Options:\n"
+            "  --count          after the run, print each opcode's count and share (stderr)\n"
+            "  --profile        after the run, print calls, self and inclusive bytecodes\n"
+            "                   per Drip function (stderr)\n"
+            "  --folded=PATH    write Drip-level folded stacks (counts in bytecodes) to PATH\n"
+            "  --disassemble    print the bytecode of FILE instead of running it\n"
+            "  --help           show this help\n"
+            "  --version        show the version\n"
+            "\n"
+            "Exit status: 0 ok, 64 usage, 65 compile error, 70 runtime error, 74 I/O error.\n");
 }
 
 static int usageError(const char *message, const char *argument) {
@@ -190,7 +191,8 @@ int main(int argc, const char *argv[]) {
     }
 #endif
     if ((instrumentWanted() || disassemble) && path == NULL) {
-        return usageError("this option needs a FILE:", instrumentWanted() ? "--count/--profile/--folded" : "--disassemble");
+        return usageError("this option needs a FILE:",
+                          instrumentWanted() ? "--count/--profile/--folded" : "--disassemble");
     }
 
     initVM();

@@ -16,7 +16,7 @@
 
 #define ALLOCATE(type, count) (type *)reallocate(NULL, 0, sizeof(type) * (count))
 #define FREE(type, pointer) reallocate(pointer, sizeof(type), 0)
-#define GROW_CAPACITY(capacity) ((capacity) < 8 ? 8 : (capacity) * 2)
+#define GROW_CAPACITY(capacity) ((capacity) < 8 ? 8 : (capacity)*2)
 #define GROW_ARRAY(type, pointer, oldCount, newCount)                                              \
     (type *)reallocate(pointer, sizeof(type) * (size_t)(oldCount),                                 \
                        sizeof(type) * (size_t)(newCount))

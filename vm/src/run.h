@@ -29,7 +29,8 @@
         instrument.opCounts[op]++;                                                                 \
         frame->node->self++;                                                                       \
     } while (0)
-#define ENTERED_FRAME() (frame->node = instrumentEnterFunction(frame[-1].node, frame->closure->function))
+#define ENTERED_FRAME()                                                                            \
+    (frame->node = instrumentEnterFunction(frame[-1].node, frame->closure->function))
 /* After a slow-path call: a new frame, a native, or neither (a class
  * without init, which runs no Drip code). */
 #define AFTER_SLOW_CALL(callee, framesBefore)                                                      \
@@ -442,9 +443,9 @@ dispatch:;
     }
 
 #if !DRIP_COMPUTED_GOTO
-    }
-    /* Not reached for bytes the compiler wrote. */
-    RUNTIME_ERROR("Unknown opcode %d.", instruction);
+}
+/* Not reached for bytes the compiler wrote. */
+RUNTIME_ERROR("Unknown opcode %d.", instruction);
 #endif
 
 #undef READ_BYTE

@@ -118,8 +118,8 @@ ObjString *tableFindString(Table *table, const char *chars, int length, uint32_t
         if (entry->key == NULL) {
             return NULL;
         }
-        if (entry->key != TOMBSTONE && entry->key->length == length &&
-            entry->key->hash == hash && memcmp(entry->key->chars, chars, (size_t)length) == 0) {
+        if (entry->key != TOMBSTONE && entry->key->length == length && entry->key->hash == hash &&
+            memcmp(entry->key->chars, chars, (size_t)length) == 0) {
             return entry->key;
         }
         index = (index + 1) & table->mask;

@@ -61,7 +61,7 @@ typedef uint64_t Value;
 #define BOOL_VAL(b) ((b) ? TRUE_VAL : FALSE_VAL)
 #define OBJ_VAL(obj) ((Value)(SIGN_BIT | QNAN | (uint64_t)(uintptr_t)(obj)))
 
-#define IS_NUMBER(v) (((v) & QNAN) != QNAN)
+#define IS_NUMBER(v) (((v)&QNAN) != QNAN)
 #define IS_NIL(v) ((v) == NIL_VAL)
 #define IS_BOOL(v) ((v) == TRUE_VAL || (v) == FALSE_VAL)
 #define IS_OBJ(v) (((v) & (QNAN | SIGN_BIT)) == (QNAN | SIGN_BIT))
