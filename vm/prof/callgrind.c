@@ -555,7 +555,10 @@ static int check_bytes(Reader *r, const char *line, size_t len) {
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)line[i];
         if (c < 0x20 && c != '\t') {
-            return fail(r, c == 0 ? "binary data (NUL byte)" : "control character in the line");
+            if (c == 0) {
+                return fail(r, "binary data (NUL byte)");
+            }
+            return fail(r, "binary data (control character 0x%02x)", c);
         }
     }
     return 0;

@@ -111,6 +111,13 @@ static int push_edge(EdgeList *list, uint32_t node, uint64_t weight) {
     return 0;
 }
 
+/* qsort must not see a NULL array, even an empty one. */
+static void sort_edges(EdgeList *list) {
+    if (list->count > 1) {
+        qsort(list->items, list->count, sizeof(Edge), compare_edges);
+    }
+}
+
 static void free_lists(EdgeList *lists, size_t n) {
     if (lists == NULL) {
         return;
@@ -144,8 +151,8 @@ static int build_edges(const Callgrind *g, EdgeList **callers, EdgeList **callee
     }
     sort_graph = g;
     for (size_t i = 0; i < n; i++) {
-        qsort((*callers)[i].items, (*callers)[i].count, sizeof(Edge), compare_edges);
-        qsort((*callees)[i].items, (*callees)[i].count, sizeof(Edge), compare_edges);
+        sort_edges(&(*callers)[i]);
+        sort_edges(&(*callees)[i]);
     }
     return 0;
 }
@@ -392,7 +399,7 @@ static int rebuild_callers(Folder *f) {
     }
     sort_graph = f->graph;
     for (size_t v = 0; v < f->n; v++) {
-        qsort(f->callers[v].items, f->callers[v].count, sizeof(Edge), compare_edges);
+        sort_edges(&f->callers[v]);
     }
     return 0;
 }
@@ -504,7 +511,9 @@ static int compare_lines(const void *pa, const void *pb) {
 }
 
 static int sort_and_merge(FoldResult *out) {
-    qsort(out->lines, out->count, sizeof *out->lines, compare_lines);
+    if (out->count > 1) {
+        qsort(out->lines, out->count, sizeof *out->lines, compare_lines);
+    }
     size_t kept = 0;
     for (size_t i = 0; i < out->count; i++) {
         if (kept > 0 && strcmp(out->lines[kept - 1].stack, out->lines[i].stack) == 0) {

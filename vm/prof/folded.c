@@ -80,7 +80,7 @@ int folded_parse_line(char *line, size_t len, const char **stack, size_t *stack_
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)line[i];
         if (c < 0x20 && c != '\t') {
-            *why = c == 0 ? "binary data (NUL byte)" : "control character in the line";
+            *why = c == 0 ? "binary data (NUL byte)" : "binary data (control character)";
             return -1;
         }
     }

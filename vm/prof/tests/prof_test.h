@@ -1,0 +1,49 @@
+/* prof_test.h: shared helpers of the profiler's cmocka suite.
+ *
+ * Each test file exports one runner, `int NAME_tests(size_t *count)`, that
+ * runs its cmocka group, stores how many tests it has, and returns how many
+ * failed; test_main.c adds them up and writes "PASSED FAILED".
+ */
+#ifndef DRIP_PROF_TEST_H
+#define DRIP_PROF_TEST_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cmocka.h>
+
+#ifndef PROF_DATA_DIR
+#define PROF_DATA_DIR "vm/prof/tests/data"
+#endif
+#ifndef PROF_DRIPPROF
+#define PROF_DRIPPROF "build/dripprof"
+#endif
+/* Scratch files of the CLI tests. */
+#define PROF_SCRATCH "build/prof-tests/scratch"
+
+/* The committed callgrind fixtures (file names inside PROF_DATA_DIR). */
+extern const char *const prof_fixtures[];
+extern const size_t prof_fixture_count;
+
+/* Reads a whole file into a malloc'd, NUL-terminated buffer (NULL on error). */
+char *prof_slurp(const char *path, size_t *length);
+
+/* Writes data to a scratch file and returns its path (static buffer). */
+const char *prof_scratch_file(const char *name, const char *data, size_t length);
+
+/* True when text is well-formed XML as far as a flame graph needs: one root,
+ * balanced tags, quoted attributes, known entities, comments and CDATA. On
+ * failure *why says what and where. */
+int prof_xml_well_formed(const char *text, size_t length, char *why, size_t why_size);
+
+int folded_tests(size_t *count);
+int callgrind_tests(size_t *count);
+int fold_tests(size_t *count);
+int flame_tests(size_t *count);
+int top_tests(size_t *count);
+int cli_tests(size_t *count);
+
+#endif

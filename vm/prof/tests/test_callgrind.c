@@ -1,0 +1,264 @@
+/* test_callgrind.c: the callgrind.out reader (vm/prof/callgrind.c), on real
+ * profiles made on this machine (tests/data, see programs/regenerate.sh) and
+ * on small hand-written ones for the format's corners. */
+#define _POSIX_C_SOURCE 200809L
+#include "prof_test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "callgrind.h"
+
+static void read_ok(const char *text, Callgrind *g) {
+    if (callgrind_read_buffer("t.out", text, strlen(text), g) != 0) {
+        fail_msg("unexpected error: %s", g->error);
+    }
+}
+
+/* Index of the function called name in an object whose name ends in object_suffix. */
+static long find_function(const Callgrind *g, const char *name, const char *object_suffix) {
+    for (size_t f = 0; f < g->function_count; f++) {
+        const char *object = callgrind_object_name(g, f);
+        size_t n = strlen(object), m = strlen(object_suffix);
+        if (strcmp(callgrind_function_name(g, f), name) == 0 && n >= m &&
+            strcmp(object + n - m, object_suffix) == 0) {
+            return (long)f;
+        }
+    }
+    return -1;
+}
+
+static const CgArc *find_arc(const Callgrind *g, long caller, long callee) {
+    for (size_t i = 0; i < g->arc_count; i++) {
+        if ((long)g->arcs[i].caller == caller && (long)g->arcs[i].callee == callee) {
+            return &g->arcs[i];
+        }
+    }
+    return NULL;
+}
+
+static void reads_every_fixture(void **state) {
+    (void)state;
+    for (size_t i = 0; i < prof_fixture_count; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", PROF_DATA_DIR, prof_fixtures[i]);
+        Callgrind g;
+        if (callgrind_read_file(path, &g) != 0) {
+            fail_msg("%s", g.error);
+        }
+        assert_string_equal(g.event, "Ir");
+        assert_true(g.function_count > 10);
+        uint64_t sum = 0;
+        for (size_t f = 0; f < g.function_count; f++) {
+            sum += g.functions[f].self;
+        }
+        assert_int_equal(sum, g.totals);
+        assert_true(g.totals > 1000);
+        callgrind_free(&g);
+    }
+}
+
+static void fib_profile_has_the_recursion_callgrind_reports(void **state) {
+    (void)state;
+    Callgrind g;
+    assert_int_equal(callgrind_read_file(PROF_DATA_DIR "/fib.callgrind.out", &g), 0);
+    long main_f = find_function(&g, "main", "/fib");
+    long fib = find_function(&g, "fib", "/fib");
+    long fib2 = find_function(&g, "fib'2", "/fib");
+    assert_true(main_f >= 0 && fib >= 0 && fib2 >= 0);
+    const CgArc *main_fib = find_arc(&g, main_f, fib);
+    assert_non_null(main_fib);
+    assert_int_equal(main_fib->calls, 1);
+    /* fib(15) makes 1973 calls: 1 from main, 2 from the outer fib, 1970 inside fib'2. */
+    const CgArc *fib_fib2 = find_arc(&g, fib, fib2);
+    const CgArc *loop = find_arc(&g, fib2, fib2);
+    assert_non_null(fib_fib2);
+    assert_non_null(loop);
+    assert_int_equal(fib_fib2->calls, 2);
+    assert_int_equal(loop->calls, 1970);
+    /* main's call of fib includes everything fib and fib'2 do themselves. */
+    assert_int_equal(main_fib->inclusive, g.functions[fib].self + g.functions[fib2].self);
+    callgrind_free(&g);
+}
+
+static void instr_positions_give_the_same_costs(void **state) {
+    (void)state;
+    Callgrind lines, instr;
+    assert_int_equal(callgrind_read_file(PROF_DATA_DIR "/fib.callgrind.out", &lines), 0);
+    assert_int_equal(callgrind_read_file(PROF_DATA_DIR "/fib-instr.callgrind.out", &instr), 0);
+    long a = find_function(&lines, "fib'2", "/fib");
+    long b = find_function(&instr, "fib'2", "/fib");
+    assert_true(a >= 0 && b >= 0);
+    assert_int_equal(lines.functions[a].self, instr.functions[b].self);
+    callgrind_free(&lines);
+    callgrind_free(&instr);
+}
+
+static void jump_lines_and_jfi_ids_are_understood(void **state) {
+    (void)state;
+    Callgrind g;
+    if (callgrind_read_file(PROF_DATA_DIR "/shared-jumps.callgrind.out", &g) != 0) {
+        fail_msg("%s", g.error);
+    }
+    assert_true(find_function(&g, "mix", "/shared-dyn") >= 0);
+    callgrind_free(&g);
+}
+
+static void name_compression_across_cfn_jfn_and_fi(void **state) {
+    (void)state;
+    Callgrind g;
+    read_ok("# callgrind format\nversion: 1\npositions: line\nevents: Ir\nsummary: 108\n"
+            "ob=(1) /bin/prog\nfl=(1) a.c\nfn=(1) main\ncfn=(2) helper\ncalls=2 10\n5 100\n1 7\n"
+            "fn=(2)\nfi=(3) inl.h\n3 50\nfe=(1)\n4 50\n"
+            "jfi=(4) other.c\njfn=(5) jumped\njump=1 5\njcnd=3/4 +2\n"
+            "fn=(5)\n6 1\ntotals: 108\n",
+            &g);
+    long main_f = find_function(&g, "main", "/bin/prog");
+    long helper = find_function(&g, "helper", "/bin/prog");
+    long jumped = find_function(&g, "jumped", "/bin/prog");
+    assert_true(main_f >= 0 && helper >= 0 && jumped >= 0);
+    assert_int_equal(g.functions[main_f].self, 7);
+    assert_int_equal(g.functions[helper].self, 100); /* fi=/fe= did not start a function */
+    assert_int_equal(g.functions[jumped].self, 1);
+    const CgArc *arc = find_arc(&g, main_f, helper);
+    assert_non_null(arc);
+    assert_int_equal(arc->calls, 2);
+    assert_int_equal(arc->inclusive, 100);
+    assert_int_equal(g.totals, 108);
+    callgrind_free(&g);
+}
+
+static void cob_applies_to_one_call_and_identity_includes_the_object(void **state) {
+    (void)state;
+    Callgrind g;
+    read_ok("events: Ir\nob=(1) /bin/prog\nfn=(1) main\n"
+            "cob=(2) /lib/libc.so\ncfn=(2) puts\ncalls=1 0\n0 40\n"
+            "cfn=(3) local\ncalls=1 0\n0 5\n0 3\n"
+            "ob=(2)\nfn=(2)\n0 40\nfn=(4) (below main)\n0 1\n"
+            "ob=(1)\nfn=(3)\n0 5\nfn=(4)\n0 2\ntotals: 51\n",
+            &g);
+    long main_f = find_function(&g, "main", "/bin/prog");
+    long puts_f = find_function(&g, "puts", "/lib/libc.so");
+    long local = find_function(&g, "local", "/bin/prog");
+    assert_true(main_f >= 0 && puts_f >= 0 && local >= 0);
+    assert_non_null(find_arc(&g, main_f, puts_f));
+    assert_non_null(find_arc(&g, main_f, local));
+    assert_int_equal(find_function(&g, "local", "/lib/libc.so"), -1);
+    long below_prog = find_function(&g, "(below main)", "/bin/prog");
+    long below_libc = find_function(&g, "(below main)", "/lib/libc.so");
+    assert_true(below_prog >= 0 && below_libc >= 0 && below_prog != below_libc);
+    assert_int_equal(g.functions[below_prog].self, 2);
+    assert_int_equal(g.functions[below_libc].self, 1);
+    callgrind_free(&g);
+}
+
+static void uncompressed_names_hex_and_relative_positions(void **state) {
+    (void)state;
+    Callgrind g;
+    read_ok("positions: instr line\nevents: Ir Dr\nfn=(below main)\n0x401000 12 5 1\n"
+            "+3 * 2\n-2 +1 1 9\n* * 0\nfn=worker thread\n0x10 -1 4\ntotals: 12 10\n",
+            &g);
+    long below = find_function(&g, "(below main)", "???");
+    long worker = find_function(&g, "worker thread", "???");
+    assert_true(below >= 0 && worker >= 0);
+    assert_int_equal(g.functions[below].self, 8);
+    assert_int_equal(g.functions[worker].self, 4);
+    callgrind_free(&g);
+}
+
+static void crlf_and_summary_without_totals(void **state) {
+    (void)state;
+    Callgrind g;
+    read_ok("events: Ir\r\nsummary: 9\r\nfn=(1) a\r\n0 9\r\n", &g);
+    assert_int_equal(g.totals, 9);
+    callgrind_free(&g);
+}
+
+typedef struct {
+    const char *text;
+    size_t length;
+    const char *message;
+} BadCase;
+
+static void malformed_files_name_file_and_line(void **state) {
+    (void)state;
+    static const BadCase cases[] = {
+        {"", 0, "t.out: empty file"},
+        {"events: Ir\nfn=(1) a\n0 5\nbogus line\n", 0, "t.out:4: unrecognised line"},
+        {"events: Ir\nfn=(1)\n", 0, "t.out:2: fn=(1) uses an id that was never defined"},
+        {"events: Ir\nfn=(1) a\ncalls=1 0\n", 0, "t.out:3: calls= without a cfn="},
+        {"events: Ir\nfn=(1) a\ncfn=(2) b\ncalls=1 0\nfn=(2)\n", 0,
+         "t.out:5: calls= line not followed"},
+        {"events: Ir\nfn=(1) a\ncfn=(2) b\ncalls=1 0\n", 0, "t.out:4: file ends after calls="},
+        {"events: Ir\nfn=(1) a\n0 18446744073709551616\n", 0, "t.out:3: bad count"},
+        {"events: Ir\nfn=(1) a\n0 18446744073709551615\n0 1\n", 0, "t.out:4: a function's self"},
+        {"events: Ir\n0 5\n", 0, "t.out:2: cost line before any fn="},
+        {"fn=(1) a\n0 5\n", 0, "t.out:2: cost line before the events:"},
+        {"events: Ir\nfn=(1) a\0b\n", 21, "t.out:2: binary data (NUL byte)"},
+        {"events: Ir\nfn=(1) a\n0 5\ntotals: 6\n", 0, "t.out:4: the self costs add up to 5"},
+        {"events: Ir\nfn=(1) a\n0 5\n", 0, "t.out:3: no totals: or summary:"},
+        {"version: 2\n", 0, "t.out:1: unsupported format version"},
+        {"main;run;fib 5\n", 0, "t.out:1: unrecognised line"},
+        {"positions: byte\n", 0, "t.out:1: unknown position kind"},
+        {"events: Ir\nfn=(1) a\nx5 1\n", 0, "t.out:3: unrecognised line"},
+        {"events: Ir\nfn=(1) a\n0 1 2\ntotals: 1\n", 0, "t.out:3: more counts than events"},
+        {"events: Ir\nfn=(1) a\n0x 1\n", 0, "t.out:3: bad position"},
+        {"events: Ir\nfn=(12 a\n", 0, "t.out:2: bad compressed name"},
+        {"events: Ir\nfn=(1) a\njcnd=3 0\n", 0, "t.out:3: bad jcnd="},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Callgrind g;
+        size_t length = cases[i].length ? cases[i].length : strlen(cases[i].text);
+        assert_int_equal(callgrind_read_buffer("t.out", cases[i].text, length, &g), -1);
+        assert_non_null(g.error);
+        if (strncmp(g.error, cases[i].message, strlen(cases[i].message)) != 0) {
+            fail_msg("case %zu: got \"%s\", want \"%s...\"", i, g.error, cases[i].message);
+        }
+        callgrind_free(&g);
+    }
+}
+
+static void truncated_real_profile_is_caught(void **state) {
+    (void)state;
+    size_t length;
+    char *text = prof_slurp(PROF_DATA_DIR "/shared.callgrind.out", &length);
+    assert_non_null(text);
+    for (size_t cut = length / 4; cut < length - 10; cut += length / 4) {
+        Callgrind g;
+        assert_int_equal(callgrind_read_buffer("cut.out", text, cut, &g), -1);
+        assert_non_null(g.error);
+        assert_true(strncmp(g.error, "cut.out:", 8) == 0);
+        callgrind_free(&g);
+    }
+    free(text);
+}
+
+static void sniff_tells_profiles_from_stacks(void **state) {
+    (void)state;
+    size_t length;
+    char *text = prof_slurp(PROF_DATA_DIR "/fib.callgrind.out", &length);
+    assert_non_null(text);
+    assert_true(callgrind_sniff(text, length));
+    free(text);
+    assert_true(callgrind_sniff("\nversion: 1\n", 12));
+    assert_false(callgrind_sniff("main;fib 3\n", 11));
+    assert_false(callgrind_sniff("", 0));
+}
+
+int callgrind_tests(size_t *count) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(reads_every_fixture),
+        cmocka_unit_test(fib_profile_has_the_recursion_callgrind_reports),
+        cmocka_unit_test(instr_positions_give_the_same_costs),
+        cmocka_unit_test(jump_lines_and_jfi_ids_are_understood),
+        cmocka_unit_test(name_compression_across_cfn_jfn_and_fi),
+        cmocka_unit_test(cob_applies_to_one_call_and_identity_includes_the_object),
+        cmocka_unit_test(uncompressed_names_hex_and_relative_positions),
+        cmocka_unit_test(crlf_and_summary_without_totals),
+        cmocka_unit_test(malformed_files_name_file_and_line),
+        cmocka_unit_test(truncated_real_profile_is_caught),
+        cmocka_unit_test(sniff_tells_profiles_from_stacks),
+    };
+    *count = sizeof tests / sizeof tests[0];
+    return cmocka_run_group_tests_name("callgrind reader", tests, NULL, NULL);
+}

@@ -1,0 +1,200 @@
+/* test_cli.c: build/dripprof as a user runs it: help, exit codes, and bad
+ * input answered with "FILE:LINE: message" instead of a crash. */
+#define _POSIX_C_SOURCE 200809L
+#include "prof_test.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "callgrind.h"
+#include "profile.h"
+
+/* Runs dripprof with args (a shell fragment); returns the exit status and
+ * fills *out / *err with what it printed (malloc'd). */
+static int run(const char *args, char **out, char **err) {
+    char command[2048];
+    snprintf(command, sizeof command, "%s %s > %s/stdout 2> %s/stderr", PROF_DRIPPROF, args,
+             PROF_SCRATCH, PROF_SCRATCH);
+    prof_scratch_file("stdout", "", 0); /* makes sure the directory exists */
+    int status = system(command);
+    assert_true(status != -1 && WIFEXITED(status));
+    char path[512];
+    snprintf(path, sizeof path, "%s/stdout", PROF_SCRATCH);
+    *out = prof_slurp(path, NULL);
+    snprintf(path, sizeof path, "%s/stderr", PROF_SCRATCH);
+    *err = prof_slurp(path, NULL);
+    assert_non_null(*out);
+    assert_non_null(*err);
+    return WEXITSTATUS(status);
+}
+
+static void every_command_has_help(void **state) {
+    (void)state;
+    static const char *const commands[][2] = {{"--help", "usage: dripprof COMMAND"},
+                                              {"fold --help", "usage: dripprof fold"},
+                                              {"flame --help", "usage: dripprof flame"},
+                                              {"top --help", "usage: dripprof top"}};
+    for (size_t i = 0; i < 4; i++) {
+        char *out, *err;
+        assert_int_equal(run(commands[i][0], &out, &err), 0);
+        assert_non_null(strstr(out, commands[i][1]));
+        free(out);
+        free(err);
+    }
+    char *out, *err;
+    assert_int_equal(run("", &out, &err), 2);
+    assert_non_null(strstr(err, "usage:"));
+    free(out);
+    free(err);
+    assert_int_equal(run("frob x", &out, &err), 2);
+    assert_non_null(strstr(err, "unknown command 'frob'"));
+    free(out);
+    free(err);
+    assert_int_equal(run("flame --width", &out, &err), 2);
+    free(out);
+    free(err);
+}
+
+typedef struct {
+    const char *command;
+    const char *file;
+    const char *data;
+    size_t length;
+    const char *message; /* expected in stderr after the scratch path */
+} BadInput;
+
+static void bad_inputs_get_file_and_line(void **state) {
+    (void)state;
+    static const BadInput cases[] = {
+        {"fold", "empty.out", "", 0, "empty.out: empty file"},
+        {"fold", "binary.out",
+         "\x7f"
+         "ELF\x02\x01\x01\0\0\0",
+         10, "binary.out:1: binary data"},
+        {"fold", "folded.out", "main;fib 5\n", 0, "folded.out:1: unrecognised line"},
+        {"fold", "crlf-bad.out", "events: Ir\r\nfn=(1) a\r\n0 5\r\ntotals: 9\r\n", 0,
+         "crlf-bad.out:4: the self costs add up to 5"},
+        {"flame", "empty.folded", "", 0, "empty.folded: no stack with a count above 0"},
+        {"flame", "bad.folded", "a;b 1\nc;d\n", 0, "bad.folded:2: no count"},
+        {"flame", "binary.folded", "a 1\n\0\0\0", 7, "binary.folded:2: binary data"},
+        {"top", "bad.folded", "a 1\r\nb 2.5\r\n", 0, "bad.folded:2: count is not an integer"},
+        {"top", "empty.folded", "\n\n", 0, "empty.folded: no stacks"},
+        {"top", "trunc.out", "# callgrind format\nevents: Ir\nsummary: 10\nfn=(1) a\n0 4\n", 0,
+         "trunc.out:5: the self costs add up to 4 but summary: says 10"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t length = cases[i].length ? cases[i].length : strlen(cases[i].data);
+        const char *path = prof_scratch_file(cases[i].file, cases[i].data, length);
+        assert_non_null(path);
+        char args[1024], expected[1024];
+        snprintf(args, sizeof args, "%s %s", cases[i].command, path);
+        snprintf(expected, sizeof expected, "dripprof: %s/%s", PROF_SCRATCH, cases[i].message);
+        char *out, *err;
+        int status = run(args, &out, &err);
+        if (status != 1 || strstr(err, expected) == NULL) {
+            fail_msg("case %zu (%s): exit %d, stderr \"%s\", want \"%s\"", i, args, status, err,
+                     expected);
+        }
+        free(out);
+        free(err);
+    }
+    char *out, *err;
+    assert_int_equal(run("top build/no-such-file", &out, &err), 1);
+    assert_non_null(strstr(err, "build/no-such-file: cannot open"));
+    free(out);
+    free(err);
+}
+
+static void crlf_folded_input_is_fine(void **state) {
+    (void)state;
+    const char *path = prof_scratch_file("crlf.folded", "main;a 3\r\nmain 1\r\n", 18);
+    char args[512];
+    snprintf(args, sizeof args, "top %s", path);
+    char *out, *err;
+    assert_int_equal(run(args, &out, &err), 0);
+    assert_non_null(strstr(out, "4 (100.0%)  PROGRAM TOTALS"));
+    free(out);
+    free(err);
+}
+
+static void fold_output_adds_up_to_totals(void **state) {
+    (void)state;
+    char *out, *err;
+    assert_int_equal(
+        run("fold --stats " PROF_DATA_DIR "/shared-separate.callgrind.out", &out, &err), 0);
+    Callgrind g;
+    assert_int_equal(callgrind_read_file(PROF_DATA_DIR "/shared-separate.callgrind.out", &g), 0);
+    uint64_t sum = 0;
+    for (char *line = strtok(out, "\n"); line != NULL; line = strtok(NULL, "\n")) {
+        sum += strtoull(strrchr(line, ' ') + 1, NULL, 10);
+    }
+    assert_int_equal(sum, g.totals);
+    assert_non_null(strstr(err, "exact stacks"));
+    callgrind_free(&g);
+    free(out);
+    free(err);
+}
+
+static void top_of_a_profile_matches_callgrind_self(void **state) {
+    (void)state;
+    char *out, *err;
+    assert_int_equal(run("top " PROF_DATA_DIR "/fib.callgrind.out", &out, &err), 0);
+    Callgrind g;
+    assert_int_equal(callgrind_read_file(PROF_DATA_DIR "/fib.callgrind.out", &g), 0);
+    uint64_t fib_self = 0;
+    for (size_t f = 0; f < g.function_count; f++) {
+        const char *name = callgrind_function_name(&g, f);
+        if (strcmp(name, "fib") == 0 || strcmp(name, "fib'2") == 0) {
+            fib_self += g.functions[f].self;
+        }
+    }
+    /* first fib row = the self table; the inclusive table follows */
+    int seen = 0;
+    uint64_t self_row = 0, inclusive_row = 0;
+    for (char *line = strtok(out, "\n"); line != NULL; line = strtok(NULL, "\n")) {
+        Row row;
+        if (parse_row(line, &row) == 1) {
+            if (strcmp(row.name, "fib") == 0) {
+                *(seen++ == 0 ? &self_row : &inclusive_row) = row.ir;
+            }
+            free(row.name);
+        }
+    }
+    assert_int_equal(seen, 2);
+    assert_int_equal(self_row, fib_self);
+    /* fib calls nothing else, so once-per-stack inclusive equals self */
+    assert_int_equal(inclusive_row, fib_self);
+    callgrind_free(&g);
+    free(out);
+    free(err);
+}
+
+static void flame_reads_stdin_and_is_deterministic(void **state) {
+    (void)state;
+    const char *path = prof_scratch_file("in.folded", "main;x 3\nmain;y 4\n", 18);
+    char args[512];
+    snprintf(args, sizeof args, "flame --title T --minwidth 1%% - < %s", path);
+    char *first, *second, *err;
+    assert_int_equal(run(args, &first, &err), 0);
+    free(err);
+    assert_int_equal(run(args, &second, &err), 0);
+    free(err);
+    assert_string_equal(first, second);
+    assert_non_null(strstr(first, "<title>y (4 samples, 57.14%)</title>"));
+    free(first);
+    free(second);
+}
+
+int cli_tests(size_t *count) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_command_has_help),
+        cmocka_unit_test(bad_inputs_get_file_and_line),
+        cmocka_unit_test(crlf_folded_input_is_fine),
+        cmocka_unit_test(fold_output_adds_up_to_totals),
+        cmocka_unit_test(top_of_a_profile_matches_callgrind_self),
+        cmocka_unit_test(flame_reads_stdin_and_is_deterministic),
+    };
+    *count = sizeof tests / sizeof tests[0];
+    return cmocka_run_group_tests_name("dripprof command line", tests, NULL, NULL);
+}
