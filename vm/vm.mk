@@ -5,7 +5,7 @@ VM_SRC_DIR := vm/src
 VM_SOURCES := $(wildcard $(VM_SRC_DIR)/*.c)
 VM_HEADERS := $(wildcard $(VM_SRC_DIR)/*.h)
 VM_CFLAGS  := $(CWARN) -O2 -g
-VM_DEBUG   := $(CWARN) -O1 -g -fno-omit-frame-pointer
+VM_DEBUG   := $(CWARN) -O1 -g -fno-omit-frame-pointer -DDRIP_CHECK_STACK
 
 all: $(BUILD)/drip
 
@@ -75,3 +75,26 @@ test-vm: $(BUILD)/drip $(BUILD)/drip-gcstress $(BUILD)/drip-asan
 	done; \
 	mkdir -p $(TEST_RESULTS); echo "$$passed $$failed" > $(TEST_RESULTS)/vm.result; \
 	echo "vm: $$passed passed, $$failed failed"; [ $$failed -eq 0 ]
+
+# ---- fuzzing (not part of make test) ------------------------------------------
+# libFuzzer over compile-and-run, with ASan+UBSan and the stack-height check,
+# seeded with every Drip program in the repository.
+VM_FUZZ_CC      ?= clang
+FUZZ_SECONDS    ?= 60
+VM_LIB_SOURCES  := $(filter-out $(VM_SRC_DIR)/main.c,$(VM_SOURCES))
+VM_FUZZ_CORPUS  := $(BUILD)/fuzz/corpus
+HELP += "fuzz             libFuzzer on the VM for FUZZ_SECONDS (default 60; needs clang)"
+
+$(BUILD)/drip-fuzz: $(VM_LIB_SOURCES) $(VM_HEADERS) vm/fuzz/fuzz_drip.c vm/vm.mk
+	@mkdir -p $(@D)
+	$(VM_FUZZ_CC) $(CWARN) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	  -DDRIP_CHECK_STACK -DDRIP_STEP_LIMIT=200000 -DDRIP_MAX_STRING_LENGTH=65536 \
+	  -o $@ $(VM_LIB_SOURCES) vm/fuzz/fuzz_drip.c
+
+.PHONY: fuzz
+fuzz: $(BUILD)/drip-fuzz
+	@mkdir -p $(VM_FUZZ_CORPUS) $(BUILD)/fuzz/crashes
+	@find vm/tests vm/bench -name '*.drip' -exec cp {} $(VM_FUZZ_CORPUS)/ \;
+	$(BUILD)/drip-fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	  -max_len=8192 -close_fd_mask=3 -dict=vm/fuzz/drip.dict \
+	  -artifact_prefix=$(BUILD)/fuzz/crashes/ $(VM_FUZZ_CORPUS)

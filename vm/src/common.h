@@ -11,6 +11,9 @@
  *                         that the instrumentation costs nothing when unused.
  *   DRIP_NO_COMPUTED_GOTO use a plain switch for dispatch even where the
  *                         compiler supports labels as values.
+ *   DRIP_CHECK_STACK      check the compiler's stack-height bound at every
+ *                         instruction (test and fuzz builds).
+ *   DRIP_STEP_LIMIT=N     stop a program after N instructions (fuzz build).
  *
  * The limits are those of Lox: one-byte operands give 256 constants and 256
  * locals per function and 255 arguments per call. */
@@ -35,6 +38,11 @@
  * and functions) before it reports an error instead of exhausting the C
  * stack. */
 #define NESTING_MAX 200
+
+/* The longest string concatenation may build (a runtime error beyond). */
+#ifndef DRIP_MAX_STRING_LENGTH
+#define DRIP_MAX_STRING_LENGTH (1 << 30)
+#endif
 
 #if !defined(DRIP_NO_COMPUTED_GOTO) && defined(__GNUC__)
 #define DRIP_COMPUTED_GOTO 1

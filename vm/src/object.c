@@ -122,7 +122,7 @@ ObjString *copyString(const char *chars, int length) {
 
 ObjString *concatStrings(ObjString *a, ObjString *b) {
     size_t length = (size_t)a->length + (size_t)b->length;
-    if (length > INT32_MAX / 2) {
+    if (length > DRIP_MAX_STRING_LENGTH) {
         return NULL;
     }
     /* Build the text outside the collected heap, then intern it. */

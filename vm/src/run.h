@@ -109,6 +109,34 @@ static InterpretResult RUN_FUNCTION(void) {
         sp[-1] = valueType(AS_NUMBER(a_) op AS_NUMBER(b_));                                        \
     } while (0)
 
+/* Checks for debugging builds, compiled in only when asked for:
+ * DRIP_CHECK_STACK verifies at every instruction that the stack is no higher
+ * than the compiler's computed maximum for the function (the assumption the
+ * once-per-call overflow check rests on); DRIP_STEP_LIMIT ends programs that
+ * run too long (the fuzzer needs every input to finish). */
+#ifdef DRIP_CHECK_STACK
+#define CHECK_STACK()                                                                              \
+    do {                                                                                           \
+        if (sp - slots > frame->closure->function->maxSlots) {                                     \
+            fprintf(stderr, "drip: internal error: stack height %d above the computed %d\n",       \
+                    (int)(sp - slots), frame->closure->function->maxSlots);                        \
+            abort();                                                                               \
+        }                                                                                          \
+    } while (0)
+#else
+#define CHECK_STACK() ((void)0)
+#endif
+#ifdef DRIP_STEP_LIMIT
+#define CHECK_STEPS()                                                                              \
+    do {                                                                                           \
+        if (++stepsTaken > DRIP_STEP_LIMIT) {                                                      \
+            RUNTIME_ERROR("Step limit reached.");                                                  \
+        }                                                                                          \
+    } while (0)
+#else
+#define CHECK_STEPS() ((void)0)
+#endif
+
 #if DRIP_COMPUTED_GOTO
     static const void *const dispatchTable[OPCODE_COUNT] = {
 #define AS_LABEL(name) &&op_##name,
@@ -117,6 +145,8 @@ static InterpretResult RUN_FUNCTION(void) {
     };
 #define DISPATCH()                                                                                 \
     do {                                                                                           \
+        CHECK_STACK();                                                                             \
+        CHECK_STEPS();                                                                             \
         uint8_t next_ = READ_BYTE();                                                               \
         COUNT_OP(next_);                                                                           \
         goto *dispatchTable[next_];                                                                \
@@ -127,6 +157,8 @@ static InterpretResult RUN_FUNCTION(void) {
 #define DISPATCH() goto dispatch
 #define CASE(name) case OP_##name:
 dispatch:;
+    CHECK_STACK();
+    CHECK_STEPS();
     uint8_t instruction = READ_BYTE();
     COUNT_OP(instruction);
     switch (instruction) {
@@ -462,6 +494,8 @@ RUNTIME_ERROR("Unknown opcode %d.", instruction);
 #undef BINARY_NUMBER_OP
 #undef DISPATCH
 #undef CASE
+#undef CHECK_STACK
+#undef CHECK_STEPS
 }
 
 #undef COUNT_OP

@@ -10,6 +10,7 @@
  * upvalues, and reporting runtime errors with a stack trace. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -21,6 +22,10 @@
 #include "vm.h"
 
 VM vm;
+
+#ifdef DRIP_STEP_LIMIT
+static uint64_t stepsTaken;
+#endif
 
 /* Values an instruction may push beyond the compiler's count (see vm.h). */
 #define STACK_MARGIN 4
@@ -247,6 +252,9 @@ InterpretResult interpret(const char *source, int sourceLength) {
     if (!call(closure, 0)) {
         return INTERPRET_RUNTIME_ERROR;
     }
+#ifdef DRIP_STEP_LIMIT
+    stepsTaken = 0;
+#endif
 #ifndef DRIP_NO_INSTRUMENT
     if (vm.instrumented) {
         vm.frames[0].node = instrumentRoot();
