@@ -86,11 +86,13 @@ local function build_spec(rubric, dir, submission)
   }
 end
 
--- Builds the reference solution once (both flavours), reusing a previous
--- build whose inputs have not changed. Raises when it cannot be built.
+-- Builds the reference solution once (both flavours) into a folder named by
+-- the hash of its inputs, reusing it while they are unchanged. Parallel
+-- graders may race to build it: each builds in a private folder and renames
+-- it into place, so nobody ever sees half a build. Raises when it cannot be
+-- built.
 function M.reference(chapter)
   local rubric = chapter.rubric
-  local dir = M.root .. "/reference/" .. rubric.chapter
   local stamp = { build.cc, build.flavours.asan, build.flavours.fast }
   for _, name in ipairs(rubric.student_files) do
     stamp[#stamp + 1] = util.sha256(rubric.reference .. "/" .. name) or "missing"
@@ -98,12 +100,16 @@ function M.reference(chapter)
   for _, pair in ipairs(rubric.pristine) do
     stamp[#stamp + 1] = util.sha256(pair[1]) or "missing"
   end
-  stamp = table.concat(stamp, "\n")
+  local parent = M.root .. "/reference"
+  util.mkdir_p(parent)
+  util.write_file(parent .. "/stamp.txt", table.concat(stamp, "\n"))
+  local dir = parent .. "/" .. rubric.chapter .. "-" .. util.sha256(parent .. "/stamp.txt"):sub(1, 16)
   local ref = { asan = dir .. "/check-asan", fast = dir .. "/check-fast", dir = dir }
-  if util.read_file(dir .. "/stamp") == stamp and util.exists(ref.asan) and util.exists(ref.fast) then
+  if util.exists(ref.asan) and util.exists(ref.fast) then
     return ref
   end
-  local spec = build_spec(rubric, dir, rubric.reference)
+  local private = dir .. ".tmp" .. tostring({}):match("0x(%x+)")
+  local spec = build_spec(rubric, private, rubric.reference)
   local ok, why = build.prepare(spec)
   if not ok then
     error({ message = "cannot build the reference solution: " .. why }, 0)
@@ -111,10 +117,13 @@ function M.reference(chapter)
   for _, flavour in ipairs({ "asan", "fast" }) do
     local r = build.link(spec, flavour, "check-" .. flavour)
     if not r.ok then
+      util.rm_rf(private)
       error({ message = "the reference solution (" .. rubric.reference .. ") does not build: " .. r.error }, 0)
     end
   end
-  util.write_file(dir .. "/stamp", stamp)
+  if not util.run("mv -T " .. util.quote(private) .. " " .. util.quote(dir) .. " 2>/dev/null") then
+    util.rm_rf(private) -- another grader got there first; its build is the same
+  end
   return ref
 end
 
@@ -258,7 +267,7 @@ local function run_speed(check, student_fast, ref, chapter, runs)
     return
   end
   if not student_fast.ok then
-    check.status, check.class = "not built: " .. student_fast.error, "build"
+    check.status, check.class = "not built (see the build error above)", "build"
     return
   end
   local base = speed_reference(ref, check, chapter)
@@ -291,6 +300,35 @@ local function run_speed(check, student_fast, ref, chapter, runs)
   check.class = share == 1 and "ok" or "slow"
 end
 
+-- The reference's answers for a generated input, cached by the content of
+-- the input files and the reference build (a batch computes them once).
+local function reference_answers(opts, check, runs, tag)
+  local key = { opts.ref.dir, table.concat(check.argv, "\t") }
+  for _, a in ipairs(check.argv) do
+    key[#key + 1] = util.exists(a) and util.sha256(a) or a
+  end
+  local cache_dir = M.root .. "/cache"
+  util.mkdir_p(cache_dir)
+  util.write_file(runs .. "/" .. tag .. ".key", table.concat(key, "\n"))
+  local cache = cache_dir .. "/expected-" .. util.sha256(runs .. "/" .. tag .. ".key")
+  local text = util.read_file(cache)
+  if text then
+    return fixtures.parse_items(text)
+  end
+  local r = M.run_checker(opts.ref.asan, check.argv, runs, tag,
+    setmetatable({ timeout = 60, memory = 4096, output = 64 << 20 }, { __index = opts.chapter.rubric.limits }))
+  if not r.ok then
+    error({ message = string.format("the reference solution failed on a generated input (seed %d): %s\n  %s",
+      opts.seed, r.status, r.stderr:match("[^\n]+") or "") }, 0)
+  end
+  local lines = {}
+  for _, item in ipairs(r.items) do
+    lines[#lines + 1] = item.key .. "\t" .. item.result .. "\n"
+  end
+  util.write_file(cache, table.concat(lines))
+  return r.items
+end
+
 -- Grades one submission. opts: chapter (module), submission (folder), out
 -- (folder for this run), seed, speed_lines, ref (from M.reference), fixtures
 -- (from M.load_fixtures). Returns a result table (see report.lua).
@@ -315,6 +353,7 @@ function M.grade(opts)
   end
 
   local spec = build_spec(rubric, bdir, opts.submission)
+  spec.prebuilt = opts.ref.dir
   local ok, why = build.prepare(spec)
   local asan, fast
   if not ok then
@@ -322,7 +361,8 @@ function M.grade(opts)
     fast = asan
   else
     asan = build.link(spec, "asan", "check-asan")
-    fast = asan.ok and build.link(spec, "fast", "check-fast") or asan
+    local want_fast = os.getenv("GRADE_NO_SPEED") ~= "1"
+    fast = (asan.ok and want_fast) and build.link(spec, "fast", "check-fast") or asan
     if asan.ours then
       error({ message = asan.error }, 0)
     end
@@ -345,16 +385,10 @@ function M.grade(opts)
       run_speed(check, fast, opts.ref, chapter, runs)
     else
       if not check.expected then
-        local r = M.run_checker(opts.ref.asan, check.argv, runs, "reference-" .. i,
-          setmetatable({ timeout = 60, memory = 4096, output = 64 << 20 }, { __index = rubric.limits }))
-        if not r.ok then
-          error({ message = string.format("the reference solution failed on a generated input (seed %d): %s\n  %s",
-            opts.seed, r.status, r.stderr:match("[^\n]+") or "") }, 0)
-        end
-        check.expected = r.items
+        check.expected = reference_answers(opts, check, runs, "reference-" .. i)
       end
       if not asan.ok then
-        check.status, check.class = "not built: " .. asan.error, "build"
+        check.status, check.class = "not built (see the build error above)", "build"
         check.matched, check.total = 0, #check.expected
       else
         local r = M.run_checker(asan.program, check.argv, runs, "check-" .. i, check.limits)

@@ -13,7 +13,7 @@
 --   vm-fib-{self,inclusive}.txt, vm-fib.folded   build/drip on fib.drip with fib(20)
 --   vm-zoo-{self,inclusive}.txt, vm-zoo.folded   build/drip on zoo.drip, loop bound 20000
 --   c-wordfreq-{self,inclusive,nopct}.txt        programs/wordfreq.c (not the VM)
---   c-wordfreq.folded                            the same run folded by build/dripprof
+--   c-wordfreq.folded, vm-{fib,zoo}-c.folded     those runs folded into C stacks by build/dripprof
 -- The book-*.txt/.folded and toy-vm.folded fixtures are written by hand from
 -- published figures and are not touched. Run `make expected` afterwards
 -- (`make fixtures` does).
@@ -49,6 +49,17 @@ local function copy_out(name)
   print("fixture: " .. out_dir .. "/" .. name)
 end
 
+-- Folds a callgrind profile into C-level stacks with our dripprof.
+local function fold(profile, name)
+  if not util.exists("build/dripprof") then
+    io.stderr:write("make fixtures: build/dripprof is missing (run `make all`); " .. name .. " not made\n")
+    return
+  end
+  local dripprof = util.capture("pwd"):gsub("\n", "") .. "/build/dripprof"
+  in_work(util.quote(dripprof) .. " fold " .. profile .. " > " .. name)
+  copy_out(name)
+end
+
 if not util.run("command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null") then
   io.stderr:write("make fixtures: valgrind is not installed (Debian package valgrind)\n")
   os.exit(1)
@@ -72,6 +83,7 @@ if util.exists("build/drip") then
     annotate("callgrind.out." .. prog, "vm-" .. prog .. "-inclusive.txt", "--inclusive=yes")
     in_work(string.format("./drip --folded=vm-%s.folded %s.drip > /dev/null", prog, prog))
     copy_out("vm-" .. prog .. ".folded")
+    fold("callgrind.out." .. prog, "vm-" .. prog .. "-c.folded")
   end
 else
   io.stderr:write("make fixtures: build/drip is missing (run `make all`); VM fixtures not regenerated\n")
@@ -85,10 +97,4 @@ in_work("valgrind --tool=callgrind --callgrind-out-file=callgrind.out.wordfreq .
 annotate("callgrind.out.wordfreq", "c-wordfreq-self.txt", "")
 annotate("callgrind.out.wordfreq", "c-wordfreq-inclusive.txt", "--inclusive=yes")
 annotate("callgrind.out.wordfreq", "c-wordfreq-nopct.txt", "--show-percs=no")
-if util.exists("build/dripprof") then
-  in_work(util.quote(util.capture("pwd"):gsub("\n", "") .. "/build/dripprof")
-    .. " fold callgrind.out.wordfreq > c-wordfreq.folded")
-  copy_out("c-wordfreq.folded")
-else
-  io.stderr:write("make fixtures: build/dripprof is missing (run `make all`); c-wordfreq.folded not regenerated\n")
-end
+fold("callgrind.out.wordfreq", "c-wordfreq.folded")

@@ -1,0 +1,217 @@
+-- batch.lua: `make grade SUBMISSIONS=dir/` grades every folder in dir/.
+--
+--   lua5.4 grader/batch.lua DIR [--out OUT] [--seed N] [--speed-lines N]
+--
+-- Each sub-folder of DIR is one submission (the student's files may sit a
+-- few folders deeper, as LMS downloads nest them). Submissions are graded in
+-- parallel, one grade.lua process per core (xargs -P), each in its own
+-- folder, so a submission that crashes, hangs or does not compile costs only
+-- its own row. Everything shares one seed, printed, so all students get the
+-- same randomised inputs and SEED=n repeats the batch.
+--
+-- Written to OUT (default build/grade/batch):
+--   NAME/results.json, NAME/CHAPTER/report.txt   per submission
+--   NAME.err                                     when a submission could not be graded
+--   scores.csv                                   one row per submission
+--   failures.txt                                 the checks most often failed
+-- Before the batch, the reference solution is graded once: it must score
+-- full marks (else the fixtures are wrong) and it measures the speed baseline.
+
+package.path = "grader/?.lua;" .. package.path
+
+local util = require("util")
+local engine = require("engine")
+local json = require("dkjson")
+local rng = require("rng")
+
+local M = {}
+
+-- The folder holding `file` inside a submission folder (up to 3 levels), or
+-- the submission folder itself when the file is nowhere.
+local function locate(folder, file)
+  local found = util.capture("find " .. util.quote(folder) .. " -maxdepth 4 -type f -name " .. util.quote(file)
+    .. " 2>/dev/null | LC_ALL=C sort | head -n 1")
+  found = found:gsub("\n$", "")
+  if found == "" then
+    return folder
+  end
+  return util.dirname(found)
+end
+
+local function csv_field(s)
+  s = tostring(s)
+  if s:find('[,"\n]') then
+    return '"' .. s:gsub('"', '""') .. '"'
+  end
+  return s
+end
+
+-- Grades every submission; returns the list of rows (name, score, max, error).
+function M.run(opts)
+  local dir = opts.dir:gsub("/+$", "")
+  local names = util.list_dir(dir)
+  if not names then
+    error({ message = "SUBMISSIONS folder " .. dir .. " does not exist" }, 0)
+  end
+  local subs = {}
+  for _, name in ipairs(names) do
+    if util.is_dir(dir .. "/" .. name) and not name:match("^%.") then
+      subs[#subs + 1] = name
+    end
+  end
+  if #subs == 0 then
+    error({ message = "SUBMISSIONS folder " .. dir .. " has no sub-folder (one folder per submission)" }, 0)
+  end
+  engine.require_tools()
+  local out = opts.out
+  util.rm_rf(out)
+  util.mkdir_p(out)
+  local seed = opts.seed
+  local extra = opts.speed_lines and ("--speed-lines " .. opts.speed_lines) or ""
+  local lua = os.getenv("LUA") or "lua5.4"
+
+  -- The reference first: a fixture problem stops here, once, and the speed
+  -- baseline is measured before the parallel jobs need it.
+  local chapters = engine.chapters()
+  local student_file
+  for _, id in ipairs(chapters) do
+    local chapter = engine.load_chapter(id)
+    student_file = student_file or chapter.rubric.student_files[1]
+    local ref_json = out .. "/.reference-" .. id .. ".json"
+    local ok = util.run(string.format("%s grader/grade.lua --chapter %s --submission %s --out %s --json %s --seed %d %s --quiet",
+      lua, id, util.quote(chapter.rubric.reference), util.quote(out .. "/.reference"), util.quote(ref_json), seed, extra))
+    if not ok then
+      error({ message = "the reference solution could not be graded (see the message above)" }, 0)
+    end
+    local ref = json.decode(util.read_file(ref_json) or "{}") or {}
+    if ref.score == nil or ref.extra_data == nil or ref.score < ref.extra_data.max_score - 1e-9 then
+      io.stderr:write(string.format("warning: the reference solution scores %s of %s on chapter %s; "
+        .. "check the fixtures with `make verify-fixtures`\n", tostring(ref.score),
+        tostring(ref.extra_data and ref.extra_data.max_score), id))
+    end
+  end
+
+  local jobs = {}
+  for _, name in ipairs(subs) do
+    jobs[#jobs + 1] = name .. "\t" .. locate(dir .. "/" .. name, student_file)
+  end
+  util.write_file(out .. "/jobs.tsv", table.concat(jobs, "\n") .. "\n")
+  local script = string.format([[IFS="$(printf '\t')" read -r name folder <<EOF
+$1
+EOF
+mkdir -p "%s/$name" && %s grader/grade.lua --submission "$folder" --out "%s/$name" --json "%s/$name/results.json" --seed %d %s --quiet 2> "%s/$name.err" || true
+[ -s "%s/$name.err" ] || rm -f "%s/$name.err"]], out, lua, out, out, seed, extra, out, out, out)
+  local jobs_n = opts.jobs or util.nproc()
+  print(string.format("grading %d submissions from %s, %d at a time, seed %d (SEED=%d repeats it)", #subs, dir,
+    jobs_n, seed, seed))
+  util.run(string.format("xargs -a %s -d '\\n' -P %d -I{} sh -c %s _ {}", util.quote(out .. "/jobs.tsv"), jobs_n,
+    util.quote(script)))
+  return M.summarise(out, subs)
+end
+
+-- Reads every results.json and writes scores.csv and failures.txt.
+function M.summarise(out, subs)
+  local rows, failed, groups, group_list = {}, {}, {}, {}
+  for _, name in ipairs(subs) do
+    local text = util.read_file(out .. "/" .. name .. "/results.json")
+    local result = text and json.decode(text)
+    local row = { name = name, groups = {} }
+    if type(result) == "table" and type(result.tests) == "table" then
+      row.score = result.score
+      row.max = result.extra_data and result.extra_data.max_score or 0
+      for _, t in ipairs(result.tests) do
+        local group = t.tags and t.tags[2] or t.name
+        if not groups[group] then
+          groups[group] = true
+          group_list[#group_list + 1] = group
+        end
+        row.groups[group] = (row.groups[group] or 0) + t.score
+        if t.score < t.max_score then
+          failed[t.name] = (failed[t.name] or 0) + 1
+        end
+      end
+    else
+      local err = util.read_file(out .. "/" .. name .. ".err") or "no results.json"
+      row.error = err:gsub("\n+$", ""):gsub("\n", " | ")
+    end
+    rows[#rows + 1] = row
+  end
+  local csv = { "submission,score,max_score," .. table.concat(group_list, ",") .. ",error" }
+  for _, row in ipairs(rows) do
+    local fields = { csv_field(row.name), row.score and util.points(row.score) or "",
+      row.max and util.points(row.max) or "" }
+    for _, g in ipairs(group_list) do
+      fields[#fields + 1] = row.groups[g] and util.points(row.groups[g]) or ""
+    end
+    fields[#fields + 1] = csv_field(row.error or "")
+    csv[#csv + 1] = table.concat(fields, ",")
+  end
+  util.write_file(out .. "/scores.csv", table.concat(csv, "\n") .. "\n")
+
+  local ranking = {}
+  for title, n in pairs(failed) do
+    ranking[#ranking + 1] = { title = title, n = n }
+  end
+  table.sort(ranking, function(a, b)
+    return a.n > b.n or (a.n == b.n and a.title < b.title)
+  end)
+  local lines = { string.format("checks most often failed (of %d submissions):", #rows) }
+  for i, r in ipairs(ranking) do
+    if i > 15 then
+      break
+    end
+    lines[#lines + 1] = string.format("%5d  %s", r.n, r.title)
+  end
+  util.write_file(out .. "/failures.txt", table.concat(lines, "\n") .. "\n")
+  return rows, lines
+end
+
+local function main(argv)
+  local opts = { out = engine.root .. "/batch" }
+  local i = 1
+  while i <= #argv do
+    local a, v = argv[i], argv[i + 1]
+    if a == "--out" then
+      opts.out = v
+    elseif a == "--seed" then
+      opts.seed = tonumber(v)
+    elseif a == "--speed-lines" then
+      opts.speed_lines = tonumber(v)
+    elseif a == "--jobs" then
+      opts.jobs = tonumber(v)
+    elseif not opts.dir then
+      opts.dir = a
+      i = i - 1
+    else
+      error({ message = "unknown argument " .. a }, 0)
+    end
+    i = i + 2
+  end
+  if not opts.dir then
+    error({ message = "usage: batch.lua DIR [--out OUT] [--seed N] [--speed-lines N] [--jobs N]" }, 0)
+  end
+  local env_seed = os.getenv("SEED")
+  opts.seed = opts.seed or (env_seed and env_seed ~= "" and tonumber(env_seed)) or rng.fresh_seed()
+  local lines = os.getenv("SPEED_LINES")
+  opts.speed_lines = opts.speed_lines or (lines and lines ~= "" and tonumber(lines)) or nil
+  local rows, failures = M.run(opts)
+  local graded = 0
+  for _, row in ipairs(rows) do
+    if row.score then
+      graded = graded + 1
+    end
+  end
+  print(table.concat(failures, "\n"))
+  print(string.format("graded %d of %d submissions; scores: %s/scores.csv", graded, #rows, opts.out))
+end
+
+if arg and arg[0] and arg[0]:match("batch%.lua$") then
+  local ok, err = pcall(main, arg)
+  if not ok then
+    io.stderr:write("make grade: could not grade: " .. (type(err) == "table" and err.message or tostring(err)) .. "\n")
+    os.exit(2)
+  end
+  os.exit(0)
+end
+
+return M

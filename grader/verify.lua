@@ -1,0 +1,189 @@
+-- verify.lua: `make verify-fixtures` proves a fixture set separates right from wrong.
+--
+--   lua5.4 grader/verify.lua [--out OUT] [--seed N] [--speed-lines N] [--no-speed]
+--
+-- For every chapter it grades, as one batch: the reference solution (must
+-- score full marks), the shipped stubs (must score zero) and every mutant in
+-- grader/NNN/mutants/mutants.lua (the mutants' base file with one FAULT_
+-- macro defined; each must lose points in the families it names, keep full
+-- marks in the families it says it keeps, and show its status, e.g. a crash).
+-- Run it after changing fixtures (FIXTURES=dir works too). Exit status 0 when
+-- every expectation holds, 1 when one fails (each is listed), 2 when it could
+-- not run. The grader's tests call M.verify with the speed check switched off
+-- for all mutants but the slow ones, to stay fast.
+
+package.path = "grader/?.lua;" .. package.path
+
+local util = require("util")
+local engine = require("engine")
+local batch = require("batch")
+local json = require("dkjson")
+local rng = require("rng")
+
+local M = {}
+
+-- Lays out one folder per candidate; returns the candidate list.
+local function lay_out(chapter, id, subs, with_slow_only)
+  local rubric = chapter.rubric
+  local file = rubric.student_files[1]
+  local list = {}
+  local function add(name, source_text, expect)
+    util.mkdir_p(subs .. "/" .. name)
+    util.write_file(subs .. "/" .. name .. "/" .. file, source_text)
+    expect.name = name
+    list[#list + 1] = expect
+  end
+  if not with_slow_only then
+    add(id .. "-reference", assert(util.read_file(rubric.reference .. "/" .. file)), { full = true })
+    local stub = util.read_file(rubric.stubs .. "/" .. file)
+    if stub then
+      add(id .. "-stubs", stub, { zero = true })
+    end
+  end
+  local base = util.read_file("grader/" .. id .. "/mutants/" .. file)
+  local mutants = util.load_data("grader/" .. id .. "/mutants/mutants.lua") or {}
+  for _, m in ipairs(mutants) do
+    if (with_slow_only == nil) or (with_slow_only == (m.slow == true)) then
+      local text = (m.fault == "NONE" and "" or ("#define FAULT_" .. m.fault .. " 1\n")) .. base
+      add(id .. "-mutant-" .. m.fault:lower(), text, { mutant = m })
+    end
+  end
+  return list
+end
+
+-- Scores per family from a results.json table, plus all statuses joined.
+local function families(result)
+  local got, max, statuses = {}, {}, {}
+  for _, t in ipairs(result.tests or {}) do
+    local g = t.tags and t.tags[2] or t.name
+    got[g] = (got[g] or 0) + t.score
+    max[g] = (max[g] or 0) + t.max_score
+    statuses[#statuses + 1] = t.output or ""
+  end
+  return got, max, table.concat(statuses, "\n")
+end
+
+-- Checks one candidate's result; returns a list of problems and a summary.
+local function judge(c, result)
+  local problems = {}
+  if type(result) ~= "table" or result.score == nil then
+    return { c.name .. ": was not graded" }, "not graded"
+  end
+  local max_total = result.extra_data and result.extra_data.max_score or 0
+  local got, max, statuses = families(result)
+  local summary = string.format("%s / %s", util.points(result.score), util.points(max_total))
+  if c.full and result.score < max_total - 1e-9 then
+    problems[#problems + 1] = c.name .. ": the reference must score full marks, got " .. summary
+  end
+  if c.zero and result.score > 1e-9 then
+    problems[#problems + 1] = c.name .. ": the stubs must score zero, got " .. summary
+  end
+  local m = c.mutant
+  if m then
+    if m.fault ~= "NONE" and result.score >= max_total - 1e-9 then
+      problems[#problems + 1] = string.format("%s (%s): not caught, full marks", c.name, m.what)
+    end
+    if m.fault == "NONE" and result.score < max_total - 1e-9 then
+      problems[#problems + 1] = string.format("%s: the mutants' base must score full marks, got %s", c.name, summary)
+    end
+    for _, g in ipairs(m.loses) do
+      if max[g] and max[g] > 0 and (got[g] or 0) >= max[g] - 1e-9 then
+        problems[#problems + 1] = string.format("%s (%s): lost nothing in %s", c.name, m.what, g)
+      end
+    end
+    for _, g in ipairs(m.keeps or {}) do
+      if max[g] and (got[g] or 0) < max[g] - 1e-9 then
+        problems[#problems + 1] = string.format("%s (%s): should keep full marks in %s, got %s of %s", c.name,
+          m.what, g, util.points(got[g] or 0), util.points(max[g]))
+      end
+    end
+    if m.status and not statuses:match(m.status) then
+      problems[#problems + 1] = string.format("%s (%s): no check reports \"%s\"", c.name, m.what, m.status)
+    end
+  end
+  return problems, summary
+end
+
+-- Grades the candidates and checks every expectation. opts: out, seed,
+-- speed_lines, no_speed (bool: speed off except for slow mutants).
+-- Returns problems (list), lines (a readable summary).
+function M.verify(opts)
+  local problems, lines = {}, {}
+  for _, id in ipairs(engine.chapters()) do
+    local chapter = engine.load_chapter(id)
+    local runs = opts.no_speed and { { slow = false, speed = false }, { slow = true, speed = true } }
+      or { { speed = true } }
+    for _, run in ipairs(runs) do
+      local subs = opts.out .. "/submissions"
+      util.rm_rf(subs)
+      local candidates = lay_out(chapter, id, subs, run.slow)
+      if #candidates > 0 then
+        local prefix = run.speed and "" or "GRADE_NO_SPEED=1 "
+        -- batch.run spawns grade.lua processes; the variable reaches them through the environment.
+        local out = opts.out .. "/graded" .. (run.slow and "-slow" or "")
+        local cmd = string.format("%s%s grader/batch.lua %s --out %s --seed %d %s > %s 2>&1", prefix,
+          os.getenv("LUA") or "lua5.4", util.quote(subs), util.quote(out), opts.seed,
+          opts.speed_lines and ("--speed-lines " .. opts.speed_lines) or "", util.quote(opts.out .. "/batch.log"))
+        if not util.run(cmd) then
+          error({ message = "grading the candidates failed:\n" .. (util.read_file(opts.out .. "/batch.log") or "") }, 0)
+        end
+        for _, c in ipairs(candidates) do
+          local result = json.decode(util.read_file(out .. "/" .. c.name .. "/results.json") or "null")
+          local p, summary = judge(c, result)
+          local what = c.mutant and c.mutant.what or (c.full and "reference solution" or "shipped stubs")
+          lines[#lines + 1] = string.format("%-4s %-36s %-14s %s", #p == 0 and "ok" or "FAIL", c.name, summary, what)
+          for _, x in ipairs(p) do
+            problems[#problems + 1] = x
+          end
+        end
+      end
+    end
+  end
+  return problems, lines
+end
+
+local function main(argv)
+  local opts = { out = engine.root .. "/verify" }
+  local i = 1
+  while i <= #argv do
+    local a, v = argv[i], argv[i + 1]
+    if a == "--out" then
+      opts.out = v
+    elseif a == "--seed" then
+      opts.seed = tonumber(v)
+    elseif a == "--speed-lines" then
+      opts.speed_lines = tonumber(v)
+    elseif a == "--no-speed" then
+      opts.no_speed = true
+      i = i - 1
+    else
+      error({ message = "unknown argument " .. a }, 0)
+    end
+    i = i + 2
+  end
+  local env_seed = os.getenv("SEED")
+  opts.seed = opts.seed or (env_seed and env_seed ~= "" and tonumber(env_seed)) or rng.fresh_seed()
+  print("verify-fixtures: seed " .. opts.seed .. " (SEED=" .. opts.seed .. " repeats it)")
+  local problems, lines = M.verify(opts)
+  print(table.concat(lines, "\n"))
+  if #problems > 0 then
+    print("\nverify-fixtures: " .. #problems .. " problem(s):")
+    for _, p in ipairs(problems) do
+      print("  " .. p)
+    end
+    return 1
+  end
+  print("\nverify-fixtures: the fixtures separate right from wrong")
+  return 0
+end
+
+if arg and arg[0] and arg[0]:match("verify%.lua$") then
+  local ok, result = pcall(main, arg)
+  if not ok then
+    io.stderr:write("make verify-fixtures: could not run: " .. (type(result) == "table" and result.message or tostring(result)) .. "\n")
+    os.exit(2)
+  end
+  os.exit(result)
+end
+
+return M
