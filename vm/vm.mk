@@ -98,3 +98,15 @@ fuzz: $(BUILD)/drip-fuzz
 	$(BUILD)/drip-fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
 	  -max_len=8192 -close_fd_mask=3 -dict=vm/fuzz/drip.dict \
 	  -artifact_prefix=$(BUILD)/fuzz/crashes/ $(VM_FUZZ_CORPUS)
+
+# ---- benchmarks ---------------------------------------------------------------
+# BENCH_REPEAT runs per program (best time wins); BENCH_CALLGRIND names the
+# programs measured under callgrind: "fib,zoo" (default), "all" or "none".
+BENCH_REPEAT    ?= 3
+BENCH_CALLGRIND ?= fib,zoo
+BENCH_TARGETS += bench-vm
+HELP += "bench-vm         VM benchmarks: time, bytecodes, callgrind Ir, Ir/bytecode, ratio to Lua"
+
+.PHONY: bench-vm
+bench-vm: $(BUILD)/drip
+	@$(LUA) vm/bench/bench.lua $(BUILD)/drip vm/bench $(BENCH_REPEAT) $(BENCH_CALLGRIND)
