@@ -1,0 +1,932 @@
+/* test_profile.c: the public tests of exercise 165, one fixed driver for three data files.
+ *
+ * The test cases are data, not code: parse_row.txt, sum_named.txt and inclusive.txt (in
+ * the folder given by --fixtures) hold one case per block, and this driver turns every
+ * block into one cmocka test named FUNCTION.CASE (parse_row.plain_row, ...). To add a
+ * case, add a block; an instructor can grade with other files through --fixtures DIR.
+ *
+ *   test_profile [--fixtures DIR] [--list] [--run NAME]
+ *
+ *   --list       print the test names, one a line, and stop
+ *   --run NAME   run that one test (make exercise-165 runs each test in its own process,
+ *                under build/harness/sandbox, so a crash costs only that test)
+ *   (neither)    run every test in this one process, the plain cmocka way
+ *
+ * When a test fails it prints the call, the input (blanks shown as '·'), and the
+ * expected and actual values in decimal, then fails through cmocka. Exit status: 0 when
+ * every test that ran passed, 1 otherwise, 2 for bad arguments or a bad data file.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "profile.h"
+
+/* Longest piece of an input shown in a message; longer text is cut with a note. */
+#define SHOW_MAX 160
+
+/* ================================================================== data files */
+
+/* One "key: value" line of a case, its value already unescaped. */
+typedef struct {
+    char *key;
+    char *value;
+    int line;
+} Field;
+
+/* One block of a data file: a test. */
+typedef struct {
+    char *name; /* "parse_row.plain_row" */
+    const char *function;
+    const char *file;
+    int line;
+    Field *fields;
+    size_t nfields;
+} Case;
+
+static Case *cases;
+static size_t ncases;
+static const char *fixtures_dir = FIXTURES_DIR; /* set by the Makefile; --fixtures overrides */
+
+static void die(const char *file, int line, const char *message) {
+    fprintf(stderr, "test_profile: %s:%d: %s\n", file, line, message);
+    exit(2);
+}
+
+static void *checked_malloc(size_t size) {
+    void *p = malloc(size == 0 ? 1 : size);
+    if (p == NULL) {
+        fprintf(stderr, "test_profile: out of memory\n");
+        exit(2);
+    }
+    return p;
+}
+
+/* Makes room for one more element in a growing array (doubling, so n additions cost O(n)). */
+static void *grow(void *array, size_t count, size_t *capacity, size_t size) {
+    if (count < *capacity) {
+        return array;
+    }
+    *capacity = *capacity == 0 ? 16 : *capacity * 2;
+    void *bigger = realloc(array, *capacity * size);
+    if (bigger == NULL) {
+        fprintf(stderr, "test_profile: out of memory\n");
+        exit(2);
+    }
+    return bigger;
+}
+
+static char *copy_string(const char *s) {
+    char *copy = checked_malloc(strlen(s) + 1);
+    strcpy(copy, s);
+    return copy;
+}
+
+/* Reads a whole line of any length; NULL at the end of the file. */
+static char *read_line(FILE *f) {
+    size_t capacity = 128, length = 0;
+    char *line = checked_malloc(capacity);
+    int c;
+    while ((c = fgetc(f)) != EOF && c != '\n') {
+        if (length + 1 == capacity) {
+            capacity *= 2;
+            char *bigger = realloc(line, capacity);
+            if (bigger == NULL) {
+                fprintf(stderr, "test_profile: out of memory\n");
+                exit(2);
+            }
+            line = bigger;
+        }
+        line[length++] = (char)c;
+    }
+    if (c == EOF && length == 0) {
+        free(line);
+        return NULL;
+    }
+    line[length] = '\0';
+    return line;
+}
+
+/* Undoes the escapes of the data files: \n \r \t \s (blank) \\. */
+static char *unescape(const char *text, const char *file, int line) {
+    char *out = checked_malloc(strlen(text) + 1);
+    size_t n = 0;
+    for (const char *p = text; *p != '\0'; p++) {
+        if (*p != '\\') {
+            out[n++] = *p;
+            continue;
+        }
+        switch (*++p) {
+        case 'n': out[n++] = '\n'; break;
+        case 'r': out[n++] = '\r'; break;
+        case 't': out[n++] = '\t'; break;
+        case 's': out[n++] = ' '; break;
+        case '\\': out[n++] = '\\'; break;
+        default: die(file, line, "unknown escape (use \\n \\r \\t \\s or \\\\)");
+        }
+    }
+    out[n] = '\0';
+    return out;
+}
+
+static Case *new_case(const char *function, const char *id, const char *file, int line) {
+    for (const char *p = id; *p != '\0'; p++) {
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_')) {
+            die(file, line, "a case id uses only a-z, 0-9 and _");
+        }
+    }
+    cases = realloc(cases, (ncases + 1) * sizeof(Case));
+    if (cases == NULL) {
+        die(file, line, "out of memory");
+    }
+    Case *c = &cases[ncases++];
+    c->name = checked_malloc(strlen(function) + strlen(id) + 2);
+    sprintf(c->name, "%s.%s", function, id);
+    c->function = function;
+    c->file = copy_string(file);
+    c->line = line;
+    c->fields = NULL;
+    c->nfields = 0;
+    return c;
+}
+
+static void add_field(Case *c, const char *key, char *value, int line) {
+    c->fields = realloc(c->fields, (c->nfields + 1) * sizeof(Field));
+    if (c->fields == NULL) {
+        die(c->file, line, "out of memory");
+    }
+    c->fields[c->nfields].key = copy_string(key);
+    c->fields[c->nfields].value = value;
+    c->fields[c->nfields].line = line;
+    c->nfields++;
+}
+
+/* Reads DIR/FUNCTION.txt: "# comments", blank lines, and "key: value" lines; each
+   "case:" line starts a new test. */
+static void load_cases(const char *function) {
+    char *path = checked_malloc(strlen(fixtures_dir) + strlen(function) + 6);
+    sprintf(path, "%s/%s.txt", fixtures_dir, function);
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        fprintf(stderr, "test_profile: cannot open %s: %s\n", path, strerror(errno));
+        exit(2);
+    }
+    Case *current = NULL;
+    int number = 0;
+    char *line;
+    while ((line = read_line(f)) != NULL) {
+        number++;
+        char *colon = strchr(line, ':');
+        if (line[0] == '#' || line[0] == '\0') {
+            free(line);
+            continue;
+        }
+        if (colon == NULL) {
+            die(path, number, "expected 'key: value'");
+        }
+        *colon = '\0';
+        const char *value = colon[1] == ' ' ? colon + 2 : colon + 1;
+        if (strcmp(line, "case") == 0) {
+            current = new_case(function, value, path, number);
+        } else if (current == NULL) {
+            die(path, number, "a case starts with 'case: ID'");
+        } else {
+            add_field(current, line, unescape(value, path, number), number);
+        }
+        free(line);
+    }
+    fclose(f);
+    free(path);
+}
+
+/* The value of the first field called key, or NULL. */
+static const char *field(const Case *c, const char *key) {
+    for (size_t i = 0; i < c->nfields; i++) {
+        if (strcmp(c->fields[i].key, key) == 0) {
+            return c->fields[i].value;
+        }
+    }
+    return NULL;
+}
+
+static const char *required(const Case *c, const char *key) {
+    const char *value = field(c, key);
+    if (value == NULL) {
+        fprintf(stderr, "test_profile: %s:%d: case %s has no '%s:' line\n", c->file, c->line,
+                c->name, key);
+        exit(2);
+    }
+    return value;
+}
+
+/* Reads a whole decimal uint64_t; false if text is anything else. */
+static bool parse_u64(const char *text, uint64_t *value) {
+    *value = 0;
+    if (*text == '\0') {
+        return false;
+    }
+    for (const char *p = text; *p != '\0'; p++) {
+        if (*p < '0' || *p > '9' || *value > (UINT64_MAX - (uint64_t)(*p - '0')) / 10) {
+            return false;
+        }
+        *value = *value * 10 + (uint64_t)(*p - '0');
+    }
+    return true;
+}
+
+/* Splits "TEXT NUMBER" at the last blank: the text may hold blanks, the number not. */
+static char *split_last_blank(const Field *f, const char *file, uint64_t *number) {
+    const char *blank = strrchr(f->value, ' ');
+    if (blank == NULL || !parse_u64(blank + 1, number)) {
+        die(file, f->line, "expected 'TEXT NUMBER'");
+    }
+    char *text = checked_malloc((size_t)(blank - f->value) + 1);
+    memcpy(text, f->value, (size_t)(blank - f->value));
+    text[blank - f->value] = '\0';
+    return text;
+}
+
+/* Splits "NUMBER TEXT" at the first blank; returns a copy of TEXT, or NULL if malformed. */
+static char *split_number_text(const char *value, uint64_t *number) {
+    const char *blank = strchr(value, ' ');
+    if (blank == NULL) {
+        return NULL;
+    }
+    char *digits = checked_malloc((size_t)(blank - value) + 1);
+    memcpy(digits, value, (size_t)(blank - value));
+    digits[blank - value] = '\0';
+    bool ok = parse_u64(digits, number);
+    free(digits);
+    return ok ? copy_string(blank + 1) : NULL;
+}
+
+/* ================================================================== messages */
+
+/* Prints text with its blanks made visible ('·') and control characters escaped, cut
+   after SHOW_MAX characters. */
+static void show(const char *text) {
+    size_t length = strlen(text);
+    fputc('"', stderr);
+    for (size_t i = 0; i < length && i < SHOW_MAX; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c == ' ') {
+            fputs("·", stderr);
+        } else if (c == '\n') {
+            fputs("\\n", stderr);
+        } else if (c == '\r') {
+            fputs("\\r", stderr);
+        } else if (c == '\t') {
+            fputs("\\t", stderr);
+        } else if (c < 32 || c == 127) {
+            fprintf(stderr, "\\x%02x", c);
+        } else {
+            fputc(c, stderr);
+        }
+    }
+    fputc('"', stderr);
+    if (length > SHOW_MAX) {
+        fprintf(stderr, "... (%zu characters in all)", length);
+    }
+}
+
+static void show_line(const char *label, const char *text) {
+    fprintf(stderr, "  %-9s ", label);
+    show(text);
+    fputc('\n', stderr);
+}
+
+/* The heading of a failure: which test, which rule, which call. */
+static void begin_failure(const Case *c, const char *call) {
+    fprintf(stderr, "\nFAILED %s\n", c->name);
+    const char *why = required(c, "why");
+    const char *from = field(c, "from");
+    fprintf(stderr, "  rule:     %s\n", why + strspn(why, " "));
+    if (from != NULL) {
+        fprintf(stderr, "  from:     %s\n", from + strspn(from, " "));
+    }
+    fprintf(stderr, "  call:     %s\n", call);
+}
+
+static const char *return_meaning(const char *function, int rc) {
+    if (rc == -1) {
+        return "error (the shipped stub returns -1: not written yet?)";
+    }
+    if (strcmp(function, "parse_row") == 0) {
+        return rc == 1 ? "a row" : rc == 0 ? "not a row" : "not a value parse_row may return";
+    }
+    return rc == 0 ? "success" : "not a value this function may return";
+}
+
+/* Where two strings first differ, for long names that are hard to compare by eye. */
+static void show_difference(const char *expected, const char *actual) {
+    size_t i = 0;
+    while (expected[i] != '\0' && expected[i] == actual[i]) {
+        i++;
+    }
+    fprintf(stderr, "  the names first differ at character %zu: expected ", i + 1);
+    show(expected + i);
+    fprintf(stderr, ", got ");
+    show(actual + i);
+    fputc('\n', stderr);
+}
+
+static void restore_crash_handlers(void);
+
+/* ================================================================== parse_row */
+
+static void test_parse_row(void **state) {
+    restore_crash_handlers();
+    const Case *c = *state;
+    const char *line = required(c, "line");
+    const char *want = required(c, "want");
+
+    bool want_row = strncmp(want, "row ", 4) == 0;
+    uint64_t want_ir = 0;
+    double want_pct = -1.0;
+    bool want_has_pct = false;
+    const char *want_name = NULL;
+    if (want_row) {
+        /* "row IR PCT NAME": the name is everything after the third blank. */
+        char ir_text[32], pct_text[32];
+        int name_at = 0;
+        if (sscanf(want, "row %31s %31s %n", ir_text, pct_text, &name_at) != 2 || name_at == 0 ||
+            !parse_u64(ir_text, &want_ir)) {
+            die(c->file, c->line, "want: expected 'row IR PCT NAME' or 'not a row'");
+        }
+        want_has_pct = strcmp(pct_text, "-") != 0;
+        want_pct = want_has_pct ? strtod(pct_text, NULL) : -1.0;
+        want_name = want + name_at;
+    } else if (strcmp(want, "not a row") != 0) {
+        die(c->file, c->line, "want: expected 'row IR PCT NAME' or 'not a row'");
+    }
+
+    Row row = {12345, true, 12345.0, NULL}; /* junk, so a function that sets nothing shows */
+    int rc = parse_row(line, &row);
+
+    bool ok;
+    if (!want_row) {
+        ok = rc == 0 && row.name == NULL;
+    } else {
+        ok = rc == 1 && row.ir == want_ir && row.has_pct == want_has_pct &&
+             fabs(row.pct - want_pct) < 1e-6 && row.name != NULL &&
+             strcmp(row.name, want_name) == 0;
+    }
+    if (!ok) {
+        begin_failure(c, "parse_row(line, &row)");
+        show_line("line:", line);
+        fprintf(stderr,
+                "            (· is one blank; \\n, \\r, \\t are newline, carriage return, TAB)\n");
+        if (want_row) {
+            fprintf(stderr,
+                    "  expected: returns 1 (a row) with ir = %llu, has_pct = %s, pct = %.2f\n",
+                    (unsigned long long)want_ir, want_has_pct ? "true" : "false", want_pct);
+            show_line("  name =", want_name);
+        } else {
+            fprintf(stderr, "  expected: returns 0 (not a row), with row.name left NULL\n");
+        }
+        fprintf(stderr, "  actual:   returns %d (%s)", rc, return_meaning("parse_row", rc));
+        if (rc == 1 || (rc == 0 && row.name != NULL)) {
+            fprintf(stderr, " with ir = %llu, has_pct = %s, pct = %.2f\n",
+                    (unsigned long long)row.ir, row.has_pct ? "true" : "false", row.pct);
+            if (row.name == NULL) {
+                fprintf(stderr, "    name = NULL\n");
+            } else {
+                show_line("  name =", row.name);
+                if (want_name != NULL && strcmp(row.name, want_name) != 0) {
+                    show_difference(want_name, row.name);
+                }
+            }
+        } else {
+            fputc('\n', stderr);
+        }
+    }
+    free(row.name);
+    if (!ok) {
+        fail();
+    }
+}
+
+/* ================================================================== sum_named */
+
+typedef struct {
+    Row *rows;
+    size_t count;
+    size_t capacity;
+} RowList;
+
+static void add_row(RowList *list, uint64_t ir, char *name) {
+    list->rows = grow(list->rows, list->count, &list->capacity, sizeof(Row));
+    list->rows[list->count++] = (Row){ir, false, -1.0, name};
+}
+
+/* Reads a .rows file ("IR NAME" lines) beside the data files. */
+static void load_rows_file(RowList *list, const Case *c, const Field *f) {
+    char *path = checked_malloc(strlen(fixtures_dir) + strlen(f->value) + 2);
+    sprintf(path, "%s/%s", fixtures_dir, f->value);
+    FILE *file = fopen(path, "r");
+    if (file == NULL) {
+        fprintf(stderr, "test_profile: %s:%d: cannot open %s: %s\n", c->file, f->line, path,
+                strerror(errno));
+        exit(2);
+    }
+    char *line;
+    int number = 0;
+    while ((line = read_line(file)) != NULL) {
+        number++;
+        if (line[0] != '#' && line[0] != '\0') {
+            uint64_t ir;
+            char *text = unescape(line, path, number);
+            char *name = split_number_text(text, &ir);
+            free(text);
+            if (name == NULL) {
+                die(path, number, "expected 'IR NAME'");
+            }
+            add_row(list, ir, name);
+        }
+        free(line);
+    }
+    fclose(file);
+    free(path);
+}
+
+/* One call of sum_named over the first count rows; prints the failure and returns false
+   when the result is not the expected one. */
+static bool check_sum(const Case *c, const RowList *list, size_t count, const char *needle,
+                      bool want_error, uint64_t want_sum) {
+    uint64_t sum = 424242; /* junk, so a function that sets nothing shows */
+    int rc = sum_named(list->rows, count, needle, &sum);
+    bool ok = want_error ? rc == -1 : rc == 0 && sum == want_sum;
+    if (!ok) {
+        begin_failure(c, "sum_named(rows, count, needle, &sum)");
+        fprintf(stderr, "  rows:     %zu rows", count);
+        for (size_t i = 0; i < count && i < 3; i++) {
+            fprintf(stderr, "%s%llu ", i == 0 ? ": " : ", ", (unsigned long long)list->rows[i].ir);
+            show(list->rows[i].name);
+        }
+        fprintf(stderr, "%s\n", count > 3 ? ", ..." : "");
+        show_line("needle:", needle);
+        if (want_error) {
+            fprintf(stderr, "  expected: returns -1 (the sum does not fit in uint64_t)\n");
+        } else {
+            fprintf(stderr, "  expected: returns 0 with sum = %llu\n",
+                    (unsigned long long)want_sum);
+        }
+        fprintf(stderr, "  actual:   returns %d (%s)", rc, return_meaning("sum_named", rc));
+        if (rc == 0) {
+            fprintf(stderr, " with sum = %llu", (unsigned long long)sum);
+        }
+        fputc('\n', stderr);
+    }
+    return ok;
+}
+
+static void test_sum_named(void **state) {
+    restore_crash_handlers();
+    const Case *c = *state;
+    const char *needle = required(c, "needle");
+    const char *want = required(c, "want");
+    bool want_error = strcmp(want, "error") == 0;
+    uint64_t want_sum = 0;
+    if (!want_error && !parse_u64(want, &want_sum)) {
+        die(c->file, c->line, "want: expected a number or 'error'");
+    }
+    /* "control: N SUM": first, the first N rows alone must give SUM. An error case has
+       one, so that a function that always returns -1 cannot pass it. */
+    const char *control = field(c, "control");
+    uint64_t control_count = 0, control_sum = 0;
+    if (control != NULL) {
+        char *sum_text = split_number_text(control, &control_count);
+        bool fine = sum_text != NULL && parse_u64(sum_text, &control_sum);
+        free(sum_text);
+        if (!fine) {
+            die(c->file, c->line, "control: expected 'COUNT SUM'");
+        }
+    }
+
+    if (want_error && control == NULL) {
+        die(c->file, c->line, "an error case needs a 'control: COUNT SUM' line");
+    }
+
+    RowList list = {NULL, 0, 0};
+    for (size_t i = 0; i < c->nfields; i++) {
+        const Field *f = &c->fields[i];
+        if (strcmp(f->key, "rows") == 0) {
+            load_rows_file(&list, c, f);
+        } else if (strcmp(f->key, "row") == 0) {
+            uint64_t ir;
+            char *name = split_number_text(f->value, &ir);
+            if (name == NULL) {
+                die(c->file, f->line, "row: expected 'IR NAME'");
+            }
+            add_row(&list, ir, name);
+        }
+    }
+    if (control_count > list.count) {
+        die(c->file, c->line, "control: COUNT is larger than the number of rows");
+    }
+
+    bool ok = (control == NULL ||
+               check_sum(c, &list, (size_t)control_count, needle, false, control_sum)) &&
+              check_sum(c, &list, list.count, needle, want_error, want_sum);
+    for (size_t i = 0; i < list.count; i++) {
+        free(list.rows[i].name);
+    }
+    free(list.rows);
+    if (!ok) {
+        fail();
+    }
+}
+
+/* ================================================================== inclusive */
+
+typedef struct {
+    Folded *stacks;
+    size_t nstacks, stacks_capacity;
+    Cost *want; /* expected costs, in the documented order when the case lists them so */
+    size_t nwant, want_capacity;
+    bool want_error;
+    bool has_control; /* "control: N": the first N stacks alone must give control_want */
+    size_t control_count;
+    Cost *control_want;
+    size_t ncontrol_want, control_capacity;
+} InclusiveCase;
+
+static void add_stack(InclusiveCase *t, char *stack, uint64_t count) {
+    t->stacks = grow(t->stacks, t->nstacks, &t->stacks_capacity, sizeof(Folded));
+    t->stacks[t->nstacks++] = (Folded){stack, count};
+}
+
+static void add_want(InclusiveCase *t, char *name, uint64_t cost) {
+    t->want = grow(t->want, t->nwant, &t->want_capacity, sizeof(Cost));
+    t->want[t->nwant++] = (Cost){name, cost};
+}
+
+static void add_control_want(InclusiveCase *t, char *name, uint64_t cost) {
+    t->control_want = grow(t->control_want, t->ncontrol_want, &t->control_capacity, sizeof(Cost));
+    t->control_want[t->ncontrol_want++] = (Cost){name, cost};
+}
+
+static char *format(const char *pattern, size_t number) {
+    char *text = checked_malloc(64);
+    snprintf(text, 64, pattern, number);
+    return text;
+}
+
+/* "many_functions N": stack i is "main;caller_i;callee_i" with count i + 1, so main gets
+   N(N+1)/2 and each of the 2N other functions gets i + 1. */
+static void generate_many_functions(InclusiveCase *t, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        char *stack = checked_malloc(64);
+        snprintf(stack, 64, "main;caller_%zu;callee_%zu", i, i);
+        add_stack(t, stack, i + 1);
+        add_want(t, format("caller_%zu", i), i + 1);
+        add_want(t, format("callee_%zu", i), i + 1);
+    }
+    add_want(t, copy_string("main"), (uint64_t)n * (n + 1) / 2);
+}
+
+/* "deep_stack N": one stack "main;f;f;...;f" of N frames with count 7. */
+static void generate_deep_stack(InclusiveCase *t, size_t n) {
+    char *stack = checked_malloc(4 + 2 * n + 1);
+    strcpy(stack, "main");
+    size_t length = 4;
+    for (size_t i = 1; i < n; i++) {
+        memcpy(stack + length, ";f", 3);
+        length += 2;
+    }
+    add_stack(t, stack, 7);
+    add_want(t, copy_string("main"), 7);
+    if (n > 1) {
+        add_want(t, copy_string("f"), 7);
+    }
+}
+
+static InclusiveCase read_inclusive_case(const Case *c) {
+    InclusiveCase t;
+    memset(&t, 0, sizeof t);
+    for (size_t i = 0; i < c->nfields; i++) {
+        const Field *f = &c->fields[i];
+        uint64_t number;
+        if (strcmp(f->key, "stack") == 0) {
+            char *stack = split_last_blank(f, c->file, &number);
+            add_stack(&t, stack, number);
+        } else if (strcmp(f->key, "want") == 0 && strcmp(f->value, "error") == 0) {
+            t.want_error = true;
+        } else if (strcmp(f->key, "want") == 0 && strcmp(f->value, "nothing") != 0) {
+            char *name = split_last_blank(f, c->file, &number);
+            add_want(&t, name, number);
+        } else if (strcmp(f->key, "control") == 0) {
+            t.has_control = parse_u64(f->value, &number);
+            if (!t.has_control) {
+                die(c->file, f->line, "control: expected a number of stacks");
+            }
+            t.control_count = (size_t)number;
+        } else if (strcmp(f->key, "control-want") == 0) {
+            char *name = split_last_blank(f, c->file, &number);
+            add_control_want(&t, name, number);
+        } else if (strcmp(f->key, "generate") == 0) {
+            size_t n = 0;
+            if (sscanf(f->value, "many_functions %zu", &n) == 1) {
+                generate_many_functions(&t, n);
+            } else if (sscanf(f->value, "deep_stack %zu", &n) == 1 && n > 0) {
+                generate_deep_stack(&t, n);
+            } else {
+                die(c->file, f->line, "generate: expected 'many_functions N' or 'deep_stack N'");
+            }
+        }
+    }
+    if (t.want_error && !t.has_control) {
+        die(c->file, c->line, "an error case needs 'control: N' and 'control-want:' lines");
+    }
+    if (t.has_control && t.control_count > t.nstacks) {
+        die(c->file, c->line, "control: more stacks than the case has");
+    }
+    return t;
+}
+
+static int by_name(const void *a, const void *b) {
+    const Cost *x = a, *y = b;
+    if (x->name == NULL || y->name == NULL) {
+        return (x->name == NULL) - (y->name == NULL);
+    }
+    return strcmp(x->name, y->name);
+}
+
+/* Compares the result with the expectation as sets of (name, cost); prints up to a few
+   differences when problems is true. Returns the number of differences. */
+static size_t compare_costs(const Cost *want, size_t nwant, const Cost *got, size_t ngot,
+                            bool print) {
+    Cost *w = checked_malloc(nwant * sizeof(Cost));
+    Cost *g = checked_malloc(ngot * sizeof(Cost));
+    memcpy(w, want, nwant * sizeof(Cost));
+    if (ngot > 0) {
+        memcpy(g, got, ngot * sizeof(Cost));
+    }
+    qsort(w, nwant, sizeof(Cost), by_name);
+    qsort(g, ngot, sizeof(Cost), by_name);
+    size_t differences = 0, i = 0, j = 0;
+    while (i < nwant || j < ngot) {
+        int order = i == nwant ? 1 : j == ngot ? -1 : by_name(&w[i], &g[j]);
+        bool shown = print && differences < 8;
+        if (j < ngot && g[j].name == NULL) {
+            if (shown) {
+                fprintf(stderr, "    a Cost with name == NULL (cost %llu)\n",
+                        (unsigned long long)g[j].cost);
+            }
+            j++;
+        } else if (j > 0 && j < ngot && g[j - 1].name != NULL && order > 0 &&
+                   strcmp(g[j - 1].name, g[j].name) == 0) {
+            if (shown) {
+                fprintf(stderr, "    listed twice: ");
+                show(g[j].name);
+                fputc('\n', stderr);
+            }
+            j++;
+        } else if (order < 0) {
+            if (shown) {
+                fprintf(stderr, "    missing:      ");
+                show(w[i].name);
+                fprintf(stderr, " (expected cost %llu)\n", (unsigned long long)w[i].cost);
+            }
+            i++;
+        } else if (order > 0) {
+            if (shown) {
+                fprintf(stderr, "    not expected: ");
+                show(g[j].name);
+                fprintf(stderr, " with cost %llu\n", (unsigned long long)g[j].cost);
+            }
+            j++;
+        } else {
+            if (w[i].cost != g[j].cost && shown) {
+                fprintf(stderr, "    wrong cost:   ");
+                show(w[i].name);
+                fprintf(stderr, " expected %llu, got %llu\n", (unsigned long long)w[i].cost,
+                        (unsigned long long)g[j].cost);
+            }
+            differences += w[i].cost != g[j].cost;
+            i++;
+            j++;
+            continue;
+        }
+        differences++;
+    }
+    if (print && differences > 8) {
+        fprintf(stderr, "    ... and %zu more differences\n", differences - 8);
+    }
+    free(w);
+    free(g);
+    return differences;
+}
+
+/* Position of the first entry out of the documented order, or ncosts when sorted. */
+static size_t first_out_of_order(const Cost *want, const Cost *got, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(want[i].name, got[i].name) != 0 || want[i].cost != got[i].cost) {
+            return i;
+        }
+    }
+    return n;
+}
+
+static void show_stacks(const Folded *stacks, size_t nstacks) {
+    fprintf(stderr, "  stacks:   %zu\n", nstacks);
+    for (size_t i = 0; i < nstacks && i < 6; i++) {
+        fprintf(stderr, "    ");
+        show(stacks[i].stack);
+        fprintf(stderr, " count %llu\n", (unsigned long long)stacks[i].count);
+    }
+    if (nstacks > 6) {
+        fprintf(stderr, "    ...\n");
+    }
+}
+
+/* One call of inclusive over the first nstacks stacks; prints the failure and returns
+   false when the result is not the expected one. */
+static bool check_inclusive(const Case *c, const Folded *stacks, size_t nstacks, const Cost *want,
+                            size_t nwant, bool want_error, bool check_order) {
+    Cost *costs = NULL;
+    size_t ncosts = 4242; /* junk, so a function that sets nothing shows */
+    int rc = inclusive(stacks, nstacks, &costs, &ncosts);
+
+    bool ok;
+    const char *problem = NULL;
+    if (want_error || rc != 0) {
+        ok = want_error && rc == -1;
+    } else if (ncosts > 0 && costs == NULL) {
+        ok = false;
+        problem = "*costs is NULL but *ncosts is not 0";
+    } else {
+        ok = compare_costs(want, nwant, costs, ncosts, false) == 0 &&
+             (!check_order || first_out_of_order(want, costs, ncosts) == ncosts);
+    }
+    if (!ok) {
+        begin_failure(c, "inclusive(stacks, count, &costs, &ncosts)");
+        show_stacks(stacks, nstacks);
+        if (want_error) {
+            fprintf(stderr, "  expected: returns -1 (a cost does not fit in uint64_t)\n");
+        } else {
+            fprintf(stderr, "  expected: returns 0 with %zu functions\n", nwant);
+            for (size_t i = 0; i < nwant && i < 6; i++) {
+                fprintf(stderr, "    ");
+                show(want[i].name);
+                fprintf(stderr, " %llu\n", (unsigned long long)want[i].cost);
+            }
+            if (nwant > 6) {
+                fprintf(stderr, "    ...\n");
+            }
+        }
+        fprintf(stderr, "  actual:   returns %d (%s)", rc, return_meaning("inclusive", rc));
+        if (rc == 0 && problem != NULL) {
+            fprintf(stderr, ", but %s\n", problem);
+        } else if (rc == 0 && !want_error) {
+            fprintf(stderr, " with %zu functions; differences:\n", ncosts);
+            if (compare_costs(want, nwant, costs, ncosts, true) == 0) {
+                size_t at = first_out_of_order(want, costs, ncosts);
+                fprintf(stderr, "    the right costs, in the wrong order: entry %zu is ", at);
+                show(costs[at].name);
+                fprintf(stderr, " %llu, expected ", (unsigned long long)costs[at].cost);
+                show(want[at].name);
+                fprintf(stderr, " %llu\n", (unsigned long long)want[at].cost);
+            }
+        } else {
+            fputc('\n', stderr);
+        }
+    }
+    if (rc == 0 && costs != NULL) {
+        for (size_t i = 0; i < ncosts; i++) {
+            free(costs[i].name);
+        }
+        free(costs);
+    }
+    return ok;
+}
+
+static void test_inclusive(void **state) {
+    restore_crash_handlers();
+    const Case *c = *state;
+    InclusiveCase t = read_inclusive_case(c);
+
+    bool ok = (!t.has_control || check_inclusive(c, t.stacks, t.control_count, t.control_want,
+                                                 t.ncontrol_want, false, false)) &&
+              check_inclusive(c, t.stacks, t.nstacks, t.want, t.nwant, t.want_error,
+                              field(c, "order") != NULL);
+
+    for (size_t i = 0; i < t.nstacks; i++) {
+        free((char *)t.stacks[i].stack);
+    }
+    for (size_t i = 0; i < t.nwant; i++) {
+        free(t.want[i].name);
+    }
+    for (size_t i = 0; i < t.ncontrol_want; i++) {
+        free(t.control_want[i].name);
+    }
+    free(t.stacks);
+    free(t.want);
+    free(t.control_want);
+    if (!ok) {
+        fail();
+    }
+}
+
+/* ================================================================== main */
+
+/* cmocka catches SIGSEGV and friends itself and carries on. Under AddressSanitizer we
+   would rather let ASan report the crash (with the line in profile.c), and without it
+   let the process die so the sandbox names the signal. So each test first puts back the
+   handlers that were there before cmocka started. */
+static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+static struct sigaction saved_handlers[4];
+
+static void save_crash_handlers(void) {
+    for (size_t i = 0; i < 4; i++) {
+        sigaction(crash_signals[i], NULL, &saved_handlers[i]);
+    }
+}
+
+static void restore_crash_handlers(void) {
+    for (size_t i = 0; i < 4; i++) {
+        sigaction(crash_signals[i], &saved_handlers[i], NULL);
+    }
+}
+
+static void free_cases(void) {
+    for (size_t i = 0; i < ncases; i++) {
+        for (size_t j = 0; j < cases[i].nfields; j++) {
+            free(cases[i].fields[j].key);
+            free(cases[i].fields[j].value);
+        }
+        free(cases[i].fields);
+        free(cases[i].name);
+        free((char *)cases[i].file);
+    }
+    free(cases);
+}
+
+static void usage(void) {
+    fprintf(stderr, "usage: test_profile [--fixtures DIR] [--list] [--run NAME]\n");
+    exit(2);
+}
+
+int main(int argc, char **argv) {
+    bool list = false;
+    const char *run = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--list") == 0) {
+            list = true;
+        } else if (strcmp(argv[i], "--run") == 0 && i + 1 < argc) {
+            run = argv[++i];
+        } else if (strcmp(argv[i], "--fixtures") == 0 && i + 1 < argc) {
+            fixtures_dir = argv[++i];
+        } else {
+            usage();
+        }
+    }
+
+    static const char *const functions[] = {"parse_row", "sum_named", "inclusive"};
+    static const CMUnitTestFunction tests_of[] = {test_parse_row, test_sum_named, test_inclusive};
+    size_t first_of[4];
+    for (size_t f = 0; f < 3; f++) {
+        first_of[f] = ncases;
+        load_cases(functions[f]);
+    }
+    first_of[3] = ncases;
+
+    struct CMUnitTest *tests = checked_malloc(ncases * sizeof(struct CMUnitTest));
+    bool found = run == NULL;
+    for (size_t f = 0; f < 3; f++) {
+        for (size_t i = first_of[f]; i < first_of[f + 1]; i++) {
+            tests[i] = (struct CMUnitTest){cases[i].name, tests_of[f], NULL, NULL, &cases[i]};
+            found = found || strcmp(cases[i].name, run) == 0;
+            if (list) {
+                printf("%s\n", cases[i].name);
+            }
+        }
+    }
+    int failed = 0;
+    if (!list && !found) {
+        fprintf(stderr, "test_profile: no test called '%s' (see --list)\n", run);
+        failed = 2;
+    } else if (!list) {
+        save_crash_handlers();
+        if (run != NULL) {
+            cmocka_set_test_filter(run); /* test names hold no wildcards: an exact match */
+        }
+        /* cmocka_run_group_tests() is a macro that needs an array of fixed size; this is
+           the function it calls, taking the count of our array built at run time. */
+        failed = _cmocka_run_group_tests("exercise 165", tests, ncases, NULL, NULL) == 0 ? 0 : 1;
+    }
+    free(tests);
+    free_cases();
+    return failed;
+}
