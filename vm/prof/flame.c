@@ -40,6 +40,61 @@ void flame_default_options(FlameOptions *options) {
     options->minwidth = 0.1;
 }
 
+/* ---- output buffer ---------------------------------------------------------
+ * stdio calls per character made writing the boxes cost more than reading a
+ * million lines, so the SVG goes through one buffer with inline appends. */
+
+typedef struct {
+    FILE *file;
+    size_t used;
+    bool failed;
+    char bytes[1 << 16];
+} Out;
+
+static void out_flush(Out *out) {
+    if (out->used > 0 && fwrite(out->bytes, 1, out->used, out->file) != out->used) {
+        out->failed = true;
+    }
+    out->used = 0;
+}
+
+static void out_bytes(Out *out, const void *data, size_t n) {
+    if (out->used + n > sizeof out->bytes) {
+        out_flush(out);
+        if (n > sizeof out->bytes) {
+            if (fwrite(data, 1, n, out->file) != n) {
+                out->failed = true;
+            }
+            return;
+        }
+    }
+    memcpy(out->bytes + out->used, data, n);
+    out->used += n;
+}
+
+static void out_str(Out *out, const char *text) {
+    out_bytes(out, text, strlen(text));
+}
+
+static void out_char(Out *out, char c) {
+    if (out->used == sizeof out->bytes) {
+        out_flush(out);
+    }
+    out->bytes[out->used++] = c;
+}
+
+static void out_u64(Out *out, uint64_t value) {
+    char digits[24];
+    int n = 0;
+    do {
+        digits[n++] = (char)('0' + value % 10);
+        value /= 10;
+    } while (value > 0);
+    while (n > 0) {
+        out_char(out, digits[--n]);
+    }
+}
+
 /* ---- text output ----------------------------------------------------------- */
 
 /* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */
@@ -74,27 +129,27 @@ static size_t utf8_length(const unsigned char *s, size_t n) {
 }
 
 /* Writes at most max_chars characters of the name, XML-escaped. */
-static void write_escaped(FILE *out, const char *text, size_t n, size_t max_chars) {
+static void write_escaped(Out *out, const char *text, size_t n, size_t max_chars) {
     const unsigned char *s = (const unsigned char *)text;
     size_t chars = 0;
     for (size_t i = 0; i < n && chars < max_chars; chars++) {
         size_t len = utf8_length(s + i, n - i);
         if (len == 0) {
-            fputs("\xEF\xBF\xBD", out); /* U+FFFD for a byte that is not UTF-8 */
+            out_str(out, "\xEF\xBF\xBD"); /* U+FFFD for a byte that is not UTF-8 */
             i++;
             continue;
         }
         switch (s[i]) {
-        case '&': fputs("&amp;", out); break;
-        case '<': fputs("&lt;", out); break;
-        case '>': fputs("&gt;", out); break;
-        case '"': fputs("&quot;", out); break;
-        case '\'': fputs("&#39;", out); break;
+        case '&': out_str(out, "&amp;"); break;
+        case '<': out_str(out, "&lt;"); break;
+        case '>': out_str(out, "&gt;"); break;
+        case '"': out_str(out, "&quot;"); break;
+        case '\'': out_str(out, "&#39;"); break;
         default:
             if (s[i] < 0x20 && s[i] != '\t') {
-                fputc('?', out);
+                out_char(out, '?');
             } else {
-                fwrite(s + i, 1, len, out);
+                out_bytes(out, s + i, len);
             }
         }
         i += len;
@@ -110,51 +165,63 @@ static size_t count_chars(const char *text, size_t n) {
 }
 
 /* The label rule shared with the script: whole name, or cut with "..". */
-static void write_label(FILE *out, const char *name, size_t n, double width) {
+static void write_label(Out *out, const char *name, size_t n, double width) {
     double room = floor((width - 3) / CHAR_WIDTH);
     size_t chars = count_chars(name, n);
     if ((double)chars <= room) {
         write_escaped(out, name, n, chars);
     } else if (room >= 3) {
         write_escaped(out, name, n, (size_t)room - 2);
-        fputs("..", out);
+        out_str(out, "..");
     }
 }
 
 /* A pixel value as integer hundredths: "12.34". */
-static void write_px(FILE *out, double value) {
+static void write_px(Out *out, double value) {
     long long hundredths = llround(value * 100);
     if (hundredths < 0) {
-        fputc('-', out);
+        out_char(out, '-');
         hundredths = -hundredths;
     }
-    fprintf(out, "%lld.%02lld", hundredths / 100, hundredths % 100);
+    out_u64(out, (uint64_t)(hundredths / 100));
+    out_char(out, '.');
+    out_char(out, (char)('0' + hundredths % 100 / 10));
+    out_char(out, (char)('0' + hundredths % 10));
 }
 
-static void write_commas(FILE *out, uint64_t value) {
+static void write_commas(Out *out, uint64_t value) {
     char digits[32];
     int n = snprintf(digits, sizeof digits, "%llu", (unsigned long long)value);
     for (int i = 0; i < n; i++) {
         if (i > 0 && (n - i) % 3 == 0) {
-            fputc(',', out);
+            out_char(out, ',');
         }
-        fputc(digits[i], out);
+        out_char(out, digits[i]);
     }
 }
 
-static void write_percent(FILE *out, uint64_t count, uint64_t total) {
+static void write_percent(Out *out, uint64_t count, uint64_t total) {
     unsigned __int128 scaled = ((unsigned __int128)count * 10000 + total / 2) / total;
-    fprintf(out, "%llu.%02llu%%", (unsigned long long)(scaled / 100),
-            (unsigned long long)(scaled % 100));
+    out_u64(out, (uint64_t)(scaled / 100));
+    out_char(out, '.');
+    out_char(out, (char)('0' + (unsigned)(scaled % 100 / 10)));
+    out_char(out, (char)('0' + (unsigned)(scaled % 10)));
+    out_char(out, '%');
 }
 
 /* A warm colour from the name's hash, the same in every graph. */
-static void write_colour(FILE *out, const char *name, size_t n) {
+static void write_colour(Out *out, const char *name, size_t n) {
     uint64_t h = intern_hash(name, n);
     unsigned r = 205 + (unsigned)(h % 50);
     unsigned g = (unsigned)((h >> 16) % 230);
     unsigned b = (unsigned)((h >> 32) % 55);
-    fprintf(out, "rgb(%u,%u,%u)", r, g, b);
+    out_str(out, "rgb(");
+    out_u64(out, r);
+    out_char(out, ',');
+    out_u64(out, g);
+    out_char(out, ',');
+    out_u64(out, b);
+    out_char(out, ')');
 }
 
 /* ---- layout ------------------------------------------------------------------ */
@@ -162,7 +229,7 @@ static void write_colour(FILE *out, const char *name, size_t n) {
 typedef struct {
     const Trie *trie;
     const FlameOptions *options;
-    FILE *out;
+    Out *out;
     double per_count; /* pixels per count */
     double height;
     uint64_t total;
@@ -202,30 +269,32 @@ static void write_box(const Writer *w, uint32_t node, uint64_t start) {
     double x = XPAD + (double)start * w->per_count;
     double width = (double)n->total * w->per_count;
     double y = w->height - BOTTOM_PAD - (n->depth + 1.0) * FRAME_HEIGHT + 1;
-    FILE *out = w->out;
-    fputs("<g class=\"f\"><title>", out);
+    Out *out = w->out;
+    out_str(out, "<g class=\"f\"><title>");
     write_escaped(out, n->name, n->length, SIZE_MAX);
-    fputs(" (", out);
+    out_str(out, " (");
     write_commas(out, n->total);
-    fputc(' ', out);
+    out_char(out, ' ');
     write_escaped(out, w->options->countname, strlen(w->options->countname), SIZE_MAX);
-    fputs(", ", out);
+    out_str(out, ", ");
     write_percent(out, n->total, w->total);
-    fputs(")</title><rect x=\"", out);
+    out_str(out, ")</title><rect x=\"");
     write_px(out, x);
-    fputs("\" y=\"", out);
+    out_str(out, "\" y=\"");
     write_px(out, y);
-    fputs("\" width=\"", out);
+    out_str(out, "\" width=\"");
     write_px(out, width);
-    fprintf(out, "\" height=\"%d\" rx=\"2\" fill=\"", FRAME_HEIGHT - 1);
+    out_str(out, "\" height=\"");
+    out_u64(out, FRAME_HEIGHT - 1);
+    out_str(out, "\" rx=\"2\" fill=\"");
     write_colour(out, n->name, n->length);
-    fputs("\"/><text x=\"", out);
+    out_str(out, "\"/><text x=\"");
     write_px(out, x + 3);
-    fputs("\" y=\"", out);
+    out_str(out, "\" y=\"");
     write_px(out, y + 11.5);
-    fputs("\">", out);
+    out_str(out, "\">");
     write_label(out, n->name, n->length, width);
-    fputs("</text>\n", out);
+    out_str(out, "</text>\n");
 }
 
 typedef struct {
@@ -249,7 +318,7 @@ static int write_boxes(const Writer *w) {
         Open *o = &stack[top - 1];
         uint32_t c = o->next_child;
         if (c == 0) {
-            fputs("</g>\n", w->out);
+            out_str(w->out, "</g>\n");
             top--;
             continue;
         }
@@ -267,45 +336,54 @@ static int write_boxes(const Writer *w) {
 }
 
 static void write_header(const Writer *w) {
-    FILE *out = w->out;
+    Out *out = w->out;
     double width = w->options->width;
-    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n", out);
-    fputs("<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"", out);
+    out_str(out, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n");
+    out_str(out, "<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"");
     write_px(out, width);
-    fputs("\" height=\"", out);
+    out_str(out, "\" height=\"");
     write_px(out, w->height);
-    fputs("\" viewBox=\"0 0 ", out);
+    out_str(out, "\" viewBox=\"0 0 ");
     write_px(out, width);
-    fputc(' ', out);
+    out_char(out, ' ');
     write_px(out, w->height);
-    fputs("\">\n<!-- Flame graph written by dripprof flame: a box's width is its share of the "
-          "total; click to zoom, Ctrl-F to search. -->\n",
-          out);
-    fprintf(out, "<style type=\"text/css\"><![CDATA[\n%s]]></style>\n", flame_style);
-    fputs("<rect x=\"0\" y=\"0\" width=\"100%\" height=\"100%\" fill=\"#f8f8f4\"/>\n", out);
-    fputs("<text id=\"title\" text-anchor=\"middle\" x=\"", out);
+    out_str(out, "\">\n<!-- Flame graph written by dripprof flame: a box's width is its share "
+                 "of the total; click to zoom, Ctrl-F to search. -->\n");
+    out_str(out, "<style type=\"text/css\"><![CDATA[\n");
+    out_str(out, flame_style);
+    out_str(out, "]]></style>\n");
+    out_str(out, "<rect x=\"0\" y=\"0\" width=\"100%\" height=\"100%\" fill=\"#f8f8f4\"/>\n");
+    out_str(out, "<text id=\"title\" text-anchor=\"middle\" x=\"");
     write_px(out, width / 2);
-    fputs("\" y=\"24\">", out);
+    out_str(out, "\" y=\"24\">");
     write_escaped(out, w->options->title, strlen(w->options->title), SIZE_MAX);
-    fputs("</text>\n<text id=\"unzoom\" class=\"button hide\" x=\"10\" y=\"24\">Reset "
-          "Zoom</text>\n",
-          out);
-    fputs("<text id=\"search\" class=\"button\" x=\"", out);
+    out_str(out, "</text>\n<text id=\"unzoom\" class=\"button hide\" x=\"10\" "
+                 "y=\"24\">Reset Zoom</text>\n");
+    out_str(out, "<text id=\"search\" class=\"button\" x=\"");
     write_px(out, width - XPAD - 100);
-    fputs("\" y=\"24\">Search</text>\n<text id=\"details\" x=\"10\" y=\"", out);
+    out_str(out, "\" y=\"24\">Search</text>\n<text id=\"details\" x=\"10\" y=\"");
     write_px(out, w->height - 17);
-    fputs("\"> </text>\n<text id=\"matched\" x=\"", out);
+    out_str(out, "\"> </text>\n<text id=\"matched\" x=\"");
     write_px(out, width - XPAD - 100);
-    fputs("\" y=\"", out);
+    out_str(out, "\" y=\"");
     write_px(out, w->height - 17);
-    fputs("\"> </text>\n<g id=\"frames\">\n", out);
+    out_str(out, "\"> </text>\n<g id=\"frames\">\n");
 }
 
-int flame_write_svg(const FoldedFile *file, const FlameOptions *options, FILE *out,
+int flame_write_svg(const FoldedFile *file, const FlameOptions *options, FILE *stream,
                     const char **error) {
+    Out *out = malloc(sizeof *out);
+    if (out == NULL) {
+        *error = "out of memory";
+        return -1;
+    }
+    out->file = stream;
+    out->used = 0;
+    out->failed = false;
     Trie trie;
     if (trie_build(&trie, file, error) != 0) {
         trie_free(&trie);
+        free(out);
         return -1;
     }
     int status = -1;
@@ -325,16 +403,18 @@ int flame_write_svg(const FoldedFile *file, const FlameOptions *options, FILE *o
         if (write_boxes(&w) != 0) {
             *error = "out of memory";
         } else {
-            fprintf(out,
-                    "</g>\n<script type=\"text/ecmascript\"><![CDATA[\n%s]]></script>\n</svg>\n",
-                    flame_script);
+            out_str(out, "</g>\n<script type=\"text/ecmascript\"><![CDATA[\n");
+            out_str(out, flame_script);
+            out_str(out, "]]></script>\n</svg>\n");
             status = 0;
         }
     }
     trie_free(&trie);
-    if (status == 0 && (fflush(out) != 0 || ferror(out))) {
+    out_flush(out);
+    if (status == 0 && (out->failed || fflush(stream) != 0 || ferror(stream))) {
         *error = "write error";
         status = -1;
     }
+    free(out);
     return status;
 }

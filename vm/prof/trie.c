@@ -4,7 +4,8 @@
  *   - one hash table for all children, keyed by (parent index, name), open
  *     addressing, kept at most half full;
  *   - consecutive lines usually share a prefix (folded files are sorted), so
- *     the previous line's path is kept and its common prefix is reused
+ *     the previous line's path is kept; one word-at-a-time comparison finds
+ *     the common prefix, and the frames inside it reuse the previous nodes
  *     without hashing;
  *   - names are pointers into the folded text, never copied.
  * Children are linked in insertion order while building; trie_sort relinks
@@ -94,10 +95,81 @@ static int64_t child(Trie *trie, uint32_t parent, const char *name, size_t lengt
 }
 
 typedef struct {
-    const char *name;
-    size_t length;
     uint32_t node;
+    size_t end; /* where the frame ends in the previous stack (its ';' or NUL) */
 } PathEntry;
+
+/* Length of the common prefix of a and b, looking at no more than limit bytes. */
+static size_t common_prefix(const char *a, const char *b, size_t limit) {
+    size_t i = 0;
+    for (; i + 8 <= limit; i += 8) {
+        uint64_t x, y;
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
+        if (x != y) {
+            break;
+        }
+    }
+    while (i < limit && a[i] == b[i]) {
+        i++;
+    }
+    return i;
+}
+
+static int push_path(PathEntry **path, size_t *capacity, size_t depth, PathEntry entry) {
+    if (depth == *capacity) {
+        size_t grown_capacity = *capacity ? *capacity * 2 : 64;
+        PathEntry *grown = realloc(*path, grown_capacity * sizeof *grown);
+        if (grown == NULL) {
+            return -1;
+        }
+        *path = grown;
+        *capacity = grown_capacity;
+    }
+    (*path)[depth] = entry;
+    return 0;
+}
+
+/* Adds one line. The frames it shares with the previous line (a common
+ * prefix that ends at a frame boundary) reuse that line's nodes. */
+static int add_line(Trie *trie, const FoldedLine *line, const FoldedLine *previous,
+                    PathEntry **path, size_t *path_len, size_t *path_capacity) {
+    const char *s = line->stack;
+    size_t reused = 0;
+    if (previous != NULL) {
+        size_t limit = (line->length < previous->length ? line->length : previous->length) + 1;
+        size_t same = common_prefix(previous->stack, s, limit); /* counts the NUL */
+        /* A frame is shared when the prefix covers it and its end marker;
+         * ';' and the terminating NUL both end a frame. */
+        while (reused < *path_len &&
+               ((*path)[reused].end < same ||
+                ((*path)[reused].end == same && (s[same] == ';' || s[same] == '\0')))) {
+            reused++;
+        }
+    }
+    uint32_t node = 0;
+    for (size_t k = 0; k < reused; k++) {
+        node = (*path)[k].node;
+        trie->nodes[node].total += line->count;
+    }
+    size_t depth = reused;
+    size_t at = reused ? (*path)[reused - 1].end + 1 : 0;
+    while (at <= line->length) {
+        const char *semi = memchr(s + at, ';', line->length - at);
+        size_t end = semi ? (size_t)(semi - s) : line->length;
+        int64_t next = child(trie, node, s + at, end - at);
+        if (next < 0 || push_path(path, path_capacity, depth, (PathEntry){(uint32_t)next, end})) {
+            return -1;
+        }
+        node = (uint32_t)next;
+        trie->nodes[node].total += line->count;
+        depth++;
+        at = end + 1;
+    }
+    *path_len = depth;
+    trie->nodes[node].self += line->count;
+    return 0;
+}
 
 int trie_build(Trie *trie, const FoldedFile *file, const char **error) {
     memset(trie, 0, sizeof *trie);
@@ -111,57 +183,27 @@ int trie_build(Trie *trie, const FoldedFile *file, const char **error) {
     trie->nodes[0] = (TrieNode){.name = "all", .length = 3};
     PathEntry *path = NULL;
     size_t path_len = 0, path_capacity = 0;
-    for (size_t l = 0; l < file->count; l++) {
+    const FoldedLine *previous = NULL;
+    int status = 0;
+    for (size_t l = 0; l < file->count && status == 0; l++) {
         const FoldedLine *line = &file->lines[l];
         if (line->count == 0) {
             continue;
         }
         if (line->count > UINT64_MAX - trie->nodes[0].total) {
-            free(path);
             *error = "the counts add up to more than 64 bits";
-            return -1;
+            status = -1;
+            break;
         }
         trie->nodes[0].total += line->count;
-        uint32_t node = 0;
-        size_t depth = 0;
-        bool same_prefix = true;
-        const char *p = line->stack;
-        const char *end = p + line->length;
-        while (p < end) {
-            const char *semi = memchr(p, ';', (size_t)(end - p));
-            size_t length = semi ? (size_t)(semi - p) : (size_t)(end - p);
-            if (same_prefix && depth < path_len && path[depth].length == length &&
-                memcmp(path[depth].name, p, length) == 0) {
-                node = path[depth].node;
-            } else {
-                same_prefix = false;
-                int64_t next = child(trie, node, p, length);
-                if (next < 0) {
-                    free(path);
-                    return -1;
-                }
-                node = (uint32_t)next;
-                if (depth == path_capacity) {
-                    path_capacity = path_capacity ? path_capacity * 2 : 64;
-                    PathEntry *grown = realloc(path, path_capacity * sizeof *grown);
-                    if (grown == NULL) {
-                        free(path);
-                        return -1;
-                    }
-                    path = grown;
-                }
-                path[depth] = (PathEntry){.name = p, .length = length, .node = node};
-            }
-            trie->nodes[node].total += line->count;
-            depth++;
-            p += length + 1;
-        }
-        path_len = depth;
-        trie->nodes[node].self += line->count;
+        status = add_line(trie, line, previous, &path, &path_len, &path_capacity);
+        previous = line;
     }
     free(path);
-    *error = NULL;
-    return 0;
+    if (status == 0) {
+        *error = NULL;
+    }
+    return status;
 }
 
 static const TrieNode *sort_nodes;
