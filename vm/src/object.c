@@ -102,6 +102,7 @@ static ObjString *allocateString(const char *chars, int length, uint32_t hash) {
         (ObjString *)allocateObject(sizeof(ObjString) + (size_t)length + 1, OBJ_STRING);
     string->length = length;
     string->hash = hash;
+    string->isFieldName = false;
     memcpy(string->chars, chars, (size_t)length);
     string->chars[length] = '\0';
     /* Interning may grow the table and so collect: keep the string alive. */

@@ -98,15 +98,33 @@ static InterpretResult RUN_FUNCTION(void) {
         constants = function_->chunk.constants.values;                                             \
         ENTERED_FRAME();                                                                           \
     } while (0)
-#define BINARY_NUMBER_OP(valueType, op)                                                            \
+/* Arithmetic and comparison check operand types almost for free: every
+ * non-number is a NaN when its bits are read as a double, and a NaN operand
+ * makes the result NaN (or the comparison unordered). So when the result is
+ * not NaN both operands were numbers; only a NaN result needs the real type
+ * test, which also lets genuine NaN numbers (0/0) through. */
+#define ARITHMETIC_OP(op)                                                                          \
     do {                                                                                           \
         Value b_ = sp[-1];                                                                         \
         Value a_ = sp[-2];                                                                         \
-        if (UNLIKELY(!IS_NUMBER(a_) || !IS_NUMBER(b_))) {                                          \
+        double result_ = AS_NUMBER(a_) op AS_NUMBER(b_);                                           \
+        if (UNLIKELY(isnan(result_)) && (!IS_NUMBER(a_) || !IS_NUMBER(b_))) {                     \
             RUNTIME_ERROR("Operands must be numbers.");                                            \
         }                                                                                          \
         sp--;                                                                                      \
-        sp[-1] = valueType(AS_NUMBER(a_) op AS_NUMBER(b_));                                        \
+        sp[-1] = NUMBER_VAL(result_);                                                              \
+    } while (0)
+#define COMPARISON_OP(op)                                                                          \
+    do {                                                                                           \
+        Value b_ = sp[-1];                                                                         \
+        Value a_ = sp[-2];                                                                         \
+        double x_ = AS_NUMBER(a_);                                                                 \
+        double y_ = AS_NUMBER(b_);                                                                 \
+        if (UNLIKELY(isunordered(x_, y_)) && (!IS_NUMBER(a_) || !IS_NUMBER(b_))) {                 \
+            RUNTIME_ERROR("Operands must be numbers.");                                            \
+        }                                                                                          \
+        sp--;                                                                                      \
+        sp[-1] = BOOL_VAL(x_ op y_);                                                               \
     } while (0)
 
 /* Checks for debugging builds, compiled in only when asked for:
@@ -249,6 +267,7 @@ dispatch:;
         }
         ObjInstance *instance = AS_INSTANCE(PEEK(1));
         ObjString *name = READ_STRING();
+        name->isFieldName = true;
         SAVE();
         tableSet(&instance->fields, name, PEEK(0));
         Value value = POP();
@@ -271,19 +290,20 @@ dispatch:;
         DISPATCH();
     }
     CASE(GREATER) {
-        BINARY_NUMBER_OP(BOOL_VAL, >);
+        COMPARISON_OP(>);
         DISPATCH();
     }
     CASE(LESS) {
-        BINARY_NUMBER_OP(BOOL_VAL, <);
+        COMPARISON_OP(<);
         DISPATCH();
     }
     CASE(ADD) {
         Value b = sp[-1];
         Value a = sp[-2];
-        if (LIKELY(IS_NUMBER(a) && IS_NUMBER(b))) {
+        double sum = AS_NUMBER(a) + AS_NUMBER(b);
+        if (LIKELY(!isnan(sum)) || (IS_NUMBER(a) && IS_NUMBER(b))) {
             sp--;
-            sp[-1] = NUMBER_VAL(AS_NUMBER(a) + AS_NUMBER(b));
+            sp[-1] = NUMBER_VAL(sum);
             DISPATCH();
         }
         if (!IS_STRING(a) || !IS_STRING(b)) {
@@ -299,15 +319,15 @@ dispatch:;
         DISPATCH();
     }
     CASE(SUBTRACT) {
-        BINARY_NUMBER_OP(NUMBER_VAL, -);
+        ARITHMETIC_OP(-);
         DISPATCH();
     }
     CASE(MULTIPLY) {
-        BINARY_NUMBER_OP(NUMBER_VAL, *);
+        ARITHMETIC_OP(*);
         DISPATCH();
     }
     CASE(DIVIDE) {
-        BINARY_NUMBER_OP(NUMBER_VAL, /);
+        ARITHMETIC_OP(/);
         DISPATCH();
     }
     CASE(NOT) {
@@ -370,7 +390,7 @@ dispatch:;
         }
         ObjInstance *instance = AS_INSTANCE(receiver);
         Value value;
-        if (tableGet(&instance->fields, name, &value)) {
+        if (name->isFieldName && tableGet(&instance->fields, name, &value)) {
             /* A field holding something callable shadows any method. */
             sp[-argCount - 1] = value;
             SAVE();
@@ -491,7 +511,8 @@ RUNTIME_ERROR("Unknown opcode %d.", instruction);
 #undef LOAD
 #undef RUNTIME_ERROR
 #undef CALL_CLOSURE
-#undef BINARY_NUMBER_OP
+#undef ARITHMETIC_OP
+#undef COMPARISON_OP
 #undef DISPATCH
 #undef CASE
 #undef CHECK_STACK

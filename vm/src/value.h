@@ -43,6 +43,10 @@ typedef struct ObjString {
     Obj obj;
     int length;
     uint32_t hash;
+    /* Set once any instance has had a field of this name. A method call
+     * whose name never was a field name cannot be shadowed by a field, so
+     * OP_INVOKE skips the field table for it. */
+    bool isFieldName;
     char chars[];
 } ObjString;
 

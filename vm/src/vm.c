@@ -8,6 +8,7 @@
  * This file holds the slow paths the loop calls out to: calling classes,
  * bound methods and natives, binding methods, capturing and closing
  * upvalues, and reporting runtime errors with a stack trace. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
