@@ -82,8 +82,8 @@ static InterpretResult RUN_FUNCTION(void) {
         ObjClosure *callee_ = (closureValue);                                                      \
         ObjFunction *function_ = callee_->function;                                                \
         Value *newSlots_ = sp - (argCount)-1;                                                      \
-        if (UNLIKELY((argCount) != function_->arity)) {                                            \
-            RUNTIME_ERROR("Expected %d arguments but got %d.", function_->arity, (argCount));      \
+        if (UNLIKELY((int)(argCount) != function_->arity)) {                                       \
+            RUNTIME_ERROR("Expected %d arguments but got %d.", function_->arity, (int)(argCount)); \
         }                                                                                          \
         if (UNLIKELY(newSlots_ + function_->maxSlots > vm.stackLimit)) {                           \
             RUNTIME_ERROR("Stack overflow.");                                                      \
@@ -108,7 +108,7 @@ static InterpretResult RUN_FUNCTION(void) {
         Value b_ = sp[-1];                                                                         \
         Value a_ = sp[-2];                                                                         \
         double result_ = AS_NUMBER(a_) op AS_NUMBER(b_);                                           \
-        if (UNLIKELY(isnan(result_)) && (!IS_NUMBER(a_) || !IS_NUMBER(b_))) {                     \
+        if (UNLIKELY(isnan(result_)) && (!IS_NUMBER(a_) || !IS_NUMBER(b_))) {                      \
             RUNTIME_ERROR("Operands must be numbers.");                                            \
         }                                                                                          \
         sp--;                                                                                      \
@@ -211,7 +211,15 @@ dispatch:;
         DISPATCH();
     }
     CASE(GET_GLOBAL) {
+        /* A full hash-table lookup by name, every time. The first probe is
+         * written out here only so that the common case, a hit in the
+         * name's home slot, is the straight-line path. */
         ObjString *name = READ_STRING();
+        const Entry *home = &vm.globals.entries[name->hash & vm.globals.mask];
+        if (LIKELY(home->key == name)) {
+            PUSH(home->value);
+            DISPATCH();
+        }
         Value value;
         if (UNLIKELY(!tableGet(&vm.globals, name, &value))) {
             RUNTIME_ERROR("Undefined variable '%s'.", name->chars);
@@ -364,8 +372,8 @@ dispatch:;
         DISPATCH();
     }
     CASE(CALL) {
-        int argCount = READ_BYTE();
-        Value callee = PEEK(argCount);
+        size_t argCount = READ_BYTE();
+        Value callee = sp[-1 - (ptrdiff_t)argCount];
         if (LIKELY(IS_CLOSURE(callee))) {
             CALL_CLOSURE(AS_CLOSURE(callee), argCount);
             DISPATCH();
@@ -374,7 +382,7 @@ dispatch:;
 #if RUN_COUNTING
         int framesBefore = vm.frameCount;
 #endif
-        if (!callValue(callee, argCount)) {
+        if (!callValue(callee, (int)argCount)) {
             return INTERPRET_RUNTIME_ERROR;
         }
         LOAD();
