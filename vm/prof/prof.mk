@@ -93,7 +93,8 @@ PROF_OUT := $(BUILD)/profile
 
 .PHONY: profile-165
 profile-165: $(BUILD)/drip $(BUILD)/dripprof
-	@FIB_N=$(FIB_N) CC="$(CC)" VM_SOURCES="$(VM_SOURCES)" VM_CFLAGS="$(CWARN) -O2" \
+	@FIB_N=$(FIB_N) CC="$(CC)" VM_SOURCES="$(VM_SOURCES)" \
+	  VM_CFLAGS_NODEBUG="$(filter-out -g,$(or $(VM_CFLAGS),$(CWARN) -O2))" \
 	  bash $(PROF_DIR)/profile165.sh $(BUILD)/drip $(BUILD)/dripprof $(PROF_OUT)
 
 HELP += "profile-165      profile fib.drip and zoo.drip with callgrind (FIB_N=35): tables, flame graphs, checks"
