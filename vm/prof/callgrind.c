@@ -224,52 +224,55 @@ static int64_t read_name(Reader *r, IdTable *table, const char *text, const char
     return add_name(r, p, strlen(p));
 }
 
-/* The function index of (object, name), created on first sight. */
-static int64_t function_of(Reader *r, int64_t object, int64_t name) {
-    Callgrind *g = r->graph;
-    uint32_t key[2] = {(uint32_t)object, (uint32_t)name};
-    int64_t index = intern_add(&g->function_keys, key, sizeof key);
+/* The number of the pair (a, b) in keys; -1 when out of memory. When the
+ * pair is new (its number equals *count), the caller's array of element_size
+ * bytes is grown to hold it and *count is advanced. */
+static int64_t pair_index(Reader *r, Intern *keys, uint32_t a, uint32_t b, void **array,
+                          size_t *count, size_t *capacity, size_t element_size) {
+    uint32_t key[2] = {a, b};
+    int64_t index = intern_add(keys, key, sizeof key);
+    if (index >= 0 && (size_t)index == *count && *count == *capacity) {
+        size_t grown_capacity = *capacity ? *capacity * 2 : 256;
+        void *grown = realloc(*array, grown_capacity * element_size);
+        if (grown == NULL) {
+            index = -1;
+        } else {
+            *array = grown;
+            *capacity = grown_capacity;
+        }
+    }
     if (index < 0) {
         fail(r, "out of memory");
         return -1;
     }
-    if ((size_t)index == g->function_count) {
-        if (g->function_count == g->function_capacity) {
-            size_t capacity = g->function_capacity ? g->function_capacity * 2 : 256;
-            CgFunction *grown = realloc(g->functions, capacity * sizeof *grown);
-            if (grown == NULL) {
-                fail(r, "out of memory");
-                return -1;
-            }
-            g->functions = grown;
-            g->function_capacity = capacity;
-        }
-        g->functions[g->function_count++] =
-            (CgFunction){.object = (uint32_t)object, .name = (uint32_t)name};
+    if ((size_t)index == *count) {
+        (*count)++;
+        memset((char *)*array + (size_t)index * element_size, 0, element_size);
     }
     return index;
 }
 
+/* The function index of (object, name), created on first sight. */
+static int64_t function_of(Reader *r, int64_t object, int64_t name) {
+    Callgrind *g = r->graph;
+    int64_t index =
+        pair_index(r, &g->function_keys, (uint32_t)object, (uint32_t)name, (void **)&g->functions,
+                   &g->function_count, &g->function_capacity, sizeof *g->functions);
+    if (index >= 0) {
+        g->functions[index].object = (uint32_t)object;
+        g->functions[index].name = (uint32_t)name;
+    }
+    return index;
+}
+
+/* The arc index of (caller, callee), created on first sight. */
 static int64_t arc_of(Reader *r, int64_t caller, int64_t callee) {
     Callgrind *g = r->graph;
-    uint32_t key[2] = {(uint32_t)caller, (uint32_t)callee};
-    int64_t index = intern_add(&g->arc_keys, key, sizeof key);
-    if (index < 0) {
-        fail(r, "out of memory");
-        return -1;
-    }
-    if ((size_t)index == g->arc_count) {
-        if (g->arc_count == g->arc_capacity) {
-            size_t capacity = g->arc_capacity ? g->arc_capacity * 2 : 256;
-            CgArc *grown = realloc(g->arcs, capacity * sizeof *grown);
-            if (grown == NULL) {
-                fail(r, "out of memory");
-                return -1;
-            }
-            g->arcs = grown;
-            g->arc_capacity = capacity;
-        }
-        g->arcs[g->arc_count++] = (CgArc){.caller = (uint32_t)caller, .callee = (uint32_t)callee};
+    int64_t index = pair_index(r, &g->arc_keys, (uint32_t)caller, (uint32_t)callee,
+                               (void **)&g->arcs, &g->arc_count, &g->arc_capacity, sizeof *g->arcs);
+    if (index >= 0) {
+        g->arcs[index].caller = (uint32_t)caller;
+        g->arcs[index].callee = (uint32_t)callee;
     }
     return index;
 }
