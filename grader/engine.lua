@@ -370,7 +370,7 @@ function M.grade(opts)
   result.build = { ok = asan.ok, error = asan.error, warnings = asan.warnings, log = asan.log }
 
   local ctx = { rubric = rubric, fixtures = opts.fixtures, gen = gen, rng = rng.new(opts.seed),
-    speed_lines = opts.speed_lines }
+    speed_lines = opts.speed_lines, no_speed = os.getenv("GRADE_NO_SPEED") == "1" }
   local checks = chapter.plan(ctx)
   local per_group = {}
   for _, check in ipairs(checks) do

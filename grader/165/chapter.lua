@@ -310,7 +310,7 @@ function M.plan(ctx)
   local speed = ctx.rubric.speed
   local lines_wanted = ctx.speed_lines or speed.lines
   local speed_path = ctx.gen .. "/speed-" .. lines_wanted .. ".folded"
-  if not util.exists(speed_path) then
+  if not ctx.no_speed and not util.exists(speed_path) then
     util.write_file(speed_path, variants.speed_input(ctx.rng, lines_wanted, speed.distinct_per_line))
   end
   add({ group = "speed", func = "inclusive", kind = "speed",

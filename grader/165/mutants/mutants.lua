@@ -22,7 +22,7 @@ return {
     keeps = { "sum_named_fixtures", "inclusive_overflow" } },
   { fault = "U32", what = "keeps counts and sums in 32 bits (overflows at 2^32)",
     loses = { "parse_row_fixtures", "sum_named_fixtures", "inclusive_fixtures", "sum_named_edges" },
-    keeps = { "inclusive_overflow" } },
+    keeps = {} },
   { fault = "NEEDS_PCT", what = "ignores rows without a percentage",
     loses = { "parse_row_fixtures", "parse_row_edges" },
     keeps = { "sum_named_fixtures", "inclusive_fixtures" } },

@@ -1,0 +1,252 @@
+-- test.lua: the grader's own tests (`make test-grader`, suite `grader` of `make test`).
+--
+--   lua5.4 grader/test.lua RESULT_FILE        writes "PASSED FAILED" to RESULT_FILE
+--   lua5.4 grader/test.lua --batch N          the scale test: N copies with SUBMISSIONS
+--
+-- Every test drives the real entry points (grade.lua, batch.lua, expected.lua,
+-- verify.lua) as processes, the way `make` does, and checks what they print
+-- and write. The speed check runs on a smaller input (SPEED_LINES) and only
+-- where it is the point of the test, to keep the suite near two minutes.
+
+package.path = "grader/?.lua;" .. package.path
+
+local util = require("util")
+local json = require("dkjson")
+local verify = require("verify")
+local engine = require("engine")
+
+local LUA = os.getenv("LUA") or "lua5.4"
+local ROOT = engine.root .. "/test"
+local SEED = 4242
+local SPEED_LINES = 20000
+
+local passed, failed = 0, 0
+
+local function check(ok, name, why)
+  if ok then
+    passed = passed + 1
+  else
+    failed = failed + 1
+    print("FAIL grader: " .. name .. (why and (": " .. why) or ""))
+  end
+  return ok
+end
+
+-- Runs a shell command; returns exit code, stdout, stderr.
+local function run(cmd)
+  local out, err = ROOT .. "/cmd.stdout", ROOT .. "/cmd.stderr"
+  local _, code = util.run(cmd .. " > " .. util.quote(out) .. " 2> " .. util.quote(err))
+  return code, util.read_file(out) or "", util.read_file(err) or ""
+end
+
+local function grade_cmd(env, args)
+  return string.format("%s %s grader/grade.lua --seed %d --speed-lines %d %s", env, LUA, SEED, SPEED_LINES, args)
+end
+
+local function decode(path)
+  return json.decode(util.read_file(path) or "null")
+end
+
+-- The mutants, the reference (full marks) and the stubs (zero), via verify.
+local function test_verify()
+  local problems, lines = verify.verify({ out = ROOT .. "/verify", seed = SEED, speed_lines = SPEED_LINES,
+    no_speed = true })
+  for _, line in ipairs(lines) do
+    local name = line:match("^%S+%s+(%S+)")
+    check(line:match("^ok"), "verify " .. (name or line), line)
+  end
+  for _, p in ipairs(problems) do
+    print("  " .. p)
+  end
+  check(#lines >= 3, "verify graded the reference, the stubs and the mutants", #lines .. " candidates")
+  -- The report of a planted fault names it: the first difference shows input, expected and actual.
+  local r = decode(ROOT .. "/verify/graded/165-mutant-every_occurrence/results.json") or {}
+  local found = false
+  for _, t in ipairs(r.tests or {}) do
+    if t.name:match("^inclusive: toy%-vm") and t.output:match("first difference") and t.output:match("expected:")
+      and t.output:match("actual:") and t.output:match("input:") then
+      found = true
+    end
+  end
+  check(found, "a wrong inclusive() shows its first difference as input/expected/actual")
+  local h = decode(ROOT .. "/verify/graded/165-mutant-hangs_on_empty_needle/results.json") or {}
+  local text = h.output or ""
+  check(text:match("timed out after 2 s"), "an endless loop is reported as 'timed out after 2 s'")
+end
+
+-- results.json: the Gradescope fields and their types.
+local function test_results_json(path)
+  local r = decode(path)
+  if not check(type(r) == "table", "results.json decodes", path) then
+    return
+  end
+  check(math.type(r.score) ~= nil, "results.json score is a number")
+  check(type(r.execution_time) == "number", "results.json execution_time is a number")
+  check(type(r.output) == "string" and r.output:match("seed"), "results.json output is the report")
+  check(r.output_format == "text" and r.visibility == "visible" and r.stdout_visibility == "visible",
+    "results.json formats and visibility")
+  local tests_ok = type(r.tests) == "table" and #r.tests > 10
+  for _, t in ipairs(tests_ok and r.tests or {}) do
+    tests_ok = tests_ok and type(t.name) == "string" and type(t.number) == "string" and type(t.score) == "number"
+      and type(t.max_score) == "number" and (t.status == "passed" or t.status == "failed")
+      and type(t.output) == "string" and type(t.tags) == "table" and t.visibility == "visible"
+      and t.score <= t.max_score + 1e-9
+  end
+  check(tests_ok, "results.json tests[] have name, number, score, max_score, status, output, tags, visibility")
+end
+
+-- SUBMISSIONS: stubs and reference copies, graded in parallel with the speed check on.
+local function test_batch(copies)
+  local subs = ROOT .. "/submissions"
+  util.rm_rf(subs)
+  for i = 1, copies do
+    local name = string.format("student-%02d", i)
+    local from = (i % 3 == 0) and "solutions/165" or "exercises/165"
+    -- Nested one level, as LMS downloads are.
+    util.mkdir_p(subs .. "/" .. name .. "/work")
+    util.copy(from .. "/profile.c", subs .. "/" .. name .. "/work/profile.c")
+  end
+  util.mkdir_p(subs .. "/student-empty")
+  local out = ROOT .. "/batch"
+  local code, stdout, stderr = run(string.format("SPEED_LINES=%d %s grader/batch.lua %s --out %s --seed %d",
+    SPEED_LINES, LUA, subs, out, SEED))
+  check(code == 0, "SUBMISSIONS batch exits 0", stderr)
+  local csv = util.read_file(out .. "/scores.csv") or ""
+  local rows = util.split_lines(csv)
+  check(#rows == copies + 2, "scores.csv has a header and one row per submission", #rows .. " lines")
+  local zero, full = true, true
+  for _, row in ipairs(rows) do
+    local name, score, max = row:match("^([^,]+),([^,]*),([^,]*),")
+    local n = tonumber(name and name:match("student%-(%d+)"))
+    if n then
+      if n % 3 == 0 then
+        full = full and score == max and tonumber(score) == 100
+      else
+        zero = zero and tonumber(score) == 0
+      end
+    end
+  end
+  check(zero, "make grade on the shipped stubs scores 0 (with the speed check)", csv)
+  check(full, "make grade on the reference scores 100 of 100 (with the speed check)", csv)
+  check(csv:match("student%-empty,0,") ~= nil, "a submission without profile.c scores 0 and does not stop the batch")
+  check((util.read_file(out .. "/failures.txt") or ""):match("checks most often failed") ~= nil,
+    "failures.txt lists the checks most often failed")
+  check(stdout:match("graded %d+ of %d+ submissions") ~= nil, "the batch prints a summary", stdout)
+  test_results_json(out .. "/student-03/results.json")
+end
+
+-- A swapped-in fixture folder, stale and corrupted fixtures.
+local function test_fixture_folder()
+  local dir = ROOT .. "/fixtures"
+  util.rm_rf(dir)
+  util.mkdir_p(dir)
+  util.copy("grader/fixtures/165/toy-vm.folded", dir .. "/toy-vm.folded")
+  util.copy("grader/fixtures/165/book-fib-self.txt", dir .. "/book.txt")
+  util.write_file(dir .. "/dropped-in.folded", "main;a;b;a 7\nmain;c 3\n")
+  local env = "FIXTURES=" .. util.quote(dir)
+  local code, _, stderr = run(grade_cmd(env .. " GRADE_NO_SPEED=1", "--submission solutions/165 --quiet"))
+  check(code == 2 and stderr:match("has no expected answers") and stderr:match("make expected FIXTURES="),
+    "a fixture without expected answers is refused, naming the command", stderr)
+  code, _, stderr = run(env .. " " .. LUA .. " grader/expected.lua")
+  check(code == 0, "make expected FIXTURES=dir writes answers for a new folder", stderr)
+  code, _, stderr = run(grade_cmd(env .. " GRADE_NO_SPEED=1", "--submission solutions/165 --json "
+    .. ROOT .. "/fixtures.json --out " .. ROOT .. "/fixtures-run --quiet"))
+  local r = decode(ROOT .. "/fixtures.json") or {}
+  check(code == 0 and r.score and r.extra_data and r.score == r.extra_data.max_score and r.score > 0,
+    "a swapped-in fixture folder is graded after make expected alone (reference: full marks)", stderr)
+  local names = {}
+  for _, t in ipairs(r.tests or {}) do
+    names[#names + 1] = t.name
+  end
+  check(table.concat(names, "\n"):match("dropped%-in%.folded") ~= nil, "a dropped-in folded file becomes a check")
+
+  util.write_file(dir .. "/toy-vm.folded", (util.read_file(dir .. "/toy-vm.folded") or "") .. "main;run 5\n")
+  code, _, stderr = run(grade_cmd(env, "--submission solutions/165 --quiet"))
+  check(code == 2 and stderr:match("toy%-vm%.folded changed") and stderr:match("stale"),
+    "a changed fixture's stale answers are refused", stderr)
+
+  util.write_file(dir .. "/toy-vm.folded", "main;run;fib 10\nmain;run 5\nmain;;x 4\n")
+  code, _, stderr = run(env .. " " .. LUA .. " grader/expected.lua")
+  check(code == 1 and stderr:find(dir .. "/toy-vm.folded:3:", 1, true),
+    "a corrupted folded fixture gives an error naming file and line", stderr)
+
+  util.write_file(dir .. "/toy-vm.folded", "main;run 5\n")
+  util.write_file(dir .. "/book.txt", "--------\n20,186,274,402 (100.0%)  PROGRAM TOTALS\nbad\0line\n")
+  code, _, stderr = run(env .. " " .. LUA .. " grader/expected.lua")
+  check(code == 1 and stderr:find(dir .. "/book.txt:3:", 1, true),
+    "a corrupted annotate fixture (NUL byte) gives an error naming file and line", stderr)
+
+  util.write_file(dir .. "/book.txt", "just some text\nwith no rows\n")
+  code, _, stderr = run(env .. " " .. LUA .. " grader/expected.lua")
+  check(code == 1 and stderr:find(dir .. "/book.txt:1: no callgrind_annotate row", 1, true),
+    "a file with no annotate rows is refused with file and line", stderr)
+end
+
+-- Bad submissions are results, not grader crashes.
+local function test_bad_submissions()
+  local dir = ROOT .. "/broken"
+  util.rm_rf(dir)
+  util.mkdir_p(dir)
+  util.write_file(dir .. "/profile.c", "#include \"profile.h\"\nint parse_row(const char *line, Row *row) {\n"
+    .. "  return 1 +\n}\n")
+  local code, stdout, stderr = run(grade_cmd("GRADE_NO_SPEED=1", "--submission " .. dir .. " --out " .. ROOT
+    .. "/broken-run --json " .. ROOT .. "/broken.json"))
+  local r = decode(ROOT .. "/broken.json") or {}
+  check(code == 0 and r.score == 0, "a compile error is graded (exit 0, score 0)", stderr)
+  check(stdout:match("build: FAILED: profile%.c does not compile: .*error") ~= nil,
+    "the report shows the compile error", stdout:sub(1, 400))
+end
+
+-- Same seed, same generated inputs; another seed, other inputs.
+local function test_seed()
+  local chapter = engine.load_chapter("165")
+  local fixtures = engine.load_fixtures(chapter)
+  local rng = require("rng")
+  local function generated(seed, name)
+    local gen = ROOT .. "/seed-" .. name
+    util.rm_rf(gen)
+    util.mkdir_p(gen)
+    chapter.plan({ rubric = chapter.rubric, fixtures = fixtures, gen = gen, rng = rng.new(seed), speed_lines = 500 })
+    local sums = {}
+    for _, f in ipairs(util.list_dir(gen)) do
+      sums[#sums + 1] = f .. " " .. util.sha256(gen .. "/" .. f)
+    end
+    return table.concat(sums, "\n")
+  end
+  local a, b, c = generated(11, "a"), generated(11, "b"), generated(12, "c")
+  check(a == b, "the same seed generates the same randomised inputs")
+  check(a ~= c, "another seed generates other inputs")
+  local code, stdout = run(grade_cmd("GRADE_NO_SPEED=1", "--submission solutions/165 --out " .. ROOT .. "/seed-run"
+    .. " --json " .. ROOT .. "/seed.json"))
+  check(code == 0 and stdout:match("seed: " .. SEED .. " %(repeat this run with SEED=" .. SEED .. "%)") ~= nil,
+    "the report prints the seed and how to repeat it", stdout:sub(1, 300))
+end
+
+local function main(argv)
+  util.mkdir_p(ROOT)
+  if argv[1] == "--batch" then
+    test_batch(tonumber(argv[2]) or 20)
+    print(string.format("%d passed, %d failed", passed, failed))
+    return failed == 0
+  end
+  local result_file = argv[1] or (engine.root .. "/grader.result")
+  if not util.exists("exercises/165/profile.c") then
+    check(false, "exercises/165/profile.c (the stubs) exists")
+  end
+  test_seed()
+  test_bad_submissions()
+  test_fixture_folder()
+  test_batch(3)
+  test_verify()
+  util.mkdir_p(util.dirname(result_file))
+  util.write_file(result_file, string.format("%d %d\n", passed, failed))
+  print(string.format("grader: %d passed, %d failed", passed, failed))
+  return failed == 0
+end
+
+local ok, result = pcall(main, arg)
+if not ok then
+  print("FAIL grader: the test script itself failed: " .. tostring(type(result) == "table" and result.message or result))
+  os.exit(1)
+end
+os.exit(result and 0 or 1)
