@@ -2,12 +2,29 @@
 # test runs in (build/harness/sandbox, shared with the grader), and the `exercises` suite
 # of `make test`.
 #
-# A chapter's exercise is a folder exercises/N/ (profile.h, profile.c, tests/) mirrored by
-# solutions/N/. `exercise-%` is a pattern rule, so a new chapter adds folders, not Makefile
-# code.
+# A chapter's exercise is a folder exercises/N/ (the student's *.c and *.h, a README.md
+# handout, tests/ with one driver *.c and its data files) mirrored by solutions/N/.
+# `exercise-%` is a pattern rule, so a new chapter adds folders, not Makefile code.
+#
+#   make exercise-165               your code (exercises/165/*.c) against the public tests
+#   make exercise-165 SOLUTION=1    the reference (solutions/165/*.c) against the same tests
+#   make exercise-165 TEST=parse_row.one_blank   only the tests whose name starts so
+#
+# The test binary is rebuilt on every run (it takes about a second) with the sanitizers
+# on; each test then runs in its own process under the sandbox, with EX_TIMEOUT seconds.
 
 EX_HARNESS := grader/harness
 EX_SANDBOX := $(BUILD)/harness/sandbox
+EX_TIMEOUT ?= 2
+EX_DETAILS ?= 2
+EX_CMOCKA   = $(shell pkg-config --cflags --libs cmocka 2>/dev/null || echo -lcmocka)
+# Students get warnings, not -Werror (a half-written function should still run); our
+# own code (SOLUTION=1, the suite) is built with $(CWARN).
+EX_WARN     = $(if $(SOLUTION),$(CWARN),-std=c11 -Wall -Wextra)
+# Where the code under test lives and where its build goes (the suite points these at
+# temporary copies).
+EX_SRC      = $(if $(SOLUTION),solutions,exercises)/$*
+EX_OUT      = $(BUILD)/exercise/$*$(if $(SOLUTION),-solution)
 
 # The sandbox is built without sanitizers: it must not be the thing that crashes.
 $(EX_SANDBOX): $(EX_HARNESS)/sandbox.c
@@ -16,4 +33,26 @@ $(EX_SANDBOX): $(EX_HARNESS)/sandbox.c
 
 .PHONY: sandbox
 sandbox: $(EX_SANDBOX)
-HELP += "sandbox          build the process sandbox every test runs in (build/harness/sandbox)"
+
+# Build errors are shown as the compiler's own words, after a line that says so.
+exercise-%: setup $(EX_SANDBOX)
+	@test -d exercises/$*/tests || { echo "There is no exercise $* (no exercises/$*/tests)."; exit 2; }
+	@mkdir -p $(EX_OUT)
+	@echo "Building $(EX_SRC)/*.c with the public tests of exercises/$*/tests ..."
+	@if ! $(CC) $(EX_WARN) $(SANITIZE) -g -O0 -I$(EX_SRC) -DFIXTURES_DIR='"exercises/$*/tests"' \
+	       -o $(EX_OUT)/tests $(wildcard $(EX_SRC)/*.c) exercises/$*/tests/*.c $(EX_CMOCKA) -lm \
+	       > $(EX_OUT)/build.log 2>&1; then \
+	  echo; echo "Your code does not compile yet, so no test could run. The compiler says:"; echo; \
+	  sed 's/^/    /' $(EX_OUT)/build.log; echo; \
+	  echo "Fix the first error first: later ones are often caused by it."; exit 1; \
+	fi
+	@if [ -s $(EX_OUT)/build.log ]; then \
+	  echo "The compiler warns (warnings often point at real bugs):"; sed 's/^/    /' $(EX_OUT)/build.log; fi
+	@$(LUA) $(EX_HARNESS)/run_exercise.lua --sandbox $(EX_SANDBOX) --binary $(EX_OUT)/tests \
+	  --handout exercises/$*/README.md --sources $(subst $(eval) ,$(comma),$(notdir $(wildcard $(EX_SRC)/*.c))) \
+	  --state $(EX_OUT)/hint-state --timeout $(EX_TIMEOUT) --details $(EX_DETAILS) \
+	  --chapter $* --title "exercise $* ($(EX_SRC))" $(if $(TEST),--only $(TEST))
+
+comma := ,
+
+HELP += "exercise-165     build exercises/165 with its public tests and run each test alone (SOLUTION=1: the reference; TEST=name: one test)"

@@ -10,6 +10,8 @@
  *   --list       print the test names, one a line, and stop
  *   --run NAME   run that one test (make exercise-165 runs each test in its own process,
  *                under build/harness/sandbox, so a crash costs only that test)
+ *   --describe NAME  print what that test calls and expects, without calling your code
+ *                (shown when a test crashed before it could say anything)
  *   (neither)    run every test in this one process, the plain cmocka way
  *
  * When a test fails it prints the call, the input (blanks shown as '·'), and the
@@ -307,8 +309,10 @@ static void show_line(const char *label, const char *text) {
 }
 
 /* The heading of a failure: which test, which rule, which call. */
+static bool describe_only; /* --describe: show the test, do not call the function */
+
 static void begin_failure(const Case *c, const char *call) {
-    fprintf(stderr, "\nFAILED %s\n", c->name);
+    fprintf(stderr, "\n%s %s\n", describe_only ? "TEST" : "FAILED", c->name);
     const char *why = required(c, "why");
     const char *from = field(c, "from");
     fprintf(stderr, "  rule:     %s\n", why + strspn(why, " "));
@@ -320,7 +324,7 @@ static void begin_failure(const Case *c, const char *call) {
 
 static const char *return_meaning(const char *function, int rc) {
     if (rc == -1) {
-        return "error (the shipped stub returns -1: not written yet?)";
+        return "an error; the shipped stub returns -1: not written yet?";
     }
     if (strcmp(function, "parse_row") == 0) {
         return rc == 1 ? "a row" : rc == 0 ? "not a row" : "not a value parse_row may return";
@@ -344,6 +348,22 @@ static void show_difference(const char *expected, const char *actual) {
 static void restore_crash_handlers(void);
 
 /* ================================================================== parse_row */
+
+/* The call and what it should return (a failure adds what it did return). */
+static void describe_parse_row(const Case *c, const char *line, bool want_row, uint64_t want_ir,
+                               bool want_has_pct, double want_pct, const char *want_name) {
+    begin_failure(c, "parse_row(line, &row)");
+    show_line("line:", line);
+    fprintf(stderr,
+            "            (· is one blank; \\n, \\r, \\t are newline, carriage return, TAB)\n");
+    if (want_row) {
+        fprintf(stderr, "  expected: returns 1 (a row) with ir = %llu, has_pct = %s, pct = %.2f\n",
+                (unsigned long long)want_ir, want_has_pct ? "true" : "false", want_pct);
+        show_line("  name =", want_name);
+    } else {
+        fprintf(stderr, "  expected: returns 0 (not a row), with row.name left NULL\n");
+    }
+}
 
 static void test_parse_row(void **state) {
     restore_crash_handlers();
@@ -371,6 +391,10 @@ static void test_parse_row(void **state) {
         die(c->file, c->line, "want: expected 'row IR PCT NAME' or 'not a row'");
     }
 
+    if (describe_only) {
+        describe_parse_row(c, line, want_row, want_ir, want_has_pct, want_pct, want_name);
+        return;
+    }
     Row row = {12345, true, 12345.0, NULL}; /* junk, so a function that sets nothing shows */
     int rc = parse_row(line, &row);
 
@@ -383,18 +407,7 @@ static void test_parse_row(void **state) {
              strcmp(row.name, want_name) == 0;
     }
     if (!ok) {
-        begin_failure(c, "parse_row(line, &row)");
-        show_line("line:", line);
-        fprintf(stderr,
-                "            (· is one blank; \\n, \\r, \\t are newline, carriage return, TAB)\n");
-        if (want_row) {
-            fprintf(stderr,
-                    "  expected: returns 1 (a row) with ir = %llu, has_pct = %s, pct = %.2f\n",
-                    (unsigned long long)want_ir, want_has_pct ? "true" : "false", want_pct);
-            show_line("  name =", want_name);
-        } else {
-            fprintf(stderr, "  expected: returns 0 (not a row), with row.name left NULL\n");
-        }
+        describe_parse_row(c, line, want_row, want_ir, want_has_pct, want_pct, want_name);
         fprintf(stderr, "  actual:   returns %d (%s)", rc, return_meaning("parse_row", rc));
         if (rc == 1 || (rc == 0 && row.name != NULL)) {
             fprintf(stderr, " with ir = %llu, has_pct = %s, pct = %.2f\n",
@@ -460,6 +473,23 @@ static void load_rows_file(RowList *list, const Case *c, const Field *f) {
     free(path);
 }
 
+static void describe_sum(const Case *c, const RowList *list, size_t count, const char *needle,
+                         bool want_error, uint64_t want_sum) {
+    begin_failure(c, "sum_named(rows, count, needle, &sum)");
+    fprintf(stderr, "  rows:     %zu rows", count);
+    for (size_t i = 0; i < count && i < 3; i++) {
+        fprintf(stderr, "%s%llu ", i == 0 ? ": " : ", ", (unsigned long long)list->rows[i].ir);
+        show(list->rows[i].name);
+    }
+    fprintf(stderr, "%s\n", count > 3 ? ", ..." : "");
+    show_line("needle:", needle);
+    if (want_error) {
+        fprintf(stderr, "  expected: returns -1 (the sum does not fit in uint64_t)\n");
+    } else {
+        fprintf(stderr, "  expected: returns 0 with sum = %llu\n", (unsigned long long)want_sum);
+    }
+}
+
 /* One call of sum_named over the first count rows; prints the failure and returns false
    when the result is not the expected one. */
 static bool check_sum(const Case *c, const RowList *list, size_t count, const char *needle,
@@ -468,20 +498,7 @@ static bool check_sum(const Case *c, const RowList *list, size_t count, const ch
     int rc = sum_named(list->rows, count, needle, &sum);
     bool ok = want_error ? rc == -1 : rc == 0 && sum == want_sum;
     if (!ok) {
-        begin_failure(c, "sum_named(rows, count, needle, &sum)");
-        fprintf(stderr, "  rows:     %zu rows", count);
-        for (size_t i = 0; i < count && i < 3; i++) {
-            fprintf(stderr, "%s%llu ", i == 0 ? ": " : ", ", (unsigned long long)list->rows[i].ir);
-            show(list->rows[i].name);
-        }
-        fprintf(stderr, "%s\n", count > 3 ? ", ..." : "");
-        show_line("needle:", needle);
-        if (want_error) {
-            fprintf(stderr, "  expected: returns -1 (the sum does not fit in uint64_t)\n");
-        } else {
-            fprintf(stderr, "  expected: returns 0 with sum = %llu\n",
-                    (unsigned long long)want_sum);
-        }
+        describe_sum(c, list, count, needle, want_error, want_sum);
         fprintf(stderr, "  actual:   returns %d (%s)", rc, return_meaning("sum_named", rc));
         if (rc == 0) {
             fprintf(stderr, " with sum = %llu", (unsigned long long)sum);
@@ -536,9 +553,14 @@ static void test_sum_named(void **state) {
         die(c->file, c->line, "control: COUNT is larger than the number of rows");
     }
 
-    bool ok = (control == NULL ||
-               check_sum(c, &list, (size_t)control_count, needle, false, control_sum)) &&
-              check_sum(c, &list, list.count, needle, want_error, want_sum);
+    bool ok = true;
+    if (describe_only) {
+        describe_sum(c, &list, list.count, needle, want_error, want_sum);
+    } else {
+        ok = (control == NULL ||
+              check_sum(c, &list, (size_t)control_count, needle, false, control_sum)) &&
+             check_sum(c, &list, list.count, needle, want_error, want_sum);
+    }
     for (size_t i = 0; i < list.count; i++) {
         free(list.rows[i].name);
     }
@@ -669,7 +691,9 @@ static size_t compare_costs(const Cost *want, size_t nwant, const Cost *got, siz
                             bool print) {
     Cost *w = checked_malloc(nwant * sizeof(Cost));
     Cost *g = checked_malloc(ngot * sizeof(Cost));
-    memcpy(w, want, nwant * sizeof(Cost));
+    if (nwant > 0) {
+        memcpy(w, want, nwant * sizeof(Cost));
+    }
     if (ngot > 0) {
         memcpy(g, got, ngot * sizeof(Cost));
     }
@@ -751,6 +775,25 @@ static void show_stacks(const Folded *stacks, size_t nstacks) {
     }
 }
 
+static void describe_inclusive(const Case *c, const Folded *stacks, size_t nstacks,
+                               const Cost *want, size_t nwant, bool want_error) {
+    begin_failure(c, "inclusive(stacks, count, &costs, &ncosts)");
+    show_stacks(stacks, nstacks);
+    if (want_error) {
+        fprintf(stderr, "  expected: returns -1 (a cost does not fit in uint64_t)\n");
+        return;
+    }
+    fprintf(stderr, "  expected: returns 0 with %zu functions\n", nwant);
+    for (size_t i = 0; i < nwant && i < 6; i++) {
+        fprintf(stderr, "    ");
+        show(want[i].name);
+        fprintf(stderr, " %llu\n", (unsigned long long)want[i].cost);
+    }
+    if (nwant > 6) {
+        fprintf(stderr, "    ...\n");
+    }
+}
+
 /* One call of inclusive over the first nstacks stacks; prints the failure and returns
    false when the result is not the expected one. */
 static bool check_inclusive(const Case *c, const Folded *stacks, size_t nstacks, const Cost *want,
@@ -771,21 +814,7 @@ static bool check_inclusive(const Case *c, const Folded *stacks, size_t nstacks,
              (!check_order || first_out_of_order(want, costs, ncosts) == ncosts);
     }
     if (!ok) {
-        begin_failure(c, "inclusive(stacks, count, &costs, &ncosts)");
-        show_stacks(stacks, nstacks);
-        if (want_error) {
-            fprintf(stderr, "  expected: returns -1 (a cost does not fit in uint64_t)\n");
-        } else {
-            fprintf(stderr, "  expected: returns 0 with %zu functions\n", nwant);
-            for (size_t i = 0; i < nwant && i < 6; i++) {
-                fprintf(stderr, "    ");
-                show(want[i].name);
-                fprintf(stderr, " %llu\n", (unsigned long long)want[i].cost);
-            }
-            if (nwant > 6) {
-                fprintf(stderr, "    ...\n");
-            }
-        }
+        describe_inclusive(c, stacks, nstacks, want, nwant, want_error);
         fprintf(stderr, "  actual:   returns %d (%s)", rc, return_meaning("inclusive", rc));
         if (rc == 0 && problem != NULL) {
             fprintf(stderr, ", but %s\n", problem);
@@ -817,10 +846,15 @@ static void test_inclusive(void **state) {
     const Case *c = *state;
     InclusiveCase t = read_inclusive_case(c);
 
-    bool ok = (!t.has_control || check_inclusive(c, t.stacks, t.control_count, t.control_want,
-                                                 t.ncontrol_want, false, false)) &&
-              check_inclusive(c, t.stacks, t.nstacks, t.want, t.nwant, t.want_error,
-                              field(c, "order") != NULL);
+    bool ok = true;
+    if (describe_only) {
+        describe_inclusive(c, t.stacks, t.nstacks, t.want, t.nwant, t.want_error);
+    } else {
+        ok = (!t.has_control || check_inclusive(c, t.stacks, t.control_count, t.control_want,
+                                                t.ncontrol_want, false, false)) &&
+             check_inclusive(c, t.stacks, t.nstacks, t.want, t.nwant, t.want_error,
+                             field(c, "order") != NULL);
+    }
 
     for (size_t i = 0; i < t.nstacks; i++) {
         free((char *)t.stacks[i].stack);
@@ -874,7 +908,8 @@ static void free_cases(void) {
 }
 
 static void usage(void) {
-    fprintf(stderr, "usage: test_profile [--fixtures DIR] [--list] [--run NAME]\n");
+    fprintf(stderr,
+            "usage: test_profile [--fixtures DIR] [--list] [--run NAME] [--describe NAME]\n");
     exit(2);
 }
 
@@ -886,6 +921,9 @@ int main(int argc, char **argv) {
             list = true;
         } else if (strcmp(argv[i], "--run") == 0 && i + 1 < argc) {
             run = argv[++i];
+        } else if (strcmp(argv[i], "--describe") == 0 && i + 1 < argc) {
+            run = argv[++i];
+            describe_only = true;
         } else if (strcmp(argv[i], "--fixtures") == 0 && i + 1 < argc) {
             fixtures_dir = argv[++i];
         } else {

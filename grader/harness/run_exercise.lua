@@ -1,0 +1,326 @@
+-- run_exercise.lua: the student's test run behind `make exercise-N`.
+--
+--   lua5.4 grader/harness/run_exercise.lua --sandbox PATH --binary PATH [--handout README.md]
+--       [--sources profile.c,...] [--state FILE] [--timeout SEC] [--only PREFIX]
+--       [--details N] [--title TEXT] [--workdir DIR] [--tsv FILE] [-- ARGS FOR THE BINARY]
+--
+-- Runs each test in its own sandboxed process (runner.lua), then explains the failures
+-- the way a beginner can act on: the function, the input (blanks made visible), expected
+-- and actual values in decimal, what a crash or a timeout means, where a sanitizer says
+-- it happened, and the hint to read next. Hints come from the handout: a heading such as
+-- "#### parse_row, hint 1: ..." and the text under it. The first three runs that fail a
+-- function show its hint 1, the next three hint 2, and so on (counted in --state).
+-- Ends with a progress line (parse_row 9/12 · sum_named 3/3 · inclusive 0/6) and exits 0
+-- only when every test passed. --tsv writes "name<TAB>verdict<TAB>status" lines.
+local here = arg[0]:match("^(.*)/[^/]*$") or "."
+package.path = here .. "/?.lua;" .. package.path
+local runner = require("runner")
+
+local M = {}
+
+-- ------------------------------------------------------------------ arguments
+
+local function parse_args(argv)
+  local opts = { timeout = 2, details = 2, sources = {}, args = {}, title = "the exercise" }
+  local i = 1
+  while i <= #argv do
+    local flag, value = argv[i], argv[i + 1]
+    if flag == "--" then
+      table.move(argv, i + 1, #argv, 1, opts.args)
+      break
+    elseif flag == "--sources" then
+      for source in value:gmatch("[^,]+") do
+        opts.sources[#opts.sources + 1] = source
+      end
+    elseif flag:match("^%-%-[%a-]+$") and value then
+      opts[flag:sub(3):gsub("-", "_")] = value
+    else
+      io.stderr:write("run_exercise: unknown argument '", flag, "'\n")
+      os.exit(2)
+    end
+    i = i + 2
+  end
+  if not opts.sandbox or not opts.binary then
+    io.stderr:write("usage: run_exercise.lua --sandbox PATH --binary PATH [options] [-- ARGS]\n")
+    os.exit(2)
+  end
+  opts.details = tonumber(opts.details)
+  opts.workdir = opts.workdir or (opts.binary:match("^(.*)/[^/]*$") or ".") .. "/results"
+  return opts
+end
+
+-- ------------------------------------------------------------------ hints
+
+-- Reads "#### FUNCTION, hint N: TITLE" sections of the handout:
+-- hints[func][n] = { title = ..., text = ... }.
+function M.read_hints(path)
+  local hints = {}
+  local f = path and io.open(path, "r")
+  if not f then
+    return hints
+  end
+  local current
+  for line in f:lines() do
+    local func, n, title = line:match("^#+%s+([%w_]+), hint (%d+):?%s*(.*)$")
+    if func then
+      hints[func] = hints[func] or {}
+      current = { title = title, lines = {} }
+      hints[func][tonumber(n)] = current
+    elseif line:match("^#") then
+      current = nil
+    elseif current then
+      current.lines[#current.lines + 1] = line
+    end
+  end
+  f:close()
+  for _, tiers in pairs(hints) do
+    for _, hint in pairs(tiers) do
+      hint.text = table.concat(hint.lines, "\n"):gsub("^%s+", ""):gsub("%s+$", "")
+      hint.lines = nil
+    end
+  end
+  return hints
+end
+
+-- The state file remembers, per function, how many runs in a row it has failed.
+local function read_state(path)
+  local state = {}
+  local f = path and io.open(path, "r")
+  if f then
+    for func, runs in f:read("a"):gmatch("([%w_]+) (%d+)") do
+      state[func] = tonumber(runs)
+    end
+    f:close()
+  end
+  return state
+end
+
+local function write_state(path, state)
+  local f = path and io.open(path, "w")
+  if not f then
+    return
+  end
+  local funcs = {}
+  for func in pairs(state) do
+    funcs[#funcs + 1] = func
+  end
+  table.sort(funcs)
+  for _, func in ipairs(funcs) do
+    f:write(func, " ", state[func], "\n")
+  end
+  f:close()
+end
+
+-- ------------------------------------------------------------------ explaining results
+
+local explanations = {
+  crashed = "Your code crashed (%s) before the test could check anything.",
+  timeout = "The test did not finish: %s. An endless loop? Check that every loop moves on "
+    .. "(advances its pointer or index) on every path.",
+  sanitizer = "A sanitizer stopped the test: %s.",
+  leak = "The test passed its checks, but LeakSanitizer found memory that was never "
+    .. "freed: %s. Free what you malloc unless you hand it to the caller (the caller "
+    .. "frees Row.name and the Cost array with its names).",
+  output = "The test printed too much (%s): a printf left in a loop?",
+  exit = "The test process ended with %s instead of returning from your function: "
+    .. "did your code call exit()? Return an error value (-1) instead.",
+  error = "The test could not be run: %s.",
+}
+
+local signal_meaning = {
+  SIGSEGV = "segmentation fault: it read or wrote memory it does not own, e.g. through a "
+    .. "NULL pointer or past the end of a string",
+  SIGABRT = "abort: a failed assert(), or the C library found the heap damaged (double free?)",
+  SIGFPE = "arithmetic error: a division by zero?",
+  SIGBUS = "bus error: a bad pointer",
+  SIGILL = "illegal instruction: undefined behaviour, or falling off the end of a function",
+}
+
+local sanitizer_meaning = {
+  ["heap-buffer-overflow"] = "you read or wrote past the end of a malloc'd block "
+    .. "(room for the terminating '\\0'?)",
+  ["stack-overflow"] = "the stack ran out: recursion that goes too deep",
+  ["SEGV"] = "a bad pointer: NULL, or memory that was never yours",
+  ["heap-use-after-free"] = "you used memory after free()ing it",
+  ["double-free"] = "you free()d the same block twice",
+  ["stack-buffer-overflow"] = "you went past the end of a local array",
+  ["global-buffer-overflow"] = "you went past the end of a global array or string literal",
+}
+
+-- Wraps text at blanks into lines of at most width characters, each starting with prefix.
+function M.wrap(text, width, prefix)
+  local lines, line = {}, ""
+  for word in text:gmatch("%S+") do
+    if #line > 0 and #line + 1 + #word > width then
+      lines[#lines + 1] = prefix .. line
+      line = word
+    else
+      line = #line > 0 and (line .. " " .. word) or word
+    end
+  end
+  lines[#lines + 1] = prefix .. line
+  return table.concat(lines, "\n")
+end
+
+local function indent(text, prefix)
+  return (text:gsub("[^\n]+", function(line) return prefix .. line end))
+end
+
+-- The driver's own explanation (the FAILED/TEST block), without cmocka's status lines.
+local function driver_block(stderr)
+  local lines = {}
+  for line in stderr:gmatch("[^\n]*") do
+    if line:match("^%s*FAILED ") or line:match("^%s*TEST ") or line:match("^  ") then
+      lines[#lines + 1] = line
+    end
+  end
+  return table.concat(lines, "\n")
+end
+
+local function explain(opts, result)
+  local lines = {}
+  local template = explanations[result.verdict]
+  if template then
+    local detail = result.status
+    local signal = result.status:match("crashed: (%S+)")
+    if signal and signal_meaning[signal] then
+      detail = signal .. ", " .. signal_meaning[signal]
+    end
+    for kind, meaning in pairs(sanitizer_meaning) do
+      if result.status:find(kind, 1, true) then
+        detail = result.status .. ": " .. meaning
+      end
+    end
+    lines[#lines + 1] = "  " .. string.format(template, detail)
+    if result.where then
+      lines[#lines + 1] = "  It happened at " .. result.where .. "."
+    end
+    -- A crash leaves no message of the test's own: ask the driver what the test does.
+    local _, _, described = runner.sandboxed(setmetatable({ tag = result.name .. ".describe" },
+      { __index = opts }), (function()
+        local argv = { opts.binary }
+        for _, a in ipairs(opts.args) do argv[#argv + 1] = a end
+        argv[#argv + 1] = "--describe"
+        argv[#argv + 1] = result.name
+        return argv
+      end)())
+    local block = driver_block(described):gsub("^%s*TEST [^\n]*\n?", "")
+    if block ~= "" then
+      lines[#lines + 1] = "  The test was:"
+      lines[#lines + 1] = indent(block, "  ")
+    end
+  else
+    lines[#lines + 1] = driver_block(result.stderr):gsub("^%s*FAILED [^\n]*\n?", "")
+  end
+  return table.concat(lines, "\n")
+end
+
+-- ------------------------------------------------------------------ the report
+
+local function progress_line(funcs, counts)
+  local parts = {}
+  for _, func in ipairs(funcs) do
+    parts[#parts + 1] = string.format("%s %d/%d", func, counts[func].passed, counts[func].total)
+  end
+  return table.concat(parts, " · ")
+end
+
+function M.main(argv)
+  local opts = parse_args(argv)
+  os.execute("mkdir -p " .. runner.quote(opts.workdir))
+  local results, problem = runner.run_all(opts)
+  if not results then
+    io.write("Could not list the tests: ", problem, "\n")
+    return 2
+  end
+  if #results == 0 then
+    io.write("No test matches '", tostring(opts.only), "' (names look like parse_row.plain_row).\n")
+    return 2
+  end
+
+  local funcs, counts = {}, {}
+  for _, r in ipairs(results) do
+    if not counts[r.func] then
+      funcs[#funcs + 1] = r.func
+      counts[r.func] = { passed = 0, total = 0, failing = {} }
+    end
+    local c = counts[r.func]
+    c.total = c.total + 1
+    if r.verdict == "passed" then
+      c.passed = c.passed + 1
+    else
+      c.failing[#c.failing + 1] = r
+    end
+  end
+
+  local hints = M.read_hints(opts.handout)
+  local state = read_state(opts.state)
+  local failed_total = 0
+  io.write(string.format("Ran %d tests of %s, each in its own process (time limit %s s).\n",
+    #results, opts.title, opts.timeout))
+  for _, func in ipairs(funcs) do
+    local c = counts[func]
+    failed_total = failed_total + #c.failing
+    if #c.failing == 0 then
+      state[func] = nil
+    else
+      io.write("\n", string.rep("=", 78), "\n")
+      io.write(string.format("%s: %d of %d tests fail\n", func, #c.failing, c.total))
+      for i, r in ipairs(c.failing) do
+        if i <= opts.details then
+          io.write(string.format("\n✗ %s  (%s)\n", r.name, r.verdict == "failed" and "wrong result" or r.status))
+          io.write(explain(opts, r), "\n")
+        end
+      end
+      if #c.failing > opts.details then
+        local rest = {}
+        for i = opts.details + 1, #c.failing do
+          rest[#rest + 1] = c.failing[i].name:sub(#func + 2)
+        end
+        local text = string.format("Also failing (%d more): %s", #rest, table.concat(rest, ", "))
+        io.write("\n", M.wrap(text, 76, "  "), "\n")
+        io.write(string.format("  See one: make exercise-%s TEST=%s\n", opts.chapter or "N",
+          c.failing[opts.details + 1].name))
+      end
+      state[func] = (state[func] or 0) + 1
+      local tiers = hints[func] or {}
+      -- Hint 1 for the first three failing runs, then the next hint every three runs.
+      local tier = math.min(1 + (state[func] - 1) // 3, #tiers)
+      local hint = tiers[tier]
+      if hint then
+        io.write(string.format("\n  Hint %d of %d for %s (%s, \"%s, hint %d\"):\n", tier, #tiers,
+          func, opts.handout, func, tier))
+        io.write(indent(hint.text, "    "), "\n")
+        if tier < #tiers then
+          io.write("    (Still stuck after a few more runs? Then you will see hint ", tier + 1,
+            ", or read it now in the handout.)\n")
+        end
+      end
+    end
+  end
+  if not opts.only then
+    write_state(opts.state, state)
+  end
+
+  if opts.tsv then
+    local f = assert(io.open(opts.tsv, "w"))
+    for _, r in ipairs(results) do
+      f:write(r.name, "\t", r.verdict, "\t", r.status, "\n")
+    end
+    f:close()
+  end
+
+  io.write("\n", string.rep("=", 78), "\n")
+  io.write(progress_line(funcs, counts), "\n")
+  if failed_total == 0 then
+    io.write(string.format("All %d tests pass.\n", #results))
+    return 0
+  end
+  io.write(string.format("%d of %d tests fail.\n", failed_total, #results))
+  return 1
+end
+
+if arg and arg[0] and arg[0]:match("run_exercise%.lua$") then
+  os.exit(M.main(arg))
+end
+return M
