@@ -255,9 +255,10 @@ static int64_t pair_index(Reader *r, Intern *keys, uint32_t a, uint32_t b, void 
 /* The function index of (object, name), created on first sight. */
 static int64_t function_of(Reader *r, int64_t object, int64_t name) {
     Callgrind *g = r->graph;
-    int64_t index =
-        pair_index(r, &g->function_keys, (uint32_t)object, (uint32_t)name, (void **)&g->functions,
-                   &g->function_count, &g->function_capacity, sizeof *g->functions);
+    void *array = g->functions; /* no (void **) cast: that would alias CgFunction * */
+    int64_t index = pair_index(r, &g->function_keys, (uint32_t)object, (uint32_t)name, &array,
+                               &g->function_count, &g->function_capacity, sizeof *g->functions);
+    g->functions = array;
     if (index >= 0) {
         g->functions[index].object = (uint32_t)object;
         g->functions[index].name = (uint32_t)name;
@@ -268,8 +269,10 @@ static int64_t function_of(Reader *r, int64_t object, int64_t name) {
 /* The arc index of (caller, callee), created on first sight. */
 static int64_t arc_of(Reader *r, int64_t caller, int64_t callee) {
     Callgrind *g = r->graph;
-    int64_t index = pair_index(r, &g->arc_keys, (uint32_t)caller, (uint32_t)callee,
-                               (void **)&g->arcs, &g->arc_count, &g->arc_capacity, sizeof *g->arcs);
+    void *array = g->arcs;
+    int64_t index = pair_index(r, &g->arc_keys, (uint32_t)caller, (uint32_t)callee, &array,
+                               &g->arc_count, &g->arc_capacity, sizeof *g->arcs);
+    g->arcs = array;
     if (index >= 0) {
         g->arcs[index].caller = (uint32_t)caller;
         g->arcs[index].callee = (uint32_t)callee;
