@@ -45,7 +45,7 @@ $(PROF_TESTBIN): $(PROF_TESTS) $(PROF_LIB_SRCS) $(wildcard $(PROF_DIR)/*.h $(PRO
 TEST_SUITES += prof
 .PHONY: test-prof
 test-prof: $(PROF_TESTBIN) $(BUILD)/dripprof
-	@mkdir -p $(TEST_RESULTS) $(BUILD)/prof-tests
+	@mkdir -p $(TEST_RESULTS) $(BUILD)/prof-tests; rm -f $(TEST_RESULTS)/prof.result
 	@extra=""; \
 	if [ -x $(BUILD)/drip ] && command -v valgrind >/dev/null; then \
 	  printf 'fun fib(n) { if (n < 2) return n; return fib(n - 1) + fib(n - 2); }\nprint fib(15);\n' \

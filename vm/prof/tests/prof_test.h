@@ -45,5 +45,6 @@ int fold_tests(size_t *count);
 int flame_tests(size_t *count);
 int top_tests(size_t *count);
 int cli_tests(size_t *count);
+int robust_tests(size_t *count);
 
 #endif
