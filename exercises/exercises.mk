@@ -11,12 +11,20 @@
 #   make exercise-165 TEST=parse_row.one_blank   only the tests whose name starts so
 #
 # The test binary is rebuilt on every run (it takes about a second) with the sanitizers
-# on; each test then runs in its own process under the sandbox, with EX_TIMEOUT seconds.
+# on; each test then runs in its own process under the sandbox, with EX_TIMEOUT seconds
+# of wall-clock time (generous: a sanitizer report takes a while to symbolize on a busy
+# machine), EX_JOBS at a time. The verdicts go to $(EX_OUT)/results.tsv.
+# EX_SRC / EX_OUT / EX_ARGS (extra arguments for the test binary, e.g. --fixtures DIR)
+# let the test suite run the same loop on temporary copies.
 
 EX_HARNESS := grader/harness
+EX_EMPTY   :=
+EX_SPACE   := $(EX_EMPTY) $(EX_EMPTY)
+EX_COMMA   := ,
 EX_SANDBOX := $(BUILD)/harness/sandbox
-EX_TIMEOUT ?= 2
+EX_TIMEOUT ?= 3
 EX_DETAILS ?= 2
+EX_JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 EX_CMOCKA   = $(shell pkg-config --cflags --libs cmocka 2>/dev/null || echo -lcmocka)
 # Students get warnings, not -Werror (a half-written function should still run); our
 # own code (SOLUTION=1, the suite) is built with $(CWARN).
@@ -49,10 +57,30 @@ exercise-%: setup $(EX_SANDBOX)
 	@if [ -s $(EX_OUT)/build.log ]; then \
 	  echo "The compiler warns (warnings often point at real bugs):"; sed 's/^/    /' $(EX_OUT)/build.log; fi
 	@$(LUA) $(EX_HARNESS)/run_exercise.lua --sandbox $(EX_SANDBOX) --binary $(EX_OUT)/tests \
-	  --handout exercises/$*/README.md --sources $(subst $(eval) ,$(comma),$(notdir $(wildcard $(EX_SRC)/*.c))) \
+	  --handout exercises/$*/README.md --sources $(subst $(EX_SPACE),$(EX_COMMA),$(notdir $(wildcard $(EX_SRC)/*.c))) \
 	  --state $(EX_OUT)/hint-state --timeout $(EX_TIMEOUT) --details $(EX_DETAILS) \
-	  --chapter $* --title "exercise $* ($(EX_SRC))" $(if $(TEST),--only $(TEST))
+	  --jobs $(EX_JOBS) --tsv $(EX_OUT)/results.tsv --chapter $* \
+	  --title "exercise $* ($(EX_SRC))" $(if $(TEST),--only $(TEST)) $(if $(EX_ARGS),-- $(EX_ARGS))
 
-comma := ,
 
 HELP += "exercise-165     build exercises/165 with its public tests and run each test alone (SOLUTION=1: the reference; TEST=name: one test)"
+
+# ------------------------------------------------------------------ the test suite
+
+EX_VICTIMS := $(BUILD)/harness/victims $(BUILD)/harness/victims-asan
+
+$(BUILD)/harness/victims: $(EX_HARNESS)/tests/victims.c
+	@mkdir -p $(@D)
+	$(CC) $(CWARN) -O0 -g -o $@ $<
+
+$(BUILD)/harness/victims-asan: $(EX_HARNESS)/tests/victims.c
+	@mkdir -p $(@D)
+	$(CC) $(CWARN) $(SANITIZE) -O0 -g -o $@ $<
+
+TEST_SUITES += exercises
+HELP += "test-exercises   the exercise loop's own tests: sandbox, runner, reference passes, stubs fail"
+
+.PHONY: test-exercises
+test-exercises: setup $(EX_SANDBOX) $(EX_VICTIMS)
+	@mkdir -p $(TEST_RESULTS)
+	@$(LUA) $(EX_HARNESS)/tests/suite.lua --result $(TEST_RESULTS)/exercises.result

@@ -162,6 +162,17 @@ function M.wrap(text, width, prefix)
   return table.concat(lines, "\n")
 end
 
+local verdict_label = {
+  failed = "wrong result",
+  crashed = "crashed",
+  timeout = "timed out",
+  sanitizer = "memory error or undefined behaviour",
+  leak = "memory leak",
+  output = "too much output",
+  exit = "exited",
+  error = "could not run",
+}
+
 local function indent(text, prefix)
   return (text:gsub("[^\n]+", function(line) return prefix .. line end))
 end
@@ -193,7 +204,12 @@ local function explain(opts, result)
     end
     lines[#lines + 1] = "  " .. string.format(template, detail)
     if result.where then
-      lines[#lines + 1] = "  It happened at " .. result.where .. "."
+      local cwd = os.getenv("PWD")
+      local where = result.where
+      if cwd and where:sub(1, #cwd + 1) == cwd .. "/" then
+        where = where:sub(#cwd + 2)
+      end
+      lines[#lines + 1] = "  It happened at " .. where .. "."
     end
     -- A crash leaves no message of the test's own: ask the driver what the test does.
     local _, _, described = runner.sandboxed(setmetatable({ tag = result.name .. ".describe" },
@@ -268,7 +284,7 @@ function M.main(argv)
       io.write(string.format("%s: %d of %d tests fail\n", func, #c.failing, c.total))
       for i, r in ipairs(c.failing) do
         if i <= opts.details then
-          io.write(string.format("\n✗ %s  (%s)\n", r.name, r.verdict == "failed" and "wrong result" or r.status))
+          io.write(string.format("\n✗ %s  (%s)\n", r.name, verdict_label[r.verdict] or r.verdict))
           io.write(explain(opts, r), "\n")
         end
       end
