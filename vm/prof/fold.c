@@ -35,6 +35,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "fold.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +51,13 @@ typedef struct {
     size_t capacity;
 } EdgeList;
 
+/* One node of the upward walk: its amount and how far its split has got. */
+typedef struct {
+    uint64_t amount;
+    uint64_t *shares; /* with several callers: each one's share */
+    size_t next;      /* the next caller to walk into; SIZE_MAX before the first visit */
+} Step;
+
 typedef struct {
     const Callgrind *graph;
     size_t n;
@@ -57,6 +65,7 @@ typedef struct {
     EdgeList *callees; /* out-arcs without self-loops */
     char **names;
     uint32_t *path; /* current walk, leaf first */
+    Step *steps;    /* parallel to path */
     size_t depth;
     FoldResult *out;
     size_t line_capacity;
@@ -166,6 +175,8 @@ typedef struct {
     char **base;          /* the function's own name */
     const char **context; /* caller context inside the raw name, "" if none */
     char **full;          /* base + "'" + context, what a callee's context starts with */
+    uint32_t *stack;      /* the explicit stack of resolve() */
+    size_t *next;         /* per node on that stack: the next caller to look at */
 } Cleaner;
 
 /* r equals x or is x cut just before one of its quotes. */
@@ -187,51 +198,42 @@ static const char *skip_level(const char *r, bool *had_level) {
     return *d == '\'' ? d + 1 : d;
 }
 
-static int resolve(Cleaner *c, uint32_t f);
-
-/* Does some caller explain the suffix rest of raw[0..base_len)? */
-static int caller_explains(Cleaner *c, uint32_t f, const char *raw, size_t base_len,
-                           const char *rest) {
-    EdgeList *callers = &c->callers[f];
+/* Does some resolved caller explain the suffix rest of raw[0..base_len)?
+ * Callers still being resolved (a recursion cycle) are passed over. */
+static bool caller_explains(const Cleaner *c, uint32_t f, const char *raw, size_t base_len,
+                            const char *rest) {
+    const EdgeList *callers = &c->callers[f];
     for (size_t k = 0; k < callers->count; k++) {
         uint32_t u = callers->items[k].node;
-        if (c->state[u] == 1) {
+        if (c->state[u] != 2) {
             continue;
         }
-        if (resolve(c, u) != 0) {
-            return -1;
-        }
         if (is_boundary_prefix(rest, c->full[u])) {
-            return 1;
+            return true;
         }
         if (strlen(c->base[u]) == base_len && strncmp(c->base[u], raw, base_len) == 0 &&
             is_boundary_prefix(rest, c->context[u])) {
-            return 1; /* a deeper recursion level inherits its caller's context */
+            return true; /* a deeper recursion level inherits its caller's context */
         }
     }
-    return 0;
+    return false;
 }
 
-static int resolve(Cleaner *c, uint32_t f) {
-    if (c->state[f] == 2) {
-        return 0;
-    }
-    c->state[f] = 1;
+/* Names f once its callers are named: the leftmost quote whose suffix is a
+ * recursion level or a caller's context ends the base name. */
+static int name_function(Cleaner *c, uint32_t f) {
     const char *raw = callgrind_function_name(c->graph, f);
     size_t base_len = strlen(raw);
     const char *context = raw + base_len;
-    bool found = false;
-    for (const char *q = strchr(raw, '\''); q != NULL && !found; q = strchr(q + 1, '\'')) {
+    for (const char *q = strchr(raw, '\''); q != NULL; q = strchr(q + 1, '\'')) {
         bool had_level;
         const char *rest = skip_level(q + 1, &had_level);
-        int explained = *rest == '\0' ? had_level : caller_explains(c, f, raw, q - raw, rest);
-        if (explained < 0) {
-            return -1;
-        }
+        bool explained =
+            *rest == '\0' ? had_level : caller_explains(c, f, raw, (size_t)(q - raw), rest);
         if (explained) {
-            found = true;
             base_len = (size_t)(q - raw);
             context = rest;
+            break;
         }
     }
     c->base[f] = strndup(raw, base_len);
@@ -247,7 +249,37 @@ static int resolve(Cleaner *c, uint32_t f) {
         c->full[f][base_len] = '\'';
         strcpy(c->full[f] + base_len + 1, context);
     }
-    c->state[f] = 2;
+    return 0;
+}
+
+/* Names start after all its callers (callers first, depth first, with an
+ * explicit stack: a long call chain must not become deep C recursion). */
+static int resolve(Cleaner *c, uint32_t start) {
+    if (c->state[start] != 0) {
+        return 0;
+    }
+    size_t top = 0;
+    c->stack[top++] = start;
+    c->state[start] = 1;
+    c->next[start] = 0;
+    while (top > 0) {
+        uint32_t t = c->stack[top - 1];
+        const EdgeList *callers = &c->callers[t];
+        if (c->next[t] < callers->count) {
+            uint32_t u = callers->items[c->next[t]++].node;
+            if (c->state[u] == 0) {
+                c->state[u] = 1;
+                c->next[u] = 0;
+                c->stack[top++] = u;
+            }
+            continue;
+        }
+        if (name_function(c, t) != 0) {
+            return -1;
+        }
+        c->state[t] = 2;
+        top--;
+    }
     return 0;
 }
 
@@ -269,8 +301,10 @@ static char **clean_names_with(const Callgrind *g, EdgeList *callers) {
                  .state = calloc(n + 1, 1),
                  .base = calloc(n + 1, sizeof(char *)),
                  .context = calloc(n + 1, sizeof(char *)),
-                 .full = calloc(n + 1, sizeof(char *))};
-    bool ok = c.state && c.base && c.context && c.full;
+                 .full = calloc(n + 1, sizeof(char *)),
+                 .stack = malloc((n + 1) * sizeof(uint32_t)),
+                 .next = malloc((n + 1) * sizeof(size_t))};
+    bool ok = c.state && c.base && c.context && c.full && c.stack && c.next;
     for (size_t f = 0; ok && f < n; f++) {
         ok = resolve(&c, (uint32_t)f) == 0;
     }
@@ -280,6 +314,8 @@ static char **clean_names_with(const Callgrind *g, EdgeList *callers) {
     free(c.full);
     free(c.context);
     free(c.state);
+    free(c.stack);
+    free(c.next);
     if (!ok) {
         fold_free_names(c.base, n);
         return NULL;
@@ -482,25 +518,49 @@ static int apportion(uint64_t amount, const EdgeList *callers, uint64_t *shares)
     return 0;
 }
 
-static int walk_up(Folder *f, uint32_t node, uint64_t amount) {
-    f->path[f->depth++] = node;
-    const EdgeList *callers = &f->callers[node];
+static void push_step(Folder *f, uint32_t node, uint64_t amount) {
+    f->path[f->depth] = node;
+    f->steps[f->depth] = (Step){.amount = amount, .shares = NULL, .next = SIZE_MAX};
+    f->depth++;
+}
+
+/* Walks amount from leaf up to the roots, depth first with an explicit stack
+ * (the path can be as long as the graph has nodes), splitting it at every
+ * node with several callers and emitting a line at every root. */
+static int walk_up(Folder *f, uint32_t leaf, uint64_t amount) {
     int status = 0;
-    if (callers->count == 0) {
-        status = emit(f, amount);
-    } else if (callers->count == 1) {
-        status = walk_up(f, callers->items[0].node, amount);
-    } else {
-        uint64_t *shares = malloc(callers->count * sizeof *shares);
-        status = shares == NULL ? -1 : apportion(amount, callers, shares);
-        for (size_t i = 0; status == 0 && i < callers->count; i++) {
-            if (shares[i] > 0) {
-                status = walk_up(f, callers->items[i].node, shares[i]);
+    f->depth = 0;
+    push_step(f, leaf, amount);
+    while (f->depth > 0 && status == 0) {
+        Step *s = &f->steps[f->depth - 1];
+        const EdgeList *callers = &f->callers[f->path[f->depth - 1]];
+        if (s->next == SIZE_MAX) { /* first visit */
+            s->next = 0;
+            if (callers->count == 0) {
+                status = emit(f, s->amount);
+                f->depth--;
+                continue;
+            }
+            if (callers->count > 1) {
+                s->shares = malloc(callers->count * sizeof *s->shares);
+                status = s->shares == NULL ? -1 : apportion(s->amount, callers, s->shares);
+                continue;
             }
         }
-        free(shares);
+        if (s->next < callers->count) {
+            size_t k = s->next++;
+            uint64_t share = callers->count == 1 ? s->amount : s->shares[k];
+            if (share > 0) {
+                push_step(f, callers->items[k].node, share);
+            }
+        } else {
+            free(s->shares);
+            f->depth--;
+        }
     }
-    f->depth--;
+    while (f->depth > 0) { /* after an error */
+        free(f->steps[--f->depth].shares);
+    }
     return status;
 }
 
@@ -555,7 +615,9 @@ int fold_callgrind(const Callgrind *g, FoldResult *out, const char **error) {
     }
     f.names = clean_names_with(g, f.callers);
     f.path = malloc((f.n + 1) * sizeof *f.path);
-    if (f.names == NULL || f.path == NULL || cut_cycles(&f) != 0 || rebuild_callers(&f) != 0) {
+    f.steps = malloc((f.n + 1) * sizeof *f.steps);
+    if (f.names == NULL || f.path == NULL || f.steps == NULL || cut_cycles(&f) != 0 ||
+        rebuild_callers(&f) != 0) {
         goto done;
     }
     classify(&f);
@@ -575,6 +637,7 @@ done:
     free_lists(f.callees, f.n);
     fold_free_names(f.names, f.n);
     free(f.path);
+    free(f.steps);
     return status;
 }
 

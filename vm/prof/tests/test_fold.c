@@ -323,6 +323,40 @@ static void output_is_deterministic(void **state) {
     }
 }
 
+static void long_call_chains_do_not_recurse_in_c(void **state) {
+    (void)state;
+    /* f0 -> f1'f0 -> f2'f1 -> ... (callgrind --separate-callers=1 names); only
+     * the last one costs anything. */
+    size_t n = 60000;
+    size_t size = n * 64 + 64;
+    char *text = malloc(size);
+    size_t at = (size_t)sprintf(text, "events: Ir\nfn=(0) f0\n");
+    for (size_t k = 0; k + 1 < n; k++) {
+        if (k > 0) {
+            at += (size_t)sprintf(text + at, "fn=(%zu)\n", k);
+        }
+        at += (size_t)sprintf(text + at, "cfn=(%zu) f%zu'f%zu\ncalls=1 0\n0 1\n", k + 1, k + 1, k);
+    }
+    at += (size_t)sprintf(text + at, "fn=(%zu)\n0 1\ntotals: 1\n", n - 1);
+    Callgrind g;
+    FoldResult r;
+    fold_text(text, &g, &r);
+    assert_int_equal(r.count, 1);
+    assert_int_equal(r.lines[0].count, 1);
+    assert_true(r.exact);
+    /* every suffix names the caller, so every one goes */
+    assert_true(strncmp(r.lines[0].stack, "f0;f1;f2;", 9) == 0);
+    assert_null(strchr(r.lines[0].stack, '\''));
+    size_t frames = 1;
+    for (const char *p = r.lines[0].stack; (p = strchr(p, ';')) != NULL; p++) {
+        frames++;
+    }
+    assert_int_equal(frames, n);
+    fold_free(&r);
+    callgrind_free(&g);
+    free(text);
+}
+
 int fold_tests(size_t *count) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(invariants_hold_on_every_profile),
@@ -335,6 +369,7 @@ int fold_tests(size_t *count) {
         cmocka_unit_test(self_loops_are_dropped_not_counted_twice),
         cmocka_unit_test(names_lose_only_the_suffixes_the_graph_explains),
         cmocka_unit_test(output_is_deterministic),
+        cmocka_unit_test(long_call_chains_do_not_recurse_in_c),
     };
     *count = sizeof tests / sizeof tests[0];
     return cmocka_run_group_tests_name("fold", tests, NULL, NULL);
