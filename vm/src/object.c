@@ -5,6 +5,7 @@
  * they still need reachable (usually by pushing it on the VM stack) across
  * the next allocation. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "memory.h"
@@ -15,6 +16,11 @@
 
 static Obj *allocateObject(size_t size, ObjType type) {
     Obj *object = (Obj *)reallocate(NULL, 0, size);
+    if ((uintptr_t)object > POINTER_MASK) {
+        /* Never seen on Linux, where user space ends below 2^47. */
+        fprintf(stderr, "drip: object address %p does not fit in 48 bits.\n", (void *)object);
+        exit(70);
+    }
     object->type = type;
     object->isMarked = false;
     object->next = vm.objects;

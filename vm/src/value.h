@@ -6,7 +6,14 @@
  *
  *   number   any double whose bits are not (QNAN set in full)
  *   false    QNAN | 2        nil   QNAN | 3        true  QNAN | 4
- *   object   SIGN | QNAN | pointer (x86-64 and arm64 pointers fit in 48 bits)
+ *   object   SIGN | QNAN | hint << 48 | pointer (user-space pointers fit in
+ *            48 bits on x86-64 and arm64)
+ *
+ * The two bits between QNAN and the pointer (48 and 49) hold a hint of the
+ * object's type: 1 for a closure, 2 for an instance, 0 for anything else. The
+ * hot questions "is this a closure?" (every call) and "is this an instance?"
+ * (every method call and property access) then need only the value, one
+ * shift and one compare, not a load of the object's header.
  *
  * false and nil differ only in the lowest bit, so "is this falsey?" is one OR
  * and one compare. A real NaN produced by 0/0 is 0xfff8..., which does not have
@@ -63,17 +70,33 @@ typedef uint64_t Value;
 #define NIL_VAL ((Value)(QNAN | TAG_NIL))
 #define TRUE_VAL ((Value)(QNAN | TAG_TRUE))
 #define BOOL_VAL(b) ((b) ? TRUE_VAL : FALSE_VAL)
-#define OBJ_VAL(obj) ((Value)(SIGN_BIT | QNAN | (uint64_t)(uintptr_t)(obj)))
+#define OBJ_TAG (SIGN_BIT | QNAN)
+#define HINT_SHIFT 48
+#define POINTER_MASK ((uint64_t)0x0000ffffffffffff)
+#define HINT_OTHER 0
+#define HINT_CLOSURE 1
+#define HINT_INSTANCE 2
+
+static inline Value objectValue(Obj *object) {
+    uint64_t hint = object->type == OBJ_CLOSURE    ? HINT_CLOSURE
+                    : object->type == OBJ_INSTANCE ? HINT_INSTANCE
+                                                   : HINT_OTHER;
+    return OBJ_TAG | hint << HINT_SHIFT | (uint64_t)(uintptr_t)object;
+}
+
+#define OBJ_VAL(obj) objectValue((Obj *)(obj))
+/* The value's top 16 bits: the object tag plus the type hint. */
+#define HAS_HINT(v, hint) (((v) >> HINT_SHIFT) == ((OBJ_TAG >> HINT_SHIFT) | (hint)))
 
 #define IS_NUMBER(v) (((v)&QNAN) != QNAN)
 #define IS_NIL(v) ((v) == NIL_VAL)
 #define IS_BOOL(v) ((v) == TRUE_VAL || (v) == FALSE_VAL)
-#define IS_OBJ(v) (((v) & (QNAN | SIGN_BIT)) == (QNAN | SIGN_BIT))
+#define IS_OBJ(v) (((v)&OBJ_TAG) == OBJ_TAG)
 /* nil and false are the only falsey values; they differ in bit 0 only. */
 #define IS_FALSEY(v) (((v) | 1) == NIL_VAL)
 
 #define AS_BOOL(v) ((v) == TRUE_VAL)
-#define AS_OBJ(v) ((Obj *)(uintptr_t)((v) & ~(SIGN_BIT | QNAN)))
+#define AS_OBJ(v) ((Obj *)(uintptr_t)((v)&POINTER_MASK))
 
 static inline double valueToNum(Value value) {
     union {
