@@ -3,6 +3,8 @@
  *   dripprof fold CALLGRIND.OUT       folded stacks of C functions
  *   dripprof flame FOLDED [options]   an interactive SVG flame graph
  *   dripprof top FILE                 self and inclusive tables
+ *   dripprof calls CALLGRIND.OUT      call counts per function
+ *   dripprof files ANNOTATE.TXT       callgrind_annotate's table per source file
  *
  * This file only parses arguments, reads inputs and reports errors; the work
  * is in callgrind.c (reader), fold.c (stacks from the call graph), folded.c
@@ -18,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "annotate.h"
 #include "callgrind.h"
 #include "flame.h"
 #include "fold.h"
@@ -31,6 +34,8 @@ static const char main_help[] =
     "  fold CALLGRIND.OUT   print folded stacks of the C functions in a callgrind profile\n"
     "  flame FOLDED         write an interactive SVG flame graph of folded stacks to stdout\n"
     "  top FILE             self and inclusive tables of folded stacks or a callgrind.out\n"
+    "  calls CALLGRIND.OUT [FUNCTION...]   how often each function was called\n"
+    "  files ANNOTATE.TXT   a callgrind_annotate function table summed per source file\n"
     "\n"
     "`dripprof COMMAND --help` describes each command. Errors name the file and line.\n";
 
@@ -74,6 +79,21 @@ static const char top_help[] =
     "  --limit N          at most N rows per table (default: all)\n"
     "  --countname NAME   column name for folded input (default \"samples\"; a callgrind\n"
     "                     profile uses its event, e.g. Ir)\n";
+
+static const char calls_help[] =
+    "usage: dripprof calls CALLGRIND.OUT [FUNCTION...]\n"
+    "\n"
+    "Prints `COUNT  FUNCTION` for every function of the profile that was called (or only\n"
+    "for the FUNCTIONs named; one that was never called prints 0), most calls first. Names\n"
+    "are cleaned like `dripprof fold`'s frames, so fib and fib'2 are one function; all\n"
+    "calls count, recursive ones included.\n";
+
+static const char files_help[] =
+    "usage: dripprof files ANNOTATE.TXT\n"
+    "\n"
+    "Reads the function table of callgrind_annotate output (with the chapter's parse_row)\n"
+    "and prints its cost per source file, callgrind_annotate-style. Code inlined from a\n"
+    "header is charged to the header, so this shows where inlined helpers went.\n";
 
 static int usage_error(const char *help, const char *fmt, const char *arg) {
     fprintf(stderr, "dripprof: ");
@@ -377,6 +397,123 @@ static int run_top(int argc, char **argv) {
     return top_of_folded(path, &options, countname);
 }
 
+static int compare_calls(const void *pa, const void *pb) {
+    const Cost *a = pa, *b = pb;
+    if (a->cost != b->cost) {
+        return a->cost > b->cost ? -1 : 1;
+    }
+    return strcmp(a->name, b->name);
+}
+
+static int run_calls(int argc, char **argv) {
+    if (wants_help(argc, argv)) {
+        fputs(calls_help, stdout);
+        return 0;
+    }
+    if (argc < 1 || argv[0][0] == '-') {
+        return usage_error(calls_help, "calls: no callgrind.out file given%s", "");
+    }
+    Callgrind graph;
+    if (callgrind_read_file(argv[0], &graph) != 0) {
+        fprintf(stderr, "dripprof: %s\n", graph.error ? graph.error : "out of memory");
+        callgrind_free(&graph);
+        return 1;
+    }
+    size_t n = graph.function_count;
+    char **names = fold_clean_names(&graph);
+    Cost *calls = calloc(n + 1, sizeof *calls);
+    int status = names && calls ? 0 : 1;
+    for (size_t f = 0; status == 0 && f < n; f++) {
+        calls[f].name = names[f];
+    }
+    for (size_t i = 0; status == 0 && i < graph.arc_count; i++) {
+        const CgArc *arc = &graph.arcs[i];
+        if (arc->calls > UINT64_MAX - calls[arc->callee].cost) {
+            status = 1;
+        } else {
+            calls[arc->callee].cost += arc->calls;
+        }
+    }
+    /* One row per name: merge the functions that share a cleaned name. */
+    size_t merged = 0;
+    if (status == 0) {
+        qsort(calls, n, sizeof *calls, compare_calls);
+        for (size_t f = 0; f < n; f++) {
+            size_t k = 0;
+            while (k < merged && strcmp(calls[k].name, calls[f].name) != 0) {
+                k++;
+            }
+            if (k == merged) {
+                calls[merged++] = calls[f];
+            } else {
+                calls[k].cost += calls[f].cost;
+            }
+        }
+        qsort(calls, merged, sizeof *calls, compare_calls);
+    }
+    for (size_t k = 0; status == 0 && k < merged; k++) {
+        bool wanted = argc == 1 && calls[k].cost > 0;
+        for (int a = 1; a < argc && !wanted; a++) {
+            wanted = strcmp(argv[a], calls[k].name) == 0;
+        }
+        if (wanted) {
+            printf("%" PRIu64 "  %s\n", calls[k].cost, calls[k].name);
+        }
+    }
+    for (int a = 1; status == 0 && a < argc; a++) {
+        bool found = false;
+        for (size_t k = 0; k < merged && !found; k++) {
+            found = strcmp(argv[a], calls[k].name) == 0;
+        }
+        if (!found) {
+            printf("0  %s\n", argv[a]);
+        }
+    }
+    if (status != 0) {
+        fprintf(stderr, "dripprof: %s: out of memory or a call count above 64 bits\n", argv[0]);
+    }
+    free(calls);
+    fold_free_names(names, n);
+    callgrind_free(&graph);
+    return status;
+}
+
+static int run_files(int argc, char **argv) {
+    if (wants_help(argc, argv)) {
+        fputs(files_help, stdout);
+        return 0;
+    }
+    if (argc != 1 || argv[0][0] == '-') {
+        return usage_error(files_help, "files: give one callgrind_annotate output file%s", "");
+    }
+    AnnotateTable table;
+    if (annotate_read_file(argv[0], &table) != 0) {
+        fprintf(stderr, "dripprof: %s\n", table.error ? table.error : "out of memory");
+        annotate_free(&table);
+        return 1;
+    }
+    Cost *files = NULL;
+    size_t count = 0;
+    int status = 0;
+    if (annotate_sum_by_file(&table, &files, &count) != 0) {
+        fprintf(stderr, "dripprof: %s: out of memory or a sum above 64 bits\n", argv[0]);
+        status = 1;
+    } else {
+        char total[40];
+        int width = snprintf(total, sizeof total, "%" PRIu64, table.total);
+        width += (width - 1) / 3;
+        printf("Ir (self, by source file)\n");
+        top_write_row(stdout, table.total, table.total, width, "PROGRAM TOTALS");
+        for (size_t i = 0; i < count; i++) {
+            top_write_row(stdout, files[i].cost, table.total, width, files[i].name);
+            free(files[i].name);
+        }
+        free(files);
+    }
+    annotate_free(&table);
+    return status;
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) {
         fputs(main_help, stderr);
@@ -396,6 +533,12 @@ int main(int argc, char **argv) {
     }
     if (strcmp(command, "top") == 0) {
         return run_top(argc - 2, argv + 2);
+    }
+    if (strcmp(command, "calls") == 0) {
+        return run_calls(argc - 2, argv + 2);
+    }
+    if (strcmp(command, "files") == 0) {
+        return run_files(argc - 2, argv + 2);
     }
     fprintf(stderr, "dripprof: unknown command '%s'\n\n%s", command, main_help);
     return 2;

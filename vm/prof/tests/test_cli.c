@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "annotate.h"
 #include "callgrind.h"
 #include "profile.h"
 
@@ -31,11 +32,11 @@ static int run(const char *args, char **out, char **err) {
 
 static void every_command_has_help(void **state) {
     (void)state;
-    static const char *const commands[][2] = {{"--help", "usage: dripprof COMMAND"},
-                                              {"fold --help", "usage: dripprof fold"},
-                                              {"flame --help", "usage: dripprof flame"},
-                                              {"top --help", "usage: dripprof top"}};
-    for (size_t i = 0; i < 4; i++) {
+    static const char *const commands[][2] = {
+        {"--help", "usage: dripprof COMMAND"},     {"fold --help", "usage: dripprof fold"},
+        {"flame --help", "usage: dripprof flame"}, {"top --help", "usage: dripprof top"},
+        {"calls --help", "usage: dripprof calls"}, {"files --help", "usage: dripprof files"}};
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         char *out, *err;
         assert_int_equal(run(commands[i][0], &out, &err), 0);
         assert_non_null(strstr(out, commands[i][1]));
@@ -186,6 +187,74 @@ static void flame_reads_stdin_and_is_deterministic(void **state) {
     free(second);
 }
 
+static void files_splits_the_annotate_table_by_source_file(void **state) {
+    (void)state;
+    AnnotateTable table;
+    if (annotate_read_file(PROF_DATA_DIR "/shared-jumps.annotate.txt", &table) != 0) {
+        fail_msg("%s", table.error);
+    }
+    assert_int_equal(table.total, 129233);
+    uint64_t rows = 0;
+    for (size_t i = 0; i < table.count; i++) {
+        rows += table.rows[i].ir;
+    }
+    annotate_free(&table);
+    char *out, *err;
+    assert_int_equal(run("files " PROF_DATA_DIR "/shared-jumps.annotate.txt", &out, &err), 0);
+    uint64_t files = 0, shared_c = 0;
+    int totals = 0;
+    for (char *line = strtok(out, "\n"); line != NULL; line = strtok(NULL, "\n")) {
+        Row row;
+        if (parse_row(line, &row) == 1) {
+            if (strcmp(row.name, "PROGRAM TOTALS") == 0) {
+                totals++;
+            } else {
+                files += row.ir;
+            }
+            size_t n = strlen(row.name);
+            if (n > 9 && strcmp(row.name + n - 9, "/shared.c") == 0) {
+                shared_c = row.ir;
+            }
+            free(row.name);
+        }
+    }
+    assert_int_equal(totals, 1);
+    assert_int_equal(files, rows); /* every function row lands in exactly one file */
+    /* shared.c's rows in the fixture: mix 2,060 + step 1,120 + fill 251 + check 91 + main 7 */
+    assert_int_equal(shared_c, 3529);
+    free(out);
+    free(err);
+    const char *folded = prof_scratch_file("not-annotate.txt", "main;fib 5\n", 11);
+    char args[512];
+    snprintf(args, sizeof args, "files %s", folded);
+    assert_int_equal(run(args, &out, &err), 1);
+    assert_non_null(strstr(err, "not-annotate.txt:1: no \"Ir  file:function\" table"));
+    free(out);
+    free(err);
+    const char *broken = "Ir\n---\n10 (100.0%)  PROGRAM TOTALS\n\nIr   file:function\n---\n"
+                         "   10 (100.0%)  a.c:main\n  => a.c:f (1x)\n";
+    snprintf(args, sizeof args, "files %s",
+             prof_scratch_file("broken-annotate.txt", broken, strlen(broken)));
+    assert_int_equal(run(args, &out, &err), 1);
+    assert_non_null(strstr(err, "broken-annotate.txt:8: not a function row"));
+    free(out);
+    free(err);
+}
+
+static void calls_counts_every_call_of_a_function(void **state) {
+    (void)state;
+    char *out, *err;
+    assert_int_equal(run("calls " PROF_DATA_DIR "/fib.callgrind.out fib main nowhere", &out, &err),
+                     0);
+    /* fib(15) calls fib 2 * fib(16) - 1 = 1973 times, fib'2 included */
+    assert_string_equal(out, "1973  fib\n1  main\n0  nowhere\n");
+    free(out);
+    free(err);
+    assert_int_equal(run("calls", &out, &err), 2);
+    free(out);
+    free(err);
+}
+
 int cli_tests(size_t *count) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_command_has_help),
@@ -194,6 +263,8 @@ int cli_tests(size_t *count) {
         cmocka_unit_test(fold_output_adds_up_to_totals),
         cmocka_unit_test(top_of_a_profile_matches_callgrind_self),
         cmocka_unit_test(flame_reads_stdin_and_is_deterministic),
+        cmocka_unit_test(files_splits_the_annotate_table_by_source_file),
+        cmocka_unit_test(calls_counts_every_call_of_a_function),
     };
     *count = sizeof tests / sizeof tests[0];
     return cmocka_run_group_tests_name("dripprof command line", tests, NULL, NULL);

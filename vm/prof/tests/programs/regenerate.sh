@@ -26,3 +26,6 @@ cg shared-separate --separate-callers=10 ./shared
 cg mutual ./mutual
 cg mutual-separate --separate-callers=5 ./mutual
 cg shared-jumps --collect-jumps=yes ./shared-dyn
+# The annotate fixture: callgrind_annotate's table of the jumps profile.
+(cd "$out" && callgrind_annotate --auto=no --threshold=100 shared-jumps.callgrind.out \
+    > shared-jumps.annotate.txt)

@@ -1,0 +1,204 @@
+/* annotate.c: the function table of callgrind_annotate output (see annotate.h).
+ *
+ * Sections are found by their headers, not by counting dash rules: the
+ * totals row is the PROGRAM TOTALS row, the table starts after a line
+ * "Ir<blanks>file:function" and the rule under it, and ends at the first
+ * blank line (non-tree mode). Labels are split at the FIRST ':' (a C++
+ * function may contain more), and a final " [..]" is an object only when it
+ * starts with '/' or is "???" (callgrind-formats.md, section 3).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "annotate.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "intern.h"
+
+static int fail(AnnotateTable *t, const char *path, size_t line, const char *fmt, ...) {
+    char message[256];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(message, sizeof message, fmt, args);
+    va_end(args);
+    size_t size = strlen(path) + strlen(message) + 32;
+    free(t->error);
+    t->error = malloc(size);
+    if (t->error != NULL) {
+        if (line > 0) {
+            snprintf(t->error, size, "%s:%zu: %s", path, line, message);
+        } else {
+            snprintf(t->error, size, "%s: %s", path, message);
+        }
+    }
+    return -1;
+}
+
+/* "Ir" + blanks + "file:function" (+ trailing blanks and CR). */
+static bool is_table_header(const char *line) {
+    if (strncmp(line, "Ir", 2) != 0 || (line[2] != ' ' && line[2] != '\t')) {
+        return false;
+    }
+    const char *p = line + 2;
+    while (*p == ' ' || *p == '\t') {
+        p++;
+    }
+    return strncmp(p, "file:function", 13) == 0 && strspn(p + 13, " \t\r\n") == strlen(p + 13);
+}
+
+static bool is_blank(const char *line) {
+    return strspn(line, " \t\r\n") == strlen(line);
+}
+
+static bool is_rule(const char *line) {
+    return line[0] == '-' && strspn(line, "-\r\n") == strlen(line);
+}
+
+static int add_row(AnnotateTable *t, size_t *capacity, Row row) {
+    if (t->count == *capacity) {
+        size_t grown_capacity = *capacity ? *capacity * 2 : 64;
+        Row *grown = realloc(t->rows, grown_capacity * sizeof *grown);
+        if (grown == NULL) {
+            return -1;
+        }
+        t->rows = grown;
+        *capacity = grown_capacity;
+    }
+    t->rows[t->count++] = row;
+    return 0;
+}
+
+int annotate_read_file(const char *path, AnnotateTable *out) {
+    memset(out, 0, sizeof *out);
+    FILE *in = fopen(path, "rb");
+    if (in == NULL) {
+        return fail(out, path, 0, "cannot open: %s", strerror(errno));
+    }
+    char *line = NULL;
+    size_t line_capacity = 0, capacity = 0, number = 0;
+    enum { BEFORE, HEADER, TABLE, DONE } where = BEFORE;
+    int status = 0;
+    ssize_t length;
+    while (status == 0 && where != DONE && (length = getline(&line, &line_capacity, in)) >= 0) {
+        number++;
+        if (memchr(line, '\0', (size_t)length) != NULL) {
+            status = fail(out, path, number, "binary data (NUL byte)");
+            break;
+        }
+        if (where == BEFORE && is_table_header(line)) {
+            where = HEADER;
+            continue;
+        }
+        if (where == HEADER) {
+            where = TABLE;
+            if (is_rule(line)) {
+                continue;
+            }
+        }
+        if (where == TABLE && is_blank(line)) {
+            where = DONE;
+            continue;
+        }
+        Row row;
+        int parsed = parse_row(line, &row);
+        if (parsed < 0) {
+            status = fail(out, path, number, "out of memory (or parse_row is not written)");
+        } else if (parsed == 1 && where == BEFORE && strcmp(row.name, "PROGRAM TOTALS") == 0) {
+            out->total = row.ir;
+            out->has_total = true;
+            free(row.name);
+        } else if (parsed == 1 && where == TABLE) {
+            if (add_row(out, &capacity, row) != 0) {
+                free(row.name);
+                status = fail(out, path, number, "out of memory");
+            }
+        } else if (parsed == 1) {
+            free(row.name);
+        } else if (where == TABLE) {
+            status = fail(out, path, number, "not a function row inside the function table");
+        }
+    }
+    free(line);
+    bool read_error = ferror(in);
+    fclose(in);
+    if (status != 0) {
+        return status;
+    }
+    if (read_error) {
+        return fail(out, path, 0, "read error");
+    }
+    if (where == BEFORE) {
+        return fail(out, path, number,
+                    "no \"Ir  file:function\" table (not callgrind_annotate output?)");
+    }
+    if (!out->has_total) {
+        return fail(out, path, 0, "no PROGRAM TOTALS row");
+    }
+    return 0;
+}
+
+void annotate_free(AnnotateTable *t) {
+    for (size_t i = 0; i < t->count; i++) {
+        free(t->rows[i].name);
+    }
+    free(t->rows);
+    free(t->error);
+    memset(t, 0, sizeof *t);
+}
+
+/* Length of the FILE part of "FILE:FUNCTION [OBJECT]" (all of it if no ':'). */
+static size_t file_length(const char *label) {
+    const char *colon = strchr(label, ':');
+    return colon ? (size_t)(colon - label) : strlen(label);
+}
+
+static int compare_costs(const void *pa, const void *pb) {
+    const Cost *a = pa, *b = pb;
+    if (a->cost != b->cost) {
+        return a->cost > b->cost ? -1 : 1;
+    }
+    return strcmp(a->name, b->name);
+}
+
+int annotate_sum_by_file(const AnnotateTable *t, Cost **costs, size_t *count) {
+    Intern files;
+    intern_init(&files);
+    uint64_t *sums = calloc(t->count + 1, sizeof *sums);
+    Cost *out = calloc(t->count + 1, sizeof *out);
+    int status = sums && out ? 0 : -1;
+    for (size_t i = 0; status == 0 && i < t->count; i++) {
+        const char *label = t->rows[i].name;
+        int64_t k = intern_add(&files, label, file_length(label));
+        if (k < 0 || t->rows[i].ir > UINT64_MAX - sums[k]) {
+            status = -1;
+        } else {
+            sums[k] += t->rows[i].ir;
+        }
+    }
+    size_t n = 0;
+    for (size_t k = 0; status == 0 && k < files.count; k++) {
+        out[n].name = malloc(files.keys[k].length + 1);
+        if (out[n].name == NULL) {
+            status = -1;
+            break;
+        }
+        memcpy(out[n].name, files.keys[k].bytes, files.keys[k].length + 1);
+        out[n++].cost = sums[k];
+    }
+    if (status == 0) {
+        qsort(out, n, sizeof *out, compare_costs);
+        *costs = out;
+        *count = n;
+    } else {
+        for (size_t i = 0; out != NULL && i < n; i++) {
+            free(out[i].name);
+        }
+        free(out);
+    }
+    free(sums);
+    intern_free(&files);
+    return status;
+}
