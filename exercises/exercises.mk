@@ -41,6 +41,7 @@ $(EX_SANDBOX): $(EX_HARNESS)/sandbox.c
 
 .PHONY: sandbox
 sandbox: $(EX_SANDBOX)
+HELP += "sandbox          build the process sandbox every test and check runs in (build/harness/sandbox)"
 
 # Build errors are shown as the compiler's own words, after a line that says so.
 exercise-%: setup $(EX_SANDBOX)

@@ -272,8 +272,8 @@ function M.main(argv)
   local hints = M.read_hints(opts.handout)
   local state = read_state(opts.state)
   local failed_total = 0
-  io.write(string.format("Ran %d tests of %s, each in its own process (time limit %s s).\n",
-    #results, opts.title, opts.timeout))
+  io.write(string.format("Ran %d test%s of %s, each in its own process (time limit %s s).\n",
+    #results, #results == 1 and "" or "s", opts.title, opts.timeout))
   for _, func in ipairs(funcs) do
     local c = counts[func]
     failed_total = failed_total + #c.failing
@@ -329,7 +329,7 @@ function M.main(argv)
   io.write("\n", string.rep("=", 78), "\n")
   io.write(progress_line(funcs, counts), "\n")
   if failed_total == 0 then
-    io.write(string.format("All %d tests pass.\n", #results))
+    io.write(string.format("All %d test%s pass.\n", #results, #results == 1 and "" or "s"))
     return 0
   end
   io.write(string.format("%d of %d tests fail.\n", failed_total, #results))
