@@ -34,6 +34,7 @@ typedef struct {
     Token previous;
     bool hadError;
     bool panicMode;
+    bool reportedAtEnd;
     int nesting;
 } Parser;
 
@@ -103,6 +104,15 @@ static Chunk *currentChunk(void) {
 static void errorAt(Token *token, const char *message) {
     if (parser.panicMode) {
         return;
+    }
+    /* Unclosed blocks all fail at the end of input; one report is enough. */
+    if (token->type == TOKEN_EOF) {
+        if (parser.reportedAtEnd) {
+            parser.panicMode = true;
+            parser.hadError = true;
+            return;
+        }
+        parser.reportedAtEnd = true;
     }
     parser.panicMode = true;
     fprintf(stderr, "[line %d] Error", token->line);
@@ -994,6 +1004,7 @@ static void declaration(void) {
         advance();
         return;
     }
+    const char *start = parser.current.start;
     if (match(TOKEN_CLASS)) {
         classDeclaration();
     } else if (match(TOKEN_FUN)) {
@@ -1005,6 +1016,11 @@ static void declaration(void) {
     }
     if (parser.panicMode) {
         synchronize();
+    }
+    /* Every declaration consumes at least one token, or the loops calling
+     * this one could spin forever on an error that consumed nothing. */
+    if (parser.current.start == start && parser.current.type != TOKEN_EOF) {
+        advance();
     }
     leaveNesting();
 }
@@ -1042,6 +1058,7 @@ ObjFunction *compile(const char *source, int sourceLength) {
 
     parser.hadError = false;
     parser.panicMode = false;
+    parser.reportedAtEnd = false;
     parser.nesting = 0;
 
     advance();

@@ -20,12 +20,16 @@
 --   // expect exit: N                the exit status (when none of the above
 --                                    already implies one)
 --
--- Under --wrap (valgrind, a sanitizer environment) the command is prefixed;
+-- Each test gets M.timeout seconds. Under --wrap (valgrind, a sanitizer
+-- environment) the command is prefixed;
 -- exit status 99 or a sanitizer report on stderr is a failure of its own.
 -- Prints one FAIL line (and details) per failing test, then a summary line;
 -- --result FILE gets "PASSED FAILED".
 
 local M = {}
+
+-- Seconds one test may run (under valgrind too) before it counts as failed.
+M.timeout = 120
 
 local function readFile(path)
   local file = io.open(path, "rb")
@@ -109,8 +113,9 @@ function M.runTest(drip, path, wrap)
   local outPath, errPath, foldedPath = os.tmpname(), os.tmpname(), os.tmpname()
   os.remove(foldedPath)
   local args = test.args:gsub("%$FOLDED", foldedPath)
-  local command = string.format("%s%s %s %s </dev/null >%s 2>%s",
-    wrap and (wrap .. " ") or "", drip, args, shellQuote(path),
+  -- coreutils timeout: a test that hangs fails instead of stalling the suite.
+  local command = string.format("timeout -k 5 %d %s%s %s %s </dev/null >%s 2>%s",
+    M.timeout, wrap and (wrap .. " ") or "", drip, args, shellQuote(path),
     shellQuote(outPath), shellQuote(errPath))
   local _, _, status = os.execute(command)
   local stdout, stderr = lines(readFile(outPath)), lines(readFile(errPath))
@@ -119,6 +124,9 @@ function M.runTest(drip, path, wrap)
 
   local failures = {}
   local function fail(message) failures[#failures + 1] = message end
+  if status == 124 or status == 137 then
+    return { string.format("timed out after %d s", M.timeout) }
+  end
 
   if status == 99 then fail("the checker (" .. (wrap or "") .. ") reported errors") end
   for _, line in ipairs(stderr) do
