@@ -210,6 +210,11 @@ static int read_folded(const char *path, FoldedFile *file) {
     return 0;
 }
 
+static int add_to_trie(void *trie, const char *stack, size_t length, uint64_t count,
+                       const char **why) {
+    return trie_add(trie, stack, length, count, why);
+}
+
 static int run_flame(int argc, char **argv) {
     if (wants_help(argc, argv)) {
         fputs(flame_help, stdout);
@@ -263,21 +268,33 @@ static int run_flame(int argc, char **argv) {
     if (minwidth_percent) {
         options.minwidth = options.minwidth / 100 * (options.width - 20);
     }
-    FoldedFile file;
-    if (read_folded(path, &file) != 0) {
-        folded_free(&file);
+    /* Streamed: the input is never held in memory, only its distinct stacks. */
+    Trie trie;
+    if (trie_init(&trie) != 0) {
+        fprintf(stderr, "dripprof: out of memory\n");
         return 1;
     }
-    static char buffer[1 << 20];
-    setvbuf(stdout, buffer, _IOFBF, sizeof buffer);
-    const char *error;
-    int status = 0;
-    if (flame_write_svg(&file, &options, stdout, &error) != 0) {
+    char *read_error = NULL;
+    int status = strcmp(path, "-") == 0
+                     ? folded_each_stream(stdin, "<stdin>", add_to_trie, &trie, &read_error)
+                     : folded_each_file(path, add_to_trie, &trie, &read_error);
+    const char *error = "out of memory";
+    if (status != 0) {
+        fprintf(stderr, "dripprof: %s\n", read_error ? read_error : "out of memory");
+    } else if (trie_finish(&trie) != 0) {
         fprintf(stderr, "dripprof: %s: %s\n", path, error);
         status = 1;
+    } else {
+        static char buffer[1 << 20];
+        setvbuf(stdout, buffer, _IOFBF, sizeof buffer);
+        if (flame_write_trie(&trie, &options, stdout, &error) != 0) {
+            fprintf(stderr, "dripprof: %s: %s\n", path, error);
+            status = 1;
+        }
     }
-    folded_free(&file);
-    return status;
+    free(read_error);
+    trie_free(&trie);
+    return status != 0;
 }
 
 /* The Folded view the reference inclusive() takes, of folded lines. */

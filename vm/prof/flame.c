@@ -28,7 +28,6 @@
 #include <string.h>
 
 #include "intern.h"
-#include "trie.h"
 
 enum { XPAD = 10, FRAME_HEIGHT = 16, TOP_PAD = 36, BOTTOM_PAD = 34 };
 static const double CHAR_WIDTH = 12 * 0.59;
@@ -370,8 +369,8 @@ static void write_header(const Writer *w) {
     out_str(out, "\"> </text>\n<g id=\"frames\">\n");
 }
 
-int flame_write_svg(const FoldedFile *file, const FlameOptions *options, FILE *stream,
-                    const char **error) {
+int flame_write_trie(const Trie *trie, const FlameOptions *options, FILE *stream,
+                     const char **error) {
     Out *out = malloc(sizeof *out);
     if (out == NULL) {
         *error = "out of memory";
@@ -380,21 +379,14 @@ int flame_write_svg(const FoldedFile *file, const FlameOptions *options, FILE *s
     out->file = stream;
     out->used = 0;
     out->failed = false;
-    Trie trie;
-    if (trie_build(&trie, file, error) != 0) {
-        trie_free(&trie);
-        free(out);
-        return -1;
-    }
     int status = -1;
-    Writer w = {.trie = &trie, .options = options, .out = out, .total = trie.nodes[0].total};
+    Writer w = {.trie = trie, .options = options, .out = out, .total = trie->nodes[0].total};
     uint32_t depth;
     if (w.total == 0) {
         *error = "no stack with a count above 0";
     } else if (options->width <= 2 * XPAD || !(options->minwidth >= 0)) {
         *error = "the width must exceed 20 pixels and minwidth must not be negative";
-    } else if (trie_sort(&trie) != 0 ||
-               (w.per_count = (options->width - 2 * XPAD) / (double)w.total,
+    } else if ((w.per_count = (options->width - 2 * XPAD) / (double)w.total,
                 deepest_visible(&w, &depth)) != 0) {
         *error = "out of memory";
     } else {
@@ -409,12 +401,22 @@ int flame_write_svg(const FoldedFile *file, const FlameOptions *options, FILE *s
             status = 0;
         }
     }
-    trie_free(&trie);
     out_flush(out);
     if (status == 0 && (out->failed || fflush(stream) != 0 || ferror(stream))) {
         *error = "write error";
         status = -1;
     }
     free(out);
+    return status;
+}
+
+int flame_write_svg(const FoldedFile *file, const FlameOptions *options, FILE *stream,
+                    const char **error) {
+    Trie trie;
+    int status = trie_build(&trie, file, error);
+    if (status == 0) {
+        status = flame_write_trie(&trie, options, stream, error);
+    }
+    trie_free(&trie);
     return status;
 }

@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "folded.h"
+#include "trie.h"
 
 typedef struct {
     const char *title;     /* default "Flame Graph" */
@@ -32,6 +33,10 @@ void flame_default_options(FlameOptions *options);
  * write error). */
 int flame_write_svg(const FoldedFile *file, const FlameOptions *options, FILE *out,
                     const char **error);
+
+/* The same for a finished trie (trie_finish called); dripprof flame streams
+ * the input into a trie and draws it with this. */
+int flame_write_trie(const Trie *trie, const FlameOptions *options, FILE *out, const char **error);
 
 /* The inline CSS and script (flame_script.c). */
 extern const char flame_style[];

@@ -106,7 +106,7 @@ static size_t scan_line(const char *line, size_t len, bool *empty_frame) {
         }
         last_was_semicolon = line[i + 7] == ';';
     }
-    for (; i < len; i++) {
+    for (; i < len; i++) { /* the last 0-7 bytes, or the word with a control byte */
         unsigned char c = (unsigned char)line[i];
         if (c < 0x20 && c != '\t') {
             return i;
@@ -154,7 +154,7 @@ int folded_parse_line(char *line, size_t len, const char **stack, size_t *stack_
     uint64_t value = 0;
     for (size_t i = start; i < len; i++) {
         uint64_t digit = (uint64_t)(line[i] - '0');
-        if (value > (UINT64_MAX - digit) / 10) {
+        if (value > UINT64_MAX / 10 || (value == UINT64_MAX / 10 && digit > UINT64_MAX % 10)) {
             *why = "count does not fit in 64 bits";
             return -1;
         }
@@ -179,24 +179,37 @@ int folded_parse_line(char *line, size_t len, const char **stack, size_t *stack_
     return 1;
 }
 
-/* Stores "name:line: message" (or "name: message" when line is 0). */
-static void set_error(FoldedFile *out, const char *name, size_t line, const char *fmt, ...) {
+/* "name:line: message" (or "name: message" when line is 0), malloc'd. */
+static char *format_error(const char *name, size_t line, const char *fmt, va_list args) {
     char message[256];
-    va_list args;
-    va_start(args, fmt);
     vsnprintf(message, sizeof message, fmt, args);
-    va_end(args);
     size_t size = strlen(name) + strlen(message) + 32;
-    free(out->error);
-    out->error = malloc(size);
-    if (out->error == NULL) {
-        return;
+    char *error = malloc(size);
+    if (error == NULL) {
+        return NULL;
     }
     if (line > 0) {
-        snprintf(out->error, size, "%s:%zu: %s", name, line, message);
+        snprintf(error, size, "%s:%zu: %s", name, line, message);
     } else {
-        snprintf(out->error, size, "%s: %s", name, message);
+        snprintf(error, size, "%s: %s", name, message);
     }
+    return error;
+}
+
+static void set_error(FoldedFile *out, const char *name, size_t line, const char *fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    free(out->error);
+    out->error = format_error(name, line, fmt, args);
+    va_end(args);
+}
+
+static int each_error(char **error, const char *name, size_t line, const char *fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    *error = format_error(name, line, fmt, args);
+    va_end(args);
+    return -1;
 }
 
 static bool append_line(FoldedFile *out, size_t *capacity, FoldedLine line) {
@@ -338,6 +351,79 @@ void folded_free(FoldedFile *file) {
     free(file->text);
     free(file->error);
     reset(file);
+}
+
+/* Parses the complete lines in buffer[0..*used) and hands them to visit;
+ * moves a trailing partial line to the front. At the end of the input
+ * (final) the rest is a line too. */
+static int visit_lines(char *buffer, size_t *used, bool final, size_t *number, const char *name,
+                       FoldedVisitor visit, void *context, char **error) {
+    char *cursor = buffer, *end = buffer + *used;
+    while (cursor < end) {
+        char *newline = memchr(cursor, '\n', (size_t)(end - cursor));
+        if (newline == NULL && !final) {
+            break;
+        }
+        size_t line_len = newline ? (size_t)(newline - cursor) : (size_t)(end - cursor);
+        (*number)++;
+        const char *stack, *why = NULL;
+        size_t stack_len;
+        uint64_t count;
+        int status = folded_parse_line(cursor, line_len, &stack, &stack_len, &count, &why);
+        if (status < 0 || (status == 1 && visit(context, stack, stack_len, count, &why) != 0)) {
+            return each_error(error, name, *number, "%s", why ? why : "stopped");
+        }
+        cursor += line_len + 1;
+    }
+    size_t rest = cursor < end ? (size_t)(end - cursor) : 0;
+    memmove(buffer, cursor < end ? cursor : end, rest);
+    *used = rest;
+    return 0;
+}
+
+int folded_each_stream(FILE *in, const char *name, FoldedVisitor visit, void *context,
+                       char **error) {
+    size_t capacity = 1 << 20, used = 0, number = 0;
+    char *buffer = malloc(capacity);
+    *error = NULL;
+    if (buffer == NULL) {
+        return each_error(error, name, 0, "out of memory");
+    }
+    int status = 0;
+    for (;;) {
+        if (used + 1 >= capacity) { /* a line longer than the buffer */
+            char *grown = realloc(buffer, capacity * 2);
+            if (grown == NULL) {
+                status = each_error(error, name, number + 1, "out of memory");
+                break;
+            }
+            buffer = grown;
+            capacity *= 2;
+        }
+        size_t got = fread(buffer + used, 1, capacity - used - 1, in);
+        used += got;
+        bool final = got == 0;
+        if (final && ferror(in)) {
+            status = each_error(error, name, 0, "read error");
+            break;
+        }
+        status = visit_lines(buffer, &used, final, &number, name, visit, context, error);
+        if (status != 0 || final) {
+            break;
+        }
+    }
+    free(buffer);
+    return status;
+}
+
+int folded_each_file(const char *path, FoldedVisitor visit, void *context, char **error) {
+    FILE *in = fopen(path, "rb");
+    if (in == NULL) {
+        return each_error(error, path, 0, "cannot open: %s", strerror(errno));
+    }
+    int status = folded_each_stream(in, path, visit, context, error);
+    fclose(in);
+    return status;
 }
 
 int folded_total(const FoldedFile *file, uint64_t *total) {

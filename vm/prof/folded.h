@@ -54,6 +54,18 @@ int folded_read_stream(FILE *in, const char *name, FoldedFile *out);
 /* Same, from len bytes of memory (copied; the data need no terminator). */
 int folded_read_buffer(const char *name, const char *data, size_t len, FoldedFile *out);
 
+/* Streaming: calls visit for every stack line, in input order, without
+ * keeping the input, so memory stays small however long the file is (dripprof
+ * flame reads a million lines this way). The stack is NUL-terminated and
+ * valid during the call only. visit returns 0 to go on, or -1 with *why set
+ * to a static message to stop; the error then reads "NAME:LINE: why".
+ * Returns 0, or -1 with *error set to a malloc'd message (free it). */
+typedef int (*FoldedVisitor)(void *context, const char *stack, size_t length, uint64_t count,
+                             const char **why);
+int folded_each_file(const char *path, FoldedVisitor visit, void *context, char **error);
+int folded_each_stream(FILE *in, const char *name, FoldedVisitor visit, void *context,
+                       char **error);
+
 /* Releases everything folded_read_* allocated and zeroes *file. */
 void folded_free(FoldedFile *file);
 

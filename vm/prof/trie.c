@@ -4,18 +4,28 @@
  *   - one hash table for all children, keyed by (parent index, name), open
  *     addressing, kept at most half full;
  *   - consecutive lines usually share a prefix (folded files are sorted), so
- *     the previous line's path is kept; one word-at-a-time comparison finds
- *     the common prefix, and the frames inside it reuse the previous nodes
- *     without hashing;
- *   - names are pointers into the folded text, never copied.
- * Children are linked in insertion order while building; trie_sort relinks
- * them by name afterwards with one qsort per node that has two or more.
+ *     the previous line and its path of nodes are kept; one word-at-a-time
+ *     comparison finds the common prefix, and the frames inside it reuse the
+ *     previous nodes without hashing;
+ *   - a line only adds its count to the node it ends at; trie_finish sums
+ *     the subtrees bottom up in one backward pass (a child is always
+ *     numbered after its parent);
+ *   - names are copied once per node into an arena of 1 MB blocks.
+ * Children are linked in insertion order while building; trie_finish
+ * relinks them by name with one qsort per node that has two or more.
  */
 #include "trie.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+
+struct TriePathEntry {
+    uint32_t node;
+    size_t end; /* where the frame ends in the previous stack (its ';' or its end) */
+};
+
+enum { ARENA_BLOCK = 1 << 20 };
 
 static uint64_t hash_frame(uint32_t parent, const char *name, size_t length) {
     uint64_t hash = 14695981039346656037u ^ ((uint64_t)parent * 0x9E3779B97F4A7C15u);
@@ -45,10 +55,35 @@ static int grow_slots(Trie *trie) {
     return 0;
 }
 
+static const char *copy_name(Trie *trie, const char *name, size_t length) {
+    if (trie->block_count == 0 || trie->block_size - trie->block_used < length) {
+        size_t size = length > ARENA_BLOCK ? length : ARENA_BLOCK;
+        char **blocks = realloc(trie->blocks, (trie->block_count + 1) * sizeof *blocks);
+        if (blocks == NULL) {
+            return NULL;
+        }
+        trie->blocks = blocks;
+        blocks[trie->block_count] = malloc(size);
+        if (blocks[trie->block_count] == NULL) {
+            return NULL;
+        }
+        trie->block_count++;
+        trie->block_size = size;
+        trie->block_used = 0;
+    }
+    char *copy = trie->blocks[trie->block_count - 1] + trie->block_used;
+    memcpy(copy, name, length);
+    trie->block_used += length;
+    return copy;
+}
+
 static int64_t add_node(Trie *trie, uint32_t parent, const char *name, size_t length,
                         uint64_t hash) {
+    if (trie->count >= UINT32_MAX - 1) {
+        return -1; /* node numbers are 32-bit */
+    }
     if (trie->count == trie->capacity) {
-        size_t capacity = trie->capacity ? trie->capacity * 2 : 4096;
+        size_t capacity = trie->capacity * 2;
         TrieNode *nodes = realloc(trie->nodes, capacity * sizeof *nodes);
         if (nodes == NULL) {
             return -1;
@@ -56,9 +91,13 @@ static int64_t add_node(Trie *trie, uint32_t parent, const char *name, size_t le
         trie->nodes = nodes;
         trie->capacity = capacity;
     }
+    const char *copy = copy_name(trie, name, length);
+    if (copy == NULL) {
+        return -1;
+    }
     uint32_t index = (uint32_t)trie->count++;
     TrieNode *p = &trie->nodes[parent];
-    trie->nodes[index] = (TrieNode){.name = name,
+    trie->nodes[index] = (TrieNode){.name = copy,
                                     .length = (uint32_t)length,
                                     .parent = parent,
                                     .next_sibling = p->first_child,
@@ -94,11 +133,6 @@ static int64_t child(Trie *trie, uint32_t parent, const char *name, size_t lengt
     return index;
 }
 
-typedef struct {
-    uint32_t node;
-    size_t end; /* where the frame ends in the previous stack (its ';' or NUL) */
-} PathEntry;
-
 /* Length of the common prefix of a and b, looking at no more than limit bytes. */
 static size_t common_prefix(const char *a, const char *b, size_t limit) {
     size_t i = 0;
@@ -116,64 +150,39 @@ static size_t common_prefix(const char *a, const char *b, size_t limit) {
     return i;
 }
 
-static int push_path(PathEntry **path, size_t *capacity, size_t depth, PathEntry entry) {
-    if (depth == *capacity) {
-        size_t grown_capacity = *capacity ? *capacity * 2 : 64;
-        PathEntry *grown = realloc(*path, grown_capacity * sizeof *grown);
+static int push_path(Trie *trie, size_t depth, uint32_t node, size_t end) {
+    if (depth == trie->path_capacity) {
+        size_t capacity = trie->path_capacity ? trie->path_capacity * 2 : 64;
+        struct TriePathEntry *grown = realloc(trie->path, capacity * sizeof *grown);
         if (grown == NULL) {
             return -1;
         }
-        *path = grown;
-        *capacity = grown_capacity;
+        trie->path = grown;
+        trie->path_capacity = capacity;
     }
-    (*path)[depth] = entry;
+    trie->path[depth] = (struct TriePathEntry){.node = node, .end = end};
     return 0;
 }
 
-/* Adds one line. The frames it shares with the previous line (a common
- * prefix that ends at a frame boundary) reuse that line's nodes. */
-static int add_line(Trie *trie, const FoldedLine *line, const FoldedLine *previous,
-                    PathEntry **path, size_t *path_len, size_t *path_capacity) {
-    const char *s = line->stack;
-    size_t reused = 0;
-    if (previous != NULL) {
-        size_t limit = (line->length < previous->length ? line->length : previous->length) + 1;
-        size_t same = common_prefix(previous->stack, s, limit); /* counts the NUL */
-        /* A frame is shared when the prefix covers it and its end marker;
-         * ';' and the terminating NUL both end a frame. */
-        while (reused < *path_len &&
-               ((*path)[reused].end < same ||
-                ((*path)[reused].end == same && (s[same] == ';' || s[same] == '\0')))) {
-            reused++;
-        }
-    }
-    uint32_t node = 0;
-    for (size_t k = 0; k < reused; k++) {
-        node = (*path)[k].node;
-        trie->nodes[node].total += line->count;
-    }
-    size_t depth = reused;
-    size_t at = reused ? (*path)[reused - 1].end + 1 : 0;
-    while (at <= line->length) {
-        const char *semi = memchr(s + at, ';', line->length - at);
-        size_t end = semi ? (size_t)(semi - s) : line->length;
-        int64_t next = child(trie, node, s + at, end - at);
-        if (next < 0 || push_path(path, path_capacity, depth, (PathEntry){(uint32_t)next, end})) {
+/* Keeps a copy of the line just added, for the next line's prefix reuse. */
+static int remember_line(Trie *trie, const char *stack, size_t length) {
+    if (length + 1 > trie->previous_capacity) {
+        size_t capacity = length + 1 > 256 ? length + 1 : 256;
+        char *grown = realloc(trie->previous, capacity * 2);
+        if (grown == NULL) {
             return -1;
         }
-        node = (uint32_t)next;
-        trie->nodes[node].total += line->count;
-        depth++;
-        at = end + 1;
+        trie->previous = grown;
+        trie->previous_capacity = capacity * 2;
     }
-    *path_len = depth;
-    trie->nodes[node].self += line->count;
+    memcpy(trie->previous, stack, length);
+    trie->previous[length] = '\0';
+    trie->previous_length = length;
     return 0;
 }
 
-int trie_build(Trie *trie, const FoldedFile *file, const char **error) {
+int trie_init(Trie *trie) {
     memset(trie, 0, sizeof *trie);
-    *error = "out of memory";
     trie->nodes = malloc(4096 * sizeof *trie->nodes);
     if (trie->nodes == NULL) {
         return -1;
@@ -181,29 +190,57 @@ int trie_build(Trie *trie, const FoldedFile *file, const char **error) {
     trie->capacity = 4096;
     trie->count = 1;
     trie->nodes[0] = (TrieNode){.name = "all", .length = 3};
-    PathEntry *path = NULL;
-    size_t path_len = 0, path_capacity = 0;
-    const FoldedLine *previous = NULL;
-    int status = 0;
-    for (size_t l = 0; l < file->count && status == 0; l++) {
-        const FoldedLine *line = &file->lines[l];
-        if (line->count == 0) {
-            continue;
-        }
-        if (line->count > UINT64_MAX - trie->nodes[0].total) {
-            *error = "the counts add up to more than 64 bits";
-            status = -1;
-            break;
-        }
-        trie->nodes[0].total += line->count;
-        status = add_line(trie, line, previous, &path, &path_len, &path_capacity);
-        previous = line;
+    return 0;
+}
+
+int trie_add(Trie *trie, const char *s, size_t length, uint64_t count, const char **error) {
+    *error = "out of memory";
+    if (count == 0) {
+        return 0;
     }
-    free(path);
-    if (status == 0) {
-        *error = NULL;
+    if (count > UINT64_MAX - trie->nodes[0].self) {
+        *error = "the counts add up to more than 64 bits";
+        return -1;
     }
-    return status;
+    /* The frames shared with the previous line: the prefix must cover the
+     * frame and its end marker (';' and the end of the stack both end one). */
+    size_t reused = 0;
+    if (trie->previous != NULL) {
+        size_t limit = (length < trie->previous_length ? length : trie->previous_length);
+        size_t same = common_prefix(trie->previous, s, limit);
+        while (reused < trie->path_length) {
+            size_t end = trie->path[reused].end;
+            bool shared =
+                end < same || (end == same && (same == length || s[same] == ';') &&
+                               (same == trie->previous_length || trie->previous[same] == ';'));
+            if (!shared) {
+                break;
+            }
+            reused++;
+        }
+    }
+    uint32_t node = reused ? trie->path[reused - 1].node : 0;
+    size_t depth = reused;
+    size_t at = reused ? trie->path[reused - 1].end + 1 : 0;
+    while (at <= length) {
+        const char *semi = memchr(s + at, ';', length - at);
+        size_t end = semi ? (size_t)(semi - s) : length;
+        int64_t next = child(trie, node, s + at, end - at);
+        if (next < 0 || push_path(trie, depth, (uint32_t)next, end) != 0) {
+            return -1;
+        }
+        node = (uint32_t)next;
+        depth++;
+        at = end + 1;
+    }
+    trie->path_length = depth;
+    if (remember_line(trie, s, length) != 0) {
+        return -1;
+    }
+    trie->nodes[node].self += count;
+    trie->nodes[0].self += count; /* the running grand total, for the overflow check */
+    *error = NULL;
+    return 0;
 }
 
 static const TrieNode *sort_nodes;
@@ -219,7 +256,7 @@ static int compare_children(const void *pa, const void *pb) {
     return (a->length > b->length) - (a->length < b->length);
 }
 
-int trie_sort(Trie *trie) {
+static int sort_children(Trie *trie) {
     uint32_t *kids = NULL;
     size_t kids_capacity = 0;
     sort_nodes = trie->nodes;
@@ -251,8 +288,45 @@ int trie_sort(Trie *trie) {
     return 0;
 }
 
+int trie_finish(Trie *trie) {
+    /* The root's self is the grand total so far; lines never end at the root. */
+    trie->nodes[0].self = 0;
+    for (size_t n = 0; n < trie->count; n++) {
+        trie->nodes[n].total = trie->nodes[n].self;
+    }
+    for (size_t n = trie->count; n-- > 1;) {
+        trie->nodes[trie->nodes[n].parent].total += trie->nodes[n].total;
+    }
+    return sort_children(trie);
+}
+
+int trie_build(Trie *trie, const FoldedFile *file, const char **error) {
+    *error = "out of memory";
+    if (trie_init(trie) != 0) {
+        return -1;
+    }
+    for (size_t l = 0; l < file->count; l++) {
+        const FoldedLine *line = &file->lines[l];
+        if (trie_add(trie, line->stack, line->length, line->count, error) != 0) {
+            return -1;
+        }
+    }
+    if (trie_finish(trie) != 0) {
+        *error = "out of memory";
+        return -1;
+    }
+    *error = NULL;
+    return 0;
+}
+
 void trie_free(Trie *trie) {
+    for (size_t i = 0; i < trie->block_count; i++) {
+        free(trie->blocks[i]);
+    }
+    free(trie->blocks);
     free(trie->nodes);
     free(trie->slots);
+    free(trie->previous);
+    free(trie->path);
     memset(trie, 0, sizeof *trie);
 }

@@ -4,8 +4,9 @@
  * Children are keyed by frame NAME, not by the position of lines in a sorted
  * file, so "main;run 5", "main;run2 1", "main;run;x 3" give ONE box for run
  * (flamegraph.pl and inferno draw two, because they merge only consecutive
- * lines). Names are not copied: nodes point into the FoldedFile's text, which
- * must outlive the trie.
+ * lines). Lines are added one at a time and need not outlive the call, so a
+ * huge file can be streamed through (folded_each_file): the memory is that
+ * of the distinct stacks, not of the input.
  */
 #ifndef DRIP_PROF_TRIE_H
 #define DRIP_PROF_TRIE_H
@@ -16,32 +17,47 @@
 #include "folded.h"
 
 typedef struct {
-    const char *name; /* not NUL-terminated at length */
+    const char *name; /* a copy in the trie's arena, not NUL-terminated */
     uint32_t length;
     uint32_t parent;       /* node 0 (the root, "all") is its own parent */
-    uint32_t first_child;  /* after trie_sort: in name order; 0 = none */
+    uint32_t first_child;  /* after trie_finish: in name order; 0 = none */
     uint32_t next_sibling; /* 0 = none */
     uint32_t depth;        /* root 0 */
     uint64_t hash;
-    uint64_t total; /* lines through this node (inclusive count) */
-    uint64_t self;  /* lines ending here */
+    uint64_t total; /* after trie_finish: count of the lines through this node */
+    uint64_t self;  /* count of the lines ending here */
 } TrieNode;
 
 typedef struct {
     TrieNode *nodes;
     size_t count;
+    uint32_t max_depth;
+    /* private */
     size_t capacity;
     uint32_t *slots; /* (parent, name) -> node index + 1 */
     size_t slot_count;
-    uint32_t max_depth;
+    char **blocks; /* the name arena */
+    size_t block_count, block_used, block_size;
+    char *previous; /* the previous line's stack and its nodes, for prefix reuse */
+    size_t previous_length, previous_capacity;
+    struct TriePathEntry *path;
+    size_t path_length, path_capacity;
 } Trie;
 
-/* Builds the trie of all lines with a count above 0. 0 on success, -1 when
- * out of memory or the total overflows 64 bits (*error says which). */
-int trie_build(Trie *trie, const FoldedFile *file, const char **error);
+/* An empty trie (just "all"). 0, or -1 when out of memory. */
+int trie_init(Trie *trie);
 
-/* Orders every node's children by name (bytewise), for deterministic output. */
-int trie_sort(Trie *trie);
+/* Adds one stack ("a;b;c", no empty frames) with its count; lines with
+ * count 0 are ignored. 0, or -1 with *error set (out of memory, or the
+ * total would overflow 64 bits). */
+int trie_add(Trie *trie, const char *stack, size_t length, uint64_t count, const char **error);
+
+/* Computes the inclusive totals and orders every node's children by name
+ * (bytewise), for deterministic output. Call once, after the last add. */
+int trie_finish(Trie *trie);
+
+/* init + add every line + finish. */
+int trie_build(Trie *trie, const FoldedFile *file, const char **error);
 
 void trie_free(Trie *trie);
 
