@@ -172,6 +172,71 @@ static void reads_from_a_file(void **state) {
     folded_free(&f);
 }
 
+typedef struct {
+    size_t lines;
+    uint64_t total;
+    size_t longest;
+    size_t stop_after; /* 0: never */
+} Seen;
+
+static int count_line(void *context, const char *stack, size_t length, uint64_t count,
+                      const char **why) {
+    Seen *seen = context;
+    assert_int_equal(strlen(stack), length);
+    seen->lines++;
+    seen->total += count;
+    seen->longest = length > seen->longest ? length : seen->longest;
+    if (seen->stop_after && seen->lines == seen->stop_after) {
+        *why = "the visitor had enough";
+        return -1;
+    }
+    return 0;
+}
+
+static void streaming_sees_what_the_reader_sees(void **state) {
+    (void)state;
+    /* a 3 MB line crosses the 1 MB read buffer; CRLF, blank lines, no final newline */
+    size_t big = 3 << 20;
+    char *text = malloc(big + 100);
+    strcpy(text, "a;b 1\r\n\n");
+    size_t at = strlen(text);
+    memset(text + at, 'x', big);
+    at += big;
+    strcpy(text + at, " 2\n   \nc 3");
+    const char *path = prof_scratch_file("stream.folded", text, strlen(text));
+    FoldedFile f;
+    assert_int_equal(folded_read_file(path, &f), 0);
+    Seen seen = {0};
+    char *error = NULL;
+    assert_int_equal(folded_each_file(path, count_line, &seen, &error), 0);
+    assert_null(error);
+    assert_int_equal(seen.lines, f.count);
+    assert_int_equal(seen.lines, 3);
+    assert_int_equal(seen.total, 6);
+    assert_int_equal(seen.longest, big);
+    folded_free(&f);
+    free(text);
+}
+
+static void streaming_errors_name_file_and_line(void **state) {
+    (void)state;
+    const char *path = prof_scratch_file("stream-bad.folded", "a 1\nb 2\n\nc\n", 12);
+    Seen seen = {0};
+    char *error = NULL;
+    assert_int_equal(folded_each_file(path, count_line, &seen, &error), -1);
+    assert_non_null(strstr(error, "stream-bad.folded:4: no count"));
+    free(error);
+    Seen stop = {.stop_after = 2};
+    error = NULL;
+    assert_int_equal(folded_each_file(path, count_line, &stop, &error), -1);
+    assert_non_null(strstr(error, "stream-bad.folded:2: the visitor had enough"));
+    free(error);
+    error = NULL;
+    assert_int_equal(folded_each_file("build/no/such.folded", count_line, &seen, &error), -1);
+    assert_non_null(strstr(error, "build/no/such.folded: cannot open"));
+    free(error);
+}
+
 int folded_tests(size_t *count) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(reads_stacks_and_counts),
@@ -185,6 +250,8 @@ int folded_tests(size_t *count) {
         cmocka_unit_test(missing_file_is_an_error_naming_it),
         cmocka_unit_test(parse_line_is_the_same_rule),
         cmocka_unit_test(reads_from_a_file),
+        cmocka_unit_test(streaming_sees_what_the_reader_sees),
+        cmocka_unit_test(streaming_errors_name_file_and_line),
     };
     *count = sizeof tests / sizeof tests[0];
     return cmocka_run_group_tests_name("folded reader", tests, NULL, NULL);
