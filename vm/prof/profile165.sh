@@ -150,6 +150,8 @@ if [ "$instrumented" = yes ]; then
         "$dripprof" flame --title "$name.drip, Drip functions (drip --folded)" \
             --countname bytecodes "$out/$name-drip.folded" > "$out/$name-drip.svg" ||
             die "dripprof flame failed on $out/$name-drip.folded"
+        "$dripprof" top --countname bytecodes "$out/$name-drip.folded" > "$out/top-$name-drip.txt" ||
+            die "dripprof top failed on $out/$name-drip.folded"
     done
 fi
 
@@ -237,6 +239,7 @@ say "profile-165: results in $out (summary: $summary)"
 sed 's/^/  /' "$summary"
 say ""
 say "  tables:       $out/annotate-{fib,zoo}-{self,inclusive,tree}.txt, top-{fib,zoo}.txt"
+[ "$instrumented" = yes ] && say "  Drip tables:  $out/top-{fib,zoo}-drip.txt (bytecodes, inclusive once per stack)"
 [ -f "$out/annotate-fib-g1-files.txt" ] &&
     say "  line tables:  $out/annotate-fib-g1-{files,lines}.txt"
 say "  flame graphs: $out/{fib,zoo}-c.svg$([ "$instrumented" = yes ] && printf ' %s' "$out/{fib,zoo}-drip.svg")"
