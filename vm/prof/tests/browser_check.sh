@@ -45,6 +45,8 @@ window.addEventListener('load', function () {
   try {
     var frame = document.getElementById('graph');
     var doc = frame.contentDocument, win = frame.contentWindow;
+    var scriptErrors = [];
+    win.addEventListener('error', function (e) { scriptErrors.push(e.message); });
     check('script ran (data-ready)', doc.documentElement.getAttribute('data-ready') === 'yes',
           doc.documentElement.getAttribute('data-ready'));
     function box(name) {
@@ -86,6 +88,8 @@ window.addEventListener('load', function () {
     click(unzoom);
     check('reset zoom: run back to 90%', Math.abs(width('run') - full * 0.9) < 0.02, width('run'));
     check('reset zoom: other visible', !box('other').classList.contains('hide'), box('other').getAttribute('class'));
+    win.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
+    check('no script errors in the handlers', scriptErrors.length === 0, scriptErrors.join('; '));
   } catch (e) {
     check('no exception', false, e);
   }
