@@ -14,6 +14,9 @@
  *   DRIP_CHECK_STACK      check the compiler's stack-height bound at every
  *                         instruction (test and fuzz builds).
  *   DRIP_STEP_LIMIT=N     stop a program after N instructions (fuzz build).
+ *   DRIP_OUTLINE_CALLS    send every OP_CALL through callValue(), kept out of
+ *                         line, so callgrind counts one C call per Drip call
+ *                         (for the chapter's profile; slower).
  *
  * The limits are those of Lox: one-byte operands give 256 constants and 256
  * locals per function and 255 arguments per call. */

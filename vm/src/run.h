@@ -374,10 +374,12 @@ dispatch:;
     CASE(CALL) {
         size_t argCount = READ_BYTE();
         Value callee = sp[-1 - (ptrdiff_t)argCount];
+#ifndef DRIP_OUTLINE_CALLS
         if (LIKELY(IS_CLOSURE(callee))) {
             CALL_CLOSURE(AS_CLOSURE(callee), argCount);
             DISPATCH();
         }
+#endif
         SAVE();
 #if RUN_COUNTING
         int framesBefore = vm.frameCount;

@@ -143,8 +143,16 @@ static bool call(ObjClosure *closure, int argCount) {
     return true;
 }
 
-/* Calls anything callable other than the closure fast path of the loop. */
-static bool callValue(Value callee, int argCount) {
+/* Calls anything callable other than the closure fast path of the loop.
+ * Built with DRIP_OUTLINE_CALLS, every OP_CALL comes here (and is kept a
+ * separate function), so a profile of the C code counts one call of
+ * callValue per Drip call, as in clox; the release build inlines closure
+ * calls into the loop instead. */
+#ifdef DRIP_OUTLINE_CALLS
+__attribute__((noinline))
+#endif
+static bool
+callValue(Value callee, int argCount) {
     if (IS_OBJ(callee)) {
         switch (OBJ_TYPE(callee)) {
         case OBJ_BOUND_METHOD: {
