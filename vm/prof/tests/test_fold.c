@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "fold.h"
+#include "profile.h"
 
 static void fold_text(const char *text, Callgrind *g, FoldResult *r) {
     if (callgrind_read_buffer("t.out", text, strlen(text), g) != 0) {
@@ -357,6 +358,112 @@ static void long_call_chains_do_not_recurse_in_c(void **state) {
     free(text);
 }
 
+/* Nodes reachable from f (f excluded) into reach[]; *cyclic when f's
+ * subgraph has a cycle (some reachable node reaches back into the set
+ * through an arc other than a self-loop... detected as f itself or any node
+ * reached twice along one DFS path). Returns how many were reached. */
+static size_t reachable(const Callgrind *g, size_t f, char *reach, bool *cyclic) {
+    size_t n = g->function_count, count = 0;
+    char *state = calloc(n, 1); /* 0 new, 1 on the DFS stack, 2 done */
+    size_t *stack = malloc((n + 1) * sizeof *stack), *next = calloc(n, sizeof *next);
+    size_t top = 0;
+    stack[top++] = f;
+    state[f] = 1;
+    *cyclic = false;
+    while (top > 0) {
+        size_t u = stack[top - 1];
+        bool pushed = false;
+        while (next[u] < g->arc_count && !pushed) {
+            const CgArc *arc = &g->arcs[next[u]++];
+            if (arc->caller != u || arc->callee == u) {
+                continue;
+            }
+            if (state[arc->callee] == 1) {
+                *cyclic = true;
+            } else if (state[arc->callee] == 0) {
+                state[arc->callee] = 1;
+                reach[arc->callee] = 1;
+                count++;
+                stack[top++] = arc->callee;
+                pushed = true;
+            }
+        }
+        if (!pushed) {
+            state[u] = 2;
+            top--;
+        }
+    }
+    free(state);
+    free(stack);
+    free(next);
+    return count;
+}
+
+/* Where the call graph below a function is consistent (no recursion under
+ * it), the proportional split gives it the inclusive cost callgrind reports
+ * (self + its outgoing arcs), up to rounding: notes §3. */
+static void inclusive_matches_callgrind_below_acyclic_functions(void **state) {
+    (void)state;
+    for (size_t i = 0; i < prof_fixture_count; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", PROF_DATA_DIR, prof_fixtures[i]);
+        Callgrind g;
+        FoldResult r;
+        const char *error;
+        assert_int_equal(callgrind_read_file(path, &g), 0);
+        assert_int_equal(fold_callgrind(&g, &r, &error), 0);
+        char **names = fold_clean_names(&g);
+        Folded *stacks = malloc((r.count + 1) * sizeof *stacks);
+        for (size_t k = 0; k < r.count; k++) {
+            stacks[k] = (Folded){.stack = r.lines[k].stack, .count = r.lines[k].count};
+        }
+        Cost *costs;
+        size_t ncosts;
+        assert_int_equal(inclusive(stacks, r.count, &costs, &ncosts), 0);
+        size_t compared = 0;
+        char *reach = calloc(g.function_count, 1);
+        for (size_t f = 0; f < g.function_count; f++) {
+            bool cyclic, unique = true;
+            memset(reach, 0, g.function_count);
+            size_t below = reachable(&g, f, reach, &cyclic);
+            for (size_t h = 0; h < g.function_count && unique; h++) {
+                unique = h == f || strcmp(names[h], names[f]) != 0;
+            }
+            if (cyclic || !unique || reach[f]) {
+                continue;
+            }
+            uint64_t expected = g.functions[f].self;
+            for (size_t a = 0; a < g.arc_count; a++) {
+                if (g.arcs[a].caller == f && g.arcs[a].callee != f) {
+                    expected += g.arcs[a].inclusive;
+                }
+            }
+            uint64_t got = 0;
+            for (size_t k = 0; k < ncosts; k++) {
+                if (strcmp(costs[k].name, names[f]) == 0) {
+                    got = costs[k].cost;
+                }
+            }
+            uint64_t off = got > expected ? got - expected : expected - got;
+            if (off > below + 1) { /* at most about one unit per split below f */
+                fail_msg("%s: %s: inclusive %llu from the stacks, %llu in callgrind", path,
+                         names[f], (unsigned long long)got, (unsigned long long)expected);
+            }
+            compared++;
+        }
+        assert_true(compared > 10);
+        free(reach);
+        for (size_t k = 0; k < ncosts; k++) {
+            free(costs[k].name);
+        }
+        free(costs);
+        free(stacks);
+        fold_free_names(names, g.function_count);
+        fold_free(&r);
+        callgrind_free(&g);
+    }
+}
+
 int fold_tests(size_t *count) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(invariants_hold_on_every_profile),
@@ -370,6 +477,7 @@ int fold_tests(size_t *count) {
         cmocka_unit_test(names_lose_only_the_suffixes_the_graph_explains),
         cmocka_unit_test(output_is_deterministic),
         cmocka_unit_test(long_call_chains_do_not_recurse_in_c),
+        cmocka_unit_test(inclusive_matches_callgrind_below_acyclic_functions),
     };
     *count = sizeof tests / sizeof tests[0];
     return cmocka_run_group_tests_name("fold", tests, NULL, NULL);
