@@ -226,6 +226,9 @@ static int name_function(Cleaner *c, uint32_t f) {
     size_t base_len = strlen(raw);
     const char *context = raw + base_len;
     for (const char *q = strchr(raw, '\''); q != NULL; q = strchr(q + 1, '\'')) {
+        if (q == raw) {
+            continue; /* the base name must not be empty */
+        }
         bool had_level;
         const char *rest = skip_level(q + 1, &had_level);
         bool explained =
@@ -236,7 +239,7 @@ static int name_function(Cleaner *c, uint32_t f) {
             break;
         }
     }
-    c->base[f] = strndup(raw, base_len);
+    c->base[f] = base_len > 0 ? strndup(raw, base_len) : strdup("???"); /* no empty frames */
     c->context[f] = context;
     size_t full_len = base_len + (*context ? 1 + strlen(context) : 0);
     c->full[f] = malloc(full_len + 1);

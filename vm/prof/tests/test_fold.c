@@ -286,7 +286,7 @@ static void names_lose_only_the_suffixes_the_graph_explains(void **state) {
               "fn=(4)\n0 3\n"
               "fn=(5)\n0 2\n"
               "fn=(6) lonely'2\n0 1\nfn=(7) odd'name\n0 1\n"
-              "fn=(8) semi;colon\n0 1\ntotals: 16\n",
+              "fn=(8) semi;colon\n0 1\nfn=\n0 1\nfn=(10) 'quoted\n0 1\ntotals: 18\n",
               &g, &r);
     assert_int_equal(line_count(&r, "main"), 1);
     assert_int_equal(line_count(&r, "main;fill"), 3);
@@ -296,6 +296,8 @@ static void names_lose_only_the_suffixes_the_graph_explains(void **state) {
     assert_int_equal(line_count(&r, "lonely"), 1);
     assert_int_equal(line_count(&r, "odd'name"), 1);
     assert_int_equal(line_count(&r, "semi:colon"), 1);
+    assert_int_equal(line_count(&r, "???"), 1); /* an empty name is no empty frame */
+    assert_int_equal(line_count(&r, "'quoted"), 1);
     fold_free(&r);
     callgrind_free(&g);
 }
