@@ -118,9 +118,9 @@ local explanations = {
   timeout = "The test did not finish: %s. An endless loop? Check that every loop moves on "
     .. "(advances its pointer or index) on every path.",
   sanitizer = "A sanitizer stopped the test: %s.",
-  leak = "The test passed its checks, but LeakSanitizer found memory that was never "
-    .. "freed: %s. Free what you malloc unless you hand it to the caller (the caller "
-    .. "frees Row.name and the Cost array with its names).",
+  leak = "LeakSanitizer found memory that was never freed: %s. Free what you malloc "
+    .. "unless you hand it to the caller (the caller frees Row.name and the Cost array "
+    .. "with its names).",
   output = "The test printed too much (%s): a printf left in a loop?",
   exit = "The test process ended with %s instead of returning from your function: "
     .. "did your code call exit()? Return an error value (-1) instead.",
@@ -177,12 +177,18 @@ local function indent(text, prefix)
   return (text:gsub("[^\n]+", function(line) return prefix .. line end))
 end
 
--- The driver's own explanation (the FAILED/TEST block), without cmocka's status lines.
+-- The driver's own explanation: a "FAILED name" or "TEST name" line and the indented
+-- lines under it (sanitizer reports and cmocka's status lines around it are left out).
 local function driver_block(stderr)
-  local lines = {}
+  local lines, inside = {}, false
   for line in stderr:gmatch("[^\n]*") do
-    if line:match("^%s*FAILED ") or line:match("^%s*TEST ") or line:match("^  ") then
+    if line:match("^FAILED ") or line:match("^TEST ") then
+      inside = true
       lines[#lines + 1] = line
+    elseif inside and line:match("^  ") then
+      lines[#lines + 1] = line
+    elseif inside and line ~= "" then
+      inside = false
     end
   end
   return table.concat(lines, "\n")
@@ -202,28 +208,36 @@ local function explain(opts, result)
         detail = result.status .. ": " .. meaning
       end
     end
-    lines[#lines + 1] = "  " .. string.format(template, detail)
+    lines[#lines + 1] = M.wrap(string.format(template, detail), 78, "  ")
     if result.where then
       local cwd = os.getenv("PWD")
       local where = result.where
       if cwd and where:sub(1, #cwd + 1) == cwd .. "/" then
         where = where:sub(#cwd + 2)
       end
-      lines[#lines + 1] = "  It happened at " .. where .. "."
+      local verb = result.verdict == "leak" and "The memory was allocated at " or "It happened at "
+      lines[#lines + 1] = "  " .. verb .. where .. "."
     end
-    -- A crash leaves no message of the test's own: ask the driver what the test does.
-    local _, _, described = runner.sandboxed(setmetatable({ tag = result.name .. ".describe" },
-      { __index = opts }), (function()
-        local argv = { opts.binary }
-        for _, a in ipairs(opts.args) do argv[#argv + 1] = a end
-        argv[#argv + 1] = "--describe"
-        argv[#argv + 1] = result.name
-        return argv
-      end)())
-    local block = driver_block(described):gsub("^%s*TEST [^\n]*\n?", "")
-    if block ~= "" then
-      lines[#lines + 1] = "  The test was:"
-      lines[#lines + 1] = indent(block, "  ")
+    local failure = driver_block(result.stderr)
+    if failure ~= "" then
+      -- The test got to check the result (and, say, leaked too): show what it found.
+      lines[#lines + 1] = "  The test also says:"
+      lines[#lines + 1] = indent(failure:gsub("^%s*FAILED [^\n]*\n?", ""), "  ")
+    else
+      -- A crash leaves no message of the test's own: ask the driver what the test does.
+      local argv = { opts.binary }
+      for _, a in ipairs(opts.args) do
+        argv[#argv + 1] = a
+      end
+      argv[#argv + 1] = "--describe"
+      argv[#argv + 1] = result.name
+      local describe_opts = setmetatable({ tag = result.name .. ".describe" }, { __index = opts })
+      local _, _, described = runner.sandboxed(describe_opts, argv)
+      local block = driver_block(described):gsub("^%s*TEST [^\n]*\n?", "")
+      if block ~= "" then
+        lines[#lines + 1] = "  The test was:"
+        lines[#lines + 1] = indent(block, "  ")
+      end
     end
   else
     lines[#lines + 1] = driver_block(result.stderr):gsub("^%s*FAILED [^\n]*\n?", "")
