@@ -1,6 +1,7 @@
 -- batch.lua: `make grade SUBMISSIONS=dir/` grades every folder in dir/.
 --
---   lua5.4 grader/batch.lua DIR [--out OUT] [--seed N] [--speed-lines N]
+--   lua5.4 grader/batch.lua DIR [--out OUT] [--seed N] [--speed-lines N] [--jobs N]
+--                           [--skip-reference]
 --
 -- Each sub-folder of DIR is one submission (the student's files may sit a
 -- few folders deeper, as LMS downloads nest them). Submissions are graded in
@@ -15,7 +16,8 @@
 --   scores.csv                                   one row per submission
 --   failures.txt                                 the checks most often failed
 -- Before the batch, the reference solution is graded once: it must score
--- full marks (else the fixtures are wrong) and it measures the speed baseline.
+-- full marks (else the fixtures are wrong) and it measures the speed baseline
+-- (--skip-reference leaves that out, for verify.lua, which grades it anyway).
 
 package.path = "grader/?.lua;" .. package.path
 
@@ -77,6 +79,9 @@ function M.run(opts)
   for _, id in ipairs(chapters) do
     local chapter = engine.load_chapter(id)
     student_file = student_file or chapter.rubric.student_files[1]
+    if opts.skip_reference then
+      goto next_chapter
+    end
     local ref_json = out .. "/.reference-" .. id .. ".json"
     local ok = util.run(string.format("%s grader/grade.lua --chapter %s --submission %s --out %s --json %s --seed %d %s --quiet",
       lua, id, util.quote(chapter.rubric.reference), util.quote(out .. "/.reference"), util.quote(ref_json), seed, extra))
@@ -89,6 +94,7 @@ function M.run(opts)
         .. "check the fixtures with `make verify-fixtures`\n", tostring(ref.score),
         tostring(ref.extra_data and ref.extra_data.max_score), id))
     end
+    ::next_chapter::
   end
 
   local jobs = {}
@@ -179,6 +185,9 @@ local function main(argv)
       opts.speed_lines = tonumber(v)
     elseif a == "--jobs" then
       opts.jobs = tonumber(v)
+    elseif a == "--skip-reference" then
+      opts.skip_reference = true
+      i = i - 1
     elseif not opts.dir then
       opts.dir = a
       i = i - 1

@@ -93,12 +93,16 @@ end
 -- built.
 function M.reference(chapter)
   local rubric = chapter.rubric
-  local stamp = { build.cc, build.flavours.asan, build.flavours.fast }
+  local stamp, inputs = { build.cc, build.flavours.asan, build.flavours.fast }, {}
   for _, name in ipairs(rubric.student_files) do
-    stamp[#stamp + 1] = util.sha256(rubric.reference .. "/" .. name) or "missing"
+    inputs[#inputs + 1] = rubric.reference .. "/" .. name
   end
   for _, pair in ipairs(rubric.pristine) do
-    stamp[#stamp + 1] = util.sha256(pair[1]) or "missing"
+    inputs[#inputs + 1] = pair[1]
+  end
+  local hashes = util.sha256_many(inputs)
+  for _, path in ipairs(inputs) do
+    stamp[#stamp + 1] = path .. " " .. (hashes[path] or "missing")
   end
   local parent = M.root .. "/reference"
   util.mkdir_p(parent)
@@ -140,11 +144,15 @@ function M.load_fixtures(chapter)
     error({ message = merr }, 0)
   end
   local command = "make expected" .. (os.getenv("FIXTURES") and (" FIXTURES=" .. dir) or "")
-  local problems = {}
+  local problems, paths = {}, {}
+  for i, f in ipairs(list) do
+    paths[i] = f.path
+  end
+  local hashes = util.sha256_many(paths)
   for _, f in ipairs(list) do
     f.settings = chapter.settings(f, manifest)
-    f.items, err = fixtures.load_expected(f, f.settings, command)
-    f.sha256 = util.sha256(f.path)
+    f.sha256 = hashes[f.path]
+    f.items, err = fixtures.load_expected(f, f.settings, command, f.sha256)
     if not f.items then
       problems[#problems + 1] = err
     end

@@ -104,11 +104,40 @@ end
 
 -- SHA-256 of a file's bytes as lowercase hex, or nil when unreadable.
 function M.sha256(path)
-  local text, ok = M.capture("sha256sum < " .. M.quote(path) .. " 2>/dev/null")
+  local text, ok = M.capture("(sha256sum < " .. M.quote(path) .. ") 2>/dev/null")
   if not ok then
     return nil
   end
   return text:match("^(%x+)")
+end
+
+-- SHA-256 of several files in one process: { [path] = hex or nil }.
+function M.sha256_many(paths)
+  local hashes = {}
+  if #paths == 0 then
+    return hashes
+  end
+  local words = {}
+  for i, p in ipairs(paths) do
+    words[i] = M.quote(p)
+  end
+  local text = M.capture("sha256sum -- " .. table.concat(words, " ") .. " 2>/dev/null")
+  local i = 0
+  for hex in text:gmatch("(%x+)  [^\n]*\n") do
+    i = i + 1
+    hashes[i] = hex
+  end
+  local out = {}
+  if i == #paths then
+    for k, p in ipairs(paths) do
+      out[p] = hashes[k]
+    end
+  else
+    for _, p in ipairs(paths) do
+      out[p] = M.sha256(p)
+    end
+  end
+  return out
 end
 
 function M.basename(path)

@@ -105,7 +105,8 @@ local function judge(c, result)
 end
 
 -- Grades the candidates and checks every expectation. opts: out, seed,
--- speed_lines, no_speed (bool: speed off except for slow mutants).
+-- speed_lines, no_speed (bool: speed off except for slow mutants), fixtures
+-- (a fixture folder instead of the default).
 -- Returns problems (list), lines (a readable summary).
 function M.verify(opts)
   local problems, lines = {}, {}
@@ -118,10 +119,11 @@ function M.verify(opts)
       util.rm_rf(subs)
       local candidates = lay_out(chapter, id, subs, run.slow)
       if #candidates > 0 then
-        local prefix = run.speed and "" or "GRADE_NO_SPEED=1 "
+        local prefix = (run.speed and "" or "GRADE_NO_SPEED=1 ")
+          .. (opts.fixtures and ("FIXTURES=" .. util.quote(opts.fixtures) .. " ") or "")
         -- batch.run spawns grade.lua processes; the variable reaches them through the environment.
         local out = opts.out .. "/graded" .. (run.slow and "-slow" or "")
-        local cmd = string.format("%s%s grader/batch.lua %s --out %s --seed %d %s > %s 2>&1", prefix,
+        local cmd = string.format("%s%s grader/batch.lua %s --skip-reference --out %s --seed %d %s > %s 2>&1", prefix,
           os.getenv("LUA") or "lua5.4", util.quote(subs), util.quote(out), opts.seed,
           opts.speed_lines and ("--speed-lines " .. opts.speed_lines) or "", util.quote(opts.out .. "/batch.log"))
         if not util.run(cmd) then
