@@ -71,7 +71,8 @@ typedef struct {
  *       -> main 20, run 18, fib 15, op_add 3, other 2
  *
  * Frames are compared byte for byte (no trimming: "fib" and "fib'2" are two functions).
- * A function seen only on stacks with count 0 is listed with cost 0. When *ncosts is 0,
+ * A stack that is NULL is an empty one. A function seen only on stacks with count 0 is
+ * listed with cost 0. When *ncosts is 0,
  * *costs may be NULL (free(NULL) is fine). On -1, nothing is allocated. */
 int inclusive(const Folded *stacks, size_t count, Cost **costs, size_t *ncosts);
 
