@@ -9,7 +9,8 @@
  *     previous nodes without hashing;
  *   - a line only adds its count to the node it ends at; trie_finish sums
  *     the subtrees bottom up in one backward pass (a child is always
- *     numbered after its parent);
+ *     numbered after its parent), so one 64-bit field holds self, then
+ *     inclusive, and a node is 40 bytes;
  *   - names are copied once per node into an arena of 1 MB blocks.
  * Children are linked in insertion order while building; trie_finish
  * relinks them by name with one qsort per node that has two or more.
@@ -27,13 +28,13 @@ struct TriePathEntry {
 
 enum { ARENA_BLOCK = 1 << 20 };
 
-static uint64_t hash_frame(uint32_t parent, const char *name, size_t length) {
+static uint32_t hash_frame(uint32_t parent, const char *name, size_t length) {
     uint64_t hash = 14695981039346656037u ^ ((uint64_t)parent * 0x9E3779B97F4A7C15u);
     for (size_t i = 0; i < length; i++) {
         hash ^= (unsigned char)name[i];
         hash *= 1099511628211u;
     }
-    return hash ^ (hash >> 29);
+    return (uint32_t)(hash ^ (hash >> 32));
 }
 
 static int grow_slots(Trie *trie) {
@@ -78,7 +79,7 @@ static const char *copy_name(Trie *trie, const char *name, size_t length) {
 }
 
 static int64_t add_node(Trie *trie, uint32_t parent, const char *name, size_t length,
-                        uint64_t hash) {
+                        uint32_t hash) {
     if (trie->count >= UINT32_MAX - 1) {
         return -1; /* node numbers are 32-bit */
     }
@@ -115,7 +116,7 @@ static int64_t child(Trie *trie, uint32_t parent, const char *name, size_t lengt
     if ((trie->count + 1) * 2 > trie->slot_count && grow_slots(trie) != 0) {
         return -1;
     }
-    uint64_t hash = hash_frame(parent, name, length);
+    uint32_t hash = hash_frame(parent, name, length);
     size_t mask = trie->slot_count - 1;
     size_t i = (size_t)hash & mask;
     while (trie->slots[i] != 0) {
@@ -198,7 +199,7 @@ int trie_add(Trie *trie, const char *s, size_t length, uint64_t count, const cha
     if (count == 0) {
         return 0;
     }
-    if (count > UINT64_MAX - trie->nodes[0].self) {
+    if (count > UINT64_MAX - trie->grand_total) {
         *error = "the counts add up to more than 64 bits";
         return -1;
     }
@@ -237,8 +238,8 @@ int trie_add(Trie *trie, const char *s, size_t length, uint64_t count, const cha
     if (remember_line(trie, s, length) != 0) {
         return -1;
     }
-    trie->nodes[node].self += count;
-    trie->nodes[0].self += count; /* the running grand total, for the overflow check */
+    trie->nodes[node].total += count; /* self for now; trie_finish makes it inclusive */
+    trie->grand_total += count;
     *error = NULL;
     return 0;
 }
@@ -289,11 +290,8 @@ static int sort_children(Trie *trie) {
 }
 
 int trie_finish(Trie *trie) {
-    /* The root's self is the grand total so far; lines never end at the root. */
-    trie->nodes[0].self = 0;
-    for (size_t n = 0; n < trie->count; n++) {
-        trie->nodes[n].total = trie->nodes[n].self;
-    }
+    /* Children are numbered after their parents: going backwards, every
+     * node's total is complete before it is added to its parent's. */
     for (size_t n = trie->count; n-- > 1;) {
         trie->nodes[trie->nodes[n].parent].total += trie->nodes[n].total;
     }

@@ -23,9 +23,9 @@ typedef struct {
     uint32_t first_child;  /* after trie_finish: in name order; 0 = none */
     uint32_t next_sibling; /* 0 = none */
     uint32_t depth;        /* root 0 */
-    uint64_t hash;
-    uint64_t total; /* after trie_finish: count of the lines through this node */
-    uint64_t self;  /* count of the lines ending here */
+    uint32_t hash;         /* of (parent, name), for the child table */
+    uint64_t total;        /* while adding: the lines ending here; after trie_finish: the
+                              lines through here (inclusive). 40 bytes a node in all. */
 } TrieNode;
 
 typedef struct {
@@ -34,7 +34,8 @@ typedef struct {
     uint32_t max_depth;
     /* private */
     size_t capacity;
-    uint32_t *slots; /* (parent, name) -> node index + 1 */
+    uint64_t grand_total; /* of the counts added so far */
+    uint32_t *slots;      /* (parent, name) -> node index + 1 */
     size_t slot_count;
     char **blocks; /* the name arena */
     size_t block_count, block_used, block_size;
