@@ -4,15 +4,19 @@
 VM_SRC_DIR := vm/src
 VM_SOURCES := $(wildcard $(VM_SRC_DIR)/*.c)
 VM_HEADERS := $(wildcard $(VM_SRC_DIR)/*.h)
-# -fno-crossjumping keeps one indirect jump per opcode (see vm/PERFORMANCE.md).
-VM_CFLAGS  := $(CWARN) -O2 -g -fno-crossjumping
-VM_DEBUG   := $(CWARN) -O1 -g -fno-omit-frame-pointer -DDRIP_CHECK_STACK
+# -fno-crossjumping keeps one indirect jump per opcode (see vm/PERFORMANCE.md);
+# gcc has it, clang does not, so it is probed for. DWARF 4 because valgrind 3.19
+# cannot read the DWARF 5 that clang 14 writes by default.
+VM_NO_CROSSJUMP := $(shell echo 'int x;' | $(CC) -fno-crossjumping -Werror -x c -c -o /dev/null - \
+                     2>/dev/null && echo -fno-crossjumping)
+VM_CFLAGS  := $(CWARN) -O2 -gdwarf-4 $(VM_NO_CROSSJUMP)
+VM_DEBUG   := $(CWARN) -O1 -gdwarf-4 -fno-omit-frame-pointer -DDRIP_CHECK_STACK
 
 all: $(BUILD)/drip
 
-# One binary per build flavour, each compiled from all sources in one go
-# (small enough that per-object rules buy nothing, and the whole-program view
-# lets the compiler inline across files).
+# One binary per build flavour, each compiled from all sources in one command:
+# the VM is small enough (a second or two) that per-object rules would buy
+# nothing, and each flavour needs its own objects anyway.
 $(BUILD)/drip: $(VM_SOURCES) $(VM_HEADERS) vm/vm.mk
 	@mkdir -p $(@D)
 	$(CC) $(VM_CFLAGS) -o $@ $(VM_SOURCES)
@@ -88,7 +92,8 @@ test-vm: $(BUILD)/drip $(BUILD)/drip-gcstress $(BUILD)/drip-asan $(BUILD)/drip-o
 
 # ---- fuzzing (not part of make test) ------------------------------------------
 # libFuzzer over compile-and-run, with ASan+UBSan and the stack-height check,
-# seeded with every Drip program in the repository.
+# seeded with every Drip program in the repository. vm/fuzz/regressions holds
+# inputs that once failed (kept minimized); they are rerun first.
 VM_FUZZ_CC      ?= clang
 FUZZ_SECONDS    ?= 60
 VM_LIB_SOURCES  := $(filter-out $(VM_SRC_DIR)/main.c,$(VM_SOURCES))
@@ -104,7 +109,9 @@ $(BUILD)/drip-fuzz: $(VM_LIB_SOURCES) $(VM_HEADERS) vm/fuzz/fuzz_drip.c vm/vm.mk
 .PHONY: fuzz
 fuzz: $(BUILD)/drip-fuzz
 	@mkdir -p $(VM_FUZZ_CORPUS) $(BUILD)/fuzz/crashes
-	@find vm/tests vm/bench -name '*.drip' -exec cp {} $(VM_FUZZ_CORPUS)/ \;
+	@find vm/tests vm/bench vm/fuzz/regressions -name '*.drip' -exec cp {} $(VM_FUZZ_CORPUS)/ \;
+	@for f in vm/fuzz/regressions/*.drip; do $(BUILD)/drip-fuzz -runs=1 $$f >/dev/null 2>&1 || \
+	  { echo "fuzz: regression input $$f fails again"; exit 1; }; done
 	$(BUILD)/drip-fuzz -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
 	  -max_len=8192 -close_fd_mask=3 -dict=vm/fuzz/drip.dict \
 	  -artifact_prefix=$(BUILD)/fuzz/crashes/ $(VM_FUZZ_CORPUS)

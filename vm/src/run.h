@@ -164,8 +164,8 @@ static InterpretResult RUN_FUNCTION(void) {
 #define DISPATCH()                                                                                 \
     do {                                                                                           \
         CHECK_STACK();                                                                             \
-        CHECK_STEPS();                                                                             \
         uint8_t next_ = READ_BYTE();                                                               \
+        CHECK_STEPS(); /* after the read: an error names the instruction's line */                 \
         COUNT_OP(next_);                                                                           \
         goto *dispatchTable[next_];                                                                \
     } while (0)
@@ -176,8 +176,8 @@ static InterpretResult RUN_FUNCTION(void) {
 #define CASE(name) case OP_##name:
 dispatch:;
     CHECK_STACK();
-    CHECK_STEPS();
     uint8_t instruction = READ_BYTE();
+    CHECK_STEPS();
     COUNT_OP(instruction);
     switch (instruction) {
 #endif

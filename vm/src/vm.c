@@ -47,7 +47,10 @@ static void resetStack(void) {
 
 static void printFrame(CallFrame *frame) {
     ObjFunction *function = frame->closure->function;
-    size_t instruction = (size_t)(frame->ip - function->chunk.code - 1);
+    /* ip has moved past the instruction being run; at a frame's very first
+     * instruction it may still be at the start. */
+    size_t instruction =
+        frame->ip > function->chunk.code ? (size_t)(frame->ip - function->chunk.code - 1) : 0;
     fprintf(stderr, "[line %d] in ", function->chunk.lines[instruction]);
     if (function->name == NULL) {
         fprintf(stderr, "script\n");
