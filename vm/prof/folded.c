@@ -75,43 +75,67 @@ static bool has_empty_frame(const char *stack, size_t len) {
     return false;
 }
 
-/* The bytes of v that equal c, as a mask with 0x80 in each such byte
- * (exact: no false positives, unlike the cheaper zero-byte test). */
-static uint64_t bytes_equal(uint64_t v, unsigned char c) {
-    const uint64_t lows = 0x7F7F7F7F7F7F7F7Fu;
-    uint64_t x = v ^ (0x0101010101010101u * c);
-    return ~(((x & lows) + lows) | x | lows);
-}
-
-/* One pass over the stack part of a line, eight bytes at a time: returns
- * the index of the first byte below 0x20 other than TAB (or len) and sets
- * *empty_frame when ";;" occurs. (v - 0x20..) & ~v & 0x80.. is non-zero
- * when some byte of v is below 0x20; only then are the bytes looked at one
- * by one. Two ';' side by side show as mask & (mask >> 8), plus the pair
- * that straddles two words. */
-static size_t scan_line(const char *line, size_t len, bool *empty_frame) {
-    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
-    bool last_was_semicolon = false;
-    *empty_frame = false;
-    size_t i = 0;
-    for (; i + 8 <= len; i += 8) {
-        uint64_t v;
-        memcpy(&v, line + i, 8);
-        if (((v - 0x20 * ones) & ~v & highs) != 0) {
-            break;
-        }
-        uint64_t semis = bytes_equal(v, ';');
-        if ((semis & (semis >> 8)) != 0 || (last_was_semicolon && line[i] == ';')) {
-            *empty_frame = true;
-        }
-        last_was_semicolon = line[i + 7] == ';';
-    }
-    for (; i < len; i++) { /* the last 0-7 bytes, or the word with a control byte */
+/* Bytewise: the first byte below 0x20 other than TAB in [from, len), or len;
+ * notes a ";;" on the way. */
+static size_t scan_bytes(const char *line, size_t from, size_t len, bool *empty_frame) {
+    for (size_t i = from; i < len; i++) {
         unsigned char c = (unsigned char)line[i];
         if (c < 0x20 && c != '\t') {
             return i;
         }
         if (c == ';' && i > 0 && line[i - 1] == ';') {
+            *empty_frame = true;
+        }
+    }
+    return len;
+}
+
+/* Eight bytes of v: does one lie below 0x20, and may two ';' stand side by
+ * side? (v - 0x20..) & ~v & 0x80.. is non-zero exactly when some byte is
+ * below 0x20. With x = v ^ ";;;;;;;;" a ';' is a zero byte of x, and
+ * x | (x >> 8) has a zero in bytes 0-6 exactly when two ';' are adjacent. */
+static bool has_control(uint64_t v) {
+    return ((v - 0x2020202020202020u) & ~v & 0x8080808080808080u) != 0;
+}
+
+static bool has_double_semicolon(uint64_t x) {
+    uint64_t y = x | (x >> 8);
+    return ((y - 0x0101010101010101u) & ~y & 0x0080808080808080u) != 0;
+}
+
+/* One pass over a line, a word at a time: returns the index of the first
+ * byte below 0x20 other than TAB (or len) and sets *empty_frame when ";;"
+ * occurs (a hint: has_empty_frame decides). A pair split between two words
+ * is caught by carrying "the word's last byte was ';'" (either byte order
+ * leaves exactly that pair to the carry); the last 1-7 bytes are
+ * read as one word that overlaps bytes already seen. */
+static size_t scan_line(const char *line, size_t len, bool *empty_frame) {
+    const uint64_t semicolons = 0x3B3B3B3B3B3B3B3Bu;
+    *empty_frame = false;
+    if (len < 8) {
+        return scan_bytes(line, 0, len, empty_frame);
+    }
+    bool carry = false;
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t v;
+        memcpy(&v, line + i, 8);
+        if (has_control(v)) {
+            return scan_bytes(line, i, len, empty_frame);
+        }
+        uint64_t x = v ^ semicolons;
+        if (has_double_semicolon(x) || (carry && line[i] == ';')) {
+            *empty_frame = true;
+        }
+        carry = line[i + 7] == ';'; /* memory order, whatever the byte order */
+    }
+    if (i < len) {
+        uint64_t v;
+        memcpy(&v, line + len - 8, 8);
+        if (has_control(v)) {
+            return scan_bytes(line, len - 8, len, empty_frame);
+        }
+        if (has_double_semicolon(v ^ semicolons)) {
             *empty_frame = true;
         }
     }

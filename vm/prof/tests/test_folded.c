@@ -136,6 +136,38 @@ static void malformed_lines_name_file_and_line(void **state) {
     }
 }
 
+/* The reader looks at words of eight bytes: every alignment must behave. */
+static void every_alignment_of_bad_bytes_is_caught(void **state) {
+    (void)state;
+    for (size_t at = 1; at < 30; at++) {
+        char line[64];
+        memset(line, 'a', 40);
+        strcpy(line + 40, " 7\n");
+        line[at] = ';'; /* one ';' anywhere: fine */
+        FoldedFile f;
+        assert_int_equal(folded_read_buffer("t", line, strlen(line), &f), 0);
+        folded_free(&f);
+        line[at + 1] = ';'; /* two side by side: an empty frame */
+        assert_int_equal(folded_read_buffer("t", line, strlen(line), &f), -1);
+        assert_non_null(strstr(f.error, "empty frame"));
+        folded_free(&f);
+        line[at + 1] = '\x02'; /* a control byte */
+        assert_int_equal(folded_read_buffer("t", line, strlen(line), &f), -1);
+        assert_non_null(strstr(f.error, "binary data"));
+        folded_free(&f);
+    }
+    for (size_t len = 1; len < 20; len++) { /* short lines, ";;" at the very end of the stack */
+        char line[64];
+        memset(line, 'b', len);
+        line[len] = ';';
+        line[len + 1] = ';';
+        strcpy(line + len + 2, "c 1");
+        FoldedFile f;
+        assert_int_equal(folded_read_buffer("t", line, strlen(line), &f), -1);
+        folded_free(&f);
+    }
+}
+
 static void missing_file_is_an_error_naming_it(void **state) {
     (void)state;
     FoldedFile f;
@@ -247,6 +279,7 @@ int folded_tests(size_t *count) {
         cmocka_unit_test(empty_input_has_no_lines),
         cmocka_unit_test(no_length_limits),
         cmocka_unit_test(malformed_lines_name_file_and_line),
+        cmocka_unit_test(every_alignment_of_bad_bytes_is_caught),
         cmocka_unit_test(missing_file_is_an_error_naming_it),
         cmocka_unit_test(parse_line_is_the_same_rule),
         cmocka_unit_test(reads_from_a_file),
