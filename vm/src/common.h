@@ -44,7 +44,7 @@
 
 /* The longest string concatenation may build (a runtime error beyond). */
 #ifndef DRIP_MAX_STRING_LENGTH
-#define DRIP_MAX_STRING_LENGTH (1 << 30)
+#define DRIP_MAX_STRING_LENGTH (1 << 28)
 #endif
 
 #if !defined(DRIP_NO_COMPUTED_GOTO) && defined(__GNUC__)

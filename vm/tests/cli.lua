@@ -42,6 +42,7 @@ local function cases(drip)
   local fib = write("fib.drip", "fun fib(n) { if (n < 2) return n; return fib(n - 2) + fib(n - 1); }\nprint fib(10);\n")
   local empty = write("empty.drip", "")
   local binary = write("binary.drip", "print 1;\0\255\254 garbage")
+  local failing = write("failing.drip", "print 1;\nprint nil + 1;\n")
   local d = shellQuote(drip)
   return dir, {
     { "--help exits 0 with usage", d .. " --help", 0, "Usage: drip", nil },
@@ -60,6 +61,7 @@ local function cases(drip)
     { "unwritable folded file exits 74", d .. " --folded=" .. shellQuote(dir .. "/no/such/dir/out") .. " " .. hello, 74, "hello", "could not write folded stacks" },
     { "--count reports after output", d .. " --count " .. fib, 0, "55\n", "total" },
     { "--profile names fib", d .. " --profile " .. fib, 0, "55\n", "2,119 ( 99.62%)            2,119" },
+    { "--count still reports after a runtime error", d .. " --count --profile " .. failing, 70, "1\n", "total" },
     { "--disassemble shows bytecode", d .. " --disassemble " .. fib, 0, "GET_GLOBAL", nil },
     { "compile error exits 65", "printf 'print ;' > " .. shellQuote(dir .. "/bad.drip") .. " && " .. d .. " " .. shellQuote(dir .. "/bad.drip"), 65, nil, "[line 1] Error at ';': Expect expression." },
   }
