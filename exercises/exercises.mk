@@ -43,13 +43,27 @@ $(EX_SANDBOX): $(EX_HARNESS)/sandbox.c
 sandbox: $(EX_SANDBOX)
 HELP += "sandbox          build the process sandbox every test and check runs in (build/harness/sandbox)"
 
+# The test drivers (exercises/N/tests/*.c) are our code: built once, with -Werror and the
+# sanitizers, into $(BUILD)/exercise-driver/N/tests/*.o (FIXTURES_DIR = their folder).
+# Each `make exercise-N` then compiles only the student's files and links.
+EX_DRIVER_DIR := $(BUILD)/exercise-driver
+EX_DRIVER_OBJ  = $(patsubst exercises/%.c,$(EX_DRIVER_DIR)/%.o,$(wildcard exercises/$(1)/tests/*.c))
+
+$(EX_DRIVER_DIR)/%.o: exercises/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CWARN) $(SANITIZE) -g -O0 -MMD -MP -I$(<D)/.. -DFIXTURES_DIR='"$(<D)"' \
+	  $(shell pkg-config --cflags cmocka 2>/dev/null) -c -o $@ $<
+
+-include $(patsubst exercises/%.c,$(EX_DRIVER_DIR)/%.d,$(wildcard exercises/*/tests/*.c))
+
 # Build errors are shown as the compiler's own words, after a line that says so.
 exercise-%: setup $(EX_SANDBOX)
 	@test -d exercises/$*/tests || { echo "There is no exercise $* (no exercises/$*/tests)."; exit 2; }
+	@$(MAKE) --no-print-directory -s $(call EX_DRIVER_OBJ,$*)
 	@mkdir -p $(EX_OUT)
 	@echo "Building $(EX_SRC)/*.c with the public tests of exercises/$*/tests ..."
-	@if ! $(CC) $(EX_WARN) $(SANITIZE) -g -O0 -I$(EX_SRC) -DFIXTURES_DIR='"exercises/$*/tests"' \
-	       -o $(EX_OUT)/tests $(wildcard $(EX_SRC)/*.c) exercises/$*/tests/*.c $(EX_CMOCKA) -lm \
+	@if ! $(CC) $(EX_WARN) $(SANITIZE) -g -O0 -I$(EX_SRC) -o $(EX_OUT)/tests \
+	       $(wildcard $(EX_SRC)/*.c) $(call EX_DRIVER_OBJ,$*) $(EX_CMOCKA) -lm \
 	       > $(EX_OUT)/build.log 2>&1; then \
 	  echo; echo "Your code does not compile yet, so no test could run. The compiler says:"; echo; \
 	  sed 's/^/    /' $(EX_OUT)/build.log; echo; \
@@ -62,7 +76,6 @@ exercise-%: setup $(EX_SANDBOX)
 	  --state $(EX_OUT)/hint-state --timeout $(EX_TIMEOUT) --details $(EX_DETAILS) \
 	  --jobs $(EX_JOBS) --tsv $(EX_OUT)/results.tsv --chapter $* \
 	  --title "exercise $* ($(EX_SRC))" $(if $(TEST),--only $(TEST)) $(if $(EX_ARGS),-- $(EX_ARGS))
-
 
 HELP += "exercise-165     build exercises/165 with its public tests and run each test alone (SOLUTION=1: the reference; TEST=name: one test)"
 

@@ -343,7 +343,7 @@ function M.main(argv)
   io.write("\n", string.rep("=", 78), "\n")
   io.write(progress_line(funcs, counts), "\n")
   if failed_total == 0 then
-    io.write(string.format("All %d test%s pass.\n", #results, #results == 1 and "" or "s"))
+    io.write(#results == 1 and "The test passes.\n" or string.format("All %d tests pass.\n", #results))
     return 0
   end
   io.write(string.format("%d of %d tests fail.\n", failed_total, #results))

@@ -21,7 +21,7 @@ local run_exercise = require("run_exercise")
 
 local SANDBOX = "build/harness/sandbox"
 local VICTIMS = "build/harness/victims"
-local TMP = "build/test/exercises-tmp"
+local TMP -- a fresh folder per run (build/exercise/suite.XXXXXX): runs may overlap
 
 local passed, failed = 0, 0
 
@@ -51,12 +51,20 @@ local function write_file(path, text)
   f:close()
 end
 
--- Runs a shell command; returns its exit status and its output (stdout and stderr).
-local function sh(command)
-  local pipe = io.popen("( " .. command .. " ) 2>&1", "r")
+-- Starts a shell command; sh_finish() waits for it and returns its exit status and its
+-- output (stdout and stderr). Two started commands run at the same time.
+local function sh_start(command)
+  return io.popen("( " .. command .. " ) 2>&1", "r")
+end
+
+local function sh_finish(pipe)
   local output = pipe:read("a")
   local _, _, status = pipe:close()
   return status, output
+end
+
+local function sh(command)
+  return sh_finish(sh_start(command))
 end
 
 local function now()
@@ -219,9 +227,13 @@ local function verdicts(out_dir)
   return map, count
 end
 
-local function exercise_run(src, out, extra)
-  return sh(string.format("make --no-print-directory exercise-165 EX_SRC=%s EX_OUT=%s %s",
+local function exercise_start(src, out, extra)
+  return sh_start(string.format("make --no-print-directory exercise-165 EX_SRC=%s EX_OUT=%s %s",
     src, out, extra or ""))
+end
+
+local function exercise_run(src, out, extra)
+  return sh_finish(exercise_start(src, out, extra))
 end
 
 local function planted_tests()
@@ -290,9 +302,20 @@ local function exercise_tests()
   local _, count_text = sh("build/exercise/165-solution/tests --list | wc -l")
   check("exercise: --list names every test", tonumber(count_text) == total, count_text)
 
-  -- The shipped stubs, one process per test, as a student sees them first.
+  -- The shipped stubs, one process per test, as a student sees them first; and, at the
+  -- same time, the student flow: a copy of exercises/165 with the reference's profile.c.
+  local copy = TMP .. "/student"
+  sh("rm -rf " .. copy .. " && mkdir -p " .. copy .. " && cp exercises/165/profile.h exercises/165/README.md "
+    .. copy .. " && cp solutions/165/profile.c " .. copy)
+  -- The stubs as committed: a student's edits in the working copy must not break this.
+  local stubs = TMP .. "/stubs-src"
+  sh("mkdir -p " .. stubs .. " && cp exercises/165/profile.h " .. stubs .. " && "
+    .. "{ git show HEAD:exercises/165/profile.c > " .. stubs .. "/profile.c 2>/dev/null || "
+    .. "cp exercises/165/profile.c " .. stubs .. "; }")
+  local stubs_run = exercise_start(stubs, TMP .. "/stubs")
+  local student_run = exercise_start(copy, TMP .. "/student-build")
   local out = TMP .. "/stubs"
-  status, output = exercise_run("exercises/165", out)
+  status, output = sh_finish(stubs_run)
   local v, count = verdicts(out)
   local not_failed = {}
   for name, verdict in pairs(v) do
@@ -311,12 +334,8 @@ local function exercise_tests()
       and output:find("ir = 3400013", 1, true) and output:find("returns -1", 1, true), output:sub(1, 800))
   check("stubs: a hint from the handout is shown", output:find("Hint 1 of 2 for parse_row", 1, true))
 
-  -- The student flow: a copy of exercises/165 with the reference's profile.c.
-  local copy = TMP .. "/student"
-  sh("rm -rf " .. copy .. " && mkdir -p " .. copy .. " && cp exercises/165/profile.h exercises/165/README.md "
-    .. copy .. " && cp solutions/165/profile.c " .. copy)
   out = TMP .. "/student-build"
-  status, output = exercise_run(copy, out)
+  status, output = sh_finish(student_run)
   v, count = verdicts(out)
   check("student flow: with the reference copied in, make exercise-165 exits 0", status == 0,
     output:sub(-600))
@@ -334,7 +353,8 @@ for i = 1, #arg do
     only = arg[i + 1]
   end
 end
-sh("rm -rf " .. TMP .. " && mkdir -p " .. TMP)
+sh("mkdir -p build/exercise")
+TMP = select(2, sh("mktemp -d build/exercise/suite.XXXXXX")):gsub("%s+$", "")
 local parts = { { "sandbox", sandbox_tests }, { "runner", runner_tests },
                 { "runner", planted_tests }, { "exercise", exercise_tests } }
 for _, part in ipairs(parts) do
@@ -346,5 +366,10 @@ end
 io.write(string.format("exercises suite: %d passed, %d failed\n", passed, failed))
 if result_path then
   write_file(result_path, string.format("%d %d\n", passed, failed))
+end
+if failed == 0 then
+  sh("rm -rf " .. TMP)
+else
+  io.write("(the files of this run are in ", TMP, ")\n")
 end
 os.exit(failed == 0 and 0 or 1)
