@@ -303,13 +303,17 @@ function M.main(argv)
         end
       end
       if #c.failing > opts.details then
-        local rest = {}
+        io.write(string.format("\n  The other %d failing tests of %s, each with the rule it checks:\n",
+          #c.failing - opts.details, func))
         for i = opts.details + 1, #c.failing do
-          rest[#rest + 1] = c.failing[i].name:sub(#func + 2)
+          local r = c.failing[i]
+          local rule = driver_block(r.stderr):match("\n  rule:%s+([^\n]*)")
+          if r.verdict ~= "failed" or not rule then
+            rule = (verdict_label[r.verdict] or r.verdict) .. ": " .. r.status
+          end
+          io.write(string.format("  ✗ %s: %s\n", r.name, rule))
         end
-        local text = string.format("Also failing (%d more): %s", #rest, table.concat(rest, ", "))
-        io.write("\n", M.wrap(text, 76, "  "), "\n")
-        io.write(string.format("  See one: make exercise-%s TEST=%s\n", opts.chapter or "N",
+        io.write(string.format("  See one in full: make exercise-%s TEST=%s\n", opts.chapter or "N",
           c.failing[opts.details + 1].name))
       end
       state[func] = (state[func] or 0) + 1

@@ -324,7 +324,7 @@ static void supervise(pid_t child, const Options *o, int out_fd, int err_fd, Out
     int fds[3] = {out_fd, err_fd, sigchld_pipe[0]};
     Buffer *buffers[2] = {&r->out, &r->err};
     bool exited = false;
-    while (!exited) {
+    for (;;) {
         if (waitpid(child, &r->status, WNOHANG) == child) {
             exited = true;
             break;
