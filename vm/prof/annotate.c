@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "intern.h"
+#include "top.h"
 
 static int fail(AnnotateTable *t, const char *path, size_t line, const char *fmt, ...) {
     char message[256];
@@ -155,14 +156,6 @@ static size_t file_length(const char *label) {
     return colon ? (size_t)(colon - label) : strlen(label);
 }
 
-static int compare_costs(const void *pa, const void *pb) {
-    const Cost *a = pa, *b = pb;
-    if (a->cost != b->cost) {
-        return a->cost > b->cost ? -1 : 1;
-    }
-    return strcmp(a->name, b->name);
-}
-
 int annotate_sum_by_file(const AnnotateTable *t, Cost **costs, size_t *count) {
     Intern files;
     intern_init(&files);
@@ -189,7 +182,7 @@ int annotate_sum_by_file(const AnnotateTable *t, Cost **costs, size_t *count) {
         out[n++].cost = sums[k];
     }
     if (status == 0) {
-        qsort(out, n, sizeof *out, compare_costs);
+        qsort(out, n, sizeof *out, top_compare_costs);
         *costs = out;
         *count = n;
     } else {

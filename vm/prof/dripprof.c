@@ -414,14 +414,6 @@ static int run_top(int argc, char **argv) {
     return top_of_folded(path, &options, countname);
 }
 
-static int compare_calls(const void *pa, const void *pb) {
-    const Cost *a = pa, *b = pb;
-    if (a->cost != b->cost) {
-        return a->cost > b->cost ? -1 : 1;
-    }
-    return strcmp(a->name, b->name);
-}
-
 static int run_calls(int argc, char **argv) {
     if (wants_help(argc, argv)) {
         fputs(calls_help, stdout);
@@ -454,7 +446,7 @@ static int run_calls(int argc, char **argv) {
     /* One row per name: merge the functions that share a cleaned name. */
     size_t merged = 0;
     if (status == 0) {
-        qsort(calls, n, sizeof *calls, compare_calls);
+        qsort(calls, n, sizeof *calls, top_compare_costs);
         for (size_t f = 0; f < n; f++) {
             size_t k = 0;
             while (k < merged && strcmp(calls[k].name, calls[f].name) != 0) {
@@ -466,7 +458,7 @@ static int run_calls(int argc, char **argv) {
                 calls[k].cost += calls[f].cost;
             }
         }
-        qsort(calls, merged, sizeof *calls, compare_calls);
+        qsort(calls, merged, sizeof *calls, top_compare_costs);
     }
     for (size_t k = 0; status == 0 && k < merged; k++) {
         bool wanted = argc == 1 && calls[k].cost > 0;

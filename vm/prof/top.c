@@ -40,7 +40,7 @@ void top_write_row(FILE *out, uint64_t value, uint64_t total, int width, const c
     }
 }
 
-static int compare_costs(const void *pa, const void *pb) {
+int top_compare_costs(const void *pa, const void *pb) {
     const Cost *a = pa, *b = pb;
     if (a->cost != b->cost) {
         return a->cost > b->cost ? -1 : 1;
@@ -93,7 +93,7 @@ static int self_costs(const Folded *stacks, size_t count, Cost **costs, size_t *
         memcpy(name, names.keys[k].bytes, names.keys[k].length + 1);
         (*costs)[(*ncosts)++] = (Cost){.name = name, .cost = sums[k]};
     }
-    qsort(*costs, *ncosts, sizeof **costs, compare_costs);
+    qsort(*costs, *ncosts, sizeof **costs, top_compare_costs);
     status = 0;
 done:
     if (status != 0 && *costs != NULL) {

@@ -34,6 +34,10 @@ typedef struct {
 int top_write(const Folded *stacks, size_t count, uint64_t total, const TopOptions *options,
               FILE *out, const char **error);
 
+/* qsort order of Cost rows: cost descending, then name (strcmp), like
+ * callgrind_annotate since valgrind 3.15 and the reference inclusive(). */
+int top_compare_costs(const void *a, const void *b);
+
 /* One callgrind_annotate-style row: right-aligned count with commas, the
  * percentage of total, two blanks, the name. */
 void top_write_row(FILE *out, uint64_t value, uint64_t total, int width, const char *name);
