@@ -90,11 +90,38 @@ window.addEventListener('load', function () {
     check('reset zoom: other visible', !box('other').classList.contains('hide'), box('other').getAttribute('class'));
     win.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
     check('no script errors in the handlers', scriptErrors.length === 0, scriptErrors.join('; '));
+    // The state in the URL: a second copy opened at ?x=..&y=.. (run's box) and ?s=..
+    var rect = box('run').querySelector('rect');
+    var second = document.createElement('iframe');
+    second.width = 1200;
+    second.height = 400;
+    second.addEventListener('load', function () {
+      try {
+        var d2 = second.contentDocument;
+        var run2 = null;
+        d2.querySelectorAll('g.f').forEach(function (g) {
+          if (!run2 && g.querySelector('title').textContent.indexOf('run (') === 0) run2 = g;
+        });
+        var w2 = Number(run2.querySelector('rect').getAttribute('width'));
+        check('URL ?x=&y= zooms to run', Math.abs(w2 - full) < 0.02, w2);
+        var m2 = d2.getElementById('matched').textContent;
+        check('URL ?s= searches', m2 === 'Matched: 75.00%', m2);
+      } catch (e) {
+        check('no exception in the URL checks', false, e);
+      }
+      finish();
+    });
+    second.src = 'graph.svg?x=' + rect.getAttribute('x') + '&y=' + rect.getAttribute('y') +
+                 '&s=' + encodeURIComponent('^fib$');
+    document.body.appendChild(second);
   } catch (e) {
     check('no exception', false, e);
+    finish();
   }
-  document.getElementById('result').textContent =
-    lines.join('\n') + '\n' + (failed ? 'RESULT: FAILED' : 'RESULT: PASSED');
+  function finish() {
+    document.getElementById('result').textContent =
+      lines.join('\n') + '\n' + (failed ? 'RESULT: FAILED' : 'RESULT: PASSED');
+  }
 });
 </script></body></html>
 PAGE
