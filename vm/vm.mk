@@ -69,26 +69,31 @@ TEST_SUITES += vm
 HELP += "test-vm          the VM's own tests: release (+outline, switch builds), GC-stress, ASan+UBSan, memcheck, CLI"
 
 .PHONY: test-vm
+# The parts run two at a time (each writes its own log and result); the logs
+# are then printed in a fixed order, so the output does not interleave.
 test-vm: $(BUILD)/drip $(BUILD)/drip-gcstress $(BUILD)/drip-asan $(BUILD)/drip-outline $(BUILD)/drip-switch
 	@mkdir -p $(VM_RESULTS)
-	@rm -f $(VM_RESULTS)/*.result
-	@$(VM_RUN) --label release --result $(VM_RESULTS)/release.result $(BUILD)/drip $(VM_TEST_DIRS) | tail -n 30; true
-	@$(VM_RUN) --label outline --result $(VM_RESULTS)/outline.result $(BUILD)/drip-outline $(VM_TEST_DIRS) | tail -n 30; true
-	@$(VM_RUN) --label switch --result $(VM_RESULTS)/switch.result $(BUILD)/drip-switch $(VM_TEST_DIRS) | tail -n 30; true
-	@$(VM_RUN) --label gcstress --result $(VM_RESULTS)/gcstress.result $(BUILD)/drip-gcstress $(VM_TEST_DIRS) | tail -n 30; true
-	@$(VM_RUN) --label asan --wrap "$(VM_SAN_ENV)" --result $(VM_RESULTS)/asan.result $(BUILD)/drip-asan $(VM_TEST_DIRS) | tail -n 30; true
-	@if command -v valgrind >/dev/null; then \
-	  $(VM_RUN) --label memcheck --wrap "$(VM_VALGRIND)" --result $(VM_RESULTS)/memcheck.result $(BUILD)/drip $(VM_MEMCHECK) | tail -n 30; \
-	else echo "FAIL [memcheck] valgrind is not installed (make setup)"; echo "0 1" > $(VM_RESULTS)/memcheck.result; fi
-	@$(LUA) vm/tests/cli.lua --result $(VM_RESULTS)/cli.result $(BUILD)/drip | tail -n 30; true
-	@passed=0; failed=0; \
-	for part in release outline switch gcstress asan memcheck cli; do \
-	  if read p f < $(VM_RESULTS)/$$part.result 2>/dev/null; then \
-	    passed=$$((passed + p)); failed=$$((failed + f)); \
-	  else echo "FAIL [$$part] wrote no result"; failed=$$((failed + 1)); fi; \
-	done; \
-	mkdir -p $(TEST_RESULTS); echo "$$passed $$failed" > $(TEST_RESULTS)/vm.result; \
-	echo "vm: $$passed passed, $$failed failed"; [ $$failed -eq 0 ]
+	@rm -f $(VM_RESULTS)/*.result $(VM_RESULTS)/*.log
+	@{ $(VM_RUN) --label release --result $(VM_RESULTS)/release.result $(BUILD)/drip $(VM_TEST_DIRS); \
+	   $(VM_RUN) --label outline --result $(VM_RESULTS)/outline.result $(BUILD)/drip-outline $(VM_TEST_DIRS); \
+	   $(VM_RUN) --label switch --result $(VM_RESULTS)/switch.result $(BUILD)/drip-switch $(VM_TEST_DIRS); \
+	   $(VM_RUN) --label gcstress --result $(VM_RESULTS)/gcstress.result $(BUILD)/drip-gcstress $(VM_TEST_DIRS); \
+	   $(LUA) vm/tests/cli.lua --result $(VM_RESULTS)/cli.result $(BUILD)/drip; \
+	 } > $(VM_RESULTS)/a.log 2>&1 & \
+	 { $(VM_RUN) --label asan --wrap "$(VM_SAN_ENV)" --result $(VM_RESULTS)/asan.result $(BUILD)/drip-asan $(VM_TEST_DIRS); \
+	   if command -v valgrind >/dev/null; then \
+	     $(VM_RUN) --label memcheck --wrap "$(VM_VALGRIND)" --result $(VM_RESULTS)/memcheck.result $(BUILD)/drip $(VM_MEMCHECK); \
+	   else echo "FAIL [memcheck] valgrind is not installed (make setup)"; echo "0 1" > $(VM_RESULTS)/memcheck.result; fi; \
+	 } > $(VM_RESULTS)/b.log 2>&1 & \
+	 wait; cat $(VM_RESULTS)/a.log $(VM_RESULTS)/b.log | head -n 300; \
+	 passed=0; failed=0; \
+	 for part in release outline switch gcstress cli asan memcheck; do \
+	   if read p f < $(VM_RESULTS)/$$part.result 2>/dev/null; then \
+	     passed=$$((passed + p)); failed=$$((failed + f)); \
+	   else echo "FAIL [$$part] wrote no result"; failed=$$((failed + 1)); fi; \
+	 done; \
+	 mkdir -p $(TEST_RESULTS); echo "$$passed $$failed" > $(TEST_RESULTS)/vm.result; \
+	 echo "vm: $$passed passed, $$failed failed"; [ $$failed -eq 0 ]
 
 # ---- fuzzing (not part of make test) ------------------------------------------
 # libFuzzer over compile-and-run, with ASan+UBSan and the stack-height check,
