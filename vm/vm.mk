@@ -108,7 +108,7 @@ HELP += "fuzz             libFuzzer on the VM for FUZZ_SECONDS (default 60; need
 $(BUILD)/drip-fuzz: $(VM_LIB_SOURCES) $(VM_HEADERS) vm/fuzz/fuzz_drip.c vm/vm.mk
 	@mkdir -p $(@D)
 	$(VM_FUZZ_CC) $(CWARN) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	  -DDRIP_CHECK_STACK -DDRIP_STEP_LIMIT=200000 -DDRIP_MAX_STRING_LENGTH=65536 \
+	  -DDRIP_CHECK_STACK -DDRIP_STEP_LIMIT=100000 -DDRIP_MAX_STRING_LENGTH=4096 \
 	  -o $@ $(VM_LIB_SOURCES) vm/fuzz/fuzz_drip.c
 
 .PHONY: fuzz
