@@ -170,8 +170,10 @@ local function is_error_answer(result)
   return result == "-1"
 end
 
--- Compares answers item by item. Returns counts and the first difference.
-function M.compare(expected, actual_items)
+-- Compares answers item by item. Returns counts and the first difference:
+-- the first in order, or the first of the lowest `priority(expected, actual)`
+-- when the check has one (a wrong cost says more than a rank it pushed down).
+function M.compare(expected, actual_items, priority)
   local actual, seen_twice, known = {}, {}, {}
   for _, item in ipairs(actual_items) do
     if actual[item.key] then
@@ -189,10 +191,13 @@ function M.compare(expected, actual_items)
       if is_error_answer(e.result) then
         c.matched_errors = c.matched_errors + 1
       end
-    elseif not c.first then
-      c.first = { key = e.key, expected = e.result, actual = a }
-      if seen_twice[e.key] then
-        c.first.actual = (a or "") .. "   (and this item appears more than once)"
+    else
+      local rank = priority and priority(e.result, a) or 1
+      if not c.first or rank < c.first.rank then
+        c.first = { key = e.key, expected = e.result, actual = a, rank = rank }
+        if seen_twice[e.key] then
+          c.first.actual = (a or "") .. "   (and this item appears more than once)"
+        end
       end
     end
   end
@@ -244,11 +249,14 @@ local function speed_reference(ref, check, chapter)
     local ir, wall = text:match("^(%d+) ([%d.]+)\n")
     return { ir = tonumber(ir), wall = tonumber(wall), items = fixtures.parse_items(text:match("\n(.*)$") or "") }
   end
-  local dir = cache_dir .. "/run-" .. key
+  -- A private folder: in a batch two graders may measure at the same time.
+  local dir = cache_dir .. "/run-" .. key .. "-" .. tostring({}):match("0x(%x+)")
   util.mkdir_p(dir)
   local ir, wall, r = callgrind(ref.fast, check.argv, dir, "reference", 3600, "inclusive")
   if not r.ok or not ir then
-    error({ message = "the reference failed under callgrind: " .. r.status .. " " .. (r.stderr:match("[^\n]+") or "") }, 0)
+    local why = r.stderr:match("[^\n]*[Ee]rror[^\n]*") or r.stderr:match("[^\n]+") or ""
+    util.rm_rf(dir)
+    error({ message = "the reference failed under callgrind: " .. r.status .. " " .. why }, 0)
   end
   local lines = { string.format("%d %.3f", ir, wall) }
   for _, item in ipairs(r.items) do
@@ -400,7 +408,7 @@ function M.grade(opts)
         check.matched, check.total = 0, #check.expected
       else
         local r = M.run_checker(asan.program, check.argv, runs, "check-" .. i, check.limits)
-        local c = M.compare(check.expected, r.items)
+        local c = M.compare(check.expected, r.items, check.priority)
         check.status, check.class = r.status, r.class
         check.matched, check.total, check.first = c.matched, c.total, c.first
         check.matched_errors = c.matched_errors

@@ -186,6 +186,15 @@ local function line_describer(path)
   end
 end
 
+-- For inclusive's answers: a wrong cost is a better first difference to show
+-- than a rank that only moved because some other cost was wrong.
+local function cost_first(expected, actual)
+  if actual and expected:match("cost=(%d+)") == actual:match("cost=(%d+)") then
+    return 2
+  end
+  return 1
+end
+
 -- The checks of one grading run. ctx: rubric, fixtures (each with kind, path,
 -- name, items), gen (a folder for generated inputs, already made), rng.
 function M.plan(ctx)
@@ -267,7 +276,7 @@ function M.plan(ctx)
 
   for _, f in ipairs(folded) do
     add({ group = "inclusive_fixtures", func = "inclusive", title = "inclusive: " .. f.name,
-      argv = { "inclusive", f.path }, expected = f.items,
+      argv = { "inclusive", f.path }, expected = f.items, priority = cost_first,
       describe = function()
         return "inclusive(every stack of " .. f.name .. ")"
       end })
@@ -276,7 +285,7 @@ function M.plan(ctx)
   local function vector_check(group, title, name, vectors)
     local path = ctx.gen .. "/" .. name
     write_vectors(path, vectors)
-    add({ group = group, func = "inclusive", title = title, argv = { "stacks", path },
+    add({ group = group, func = "inclusive", title = title, argv = { "stacks", path }, priority = cost_first,
       describe = function()
         local listing = {}
         for i, v in ipairs(vectors) do
@@ -301,7 +310,7 @@ function M.plan(ctx)
     util.write_file(path, table.concat(ctx.rng:shuffle(folded_lines), "\n") .. "\n")
     add({ group = "inclusive_variants", func = "inclusive",
       title = "inclusive: folded fixtures renamed, renumbered, shuffled (seeded)",
-      argv = { "inclusive", path },
+      argv = { "inclusive", path }, priority = cost_first,
       describe = function()
         return string.format("inclusive(every stack of %s, %d lines)", path, #folded_lines)
       end })

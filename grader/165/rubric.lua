@@ -60,7 +60,7 @@ return {
     distinct_per_line = 1 / 40, -- distinct function names per line of input
     limit = 4,
     half_limit = 8,
-    timeout_factor = 20,
+    timeout_factor = 10,
     timeout_floor = 30,
   },
 }
