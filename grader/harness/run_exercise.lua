@@ -258,7 +258,21 @@ end
 function M.main(argv)
   local opts = parse_args(argv)
   os.execute("mkdir -p " .. runner.quote(opts.workdir))
+  -- One character per finished test, so that a slow run (endless loops cost the whole
+  -- time limit each) visibly makes progress: . passed, F failed, C crashed, T timed out,
+  -- S sanitizer, L leak, O output, X anything else.
+  local marks = { passed = ".", failed = "F", crashed = "C", timeout = "T", sanitizer = "S",
+                  leak = "L", output = "O" }
+  local done = 0
+  io.write("Running the tests: ")
+  opts.on_result = function(result)
+    done = done + 1
+    io.write(marks[result.verdict] or "X", done % 60 == 0 and "\n                   " or "")
+    io.stdout:flush()
+  end
   local results, problem = runner.run_all(opts)
+  io.write("\n(. passed, F wrong result, C crashed, T timed out, S sanitizer report, L leak, "
+    .. "O too much output)\n")
   if not results then
     io.write("Could not list the tests: ", problem, "\n")
     return 2

@@ -160,7 +160,7 @@ function M.run_test(opts, name)
 end
 
 -- Runs every test (or those whose name starts with opts.only), opts.jobs at a time
--- (default 4: a sanitized test spends most of its time waiting for its leak check);
+-- (default 4), calling opts.on_result(result) as each one ends, in list order;
 -- returns the results in list order, or nil and an explanation when the tests cannot
 -- even be listed.
 function M.run_all(opts)
@@ -182,11 +182,17 @@ function M.run_all(opts)
     if oldest >= 1 then
       results[oldest] = finish_test(opts, chosen[oldest], running[oldest])
       running[oldest] = nil
+      if opts.on_result then
+        opts.on_result(results[oldest])
+      end
     end
   end
   for i = math.max(1, #chosen - jobs + 1), #chosen do
     if running[i] then
       results[i] = finish_test(opts, chosen[i], running[i])
+      if opts.on_result then
+        opts.on_result(results[i])
+      end
     end
   end
   return results
