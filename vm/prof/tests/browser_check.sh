@@ -24,9 +24,9 @@ cat > "$work/stacks.folded" <<'DATA'
 main;run;fib;fib;fib 10
 main;run;fib 5
 main;run;op_add 3
-main;other 2
+main;other (2) 2
 DATA
-if ! "$dripprof" flame --title 'browser <check> & co' "$work/stacks.folded" > "$work/graph.svg"; then
+if ! "$dripprof" flame --title 'browser <check> & co' --countname 'Ir (x)' "$work/stacks.folded" > "$work/graph.svg"; then
     echo "prof: browser check FAILED: dripprof flame failed"
     exit 1
 fi
@@ -60,9 +60,12 @@ window.addEventListener('load', function () {
     function click(el) { el.dispatchEvent(new MouseEvent('click', { bubbles: true })); }
     check('title escaped', doc.getElementById('title').textContent === 'browser <check> & co',
           doc.getElementById('title').textContent);
-    check('tooltip', box('fib').querySelector('title').textContent === 'fib (15 samples, 75.00%)',
+    check('tooltip', box('fib').querySelector('title').textContent === 'fib (15 Ir (x), 75.00%)',
           box('fib').querySelector('title').textContent);
     var full = width('all');
+    var parsed = win.flame.frames.filter(function (f) { return f.name === 'other (2)' && f.count === 2; });
+    check('names and counts read back from titles with parentheses', parsed.length === 1,
+          JSON.stringify(win.flame.frames.map(function (f) { return [f.name, f.count]; })));
     check('run is 90% wide', Math.abs(width('run') - full * 0.9) < 0.02, width('run'));
 
     win.prompt = function () { return '^fib$'; };
