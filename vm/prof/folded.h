@@ -19,8 +19,9 @@
  *   - there are no length limits.
  *
  * Every error names the file and the 1-based line: "f.folded:3: no count".
- * The reader keeps the whole file in one buffer and points into it, so a
- * million lines cost one allocation for the text and one for the index.
+ * folded_read_* keep the whole file in one buffer and point into it (one
+ * allocation for the text and one for the index); folded_each_* stream the
+ * lines to a callback instead.
  */
 #ifndef DRIP_PROF_FOLDED_H
 #define DRIP_PROF_FOLDED_H
