@@ -271,8 +271,11 @@ function M.main(argv)
     io.stdout:flush()
   end
   local results, problem = runner.run_all(opts)
-  io.write("\n(. passed, F wrong result, C crashed, T timed out, S sanitizer report, L leak, "
-    .. "O too much output)\n")
+  io.write("\n")
+  if results and #results > 0 then
+    io.write("(. passed, F wrong result, C crashed, T timed out, S sanitizer report, L leak, "
+      .. "O too much output)\n")
+  end
   if not results then
     io.write("Could not list the tests: ", problem, "\n")
     return 2
