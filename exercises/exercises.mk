@@ -10,8 +10,8 @@
 #   make exercise-165 SOLUTION=1    the reference (solutions/165/*.c) against the same tests
 #   make exercise-165 TEST=parse_row.one_blank   only the tests whose name starts so
 #
-# The test binary is rebuilt on every run (it takes about a second) with the sanitizers
-# on; each test then runs in its own process under the sandbox, with EX_TIMEOUT seconds
+# Every run recompiles the student's files (with the sanitizers on) and links them with
+# the test driver's objects; each test then runs in its own process under the sandbox, with EX_TIMEOUT seconds
 # of wall-clock time (generous: a sanitizer report takes a while to symbolize on a busy
 # machine), EX_JOBS at a time. The verdicts go to $(EX_OUT)/results.tsv.
 # EX_SRC / EX_OUT / EX_ARGS (extra arguments for the test binary, e.g. --fixtures DIR)
@@ -77,7 +77,8 @@ exercise-%: setup $(EX_SANDBOX)
 	  --jobs $(EX_JOBS) --tsv $(EX_OUT)/results.tsv --chapter $* \
 	  --title "exercise $* ($(EX_SRC))" $(if $(TEST),--only $(TEST)) $(if $(EX_ARGS),-- $(EX_ARGS))
 
-HELP += "exercise-165     build exercises/165 with its public tests and run each test alone (SOLUTION=1: the reference; TEST=name: one test)"
+EX_CHAPTERS := $(patsubst exercises/%/tests,%,$(wildcard exercises/*/tests))
+HELP += $(foreach n,$(EX_CHAPTERS),"exercise-$(n)     build exercises/$(n) with its public tests and run each test alone (SOLUTION=1: the reference; TEST=name: one test)")
 
 # ------------------------------------------------------------------ the test suite
 
