@@ -11,9 +11,9 @@
 #   make exercise-165 TEST=parse_row.one_blank   only the tests whose name starts so
 #
 # Every run recompiles the student's files (with the sanitizers on) and links them with
-# the test driver's objects; each test then runs in its own process under the sandbox, with EX_TIMEOUT seconds
-# of wall-clock time (generous: a sanitizer report takes a while to symbolize on a busy
-# machine), EX_JOBS at a time. The verdicts go to $(EX_OUT)/results.tsv.
+# the test driver's objects; each test then runs in its own process under the sandbox,
+# with EX_TIMEOUT seconds of wall-clock time (generous: a sanitizer report takes a while
+# to symbolize on a busy machine), EX_JOBS at a time. The verdicts go to $(EX_OUT)/results.tsv.
 # EX_SRC / EX_OUT / EX_ARGS (extra arguments for the test binary, e.g. --fixtures DIR)
 # let the test suite run the same loop on temporary copies.
 
