@@ -143,6 +143,13 @@ local function sandbox_tests()
   check("sandbox: --memory 64 under ASan stops the process (hard RSS limit)",
     line == "AddressSanitizer: hard rss limit exhausted" or line == "exit 4", line)
 
+  line = victim("big-file", "--timeout 5 --file-size 100000")
+  check("sandbox: --file-size stops a program writing a bigger file ('crashed: SIGXFSZ')",
+    line == "crashed: SIGXFSZ", line)
+  line = victim("big-file", "--timeout 5")
+  check("sandbox: the default file size (1 MB) stops a 2 MB file too", line == "crashed: SIGXFSZ",
+    line)
+
   local s1 = sh(SANDBOX .. " --timeout 1 -- /nonexistent/program")
   local _, l1 = sh(SANDBOX .. " --timeout 1 -- /nonexistent/program")
   check("sandbox: a program that cannot start is 'exit 127'", s1 == 1 and l1:match("^exit 127"), l1)

@@ -125,6 +125,24 @@ static int leaves_grandchild(void) {
     return 0;
 }
 
+/* Writes 2 MB into a temporary file: the file-size limit must stop it (SIGXFSZ). */
+static int writes_big_file(void) {
+    FILE *f = tmpfile();
+    if (f == NULL) {
+        return 5;
+    }
+    char block[4096];
+    memset(block, 'x', sizeof block);
+    for (int i = 0; i < 512; i++) {
+        if (fwrite(block, 1, sizeof block, f) != sizeof block || fflush(f) != 0) {
+            fclose(f);
+            return 6;
+        }
+    }
+    fclose(f);
+    return 0;
+}
+
 static int kills_itself(void) {
     raise(SIGTERM);
     return 0;
@@ -150,6 +168,7 @@ static const Mode modes[] = {
     {"eat-memory", eats_memory},
     {"grandchild", leaves_grandchild},
     {"sigterm", kills_itself},
+    {"big-file", writes_big_file},
 };
 
 int main(int argc, char **argv) {
