@@ -209,6 +209,21 @@ local function explain(opts, result)
       end
     end
     lines[#lines + 1] = M.wrap(string.format(template, detail), 78, "  ")
+    if result.verdict == "exit" or result.verdict == "error" then
+      -- No sanitizer or test message to go by: show what the process said last.
+      local said = {}
+      for line in result.stderr:gmatch("[^\n]+") do
+        if not line:match("^%[") then
+          said[#said + 1] = line
+        end
+      end
+      if #said > 0 then
+        lines[#lines + 1] = "  Its last words on stderr:"
+        for i = math.max(1, #said - 4), #said do
+          lines[#lines + 1] = "    " .. said[i]
+        end
+      end
+    end
     if result.where then
       local cwd = os.getenv("PWD")
       local where = result.where
