@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "annotate.h"
 #include "flame.h"
 #include "fold.h"
 
@@ -134,10 +135,43 @@ static void damaged_stacks_draw_or_fail_cleanly(void **state) {
     assert_true(drawn > 0 && refused > 0);
 }
 
+static void damaged_annotate_tables_read_or_fail_cleanly(void **state) {
+    (void)state;
+    size_t length;
+    char *text = prof_slurp(PROF_DATA_DIR "/shared-jumps.annotate.txt", &length);
+    assert_non_null(text);
+    int read_ok = 0, refused = 0;
+    for (int round = 0; round < 200; round++) {
+        size_t n = length;
+        char *bad = mutate(text, &n);
+        const char *path = prof_scratch_file("bad.annotate.txt", bad, n);
+        AnnotateTable table;
+        if (annotate_read_file(path, &table) == 0) {
+            Cost *files;
+            size_t count;
+            assert_int_equal(annotate_sum_by_file(&table, &files, &count), 0);
+            for (size_t i = 0; i < count; i++) {
+                free(files[i].name);
+            }
+            free(files);
+            read_ok++;
+        } else {
+            check_message(table.error, path);
+            refused++;
+        }
+        annotate_free(&table);
+        free(bad);
+    }
+    print_message("prof: damaged annotate tables: %d read, %d refused\n", read_ok, refused);
+    assert_true(read_ok > 0 && refused > 0);
+    free(text);
+}
+
 int robust_tests(size_t *count) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(damaged_profiles_fold_or_fail_cleanly),
         cmocka_unit_test(damaged_stacks_draw_or_fail_cleanly),
+        cmocka_unit_test(damaged_annotate_tables_read_or_fail_cleanly),
     };
     *count = sizeof tests / sizeof tests[0];
     return cmocka_run_group_tests_name("damaged input", tests, NULL, NULL);
