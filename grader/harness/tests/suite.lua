@@ -110,10 +110,10 @@ local function sandbox_tests()
   check("sandbox: an endless loop is 'timed out after 0.5 s'",
     line == "timed out after 0.5 s" and status == 1, line)
   check("sandbox: ... and is killed promptly", seconds < 3, seconds .. " s")
-  line, _, seconds = victim("sleep", "--timeout 0.3")
+  line, status, seconds = victim("sleep", "--timeout 0.3")
   check("sandbox: a sleeping child times out on the wall clock",
     line == "timed out after 0.3 s" and seconds < 3, line .. ", " .. seconds .. " s")
-  line, _, seconds = victim("grandchild", "--timeout 5")
+  line, status, seconds = victim("grandchild", "--timeout 5")
   check("sandbox: a grandchild holding the pipes does not keep the sandbox waiting",
     line == "ok" and seconds < 3, line .. ", " .. seconds .. " s")
 
