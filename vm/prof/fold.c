@@ -633,6 +633,10 @@ int fold_callgrind(const Callgrind *g, FoldResult *out, const char **error) {
         *error = "a stack's count overflows 64 bits";
         goto done;
     }
+    if (out->total != g->totals) { /* cannot happen: each split sums to its input */
+        *error = "internal error: the stacks do not add up to the profile's totals";
+        goto done;
+    }
     status = 0;
     *error = NULL;
 done:
