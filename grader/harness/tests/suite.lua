@@ -76,12 +76,15 @@ end
 
 -- ------------------------------------------------------------------ sandbox
 
--- Runs a victim under the sandbox: returns status line, exit status, seconds, stdout file text.
+-- Runs a victim under the sandbox: returns status line, exit status, seconds, and the
+-- captured stdout and stderr. Time limits are generous except where the test is about
+-- the time limit (a busy machine must not fail these); "promptly" means well before the
+-- victim's own end (it sleeps 100 s or loops forever).
 local function victim(mode, flags, asan)
   local out, err = TMP .. "/victim.stdout", TMP .. "/victim.stderr"
   local t0 = now()
   local status, line = sh(string.format("%s %s --stdout %s --stderr %s -- %s %s", SANDBOX,
-    flags or "--timeout 0.5", out, err, VICTIMS .. (asan and "-asan" or ""), mode))
+    flags or "--timeout 10", out, err, VICTIMS .. (asan and "-asan" or ""), mode))
   return line:gsub("%s+$", ""), status, now() - t0, read_file(out) or "", read_file(err) or ""
 end
 
@@ -109,19 +112,19 @@ local function sandbox_tests()
   line, status, seconds = victim("loop", "--timeout 0.5")
   check("sandbox: an endless loop is 'timed out after 0.5 s'",
     line == "timed out after 0.5 s" and status == 1, line)
-  check("sandbox: ... and is killed promptly", seconds < 3, seconds .. " s")
+  check("sandbox: ... and is killed promptly", seconds < 10, seconds .. " s")
   line, status, seconds = victim("sleep", "--timeout 0.3")
   check("sandbox: a sleeping child times out on the wall clock",
-    line == "timed out after 0.3 s" and seconds < 3, line .. ", " .. seconds .. " s")
+    line == "timed out after 0.3 s" and seconds < 10, line .. ", " .. seconds .. " s")
   line, status, seconds = victim("grandchild", "--timeout 5")
   check("sandbox: a grandchild holding the pipes does not keep the sandbox waiting",
-    line == "ok" and seconds < 3, line .. ", " .. seconds .. " s")
+    line == "ok" and seconds < 10, line .. ", " .. seconds .. " s")
 
   line, status, seconds, out = victim("flood", "--timeout 5 --output 1000")
   check("sandbox: a flood of output is 'output limit: more than 1000 bytes'",
     line == "output limit: more than 1000 bytes" and status == 1, line)
   check("sandbox: ... and at most 1000 bytes are kept", #out == 1000, #out .. " bytes")
-  check("sandbox: ... and is stopped promptly", seconds < 3, seconds .. " s")
+  check("sandbox: ... and is stopped promptly", seconds < 10, seconds .. " s")
 
   line = victim("leak", "--timeout 5", true)
   check("sandbox: a leak under ASan is 'leaked 4242 bytes'", line == "leaked 4242 bytes", line)
