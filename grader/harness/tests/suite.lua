@@ -67,29 +67,23 @@ local function sh(command)
   return sh_finish(sh_start(command))
 end
 
-local function now()
-  local pipe = io.popen("date +%s.%N")
-  local t = tonumber(pipe:read("a"))
-  pipe:close()
-  return t
-end
-
 -- ------------------------------------------------------------------ sandbox
 
--- Runs a victim under the sandbox: returns status line, exit status, seconds, and the
--- captured stdout and stderr. Time limits are generous except where the test is about
--- the time limit (a busy machine must not fail these); "promptly" means well before the
--- victim's own end (it sleeps 100 s or loops forever).
+-- Runs a victim under the sandbox: returns status line, exit status, and the captured
+-- stdout and stderr. Time limits are generous except where the test is about the time
+-- limit, so a busy machine cannot fail these. No check asserts wall-clock time: a
+-- "timed out" or "output limit" line can only come from the sandbox killing the victim
+-- (which would otherwise sleep 100 s or run forever), and a grandchild that kept the
+-- sandbox waiting would turn "ok" into "timed out".
 local function victim(mode, flags, asan)
   local out, err = TMP .. "/victim.stdout", TMP .. "/victim.stderr"
-  local t0 = now()
   local status, line = sh(string.format("%s %s --stdout %s --stderr %s -- %s %s", SANDBOX,
     flags or "--timeout 10", out, err, VICTIMS .. (asan and "-asan" or ""), mode))
-  return line:gsub("%s+$", ""), status, now() - t0, read_file(out) or "", read_file(err) or ""
+  return line:gsub("%s+$", ""), status, read_file(out) or "", read_file(err) or ""
 end
 
 local function sandbox_tests()
-  local line, status, seconds, out, err = victim("ok")
+  local line, status, out, err = victim("ok")
   check("sandbox: a well-behaved child is ok, exit 0", line == "ok" and status == 0, line)
   check("sandbox: stdout and stderr are captured to the files",
     out == "hello from stdout\n" and err == "hello from stderr\n", out .. err)
@@ -109,22 +103,20 @@ local function sandbox_tests()
   check("sandbox: under ASan, a stack overflow is 'AddressSanitizer: stack-overflow'",
     line == "AddressSanitizer: stack-overflow", line)
 
-  line, status, seconds = victim("loop", "--timeout 0.5")
+  line, status = victim("loop", "--timeout 0.5")
   check("sandbox: an endless loop is 'timed out after 0.5 s'",
     line == "timed out after 0.5 s" and status == 1, line)
-  check("sandbox: ... and is killed promptly", seconds < 10, seconds .. " s")
-  line, status, seconds = victim("sleep", "--timeout 0.3")
+  line = victim("sleep", "--timeout 0.3")
   check("sandbox: a sleeping child times out on the wall clock",
-    line == "timed out after 0.3 s" and seconds < 10, line .. ", " .. seconds .. " s")
-  line, status, seconds = victim("grandchild", "--timeout 5")
+    line == "timed out after 0.3 s", line)
+  line = victim("grandchild", "--timeout 5")
   check("sandbox: a grandchild holding the pipes does not keep the sandbox waiting",
-    line == "ok" and seconds < 10, line .. ", " .. seconds .. " s")
+    line == "ok", line)
 
-  line, status, seconds, out = victim("flood", "--timeout 5 --output 1000")
+  line, status, out = victim("flood", "--timeout 5 --output 1000")
   check("sandbox: a flood of output is 'output limit: more than 1000 bytes'",
     line == "output limit: more than 1000 bytes" and status == 1, line)
   check("sandbox: ... and at most 1000 bytes are kept", #out == 1000, #out .. " bytes")
-  check("sandbox: ... and is stopped promptly", seconds < 10, seconds .. " s")
 
   line = victim("leak", "--timeout 5", true)
   check("sandbox: a leak under ASan is 'leaked 4242 bytes'", line == "leaked 4242 bytes", line)
@@ -259,9 +251,7 @@ local function planted_tests()
   write_file(src .. "/profile.c", code)
   small_fixtures(TMP .. "/small")
   local out = TMP .. "/planted-build"
-  local t0 = now()
   local status, output = exercise_run(src, out, "EX_TIMEOUT=4 EX_ARGS='--fixtures " .. TMP .. "/small'")
-  local seconds = now() - t0
   local v, count = verdicts(out)
   check("planted: the run exits non-zero", status ~= 0, status)
   check("planted: all 10 tests ran and were reported", count == 10, count .. " results")
@@ -282,7 +272,6 @@ local function planted_tests()
     output:match("It happened at [^\n]*planted/profile%.c:%d+ in sum_named"), output)
   check("planted: a crashed test still shows its input (via --describe)",
     output:find('needle:   "fib"', 1, true) or output:find('needle:   ""', 1, true), output)
-  check("planted: the run took well under the sum of its timeouts", seconds < 30, seconds .. " s")
 
   -- A file that does not compile: the compiler's words, no crash of the harness.
   local broken = TMP .. "/broken"
