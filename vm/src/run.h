@@ -211,15 +211,8 @@ dispatch:;
         DISPATCH();
     }
     CASE(GET_GLOBAL) {
-        /* A full hash-table lookup by name, every time. The first probe is
-         * written out here only so that the common case, a hit in the
-         * name's home slot, is the straight-line path. */
+        /* A full hash-table lookup by name, every time. */
         ObjString *name = READ_STRING();
-        const Entry *home = &vm.globals.entries[name->hash & vm.globals.mask];
-        if (LIKELY(home->key == name)) {
-            PUSH(home->value);
-            DISPATCH();
-        }
         Value value;
         if (UNLIKELY(!tableGet(&vm.globals, name, &value))) {
             RUNTIME_ERROR("Undefined variable '%s'.", name->chars);

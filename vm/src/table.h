@@ -50,21 +50,26 @@ ObjString *tableFindString(Table *table, const char *chars, int length, uint32_t
 void tableRemoveWhite(Table *table);
 void markTable(Table *table);
 
-/* Looks key up; on a hit stores the value in *value and returns true. */
+/* Looks key up; on a hit stores the value in *value and returns true. The
+ * hit in the key's home slot, by far the most common case, is the
+ * straight-line path. */
 static inline bool tableGet(const Table *table, ObjString *key, Value *value) {
     uint32_t mask = table->mask;
     uint32_t index = key->hash & mask;
-    for (;;) {
-        const Entry *entry = &table->entries[index];
+    const Entry *entry = &table->entries[index];
+    if (LIKELY(entry->key == key)) {
+        *value = entry->value;
+        return true;
+    }
+    while (entry->key != NULL) {
+        index = (index + 1) & mask;
+        entry = &table->entries[index];
         if (entry->key == key) {
             *value = entry->value;
             return true;
         }
-        if (entry->key == NULL) {
-            return false;
-        }
-        index = (index + 1) & mask;
     }
+    return false;
 }
 
 /* Replaces the value of an existing key; returns false (and changes nothing)
