@@ -353,6 +353,10 @@ for i = 1, #arg do
     only = arg[i + 1]
   end
 end
+if not read_file("exercises/exercises.mk") then
+  io.stderr:write("suite.lua: run it from the repository root (make test-exercises)\n")
+  os.exit(2)
+end
 sh("mkdir -p build/exercise")
 TMP = select(2, sh("mktemp -d build/exercise/suite.XXXXXX")):gsub("%s+$", "")
 local parts = { { "sandbox", sandbox_tests }, { "runner", runner_tests },
