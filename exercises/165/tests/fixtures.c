@@ -110,6 +110,12 @@ static Case *new_case(const char *function, const char *id, const char *file, in
             die(file, line, "a case id uses only a-z, 0-9 and _");
         }
     }
+    for (size_t i = 0; i < ncases; i++) {
+        if (strcmp(cases[i].function, function) == 0 &&
+            strcmp(cases[i].name + strlen(function) + 1, id) == 0) {
+            die(file, line, "this case id is already used in the file");
+        }
+    }
     cases = realloc(cases, (ncases + 1) * sizeof(Case));
     if (cases == NULL) {
         die(file, line, "out of memory");
