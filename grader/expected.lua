@@ -18,15 +18,7 @@ local fixtures = require("fixtures")
 local function expected_for_chapter(id)
   local chapter = engine.load_chapter(id)
   local ref = engine.reference(chapter)
-  local dir = fixtures.folder(chapter.rubric.chapter)
-  local list, err = fixtures.list(dir, chapter.kind)
-  if not list then
-    error({ message = err }, 0)
-  end
-  local manifest, merr = fixtures.manifest(dir)
-  if not manifest then
-    error({ message = merr }, 0)
-  end
+  local list = engine.fixture_list(chapter)
   local scratch = engine.root .. "/expected/" .. id
   util.rm_rf(scratch)
   util.mkdir_p(scratch)
@@ -39,10 +31,9 @@ local function expected_for_chapter(id)
   }
   local failures = 0
   for _, f in ipairs(list) do
-    local settings = chapter.settings(f, manifest)
-    local items, why = chapter.expected(f, settings, env)
+    local items, why = chapter.expected(f, f.settings, env)
     if items then
-      fixtures.write_expected(f, settings, items, chapter.rubric.reference)
+      fixtures.write_expected(f, f.settings, items, chapter.rubric.reference)
       print(string.format("expected: %-40s %6d answers -> %s", f.name, #items, fixtures.expected_path(f)))
     else
       failures = failures + 1

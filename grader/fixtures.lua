@@ -81,12 +81,15 @@ function M.write_expected(fixture, settings, items, made_by)
   util.write_file(M.expected_path(fixture), table.concat(out, "\n") .. "\n")
 end
 
--- Parses "KEY<TAB>RESULT" lines into an ordered item list.
+-- Parses "KEY<TAB>RESULT" lines into an ordered item list. The checker's
+-- closing "end" line is not an item: it sets items.finished.
 function M.parse_items(text)
   local items = {}
   for line in text:gmatch("[^\n]+") do
     local key, result = line:match("^([^\t]*)\t(.*)$")
-    if key then
+    if key == "end" then
+      items.finished = true
+    elseif key then
       items[#items + 1] = { key = key, result = result }
     end
   end

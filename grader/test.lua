@@ -205,12 +205,15 @@ local function test_bad_submissions()
   util.mkdir_p(dir)
   util.write_file(dir .. "/profile.c", "#include \"profile.h\"\nint parse_row(const char *line, Row *row) {\n"
     .. "  return 1 +\n}\n")
-  local code, stdout, stderr = run(grade_cmd("GRADE_NO_SPEED=1", "--submission " .. dir .. " --out " .. ROOT
+  local code, stdout, stderr = run(grade_cmd("GRADE_VALGRIND=/nonexistent/valgrind", "--submission " .. dir .. " --out " .. ROOT
     .. "/broken-run --json " .. ROOT .. "/broken.json"))
   local r = decode(ROOT .. "/broken.json") or {}
   check(code == 0 and r.score == 0, "a compile error is graded (exit 0, score 0)", stderr)
   check(stdout:match("build: FAILED: profile%.c does not compile: .*error") ~= nil,
     "the report shows the compile error", stdout:sub(1, 400))
+  check(stdout:match("skipped: valgrind is not installed") and r.extra_data and r.extra_data.max_score == 85,
+    "without valgrind the speed check is skipped with the reason and left out of the total",
+    tostring(r.extra_data and r.extra_data.max_score))
 end
 
 -- Same seed, same generated inputs; another seed, other inputs.

@@ -9,7 +9,8 @@
  *
  * Every result line is "KEY<TAB>RESULT" and is flushed at once (line buffering), so when student
  * code crashes half-way the lines already written still count as evidence, and the first missing
- * key names the input that was being processed. Results go to the file named on the command line,
+ * key names the input that was being processed. The last line is "end<TAB>ok": without it, the run
+ * stopped early (exit() in the code under test). Results go to the file named on the command line,
  * never to stdout, so a student's debugging printf cannot corrupt them.
  *
  * Modes:
@@ -99,6 +100,13 @@ static FILE *open_or_die(const char *path, const char *mode) {
     return f;
 }
 
+/* Writes the closing "end" line and closes OUT. A run whose OUT lacks it stopped early: exit()
+   in the code under test, or a crash the sandbox did not see. */
+static void close_results(FILE *out) {
+    fputs("end\tok\n", out);
+    fclose(out);
+}
+
 /* Opens OUT line-buffered, so every finished item survives a later crash. */
 static FILE *open_results(const char *path) {
     FILE *out = open_or_die(path, "w");
@@ -175,7 +183,7 @@ static int check_rows(const char *path, const char *out_path) {
     }
     free(line);
     fclose(in);
-    fclose(out);
+    close_results(out);
     return 0;
 }
 
@@ -267,7 +275,11 @@ static int check_sums(const char *rows_path, const char *needles_path, const cha
     }
     free(line);
     fclose(in);
-    fclose(out);
+    if (status == 0) {
+        close_results(out);
+    } else {
+        fclose(out);
+    }
     free_rows(&list);
     return status;
 }
@@ -303,7 +315,7 @@ static int run_inclusive(const Folded *stacks, size_t count, const char *out_pat
     size_t ncosts = 0;
     int rc = inclusive(stacks, count, &costs, &ncosts);
     print_costs(out, rc, costs, ncosts);
-    fclose(out);
+    close_results(out);
     return 0;
 }
 

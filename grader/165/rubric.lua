@@ -59,8 +59,8 @@ return {
     lines = 200000,
     distinct_per_line = 1 / 40, -- distinct function names per line of input
     limit = 4,
-    half_limit = 8,
-    timeout_factor = 10,
+    half_limit = 10,
+    timeout_factor = 25,
     timeout_floor = 30,
   },
 }
