@@ -300,6 +300,12 @@ local function exercise_tests()
       and not output:find("runtime error", 1, true), output:sub(-500))
   local _, count_text = sh("build/exercise/165-solution/tests --list | wc -l")
   check("exercise: --list names every test", tonumber(count_text) == total, count_text)
+  local broken = TMP .. "/broken-fixtures"
+  sh("mkdir -p " .. broken .. " && cp exercises/165/tests/*.txt exercises/165/tests/*.rows " .. broken
+    .. " && printf 'case: bad\\nwhy: x\\nline: 1  a\\nwant: maybe\\n' >> " .. broken .. "/parse_row.txt")
+  status, output = sh("build/exercise/165-solution/tests --fixtures " .. broken .. " --run parse_row.bad")
+  check("exercise: a broken data file stops the driver with FILE:LINE and exit 2 (never a failing student)",
+    status == 2 and output:match("parse_row%.txt:%d+: want: expected"), output)
 
   -- The shipped stubs, one process per test, as a student sees them first; and, at the
   -- same time, the student flow: a copy of exercises/165 with the reference's profile.c.
