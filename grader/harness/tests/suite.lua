@@ -229,13 +229,27 @@ local function verdicts(out_dir)
   return map, count
 end
 
-local function exercise_start(src, out, extra)
-  return sh_start(string.format("make --no-print-directory exercise-165 EX_SRC=%s EX_OUT=%s %s",
-    src, out, extra or ""))
+local function exercise_command(src, out, extra)
+  return string.format("make --no-print-directory exercise-165 EX_SRC=%s EX_OUT=%s %s", src, out,
+    extra or "")
 end
 
 local function exercise_run(src, out, extra)
-  return sh_finish(exercise_start(src, out, extra))
+  return sh(exercise_command(src, out, extra))
+end
+
+-- Starts a run in the background with its output going to OUT.log (a pipe nobody reads
+-- for a while would fill up and stall it); exercise_finish() waits and returns status
+-- and output.
+local function exercise_start(src, out, extra)
+  sh("mkdir -p " .. out)
+  return { pipe = sh_start(exercise_command(src, out, extra) .. " > " .. out .. ".log 2>&1"),
+           log = out .. ".log" }
+end
+
+local function exercise_finish(run)
+  local status = sh_finish(run.pipe)
+  return status, read_file(run.log) or ""
 end
 
 local function planted_tests()
@@ -284,7 +298,9 @@ end
 
 -- ------------------------------------------------------------------ exercise
 
-local function exercise_tests()
+-- The reference; returns the number of public tests. Runs first: it also builds the test
+-- driver's objects that the other runs link (they must not race to build them).
+local function reference_tests()
   check("exercise: exercises/165/profile.h and solutions/165/profile.h are identical",
     read_file("exercises/165/profile.h") == read_file("solutions/165/profile.h"))
 
@@ -306,9 +322,13 @@ local function exercise_tests()
   status, output = sh("build/exercise/165-solution/tests --fixtures " .. broken .. " --run parse_row.bad")
   check("exercise: a broken data file stops the driver with FILE:LINE and exit 2 (never a failing student)",
     status == 2 and output:match("parse_row%.txt:%d+: want: expected"), output)
+  return total
+end
 
-  -- The shipped stubs, one process per test, as a student sees them first; and, at the
-  -- same time, the student flow: a copy of exercises/165 with the reference's profile.c.
+-- The two long runs, started together in the background while the other parts run: the
+-- shipped stubs, one process per test, as a student sees them first; and the student
+-- flow, a copy of exercises/165 with the reference's profile.c.
+local function start_long_runs()
   local copy = TMP .. "/student"
   sh("rm -rf " .. copy .. " && mkdir -p " .. copy .. " && cp exercises/165/profile.h exercises/165/README.md "
     .. copy .. " && cp solutions/165/profile.c " .. copy)
@@ -318,10 +338,13 @@ local function exercise_tests()
     .. "{ git show HEAD:exercises/165/profile.c > " .. stubs .. "/profile.c 2>/dev/null || "
     .. "cp exercises/165/profile.c " .. stubs .. "; }")
   -- No test here loops, so a generous time limit keeps a busy machine from failing them.
-  local stubs_run = exercise_start(stubs, TMP .. "/stubs", "EX_TIMEOUT=10")
-  local student_run = exercise_start(copy, TMP .. "/student-build", "EX_TIMEOUT=10")
+  return { stubs = exercise_start(stubs, TMP .. "/stubs", "EX_TIMEOUT=10"),
+           student = exercise_start(copy, TMP .. "/student-build", "EX_TIMEOUT=10") }
+end
+
+local function finish_long_runs(runs, total)
   local out = TMP .. "/stubs"
-  status, output = sh_finish(stubs_run)
+  local status, output = exercise_finish(runs.stubs)
   local v, count = verdicts(out)
   local not_failed = {}
   for name, verdict in pairs(v) do
@@ -341,7 +364,7 @@ local function exercise_tests()
   check("stubs: a hint from the handout is shown", output:find("Hint 1 of 2 for parse_row", 1, true))
 
   out = TMP .. "/student-build"
-  status, output = sh_finish(student_run)
+  status, output = exercise_finish(runs.student)
   v, count = verdicts(out)
   check("student flow: with the reference copied in, make exercise-165 exits 0", status == 0,
     output:sub(-600))
@@ -365,13 +388,20 @@ if not read_file("exercises/exercises.mk") then
 end
 sh("mkdir -p build/exercise")
 TMP = select(2, sh("mktemp -d build/exercise/suite.XXXXXX")):gsub("%s+$", "")
-local parts = { { "sandbox", sandbox_tests }, { "runner", runner_tests },
-                { "runner", planted_tests }, { "exercise", exercise_tests } }
-for _, part in ipairs(parts) do
-  if not only or only == part[1] then
-    local ok, problem = pcall(part[2])
-    check("part " .. part[1] .. " ran to the end", ok, problem)
+local function part(name, run, ...)
+  if not only or only == name then
+    local ok, result = pcall(run, ...)
+    check("part " .. name .. " ran to the end", ok, result)
+    return ok and result
   end
+end
+local total = part("exercise", reference_tests)
+local runs = total and part("exercise", start_long_runs)
+part("sandbox", sandbox_tests)
+part("runner", runner_tests)
+part("runner", planted_tests)
+if runs then
+  part("exercise", finish_long_runs, runs, total)
 end
 io.write(string.format("exercises suite: %d passed, %d failed\n", passed, failed))
 if result_path then
