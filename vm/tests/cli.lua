@@ -6,18 +6,15 @@
 -- Each case runs one shell command and checks its exit status and that
 -- stdout/stderr contain given text.
 
+package.path = (arg and arg[0] and arg[0]:match("(.*/)") or "./") .. "?.lua;" .. package.path
+local support = require("support")
+
 local M = {}
 
-local function shellQuote(text)
-  return "'" .. text:gsub("'", "'\\''") .. "'"
-end
+local shellQuote = support.shellQuote
 
 local function readAll(path)
-  local file = io.open(path, "rb")
-  if not file then return "" end
-  local text = file:read("a")
-  file:close()
-  return text
+  return support.readFile(path) or ""
 end
 
 local function run(command)
@@ -97,13 +94,7 @@ function M.main(argv)
     end
   end
   os.execute("rm -rf " .. shellQuote(dir))
-  print(string.format("[cli] %d passed, %d failed", passed, failed))
-  if resultPath then
-    local file = assert(io.open(resultPath, "w"))
-    file:write(string.format("%d %d\n", passed, failed))
-    file:close()
-  end
-  return failed == 0 and 0 or 1
+  return support.finish("cli", passed, failed, resultPath)
 end
 
 os.exit(M.main(arg))

@@ -26,18 +26,15 @@
 -- Prints one FAIL line (and details) per failing test, then a summary line;
 -- --result FILE gets "PASSED FAILED".
 
+package.path = (arg and arg[0] and arg[0]:match("(.*/)") or "./") .. "?.lua;" .. package.path
+local support = require("support")
+
 local M = {}
 
 -- Seconds one test may run (under valgrind too) before it counts as failed.
 M.timeout = 120
 
-local function readFile(path)
-  local file = io.open(path, "rb")
-  if not file then return nil end
-  local text = file:read("a")
-  file:close()
-  return text
-end
+local readFile, shellQuote = support.readFile, support.shellQuote
 
 local function lines(text)
   local result = {}
@@ -50,10 +47,6 @@ end
 
 local function squeeze(text)
   return (text:gsub("%s+", " "):gsub("^ ", ""):gsub(" $", ""))
-end
-
-local function shellQuote(text)
-  return "'" .. text:gsub("'", "'\\''") .. "'"
 end
 
 -- Reads the expectations out of a test's comments.
@@ -244,13 +237,7 @@ function M.main(argv)
     print(string.format("FAIL [%s] no tests found", label))
     failed = failed + 1
   end
-  print(string.format("[%s] %d passed, %d failed", label, passed, failed))
-  if resultPath then
-    local file = assert(io.open(resultPath, "w"))
-    file:write(string.format("%d %d\n", passed, failed))
-    file:close()
-  end
-  return failed == 0 and 0 or 1
+  return support.finish(label, passed, failed, resultPath)
 end
 
 if arg and arg[0] and arg[0]:match("run%.lua$") then
