@@ -189,6 +189,9 @@ end
 -- For inclusive's answers: a wrong cost is a better first difference to show
 -- than a rank that only moved because some other cost was wrong.
 local function cost_first(expected, actual)
+  if not expected:match("cost=") then
+    return 0 -- the return code and the number of functions come first
+  end
   if actual and expected:match("cost=(%d+)") == actual:match("cost=(%d+)") then
     return 2
   end
