@@ -33,8 +33,9 @@ endif
 expected: $(GRADE_SANDBOX)
 	@$(GRADE_LUA) grader/expected.lua
 
+# Each chapter that makes its fixtures from programs has grader/NNN/make_fixtures.lua.
 fixtures: $(GRADE_SANDBOX)
-	@$(GRADE_LUA) grader/165/make_fixtures.lua
+	@for script in $(wildcard grader/[0-9]*/make_fixtures.lua); do $(GRADE_LUA) $$script || exit 1; done
 	@$(GRADE_LUA) grader/expected.lua
 
 verify-fixtures: $(GRADE_SANDBOX)
