@@ -273,7 +273,7 @@ local function speed_reference(ref, check, chapter)
   -- A private folder: in a batch two graders may measure at the same time.
   local dir = cache_dir .. "/run-" .. key .. "-" .. tostring({}):match("0x(%x+)")
   util.mkdir_p(dir)
-  local ir, wall, r = callgrind(ref.fast, check.argv, dir, "reference", 3600, "inclusive")
+  local ir, wall, r = callgrind(ref.fast, check.argv, dir, "reference", 3600, check.toggle)
   if not r.ok or not ir then
     local why = r.stderr:match("[^\n]*[Ee]rror[^\n]*") or r.stderr:match("[^\n]+") or ""
     util.rm_rf(dir)
@@ -292,7 +292,9 @@ local function have_valgrind()
   return util.run("command -v " .. util.quote(valgrind()) .. " >/dev/null 2>&1")
 end
 
--- Runs the speed check and fills in the check's result fields.
+-- Runs the speed check (check.kind == "speed": the instructions spent inside
+-- the function check.toggle, compared with the reference's on the same input,
+-- with the limits in rubric.speed) and fills in the check's result fields.
 local function run_speed(check, student_fast, ref, chapter, runs)
   local speed = chapter.rubric.speed
   if os.getenv("GRADE_NO_SPEED") == "1" then
@@ -309,7 +311,7 @@ local function run_speed(check, student_fast, ref, chapter, runs)
   end
   local base = speed_reference(ref, check, chapter)
   local timeout = math.max(speed.timeout_floor, math.ceil(base.wall * speed.timeout_factor))
-  local ir, _, r = callgrind(student_fast.program, check.argv, runs, "speed", timeout, "inclusive")
+  local ir, _, r = callgrind(student_fast.program, check.argv, runs, "speed", timeout, check.toggle)
   check.class = r.class
   check.status = r.status
   local c = M.compare(base.items, r.items)

@@ -22,7 +22,7 @@ local function verdict(check)
   if check.class == "ok" and not check.ratio then
     return string.format("wrong answers: %d of %d right", check.matched, check.total)
   end
-  if check.total and check.total > 0 and check.class ~= "build" and not check.ratio and check.class ~= "wrong" then
+  if check.total and check.total > 0 and check.class ~= "build" and check.kind ~= "speed" and check.class ~= "wrong" then
     return string.format("%s (%d of %d answers right)", check.status, check.matched or 0, check.total)
   end
   return check.status

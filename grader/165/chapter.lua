@@ -325,7 +325,7 @@ function M.plan(ctx)
   if not ctx.no_speed and not util.exists(speed_path) then
     util.write_file(speed_path, variants.speed_input(ctx.rng, lines_wanted, speed.distinct_per_line))
   end
-  add({ group = "speed", func = "inclusive", kind = "speed",
+  add({ group = "speed", func = "inclusive", kind = "speed", toggle = "inclusive",
     title = string.format("speed: inclusive() over %d stacks, at most %gx the reference's instructions",
       lines_wanted, speed.limit),
     argv = { "inclusive", speed_path } })
