@@ -217,6 +217,42 @@ local function test_bad_submissions()
     tostring(r.extra_data and r.extra_data.max_score))
 end
 
+-- The student's copy of profile.h (or anything but profile.c) is never used.
+local function test_pristine()
+  local dir = ROOT .. "/own-header"
+  util.rm_rf(dir)
+  util.mkdir_p(dir)
+  util.copy("solutions/165/profile.c", dir .. "/profile.c")
+  util.write_file(dir .. "/profile.h", "#error a student's header must not be used\n")
+  util.write_file(dir .. "/check.c", "#error a student's checker must not be used\n")
+  local code, _, stderr = run(grade_cmd("GRADE_NO_SPEED=1", "--submission " .. dir .. " --out " .. ROOT
+    .. "/own-header-run --json " .. ROOT .. "/own-header.json --quiet"))
+  local r = decode(ROOT .. "/own-header.json") or {}
+  check(code == 0 and r.score and r.extra_data and r.score == r.extra_data.max_score,
+    "only profile.c is taken from a submission; headers and checker are restored pristine", stderr)
+end
+
+-- make gradescope: a zip whose entries include the two scripts, executable.
+local function test_gradescope()
+  local code, _, stderr = run(LUA .. " grader/gradescope.lua")
+  local data = util.read_file("build/gradescope/autograder.zip") or ""
+  local names = {}
+  local eocd = data:find("PK\5\6", #data - 64, true)
+  if code == 0 and eocd then
+    local entries, _, offset = string.unpack("<I2I4I4", data, eocd + 10)
+    local pos = offset + 1
+    for _ = 1, entries do
+      local attr = string.unpack("<I4", data, pos + 38)
+      local name_len, extra_len, comment_len = string.unpack("<I2I2I2", data, pos + 28)
+      names[data:sub(pos + 46, pos + 45 + name_len)] = (attr >> 16) & 0x1FF
+      pos = pos + 46 + name_len + extra_len + comment_len
+    end
+  end
+  check(names["run_autograder"] == 493 and names["setup.sh"] == 493, "make gradescope: run_autograder and setup.sh, executable", stderr)
+  check(names["solutions/165/profile.c"] and names["grader/165/check.c"] and names["grader/harness/sandbox.c"]
+    and names["vm/prof/folded.c"] and names["Makefile"] and true or false, "make gradescope: the zip carries the grader, reference and reader")
+end
+
 -- Same seed, same generated inputs; another seed, other inputs.
 local function test_seed()
   local chapter = engine.load_chapter("165")
@@ -256,6 +292,8 @@ local function main(argv)
   end
   timed("seeds", test_seed)
   timed("bad submissions", test_bad_submissions)
+  timed("pristine files", test_pristine)
+  timed("gradescope zip", test_gradescope)
   timed("fixture folders", test_fixture_folder)
   timed("SUBMISSIONS batch", test_batch, 3)
   timed("mutants (verify)", test_verify)
