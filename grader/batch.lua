@@ -173,36 +173,18 @@ function M.summarise(out, subs)
 end
 
 local function main(argv)
-  local opts = { out = engine.root .. "/batch" }
-  local i = 1
-  while i <= #argv do
-    local a, v = argv[i], argv[i + 1]
-    if a == "--out" then
-      opts.out = v
-    elseif a == "--seed" then
-      opts.seed = tonumber(v)
-    elseif a == "--speed-lines" then
-      opts.speed_lines = tonumber(v)
-    elseif a == "--jobs" then
-      opts.jobs = tonumber(v)
-    elseif a == "--skip-reference" then
-      opts.skip_reference = true
-      i = i - 1
-    elseif not opts.dir then
-      opts.dir = a
-      i = i - 1
-    else
-      error({ message = "unknown argument " .. a }, 0)
-    end
-    i = i + 2
+  local opts = util.parse_args(argv, {
+    ["--out"] = { "out", "string" },
+    ["--seed"] = { "seed", "number" },
+    ["--speed-lines"] = { "speed_lines", "number" },
+    ["--jobs"] = { "jobs", "number" },
+    ["--skip-reference"] = { "skip_reference", "flag" },
+  }, { out = engine.root .. "/batch" })
+  opts.dir = opts.positional[1]
+  if not opts.dir or #opts.positional > 1 then
+    error({ message = "usage: batch.lua DIR [--out OUT] [--seed N] [--speed-lines N] [--jobs N] [--skip-reference]" }, 0)
   end
-  if not opts.dir then
-    error({ message = "usage: batch.lua DIR [--out OUT] [--seed N] [--speed-lines N] [--jobs N]" }, 0)
-  end
-  local env_seed = os.getenv("SEED")
-  opts.seed = opts.seed or (env_seed and env_seed ~= "" and tonumber(env_seed)) or rng.fresh_seed()
-  local lines = os.getenv("SPEED_LINES")
-  opts.speed_lines = opts.speed_lines or (lines and lines ~= "" and tonumber(lines)) or nil
+  opts.seed = opts.seed or rng.fresh_seed()
   local rows, failures = M.run(opts)
   local graded = 0
   for _, row in ipairs(rows) do

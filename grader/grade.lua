@@ -21,35 +21,19 @@ local report = require("report")
 local rng = require("rng")
 
 local function parse_args(argv)
-  local opts = { json = engine.root .. "/results.json" }
-  local i = 1
-  while i <= #argv do
-    local a = argv[i]
-    local value = argv[i + 1]
-    if a == "--submission" then
-      opts.submission = value
-    elseif a == "--out" then
-      opts.out = value
-    elseif a == "--json" then
-      opts.json = value
-    elseif a == "--seed" then
-      opts.seed = tonumber(value)
-    elseif a == "--speed-lines" then
-      opts.speed_lines = tonumber(value)
-    elseif a == "--chapter" then
-      opts.chapter = value
-    elseif a == "--quiet" then
-      opts.quiet = true
-      i = i - 1
-    else
-      error({ message = "unknown argument " .. a .. " (see the top of grader/grade.lua)" }, 0)
-    end
-    i = i + 2
+  local opts = util.parse_args(argv, {
+    ["--submission"] = { "submission", "string" },
+    ["--out"] = { "out", "string" },
+    ["--json"] = { "json", "string" },
+    ["--seed"] = { "seed", "number" },
+    ["--speed-lines"] = { "speed_lines", "number" },
+    ["--chapter"] = { "chapter", "string" },
+    ["--quiet"] = { "quiet", "flag" },
+  }, { json = engine.root .. "/results.json" })
+  if #opts.positional > 0 then
+    error({ message = "unexpected argument " .. opts.positional[1] .. " (see the top of grader/grade.lua)" }, 0)
   end
-  local env_seed = os.getenv("SEED")
-  opts.seed = opts.seed or (env_seed and env_seed ~= "" and tonumber(env_seed)) or rng.fresh_seed()
-  local lines = os.getenv("SPEED_LINES")
-  opts.speed_lines = opts.speed_lines or (lines and lines ~= "" and tonumber(lines)) or nil
+  opts.seed = opts.seed or rng.fresh_seed()
   return opts
 end
 

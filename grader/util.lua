@@ -221,6 +221,42 @@ function M.points(x)
   return s
 end
 
+-- Parses command-line options. spec maps "--name" to { field, kind } with
+-- kind "string", "number" or "flag"; defaults holds the starting values;
+-- other words go to the list opts.positional. SEED and SPEED_LINES from the
+-- environment fill opts.seed and opts.speed_lines when the options do not.
+-- Raises { message } for an unknown option or a missing value.
+function M.parse_args(argv, spec, defaults)
+  local opts = defaults or {}
+  opts.positional = {}
+  local i = 1
+  while i <= #argv do
+    local word, entry = argv[i], spec[argv[i]]
+    if entry and entry[2] == "flag" then
+      opts[entry[1]] = true
+    elseif entry then
+      local value = argv[i + 1]
+      if value == nil or (entry[2] == "number" and not tonumber(value)) then
+        error({ message = word .. " needs " .. (entry[2] == "number" and "a number" or "a value") }, 0)
+      end
+      opts[entry[1]] = entry[2] == "number" and tonumber(value) or value
+      i = i + 1
+    elseif word:match("^%-%-") then
+      error({ message = "unknown option " .. word }, 0)
+    else
+      opts.positional[#opts.positional + 1] = word
+    end
+    i = i + 1
+  end
+  local function env_number(name)
+    local v = os.getenv(name)
+    return v and v ~= "" and tonumber(v) or nil
+  end
+  opts.seed = opts.seed or env_number("SEED")
+  opts.speed_lines = opts.speed_lines or env_number("SPEED_LINES")
+  return opts
+end
+
 -- Reads a Lua data file (a rubric or a manifest) in an empty environment, so
 -- it can only build tables. Returns the value, or nil plus a message.
 function M.load_data(path)

@@ -145,26 +145,16 @@ function M.verify(opts)
 end
 
 local function main(argv)
-  local opts = { out = engine.root .. "/verify" }
-  local i = 1
-  while i <= #argv do
-    local a, v = argv[i], argv[i + 1]
-    if a == "--out" then
-      opts.out = v
-    elseif a == "--seed" then
-      opts.seed = tonumber(v)
-    elseif a == "--speed-lines" then
-      opts.speed_lines = tonumber(v)
-    elseif a == "--no-speed" then
-      opts.no_speed = true
-      i = i - 1
-    else
-      error({ message = "unknown argument " .. a }, 0)
-    end
-    i = i + 2
+  local opts = util.parse_args(argv, {
+    ["--out"] = { "out", "string" },
+    ["--seed"] = { "seed", "number" },
+    ["--speed-lines"] = { "speed_lines", "number" },
+    ["--no-speed"] = { "no_speed", "flag" },
+  }, { out = engine.root .. "/verify" })
+  if #opts.positional > 0 then
+    error({ message = "unexpected argument " .. opts.positional[1] }, 0)
   end
-  local env_seed = os.getenv("SEED")
-  opts.seed = opts.seed or (env_seed and env_seed ~= "" and tonumber(env_seed)) or rng.fresh_seed()
+  opts.seed = opts.seed or rng.fresh_seed()
   print("verify-fixtures: seed " .. opts.seed .. " (SEED=" .. opts.seed .. " repeats it)")
   local problems, lines = M.verify(opts)
   print(table.concat(lines, "\n"))
