@@ -21,6 +21,9 @@ local sandbox = require("sandbox")
 local build = require("build")
 local fixtures = require("fixtures")
 local rng = require("rng")
+-- The exercise runner's reader of sanitizer stack traces (grader/harness/runner.lua).
+package.path = "grader/harness/?.lua;" .. package.path
+local runner = require("runner")
 
 local M = {}
 
@@ -436,6 +439,8 @@ function M.grade(opts)
         check.matched, check.total, check.first = c.matched, c.total, c.first
         check.matched_errors = c.matched_errors
         check.output = util.shorten(r.stdout .. r.stderr, 1500)
+        local where = runner.where(r.stderr, rubric.student_files)
+        check.where = where and where:gsub("^.*/", "")
       end
     end
     result.checks[#result.checks + 1] = check

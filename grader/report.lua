@@ -46,6 +46,9 @@ local function details(check)
     end
     out[#out + 1] = "  actual:   " .. util.shorten(actual, 400)
   end
+  if check.where then
+    out[#out + 1] = "in your code: " .. check.where
+  end
   if check.class == "leak" then
     out[#out + 1] = "memory leaked: answers keep half their credit; free what you malloc"
   end
