@@ -39,27 +39,31 @@ table_top() {
     echo "fib_calls_inner = $(((calls - 1) / 2))"
 } > "$data/profile.txt"
 
-table_top "$prof/annotate-fib-self.txt" 4 > "$data/fib-self.txt"
-table_top "$prof/annotate-fib-inclusive.txt" 10 > "$data/fib-inclusive.txt"
-head -n 5 "$prof/annotate-fib-g1-files.txt" | trim_paths > "$data/fib-files.txt"
+table_top "$prof/annotate-fib-self.txt" 4 > "$data/fib-self.out"
+# Inclusive: the VM's own rows (the rows above them are the dynamic loader and libc's start-up).
+table_top "$prof/annotate-fib-inclusive.txt" 100 | awk '/PROGRAM TOTALS|^$/ || /vm\/src\// { print }' |
+    head -n 8 > "$data/fib-inclusive.out"
+head -n 5 "$prof/annotate-fib-g1-files.txt" | trim_paths > "$data/fib-files.out"
 # The busiest source lines of the -g1 profile: count, then file:line and the text.
+# Call sites (`=> ...`) and the `events annotated` footer are not source lines.
 awk '
     /^-- Auto-annotated source: / { file = $4; sub(/.*\//, "", file); next }
     /^-- line [0-9]+ / { line = $3; next }
-    file != "" && /^ *[0-9,.]+ .*  / {
-        if ($1 != ".") {
-            text = $0; sub(/^ *[0-9,]+ \( *[0-9.]+%\)  /, "", text)
-            gsub(/^ +| +$/, "", text)
-            printf "%s (%s %s)  %s:%d  %s\n", $1, $2, $3, file, line, text
-        }
-        line++
-    }' "$prof/annotate-fib-g1-lines.txt" |
+    file == "" { next }
+    match($0, /^ *[0-9,]+ \( *[0-9.]+%\)  /) {
+        head = substr($0, 1, RLENGTH); text = substr($0, RLENGTH + 1)
+        if (text ~ /^ *=> / || text ~ /^events annotated/) next
+        gsub(/^ +| +$/, "", head); gsub(/^[ \t]+/, "", text)
+        printf "%s  %s:%d  %s\n", head, file, line, text
+        line++; next
+    }
+    /^ *\. / { line++ }' "$prof/annotate-fib-g1-lines.txt" |
     awk '{ n = $1; gsub(/,/, "", n); print n "\t" $0 }' | sort -t "$(printf '\t')" -k1,1nr |
-    head -n 6 | cut -f2- > "$data/fib-lines.txt"
+    head -n 6 | cut -f2- > "$data/fib-lines.out"
 
 sed -n '/drip --count/,/^total/p' "$prof/fib-counts.txt" |
-    awk '/^total/ || !/ 0 +0\.00%$/' > "$data/fib-count.txt"
-sed -n '/drip --profile/,$p' "$prof/fib-counts.txt" > "$data/fib-profile.txt"
+    awk '/^total/ || !/ 0 +0\.00%$/' > "$data/fib-count.out"
+sed -n '/drip --profile/,$p' "$prof/fib-counts.txt" > "$data/fib-profile.out"
 
 # ---- the flame graphs' data (make chapters draws them) ----------------------------
 cp "$prof/fib-c.folded" "$data/fib-c.folded"
@@ -68,7 +72,15 @@ cp "$prof/fib-drip.folded" "$data/fib-drip.folded"
     echo "# Drip-level stacks of fib.drip ($prof/fib-drip.folded)."
     awk '{ n = gsub(/;fib/, "&"); if (n > max) max = n } END { print "fib_depth = " max }' \
         "$data/fib-drip.folded"
+    # How wide the tower is, as a share of the whole, 20 and 30 levels up.
+    awk '{ n = split($1, f, ";"); for (d = 1; d <= n; d++) w[d] += $2 }
+         END { printf "width_at_20 = %.1f\nwidth_at_30 = %.1f\n", 100 * w[20] / w[1], 100 * w[30] / w[1] }' \
+        "$data/fib-drip.folded"
 } > "$data/drip.txt"
+{
+    echo "# The heaviest line of the C-level folded stacks of fib.drip."
+    awk '$NF + 0 > max { max = $NF + 0; line = $0 } END { print "heaviest = " line }' "$data/fib-c.folded"
+} > "$data/folded.txt"
 
 # ---- the same profile twice -------------------------------------------------------
 second=$(mktemp)

@@ -42,12 +42,12 @@ function M.load_data(t, path, prefix)
 end
 
 local function with_commas(s, where)
-    local digits = tostring(s):match("^%d+$")
+    local sign, digits = tostring(s):match("^(%-?)(%d+)$")
     if not digits then
         fail(where, "commas needs a whole number, got '" .. tostring(s) .. "'")
     end
     local out = digits:reverse():gsub("(%d%d%d)", "%1,"):reverse()
-    return (out:gsub("^,", ""))
+    return sign .. out:gsub("^,", "")
 end
 
 local function number_of(data, key, where)

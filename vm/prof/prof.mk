@@ -97,8 +97,8 @@ FIB_N ?= 35
 PROF_OUT := $(BUILD)/profile
 
 .PHONY: profile-165
-profile-165: $(BUILD)/drip $(BUILD)/dripprof
-	@FIB_N=$(FIB_N) CC="$(CC)" VM_SOURCES="$(VM_SOURCES)" \
+profile-165: $(BUILD)/drip $(BUILD)/drip-outline $(BUILD)/dripprof
+	@FIB_N=$(FIB_N) DRIP_OUTLINE=$(BUILD)/drip-outline CC="$(CC)" VM_SOURCES="$(VM_SOURCES)" \
 	  VM_CFLAGS_NODEBUG="$(filter-out -g,$(or $(VM_CFLAGS),$(CWARN) -O2))" \
 	  bash $(PROF_DIR)/profile165.sh $(BUILD)/drip $(BUILD)/dripprof $(PROF_OUT)
 

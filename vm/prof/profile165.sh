@@ -207,6 +207,20 @@ if [ "$instrumented" = yes ]; then
     put zoo_bytecodes_total "$zoo_ops"
     put zoo_instructions_per_bytecode "$(ratio "$ir_zoo" "$zoo_ops")"
 fi
+# The book's own check: its VM had a call routine that ran once per Drip call,
+# and callgrind counted fib's calls + 2 calls of it. Ours calls a closure inline,
+# so a build that sends every CALL through callValue (DRIP_OUTLINE_CALLS) makes
+# the same check possible, and its total shows what the outlined call costs.
+if [ -n "${DRIP_OUTLINE:-}" ] && [ -x "$DRIP_OUTLINE" ] && [ "$instrumented" = yes ]; then
+    callgrind fib-outline "$DRIP_OUTLINE" "$fib"
+    outline_calls=$("$dripprof" calls "$out/callgrind.out.fib-outline" callValue | awk '{ print $1 }')
+    put callgrind_outline_callValue_calls "$outline_calls"
+    put ir_fib_outline "$(totals_of "$out/callgrind.out.fib-outline")"
+    check outline_callValue_calls_equal_fib_calls_plus_2 "$outline_calls" "$((fib_calls + clock_calls))"
+else
+    say "profile-165: no DRIP_OUTLINE build given: the call-routine check is skipped"
+fi
+
 # Instructions per global lookup. The lookup is inlined into the bytecode
 # loop (and the VM may special-case it), so no function's cost measures it.
 # Instead: three loops that differ only in their body, no read, four reads of
