@@ -36,6 +36,12 @@ SETUP_CHECK_valgrind      := command -v valgrind
 
 BENCH_TARGETS :=
 
+HELP += "bench            run the benchmarks (times, instruction counts, ratios)"
+HELP += "all              build the VM and the profiler (build/drip, build/dripprof)"
+HELP += "setup            install missing Debian packages ($(SETUP_PACKAGES))"
+HELP += "test             run the workbook's own tests; ends with 'N passed, N failed'"
+HELP += "clean            remove build/"
+
 .PHONY: all bench
 all:
 
@@ -45,11 +51,6 @@ include $(wildcard vm/vm.mk vm/prof/prof.mk exercises/exercises.mk grader/grader
 # Every part adds its benchmarks to BENCH_TARGETS; `make bench` runs them all.
 bench: $(BENCH_TARGETS)
 
-HELP += "bench            run the benchmarks (times, instruction counts, ratios)"
-HELP += "all              build the VM and the profiler (build/drip, build/dripprof)"
-HELP += "setup            install missing Debian packages ($(SETUP_PACKAGES))"
-HELP += "test             run the workbook's own tests; ends with 'N passed, N failed'"
-HELP += "clean            remove build/"
 
 .PHONY: help setup test clean
 help:
