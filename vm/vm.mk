@@ -5,12 +5,15 @@ VM_SRC_DIR := vm/src
 VM_SOURCES := $(wildcard $(VM_SRC_DIR)/*.c)
 VM_HEADERS := $(wildcard $(VM_SRC_DIR)/*.h)
 # -fno-crossjumping keeps one indirect jump per opcode (see vm/PERFORMANCE.md);
-# gcc has it, clang does not, so it is probed for. DWARF 4 because valgrind 3.19
-# cannot read the DWARF 5 that clang 14 writes by default.
-VM_NO_CROSSJUMP := $(shell echo 'int x;' | $(CC) -fno-crossjumping -Werror -x c -c -o /dev/null - \
-                     2>/dev/null && echo -fno-crossjumping)
-VM_CFLAGS  := $(CWARN) -O2 -gdwarf-4 $(VM_NO_CROSSJUMP)
-VM_DEBUG   := $(CWARN) -O1 -gdwarf-4 -fno-omit-frame-pointer -DDRIP_CHECK_STACK
+# gcc has it, clang does not, so it is probed for. Likewise clang's
+# -fdebug-default-version=4: valgrind 3.19 cannot read the DWARF 5 that clang 14
+# writes for -g (gcc's it reads). -g stays a separate word, so a build without
+# debug information is $(filter-out -g,$(VM_CFLAGS)).
+VM_PROBE = $(shell echo 'int x;' | $(CC) $(1) -Werror -x c -c -o /dev/null - 2>/dev/null && echo $(1))
+VM_NO_CROSSJUMP := $(call VM_PROBE,-fno-crossjumping)
+VM_DWARF4       := $(call VM_PROBE,-fdebug-default-version=4)
+VM_CFLAGS  := $(CWARN) -O2 -g $(VM_NO_CROSSJUMP) $(VM_DWARF4)
+VM_DEBUG   := $(CWARN) -O1 -g $(VM_DWARF4) -fno-omit-frame-pointer -DDRIP_CHECK_STACK
 
 all: $(BUILD)/drip
 
