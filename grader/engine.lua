@@ -16,14 +16,15 @@
 --     also gave a right non-error answer somewhere in the run: returning -1
 --     for everything (the stubs) earns nothing.
 
+-- The exercise harness (grader/harness/runner.lua) builds the sandbox's command
+-- lines and reads sanitizer stack traces, for the grader as for `make exercise-N`.
+package.path = "grader/harness/?.lua;" .. package.path
+local runner = require("runner")
 local util = require("util")
 local sandbox = require("sandbox")
 local build = require("build")
 local fixtures = require("fixtures")
 local rng = require("rng")
--- The exercise runner's reader of sanitizer stack traces (grader/harness/runner.lua).
-package.path = "grader/harness/?.lua;" .. package.path
-local runner = require("runner")
 
 local M = {}
 

@@ -3,10 +3,13 @@
 -- The sandbox (grader/harness/sandbox.c) does the hard part: a process group,
 -- rlimits, a wall-clock kill, an output cap, and one status line that says how
 -- the program ended ("ok", "crashed: SIGSEGV", "timed out after 2 s",
--- "leaked 48 bytes", ...). This module only builds its command line and reads
--- that line back, so every check in every chapter is isolated the same way.
+-- "leaked 48 bytes", ...). This module runs a check through the command line
+-- that runner.sandbox_command builds (the harness's, shared with
+-- `make exercise-N`) and reads that line back, so every check in every
+-- chapter is isolated the same way.
 
 local util = require("util")
+local runner = require("runner")
 
 local M = {}
 
@@ -16,25 +19,9 @@ M.program = "build/harness/sandbox"
 -- (MB), output (bytes), file_size (bytes), procs, stdout, stderr (files).
 -- Returns { status = "ok" | the sandbox's line, ok = bool }.
 function M.run(opts)
-  local words = { M.program }
-  local function option(name, value)
-    if value ~= nil then
-      words[#words + 1] = name
-      words[#words + 1] = tostring(value)
-    end
-  end
-  option("--timeout", opts.timeout)
-  option("--memory", opts.memory)
-  option("--output", opts.output)
-  option("--file-size", opts.file_size)
-  option("--procs", opts.procs)
-  option("--stdout", opts.stdout)
-  option("--stderr", opts.stderr)
-  words[#words + 1] = "--"
-  for _, w in ipairs(opts.argv) do
-    words[#words + 1] = w
-  end
-  local text = util.capture(util.command(words) .. " 2>&1")
+  local command = runner.sandbox_command(setmetatable({ sandbox = M.program }, { __index = opts }),
+                                         opts.argv)
+  local text = util.capture(command .. " 2>&1")
   local status = text:match("([^\n]*)\n?$") or ""
   if status == "" then
     status = "sandbox printed nothing"

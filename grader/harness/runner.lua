@@ -40,18 +40,42 @@ local function read_file(path)
   return text
 end
 
+-- The shell command that runs argv under the sandbox. opts: sandbox (its path), and the
+-- sandbox's options timeout, memory, output, file_size, procs, stdout, stderr (each left
+-- out when nil, so the sandbox's default applies). The grader builds its checks' command
+-- lines here too.
+function M.sandbox_command(opts, argv)
+  local words = { opts.sandbox }
+  local function option(name, value)
+    if value ~= nil then
+      words[#words + 1] = name
+      words[#words + 1] = tostring(value)
+    end
+  end
+  option("--timeout", opts.timeout)
+  option("--memory", opts.memory)
+  option("--output", opts.output)
+  option("--file-size", opts.file_size)
+  option("--procs", opts.procs)
+  option("--stdout", opts.stdout)
+  option("--stderr", opts.stderr)
+  words[#words + 1] = "--"
+  for _, word in ipairs(argv) do
+    words[#words + 1] = word
+  end
+  return command_line(words)
+end
+
 -- Starts one command under the sandbox and returns a handle for finish(); the command
 -- runs while the caller starts others (that is how run_all runs several tests at once).
 -- opts: sandbox, timeout, memory, output, workdir (for the capture files), tag (file name).
 function M.start(opts, argv)
   local out = opts.workdir .. "/" .. opts.tag .. ".stdout"
   local err = opts.workdir .. "/" .. opts.tag .. ".stderr"
-  local words = { opts.sandbox, "--timeout", opts.timeout or 2, "--memory", opts.memory or 512,
-                  "--output", opts.output or 65536, "--stdout", out, "--stderr", err, "--" }
-  for _, word in ipairs(argv) do
-    words[#words + 1] = word
-  end
-  return { pipe = io.popen(command_line(words) .. " 2>&1", "r"), out = out, err = err }
+  local command = M.sandbox_command({ sandbox = opts.sandbox, timeout = opts.timeout or 2,
+                                      memory = opts.memory or 512, output = opts.output or 65536,
+                                      stdout = out, stderr = err }, argv)
+  return { pipe = io.popen(command .. " 2>&1", "r"), out = out, err = err }
 end
 
 -- Waits for a started command; returns the status line and the captured streams.
