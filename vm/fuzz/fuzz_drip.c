@@ -26,9 +26,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     memcpy(source, data, size);
     source[size] = '\0';
-    initVM();
+    vm_init();
     interpret(source, (int)size);
-    freeVM();
+    vm_free();
     free(source);
     return 0;
 }

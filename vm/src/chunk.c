@@ -33,9 +33,9 @@ void writeChunk(Chunk *chunk, uint8_t byte, int line) {
 int addConstant(Chunk *chunk, Value value) {
     /* The value may be a fresh string that only this chunk will hold; keep it
      * reachable while the pool grows, which may collect. */
-    push(value);
+    vm_push(value);
     writeValueArray(&chunk->constants, value);
-    pop();
+    vm_pop();
     return chunk->constants.count - 1;
 }
 

@@ -138,7 +138,7 @@ static void errorAtCurrent(const char *message) {
 static void advance(void) {
     parser.previous = parser.current;
     for (;;) {
-        parser.current = scanToken();
+        parser.current = scanner_next();
         if (parser.current.type != TOKEN_ERROR) {
             break;
         }
@@ -1050,7 +1050,7 @@ static void statement(void) {
 }
 
 ObjFunction *compile(const char *source, int sourceLength) {
-    initScanner(source, sourceLength);
+    scanner_init(source, sourceLength);
     Compiler compiler;
     currentClass = NULL;
     current = NULL;

@@ -3,107 +3,123 @@
  *   0004    2 GET_GLOBAL          1 'fib'
  *
  * offset, source line ("|" when it repeats the previous one), opcode and
- * operands. Each operand layout has one small printer. */
+ * operands. What follows the opcode depends only on its operand layout, so
+ * the opcodes are classified once, in a table, and one printer handles every
+ * layout; a new opcode needs one row there, not a new function. */
 #include <stdio.h>
 
 #include "debug.h"
 #include "value.h"
 
-static int simpleInstruction(const char *name, int offset) {
-    printf("%s\n", name);
-    return offset + 1;
+typedef enum {
+    OPERANDS_NONE = 0, /* the default for opcodes not listed below */
+    OPERANDS_CONSTANT, /* a constant index */
+    OPERANDS_BYTE,     /* a slot, an upvalue index or an argument count */
+    OPERANDS_JUMP,     /* a forward 16-bit offset */
+    OPERANDS_LOOP,     /* a backward 16-bit offset */
+    OPERANDS_INVOKE,   /* a method name constant and an argument count */
+    OPERANDS_CLOSURE,  /* a function constant, then a pair per upvalue */
+} Operands;
+
+static const unsigned char operands_of[OPCODE_COUNT] = {
+    [OP_CONSTANT] = OPERANDS_CONSTANT,
+    [OP_GET_GLOBAL] = OPERANDS_CONSTANT,
+    [OP_DEFINE_GLOBAL] = OPERANDS_CONSTANT,
+    [OP_SET_GLOBAL] = OPERANDS_CONSTANT,
+    [OP_GET_PROPERTY] = OPERANDS_CONSTANT,
+    [OP_SET_PROPERTY] = OPERANDS_CONSTANT,
+    [OP_GET_SUPER] = OPERANDS_CONSTANT,
+    [OP_CLASS] = OPERANDS_CONSTANT,
+    [OP_METHOD] = OPERANDS_CONSTANT,
+    [OP_GET_LOCAL] = OPERANDS_BYTE,
+    [OP_SET_LOCAL] = OPERANDS_BYTE,
+    [OP_GET_UPVALUE] = OPERANDS_BYTE,
+    [OP_SET_UPVALUE] = OPERANDS_BYTE,
+    [OP_CALL] = OPERANDS_BYTE,
+    [OP_JUMP] = OPERANDS_JUMP,
+    [OP_JUMP_IF_FALSE] = OPERANDS_JUMP,
+    [OP_LOOP] = OPERANDS_LOOP,
+    [OP_INVOKE] = OPERANDS_INVOKE,
+    [OP_SUPER_INVOKE] = OPERANDS_INVOKE,
+    [OP_CLOSURE] = OPERANDS_CLOSURE,
+};
+
+static Operands operands_for(uint8_t opcode) {
+    return opcode < OPCODE_COUNT ? (Operands)operands_of[opcode] : OPERANDS_NONE;
 }
 
-static int byteInstruction(const char *name, Chunk *chunk, int offset) {
-    printf("%-16s %4d\n", name, chunk->code[offset + 1]);
-    return offset + 2;
+/* Prints a constant as the disassembly quotes it: 'value'. */
+static void print_quoted(const Chunk *chunk, uint8_t index) {
+    putchar('\'');
+    printValue(chunk->constants.values[index]);
+    putchar('\'');
 }
 
-static int jumpInstruction(const char *name, int sign, Chunk *chunk, int offset) {
-    int jump = (chunk->code[offset + 1] << 8) | chunk->code[offset + 2];
-    printf("%-16s %4d -> %d\n", name, offset, offset + 3 + sign * jump);
-    return offset + 3;
-}
-
-static int constantInstruction(const char *name, Chunk *chunk, int offset) {
-    uint8_t constant = chunk->code[offset + 1];
-    printf("%-16s %4d '", name, constant);
-    printValue(chunk->constants.values[constant]);
-    printf("'\n");
-    return offset + 2;
-}
-
-static int invokeInstruction(const char *name, Chunk *chunk, int offset) {
-    uint8_t constant = chunk->code[offset + 1];
-    uint8_t argCount = chunk->code[offset + 2];
-    printf("%-16s (%d args) %4d '", name, argCount, constant);
-    printValue(chunk->constants.values[constant]);
-    printf("'\n");
-    return offset + 3;
-}
-
-static int closureInstruction(Chunk *chunk, int offset) {
-    uint8_t constant = chunk->code[offset + 1];
-    offset += 2;
-    printf("%-16s %4d ", "CLOSURE", constant);
-    printValue(chunk->constants.values[constant]);
-    printf("\n");
-    ObjFunction *function = AS_FUNCTION(chunk->constants.values[constant]);
-    for (int j = 0; j < function->upvalueCount; j++) {
-        int isLocal = chunk->code[offset];
-        int index = chunk->code[offset + 1];
-        printf("%04d      |                     %s %d\n", offset, isLocal ? "local" : "upvalue",
-               index);
-        offset += 2;
+/* The "local 0" / "upvalue 2" lines after CLOSURE; returns the offset past
+ * them. */
+static int print_captures(const Chunk *chunk, uint8_t index, int offset) {
+    ObjFunction *function = AS_FUNCTION(chunk->constants.values[index]);
+    for (int i = 0; i < function->upvalueCount; i++, offset += 2) {
+        const char *from = chunk->code[offset] ? "local" : "upvalue";
+        printf("%04d      |                     %s %d\n", offset, from, chunk->code[offset + 1]);
     }
     return offset;
 }
 
-int disassembleInstruction(Chunk *chunk, int offset) {
+int disassemble_instruction(Chunk *chunk, int offset) {
+    const uint8_t *at = &chunk->code[offset];
+    bool same_line = offset > 0 && chunk->lines[offset] == chunk->lines[offset - 1];
     printf("%04d ", offset);
-    if (offset > 0 && chunk->lines[offset] == chunk->lines[offset - 1]) {
+    if (same_line) {
         printf("   | ");
     } else {
         printf("%4d ", chunk->lines[offset]);
     }
-    uint8_t instruction = chunk->code[offset];
-    const char *name = opcodeName(instruction);
-    switch (instruction) {
-    case OP_CONSTANT:
-    case OP_GET_GLOBAL:
-    case OP_DEFINE_GLOBAL:
-    case OP_SET_GLOBAL:
-    case OP_GET_PROPERTY:
-    case OP_SET_PROPERTY:
-    case OP_GET_SUPER:
-    case OP_CLASS:
-    case OP_METHOD: return constantInstruction(name, chunk, offset);
-    case OP_GET_LOCAL:
-    case OP_SET_LOCAL:
-    case OP_GET_UPVALUE:
-    case OP_SET_UPVALUE:
-    case OP_CALL: return byteInstruction(name, chunk, offset);
-    case OP_JUMP:
-    case OP_JUMP_IF_FALSE: return jumpInstruction(name, 1, chunk, offset);
-    case OP_LOOP: return jumpInstruction(name, -1, chunk, offset);
-    case OP_INVOKE:
-    case OP_SUPER_INVOKE: return invokeInstruction(name, chunk, offset);
-    case OP_CLOSURE: return closureInstruction(chunk, offset);
-    default: return simpleInstruction(name, offset);
+
+    const char *name = opcodeName(at[0]);
+    switch (operands_for(at[0])) {
+    case OPERANDS_NONE: printf("%s\n", name); return offset + 1;
+    case OPERANDS_BYTE: printf("%-16s %4d\n", name, at[1]); return offset + 2;
+    case OPERANDS_JUMP:
+    case OPERANDS_LOOP: {
+        int distance = (at[1] << 8) | at[2];
+        if (operands_for(at[0]) == OPERANDS_LOOP) {
+            distance = -distance;
+        }
+        printf("%-16s %4d -> %d\n", name, offset, offset + 3 + distance);
+        return offset + 3;
     }
+    case OPERANDS_CONSTANT:
+        printf("%-16s %4d ", name, at[1]);
+        print_quoted(chunk, at[1]);
+        putchar('\n');
+        return offset + 2;
+    case OPERANDS_INVOKE:
+        printf("%-16s (%d args) %4d ", name, at[2], at[1]);
+        print_quoted(chunk, at[1]);
+        putchar('\n');
+        return offset + 3;
+    case OPERANDS_CLOSURE:
+        printf("%-16s %4d ", name, at[1]);
+        printValue(chunk->constants.values[at[1]]);
+        putchar('\n');
+        return print_captures(chunk, at[1], offset + 2);
+    }
+    return offset + 1;
 }
 
-void disassembleFunction(ObjFunction *function) {
+void disassemble_function(ObjFunction *function) {
     Chunk *chunk = &function->chunk;
     printf("== %s ==\n", function->name != NULL ? function->name->chars : "script");
     for (int offset = 0; offset < chunk->count;) {
-        offset = disassembleInstruction(chunk, offset);
+        offset = disassemble_instruction(chunk, offset);
     }
+    /* Nested functions follow their parent, in constant-pool order. */
     for (int i = 0; i < chunk->constants.count; i++) {
         Value constant = chunk->constants.values[i];
         if (IS_OBJ(constant) && OBJ_TYPE(constant) == OBJ_FUNCTION) {
-            printf("\n");
-            disassembleFunction(AS_FUNCTION(constant));
+            putchar('\n');
+            disassemble_function(AS_FUNCTION(constant));
         }
     }
 }

@@ -6,8 +6,8 @@
 #include "object.h"
 
 /* Prints function's bytecode, then that of every function it defines. */
-void disassembleFunction(ObjFunction *function);
+void disassemble_function(ObjFunction *function);
 /* Prints the instruction at offset; returns the offset of the next one. */
-int disassembleInstruction(Chunk *chunk, int offset);
+int disassemble_instruction(Chunk *chunk, int offset);
 
 #endif

@@ -135,7 +135,7 @@ static int runFile(const char *path, bool disassemble) {
     if (disassemble) {
         ObjFunction *function = compile(source, (int)length);
         if (function != NULL) {
-            disassembleFunction(function);
+            disassemble_function(function);
         }
         status = function == NULL ? EXIT_COMPILE : 0;
     } else {
@@ -195,7 +195,7 @@ int main(int argc, const char *argv[]) {
                           instrumentWanted() ? "--count/--profile/--folded" : "--disassemble");
     }
 
-    initVM();
+    vm_init();
     vm.instrumented = instrumentWanted();
     int status = 0;
     if (path == NULL) {
@@ -203,7 +203,7 @@ int main(int argc, const char *argv[]) {
     } else {
         status = runFile(path, disassemble);
     }
-    freeVM();
+    vm_free();
     instrumentFree();
     return status;
 }

@@ -87,7 +87,7 @@ static void blackenObject(Obj *object) {
         ObjClass *klass = (ObjClass *)object;
         markObject((Obj *)klass->name);
         markValue(klass->initializer);
-        markTable(&klass->methods);
+        table_mark(&klass->methods);
         break;
     }
     case OBJ_CLOSURE: {
@@ -108,7 +108,7 @@ static void blackenObject(Obj *object) {
     case OBJ_INSTANCE: {
         ObjInstance *instance = (ObjInstance *)object;
         markObject((Obj *)instance->klass);
-        markTable(&instance->fields);
+        table_mark(&instance->fields);
         break;
     }
     case OBJ_NATIVE: markObject((Obj *)((ObjNative *)object)->name); break;
@@ -122,7 +122,7 @@ static void freeObject(Obj *object) {
     case OBJ_BOUND_METHOD: FREE(ObjBoundMethod, object); break;
     case OBJ_CLASS: {
         ObjClass *klass = (ObjClass *)object;
-        freeTable(&klass->methods);
+        table_free(&klass->methods);
         FREE(ObjClass, object);
         break;
     }
@@ -140,7 +140,7 @@ static void freeObject(Obj *object) {
     }
     case OBJ_INSTANCE: {
         ObjInstance *instance = (ObjInstance *)object;
-        freeTable(&instance->fields);
+        table_free(&instance->fields);
         FREE(ObjInstance, object);
         break;
     }
@@ -164,7 +164,7 @@ static void markRoots(void) {
     for (ObjUpvalue *upvalue = vm.openUpvalues; upvalue != NULL; upvalue = upvalue->next) {
         markObject((Obj *)upvalue);
     }
-    markTable(&vm.globals);
+    table_mark(&vm.globals);
     markCompilerRoots();
     markObject((Obj *)vm.initString);
 }
@@ -200,7 +200,7 @@ static void sweep(void) {
 void collectGarbage(void) {
     markRoots();
     traceReferences();
-    tableRemoveWhite(&vm.strings);
+    table_drop_unmarked(&vm.strings);
     sweep();
     vm.nextGC = vm.bytesAllocated * GC_HEAP_GROW_FACTOR;
     if (vm.nextGC < 1024 * 1024) {

@@ -41,7 +41,7 @@ ObjClass *newClass(ObjString *name) {
     ObjClass *klass = ALLOCATE_OBJ(ObjClass, OBJ_CLASS);
     klass->name = name;
     klass->initializer = NIL_VAL;
-    initTable(&klass->methods);
+    table_init(&klass->methods);
     return klass;
 }
 
@@ -72,7 +72,7 @@ ObjFunction *newFunction(void) {
 ObjInstance *newInstance(ObjClass *klass) {
     ObjInstance *instance = ALLOCATE_OBJ(ObjInstance, OBJ_INSTANCE);
     instance->klass = klass;
-    initTable(&instance->fields);
+    table_init(&instance->fields);
     return instance;
 }
 
@@ -112,15 +112,15 @@ static ObjString *allocateString(const char *chars, int length, uint32_t hash) {
     memcpy(string->chars, chars, (size_t)length);
     string->chars[length] = '\0';
     /* Interning may grow the table and so collect: keep the string alive. */
-    push(OBJ_VAL(string));
-    tableSet(&vm.strings, string, NIL_VAL);
-    pop();
+    vm_push(OBJ_VAL(string));
+    table_set(&vm.strings, string, NIL_VAL);
+    vm_pop();
     return string;
 }
 
 ObjString *copyString(const char *chars, int length) {
     uint32_t hash = hashString(chars, length);
-    ObjString *interned = tableFindString(&vm.strings, chars, length, hash);
+    ObjString *interned = table_find_chars(&vm.strings, chars, length, hash);
     if (interned != NULL) {
         return interned;
     }

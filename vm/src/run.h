@@ -20,7 +20,7 @@
  *     INVOKE: arity check, one stack-overflow check against the function's
  *     precomputed maxSlots, and a new frame. Classes, bound methods and
  *     natives go through callValue().
- *   - RETURN calls closeUpvalues() only when an open upvalue points into the
+ *   - RETURN calls upvalues_close() only when an open upvalue points into the
  *     returning frame, which most calls never have. */
 
 #if RUN_COUNTING
@@ -73,7 +73,7 @@ static InterpretResult RUN_FUNCTION(void) {
 #define RUNTIME_ERROR(...)                                                                         \
     do {                                                                                           \
         SAVE();                                                                                    \
-        runtimeError(__VA_ARGS__);                                                                 \
+        vm_error(__VA_ARGS__);                                                                     \
         return INTERPRET_RUNTIME_ERROR;                                                            \
     } while (0)
 /* Pushes a frame for closure, whose argCount arguments are on the stack. */
@@ -214,7 +214,7 @@ dispatch:;
         /* A full hash-table lookup by name, every time. */
         ObjString *name = READ_STRING();
         Value value;
-        if (UNLIKELY(!tableGet(&vm.globals, name, &value))) {
+        if (UNLIKELY(!table_get(&vm.globals, name, &value))) {
             RUNTIME_ERROR("Undefined variable '%s'.", name->chars);
         }
         PUSH(value);
@@ -223,13 +223,13 @@ dispatch:;
     CASE(DEFINE_GLOBAL) {
         ObjString *name = READ_STRING();
         SAVE(); /* the table may grow, and growing may collect */
-        tableSet(&vm.globals, name, PEEK(0));
+        table_set(&vm.globals, name, PEEK(0));
         sp--;
         DISPATCH();
     }
     CASE(SET_GLOBAL) {
         ObjString *name = READ_STRING();
-        if (UNLIKELY(!tableSetExisting(&vm.globals, name, PEEK(0)))) {
+        if (UNLIKELY(!table_replace(&vm.globals, name, PEEK(0)))) {
             RUNTIME_ERROR("Undefined variable '%s'.", name->chars);
         }
         DISPATCH();
@@ -251,12 +251,12 @@ dispatch:;
         ObjInstance *instance = AS_INSTANCE(PEEK(0));
         ObjString *name = READ_STRING();
         Value value;
-        if (tableGet(&instance->fields, name, &value)) {
+        if (table_get(&instance->fields, name, &value)) {
             sp[-1] = value;
             DISPATCH();
         }
         SAVE();
-        if (!bindMethod(instance->klass, name)) {
+        if (!method_bind(instance->klass, name)) {
             return INTERPRET_RUNTIME_ERROR;
         }
         sp = vm.stackTop;
@@ -270,7 +270,7 @@ dispatch:;
         ObjString *name = READ_STRING();
         name->isFieldName = true;
         SAVE();
-        tableSet(&instance->fields, name, PEEK(0));
+        table_set(&instance->fields, name, PEEK(0));
         Value value = POP();
         sp[-1] = value;
         DISPATCH();
@@ -279,7 +279,7 @@ dispatch:;
         ObjString *name = READ_STRING();
         ObjClass *superclass = AS_CLASS(POP());
         SAVE();
-        if (!bindMethod(superclass, name)) {
+        if (!method_bind(superclass, name)) {
             return INTERPRET_RUNTIME_ERROR;
         }
         sp = vm.stackTop;
@@ -393,7 +393,7 @@ dispatch:;
         }
         ObjInstance *instance = AS_INSTANCE(receiver);
         Value value;
-        if (name->isFieldName && tableGet(&instance->fields, name, &value)) {
+        if (name->isFieldName && table_get(&instance->fields, name, &value)) {
             /* A field holding something callable shadows any method. */
             sp[-argCount - 1] = value;
             SAVE();
@@ -408,7 +408,7 @@ dispatch:;
             DISPATCH();
         }
         Value method;
-        if (UNLIKELY(!tableGet(&instance->klass->methods, name, &method))) {
+        if (UNLIKELY(!table_get(&instance->klass->methods, name, &method))) {
             RUNTIME_ERROR("Undefined property '%s'.", name->chars);
         }
         CALL_CLOSURE(AS_CLOSURE(method), argCount);
@@ -419,7 +419,7 @@ dispatch:;
         int argCount = READ_BYTE();
         ObjClass *superclass = AS_CLASS(POP());
         Value method;
-        if (UNLIKELY(!tableGet(&superclass->methods, name, &method))) {
+        if (UNLIKELY(!table_get(&superclass->methods, name, &method))) {
             RUNTIME_ERROR("Undefined property '%s'.", name->chars);
         }
         CALL_CLOSURE(AS_CLOSURE(method), argCount);
@@ -435,7 +435,7 @@ dispatch:;
             uint8_t isLocal = READ_BYTE();
             uint8_t index = READ_BYTE();
             if (isLocal) {
-                closure->upvalues[i] = captureUpvalue(slots + index);
+                closure->upvalues[i] = upvalue_capture(slots + index);
             } else {
                 closure->upvalues[i] = frame->closure->upvalues[index];
             }
@@ -443,14 +443,14 @@ dispatch:;
         DISPATCH();
     }
     CASE(CLOSE_UPVALUE) {
-        closeUpvalues(sp - 1);
+        upvalues_close(sp - 1);
         sp--;
         DISPATCH();
     }
     CASE(RETURN) {
         Value result = POP();
         if (vm.openUpvalues != NULL && vm.openUpvalues->location >= slots) {
-            closeUpvalues(slots);
+            upvalues_close(slots);
         }
         vm.frameCount--;
         if (vm.frameCount == 0) {
@@ -479,7 +479,7 @@ dispatch:;
         }
         ObjClass *subclass = AS_CLASS(PEEK(0));
         SAVE();
-        tableAddAll(&AS_CLASS(superclass)->methods, &subclass->methods);
+        table_add_all(&AS_CLASS(superclass)->methods, &subclass->methods);
         subclass->initializer = AS_CLASS(superclass)->initializer;
         sp--;
         DISPATCH();
@@ -489,7 +489,7 @@ dispatch:;
         Value method = PEEK(0);
         ObjClass *klass = AS_CLASS(PEEK(1));
         SAVE();
-        tableSet(&klass->methods, name, method);
+        table_set(&klass->methods, name, method);
         if (name == vm.initString) {
             klass->initializer = method;
         }

@@ -2,8 +2,9 @@
  *
  * The end of input is found by position, not by the NUL byte, so a stray NUL
  * inside a file is an "Unexpected character." rather than an early end.
- * Keywords are recognised with a switch on the first letters, which is both
- * fast and easy to check against the keyword list. */
+ * Keywords are found in a small table sorted by length: an identifier is
+ * compared only with the keywords of its own length, first letter first,
+ * and the table reads as the keyword list itself. */
 #include <stdbool.h>
 #include <string.h>
 
@@ -18,199 +19,182 @@ typedef struct {
 
 static Scanner scanner;
 
-void initScanner(const char *source, int sourceLength) {
+void scanner_init(const char *source, int source_length) {
     scanner.start = source;
     scanner.current = source;
-    scanner.end = source + sourceLength;
+    scanner.end = source + source_length;
     scanner.line = 1;
 }
 
-static bool isAlpha(char c) {
+static bool is_letter(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
 
-static bool isDigit(char c) {
+static bool is_digit(char c) {
     return c >= '0' && c <= '9';
 }
 
-static bool isAtEnd(void) {
+static bool at_end(void) {
     return scanner.current >= scanner.end;
 }
 
-static char advance(void) {
+static char next_char(void) {
     scanner.current++;
     return scanner.current[-1];
 }
 
-static char peek(void) {
-    return isAtEnd() ? '\0' : *scanner.current;
+static char peek_char(void) {
+    return at_end() ? '\0' : *scanner.current;
 }
 
-static char peekNext(void) {
+static char peek_second(void) {
     if (scanner.current + 1 >= scanner.end) {
         return '\0';
     }
     return scanner.current[1];
 }
 
-static bool match(char expected) {
-    if (isAtEnd() || *scanner.current != expected) {
+static bool accept(char expected) {
+    if (at_end() || *scanner.current != expected) {
         return false;
     }
     scanner.current++;
     return true;
 }
 
-static Token makeToken(TokenType type) {
-    Token token;
-    token.type = type;
-    token.start = scanner.start;
-    token.length = (int)(scanner.current - scanner.start);
-    token.line = scanner.line;
-    return token;
+/* The token scanned since scanner.start. */
+static Token token_make(TokenType type) {
+    int length = (int)(scanner.current - scanner.start);
+    return (Token){.type = type, .start = scanner.start, .length = length, .line = scanner.line};
 }
 
-static Token errorToken(const char *message) {
-    Token token;
-    token.type = TOKEN_ERROR;
-    token.start = message;
-    token.length = (int)strlen(message);
-    token.line = scanner.line;
-    return token;
+/* An error token carries its message as its text, for the compiler to show. */
+static Token token_error(const char *message) {
+    return (Token){.type = TOKEN_ERROR,
+                   .start = message,
+                   .length = (int)strlen(message),
+                   .line = scanner.line};
 }
 
-static void skipWhitespace(void) {
+/* Skips blanks, newlines (counting them) and // comments up to the next
+ * token. A comment stops short of its newline, which the next turn counts. */
+static void skip_space(void) {
     for (;;) {
-        switch (peek()) {
-        case ' ':
-        case '\r':
-        case '\t': advance(); break;
-        case '\n':
+        char c = peek_char();
+        if (c == '/' && peek_second() == '/') {
+            while (!at_end() && peek_char() != '\n') {
+                scanner.current++;
+            }
+            continue;
+        }
+        if (c == '\n') {
             scanner.line++;
-            advance();
-            break;
-        case '/':
-            if (peekNext() != '/') {
-                return;
-            }
-            while (peek() != '\n' && !isAtEnd()) {
-                advance();
-            }
-            break;
-        default: return;
+        } else if (c != ' ' && c != '\t' && c != '\r') {
+            return;
         }
+        scanner.current++;
     }
 }
 
-static TokenType checkKeyword(int start, int length, const char *rest, TokenType type) {
-    if (scanner.current - scanner.start == start + length &&
-        memcmp(scanner.start + start, rest, (size_t)length) == 0) {
-        return type;
+/* The keywords sorted by length, so an identifier is only compared with
+ * the few of its own length; keyword_from[n] is where length n starts. */
+static const struct {
+    const char *text;
+    TokenType type;
+} keywords[] = {
+    {"if", TOKEN_IF},         {"or", TOKEN_OR},                               /* 2 */
+    {"and", TOKEN_AND},       {"for", TOKEN_FOR},     {"fun", TOKEN_FUN},     /* 3 */
+    {"nil", TOKEN_NIL},       {"var", TOKEN_VAR},                             /* 3 */
+    {"else", TOKEN_ELSE},     {"this", TOKEN_THIS},   {"true", TOKEN_TRUE},   /* 4 */
+    {"class", TOKEN_CLASS},   {"false", TOKEN_FALSE}, {"print", TOKEN_PRINT}, /* 5 */
+    {"super", TOKEN_SUPER},   {"while", TOKEN_WHILE},                         /* 5 */
+    {"return", TOKEN_RETURN},                                                 /* 6 */
+};
+#define KEYWORD_MAX_LENGTH 6
+static const unsigned char keyword_from[KEYWORD_MAX_LENGTH + 2] = {0, 0, 0, 2, 7, 10, 15, 16};
+
+/* The scanned word's token type: a keyword's, or TOKEN_IDENTIFIER. */
+static TokenType word_type(void) {
+    int length = (int)(scanner.current - scanner.start);
+    if (length > KEYWORD_MAX_LENGTH) {
+        return TOKEN_IDENTIFIER;
+    }
+    for (int i = keyword_from[length]; i < keyword_from[length + 1]; i++) {
+        if (keywords[i].text[0] == scanner.start[0] &&
+            memcmp(keywords[i].text, scanner.start, (size_t)length) == 0) {
+            return keywords[i].type;
+        }
     }
     return TOKEN_IDENTIFIER;
 }
 
-static TokenType identifierType(void) {
-    switch (scanner.start[0]) {
-    case 'a': return checkKeyword(1, 2, "nd", TOKEN_AND);
-    case 'c': return checkKeyword(1, 4, "lass", TOKEN_CLASS);
-    case 'e': return checkKeyword(1, 3, "lse", TOKEN_ELSE);
-    case 'f':
-        if (scanner.current - scanner.start > 1) {
-            switch (scanner.start[1]) {
-            case 'a': return checkKeyword(2, 3, "lse", TOKEN_FALSE);
-            case 'o': return checkKeyword(2, 1, "r", TOKEN_FOR);
-            case 'u': return checkKeyword(2, 1, "n", TOKEN_FUN);
-            }
-        }
-        break;
-    case 'i': return checkKeyword(1, 1, "f", TOKEN_IF);
-    case 'n': return checkKeyword(1, 2, "il", TOKEN_NIL);
-    case 'o': return checkKeyword(1, 1, "r", TOKEN_OR);
-    case 'p': return checkKeyword(1, 4, "rint", TOKEN_PRINT);
-    case 'r': return checkKeyword(1, 5, "eturn", TOKEN_RETURN);
-    case 's': return checkKeyword(1, 4, "uper", TOKEN_SUPER);
-    case 't':
-        if (scanner.current - scanner.start > 1) {
-            switch (scanner.start[1]) {
-            case 'h': return checkKeyword(2, 2, "is", TOKEN_THIS);
-            case 'r': return checkKeyword(2, 2, "ue", TOKEN_TRUE);
-            }
-        }
-        break;
-    case 'v': return checkKeyword(1, 2, "ar", TOKEN_VAR);
-    case 'w': return checkKeyword(1, 4, "hile", TOKEN_WHILE);
+static Token scan_word(void) {
+    while (is_letter(peek_char()) || is_digit(peek_char())) {
+        next_char();
     }
-    return TOKEN_IDENTIFIER;
+    return token_make(word_type());
 }
 
-static Token identifier(void) {
-    while (isAlpha(peek()) || isDigit(peek())) {
-        advance();
-    }
-    return makeToken(identifierType());
-}
-
-static Token number(void) {
-    while (isDigit(peek())) {
-        advance();
+static Token scan_number(void) {
+    while (is_digit(peek_char())) {
+        next_char();
     }
     /* A fractional part needs a digit after the dot: "1." is 1 then a dot. */
-    if (peek() == '.' && isDigit(peekNext())) {
-        advance();
-        while (isDigit(peek())) {
-            advance();
+    if (peek_char() == '.' && is_digit(peek_second())) {
+        next_char();
+        while (is_digit(peek_char())) {
+            next_char();
         }
     }
-    return makeToken(TOKEN_NUMBER);
+    return token_make(TOKEN_NUMBER);
 }
 
-static Token string(void) {
-    while (peek() != '"' && !isAtEnd()) {
-        if (peek() == '\n') {
+static Token scan_string(void) {
+    while (peek_char() != '"' && !at_end()) {
+        if (peek_char() == '\n') {
             scanner.line++;
         }
-        advance();
+        next_char();
     }
-    if (isAtEnd()) {
-        return errorToken("Unterminated string.");
+    if (at_end()) {
+        return token_error("Unterminated string.");
     }
-    advance(); /* the closing quote */
-    return makeToken(TOKEN_STRING);
+    next_char(); /* the closing quote */
+    return token_make(TOKEN_STRING);
 }
 
-Token scanToken(void) {
-    skipWhitespace();
+Token scanner_next(void) {
+    skip_space();
     scanner.start = scanner.current;
-    if (isAtEnd()) {
-        return makeToken(TOKEN_EOF);
+    if (at_end()) {
+        return token_make(TOKEN_EOF);
     }
 
-    char c = advance();
-    if (isAlpha(c)) {
-        return identifier();
+    char c = next_char();
+    if (is_letter(c)) {
+        return scan_word();
     }
-    if (isDigit(c)) {
-        return number();
+    if (is_digit(c)) {
+        return scan_number();
     }
 
     switch (c) {
-    case '(': return makeToken(TOKEN_LEFT_PAREN);
-    case ')': return makeToken(TOKEN_RIGHT_PAREN);
-    case '{': return makeToken(TOKEN_LEFT_BRACE);
-    case '}': return makeToken(TOKEN_RIGHT_BRACE);
-    case ';': return makeToken(TOKEN_SEMICOLON);
-    case ',': return makeToken(TOKEN_COMMA);
-    case '.': return makeToken(TOKEN_DOT);
-    case '-': return makeToken(TOKEN_MINUS);
-    case '+': return makeToken(TOKEN_PLUS);
-    case '/': return makeToken(TOKEN_SLASH);
-    case '*': return makeToken(TOKEN_STAR);
-    case '!': return makeToken(match('=') ? TOKEN_BANG_EQUAL : TOKEN_BANG);
-    case '=': return makeToken(match('=') ? TOKEN_EQUAL_EQUAL : TOKEN_EQUAL);
-    case '<': return makeToken(match('=') ? TOKEN_LESS_EQUAL : TOKEN_LESS);
-    case '>': return makeToken(match('=') ? TOKEN_GREATER_EQUAL : TOKEN_GREATER);
-    case '"': return string();
+    case '(': return token_make(TOKEN_LEFT_PAREN);
+    case ')': return token_make(TOKEN_RIGHT_PAREN);
+    case '{': return token_make(TOKEN_LEFT_BRACE);
+    case '}': return token_make(TOKEN_RIGHT_BRACE);
+    case ';': return token_make(TOKEN_SEMICOLON);
+    case ',': return token_make(TOKEN_COMMA);
+    case '.': return token_make(TOKEN_DOT);
+    case '-': return token_make(TOKEN_MINUS);
+    case '+': return token_make(TOKEN_PLUS);
+    case '/': return token_make(TOKEN_SLASH);
+    case '*': return token_make(TOKEN_STAR);
+    case '!': return token_make(accept('=') ? TOKEN_BANG_EQUAL : TOKEN_BANG);
+    case '=': return token_make(accept('=') ? TOKEN_EQUAL_EQUAL : TOKEN_EQUAL);
+    case '<': return token_make(accept('=') ? TOKEN_LESS_EQUAL : TOKEN_LESS);
+    case '>': return token_make(accept('=') ? TOKEN_GREATER_EQUAL : TOKEN_GREATER);
+    case '"': return scan_string();
     }
-    return errorToken("Unexpected character.");
+    return token_error("Unexpected character.");
 }

@@ -64,7 +64,7 @@ typedef struct {
 } Token;
 
 /* Starts scanning source, which must end with a NUL byte at sourceLength. */
-void initScanner(const char *source, int sourceLength);
-Token scanToken(void);
+void scanner_init(const char *source, int sourceLength);
+Token scanner_next(void);
 
 #endif

@@ -7,142 +7,145 @@
 #include "object.h"
 #include "table.h"
 
-ObjString tableTombstoneKey;
+ObjString table_tombstone;
 
-/* Shared by every empty table; never written, since tableSet grows first. */
-static Entry emptyEntry = {NULL, 0};
+/* Shared by every empty table; never written, since table_set grows first. */
+static Entry no_entries = {NULL, 0};
 
-void initTable(Table *table) {
-    table->count = 0;
+static bool entry_live(const Entry *entry) {
+    return entry->key != NULL && entry->key != TOMBSTONE;
+}
+
+/* Empties an entry without ending the probe sequences that pass over it. */
+static void entry_bury(Entry *entry) {
+    entry->key = TOMBSTONE;
+    entry->value = NIL_VAL;
+}
+
+void table_init(Table *table) {
+    table->entries = &no_entries;
     table->capacity = 0;
     table->mask = 0;
-    table->entries = &emptyEntry;
+    table->count = 0;
 }
 
-void freeTable(Table *table) {
-    if (table->capacity > 0) {
+void table_free(Table *table) {
+    if (table->capacity != 0) {
         FREE_ARRAY(Entry, table->entries, table->capacity);
     }
-    initTable(table);
+    table_init(table);
 }
 
-/* The slot for key: its entry if present, else the first tombstone passed on
- * the way, else the empty slot that ended the probe. */
-static Entry *findSlot(Entry *entries, uint32_t mask, ObjString *key) {
-    uint32_t index = key->hash & mask;
-    Entry *tombstone = NULL;
-    for (;;) {
-        Entry *entry = &entries[index];
+/* Where key lives or would go: its own entry when present; otherwise the
+ * first tombstone met on the way (reusing it keeps chains short), or failing
+ * that the empty entry that ended the probe. */
+static Entry *slot_for(Entry *entries, uint32_t mask, ObjString *key) {
+    Entry *reusable = NULL;
+    for (uint32_t at = key->hash & mask;; at = (at + 1) & mask) {
+        Entry *entry = &entries[at];
         if (entry->key == key) {
             return entry;
         }
         if (entry->key == NULL) {
-            return tombstone != NULL ? tombstone : entry;
+            return reusable == NULL ? entry : reusable;
         }
-        if (entry->key == TOMBSTONE && tombstone == NULL) {
-            tombstone = entry;
+        if (reusable == NULL && entry->key == TOMBSTONE) {
+            reusable = entry;
         }
-        index = (index + 1) & mask;
     }
 }
 
-static void growTable(Table *table, int capacity) {
-    Entry *entries = ALLOCATE(Entry, capacity);
-    for (int i = 0; i < capacity; i++) {
-        entries[i].key = NULL;
-        entries[i].value = NIL_VAL;
+/* Moves the live entries into a fresh array of new_capacity (a power of
+ * two). Tombstones are left behind, so count drops to the live entries. */
+static void table_resize(Table *table, int new_capacity) {
+    Entry *fresh = ALLOCATE(Entry, new_capacity);
+    for (int i = 0; i < new_capacity; i++) {
+        fresh[i] = (Entry){NULL, NIL_VAL};
     }
-    uint32_t mask = (uint32_t)capacity - 1;
-    table->count = 0;
+    uint32_t new_mask = (uint32_t)new_capacity - 1;
+    int live = 0;
     for (int i = 0; i < table->capacity; i++) {
-        Entry *entry = &table->entries[i];
-        if (entry->key == NULL || entry->key == TOMBSTONE) {
-            continue;
+        Entry *old = &table->entries[i];
+        if (entry_live(old)) {
+            *slot_for(fresh, new_mask, old->key) = *old;
+            live++;
         }
-        Entry *dest = findSlot(entries, mask, entry->key);
-        *dest = *entry;
-        table->count++;
     }
-    if (table->capacity > 0) {
+    if (table->capacity != 0) {
         FREE_ARRAY(Entry, table->entries, table->capacity);
     }
-    table->entries = entries;
-    table->capacity = capacity;
-    table->mask = mask;
+    table->entries = fresh;
+    table->capacity = new_capacity;
+    table->mask = new_mask;
+    table->count = live;
 }
 
-bool tableSet(Table *table, ObjString *key, Value value) {
+bool table_set(Table *table, ObjString *key, Value value) {
     /* At most half full, so probes stay short and always end. */
-    if ((table->count + 1) * 2 > table->capacity) {
-        growTable(table, table->capacity < 8 ? 8 : table->capacity * 2);
+    if (2 * (table->count + 1) > table->capacity) {
+        table_resize(table, table->capacity == 0 ? 8 : 2 * table->capacity);
     }
-    Entry *entry = findSlot(table->entries, table->mask, key);
-    bool isNewKey = entry->key != key;
-    if (entry->key == NULL) {
-        table->count++; /* reusing a tombstone does not change the count */
-    }
-    entry->key = key;
-    entry->value = value;
-    return isNewKey;
+    Entry *slot = slot_for(table->entries, table->mask, key);
+    bool added = slot->key != key;
+    /* A reused tombstone was counted already. */
+    table->count += slot->key == NULL;
+    slot->key = key;
+    slot->value = value;
+    return added;
 }
 
-bool tableDelete(Table *table, ObjString *key) {
+bool table_delete(Table *table, ObjString *key) {
     if (table->count == 0) {
         return false;
     }
-    Entry *entry = findSlot(table->entries, table->mask, key);
-    if (entry->key != key) {
+    Entry *slot = slot_for(table->entries, table->mask, key);
+    if (slot->key != key) {
         return false;
     }
-    entry->key = TOMBSTONE;
-    entry->value = NIL_VAL;
+    entry_bury(slot);
     return true;
 }
 
-void tableAddAll(Table *from, Table *to) {
+void table_add_all(Table *from, Table *to) {
     for (int i = 0; i < from->capacity; i++) {
-        Entry *entry = &from->entries[i];
-        if (entry->key != NULL && entry->key != TOMBSTONE) {
-            tableSet(to, entry->key, entry->value);
+        if (entry_live(&from->entries[i])) {
+            table_set(to, from->entries[i].key, from->entries[i].value);
         }
     }
 }
 
-ObjString *tableFindString(Table *table, const char *chars, int length, uint32_t hash) {
+ObjString *table_find_chars(Table *table, const char *chars, int length, uint32_t hash) {
     if (table->count == 0) {
         return NULL;
     }
-    uint32_t index = hash & table->mask;
-    for (;;) {
-        Entry *entry = &table->entries[index];
-        if (entry->key == NULL) {
+    for (uint32_t at = hash & table->mask;; at = (at + 1) & table->mask) {
+        ObjString *key = table->entries[at].key;
+        if (key == NULL) {
             return NULL;
         }
-        if (entry->key != TOMBSTONE && entry->key->length == length && entry->key->hash == hash &&
-            memcmp(entry->key->chars, chars, (size_t)length) == 0) {
-            return entry->key;
-        }
-        index = (index + 1) & table->mask;
-    }
-}
-
-void tableRemoveWhite(Table *table) {
-    for (int i = 0; i < table->capacity; i++) {
-        Entry *entry = &table->entries[i];
-        if (entry->key != NULL && entry->key != TOMBSTONE && !entry->key->obj.isMarked) {
-            entry->key = TOMBSTONE;
-            entry->value = NIL_VAL;
+        bool same = key != TOMBSTONE && key->length == length && key->hash == hash &&
+                    memcmp(key->chars, chars, (size_t)length) == 0;
+        if (same) {
+            return key;
         }
     }
 }
 
-void markTable(Table *table) {
+void table_drop_unmarked(Table *table) {
     for (int i = 0; i < table->capacity; i++) {
         Entry *entry = &table->entries[i];
-        if (entry->key == NULL || entry->key == TOMBSTONE) {
-            continue;
+        if (entry_live(entry) && !entry->key->obj.isMarked) {
+            entry_bury(entry);
         }
-        markObject((Obj *)entry->key);
-        markValue(entry->value);
+    }
+}
+
+void table_mark(Table *table) {
+    for (int i = 0; i < table->capacity; i++) {
+        Entry *entry = &table->entries[i];
+        if (entry_live(entry)) {
+            markObject((Obj *)entry->key);
+            markValue(entry->value);
+        }
     }
 }

@@ -13,7 +13,7 @@
  *   - an empty table points at one shared empty entry with mask 0, so lookups
  *     need no special case for "no storage yet".
  *
- * tableGet and tableSetExisting are inline because the VM calls them on every
+ * table_get and table_replace are inline because the VM calls them on every
  * global, field and method access. */
 #ifndef DRIP_TABLE_H
 #define DRIP_TABLE_H
@@ -34,26 +34,26 @@ typedef struct {
 } Table;
 
 /* Key of deleted entries. Never a real string, never dereferenced for data. */
-extern ObjString tableTombstoneKey;
-#define TOMBSTONE (&tableTombstoneKey)
+extern ObjString table_tombstone;
+#define TOMBSTONE (&table_tombstone)
 
-void initTable(Table *table);
-void freeTable(Table *table);
+void table_init(Table *table);
+void table_free(Table *table);
 /* Sets key to value; returns true if the key was not there before. */
-bool tableSet(Table *table, ObjString *key, Value value);
-bool tableDelete(Table *table, ObjString *key);
-void tableAddAll(Table *from, Table *to);
+bool table_set(Table *table, ObjString *key, Value value);
+bool table_delete(Table *table, ObjString *key);
+void table_add_all(Table *from, Table *to);
 /* Finds an interned string by its characters (the one lookup that compares
  * characters: it is how strings get interned in the first place). */
-ObjString *tableFindString(Table *table, const char *chars, int length, uint32_t hash);
+ObjString *table_find_chars(Table *table, const char *chars, int length, uint32_t hash);
 /* Drops entries whose key was not marked (the weak string-interning table). */
-void tableRemoveWhite(Table *table);
-void markTable(Table *table);
+void table_drop_unmarked(Table *table);
+void table_mark(Table *table);
 
 /* Looks key up; on a hit stores the value in *value and returns true. The
  * hit in the key's home slot, by far the most common case, is the
  * straight-line path. */
-static inline bool tableGet(const Table *table, ObjString *key, Value *value) {
+static inline bool table_get(const Table *table, ObjString *key, Value *value) {
     uint32_t mask = table->mask;
     uint32_t index = key->hash & mask;
     const Entry *entry = &table->entries[index];
@@ -74,7 +74,7 @@ static inline bool tableGet(const Table *table, ObjString *key, Value *value) {
 
 /* Replaces the value of an existing key; returns false (and changes nothing)
  * when the key is absent. Assignment to a global uses this. */
-static inline bool tableSetExisting(Table *table, ObjString *key, Value value) {
+static inline bool table_replace(Table *table, ObjString *key, Value value) {
     uint32_t mask = table->mask;
     uint32_t index = key->hash & mask;
     for (;;) {

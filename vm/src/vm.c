@@ -39,111 +39,163 @@ static Value clockNative(int argCount, Value *args) {
     return NUMBER_VAL((double)clock() / CLOCKS_PER_SEC);
 }
 
-static void resetStack(void) {
+/* The built-in functions every program starts with. Adding one is one row. */
+static const struct {
+    const char *name;
+    NativeFn fn;
+    int arity;
+} builtin_natives[] = {
+    {"clock", clockNative, 0},
+};
+
+static void stack_clear(void) {
     vm.stackTop = vm.stack;
     vm.frameCount = 0;
     vm.openUpvalues = NULL;
 }
 
-static void printFrame(CallFrame *frame) {
-    ObjFunction *function = frame->closure->function;
-    /* ip has moved past the instruction being run; at a frame's very first
-     * instruction it may still be at the start. */
-    size_t instruction =
-        frame->ip > function->chunk.code ? (size_t)(frame->ip - function->chunk.code - 1) : 0;
-    fprintf(stderr, "[line %d] in ", function->chunk.lines[instruction]);
-    if (function->name == NULL) {
-        fprintf(stderr, "script\n");
-    } else {
-        fprintf(stderr, "%s()\n", function->name->chars);
+/* The source line of the instruction a frame is running. Its ip has already
+ * moved past that instruction, except at a frame's very first one. */
+static int frame_line(const CallFrame *frame) {
+    const Chunk *chunk = &frame->closure->function->chunk;
+    ptrdiff_t at = frame->ip - chunk->code;
+    return chunk->lines[at > 0 ? at - 1 : 0];
+}
+
+static void trace_frame(const CallFrame *frame) {
+    ObjString *name = frame->closure->function->name;
+    fprintf(stderr, "[line %d] in %s%s\n", frame_line(frame), name == NULL ? "script" : name->chars,
+            name == NULL ? "" : "()");
+}
+
+/* Innermost call first. A deep recursion would bury the message under
+ * thousands of identical lines, so only TRACE_ENDS frames from each end are
+ * shown, with a count of those skipped in between. */
+static void trace_print(void) {
+    int frames = vm.frameCount;
+    int skipped = frames > 2 * TRACE_ENDS ? frames - 2 * TRACE_ENDS : 0;
+    for (int depth = 0; depth < frames; depth++) {
+        if (skipped > 0 && depth == TRACE_ENDS) {
+            fprintf(stderr, "... %d more calls ...\n", skipped);
+            depth += skipped - 1;
+            continue;
+        }
+        trace_frame(&vm.frames[frames - 1 - depth]);
     }
 }
 
-/* Prints the message and the stack trace, innermost call first. The current
- * frame's ip must have been saved. */
-static void runtimeError(const char *format, ...) {
+/* Reports a runtime error and unwinds everything. The current frame's ip
+ * must have been saved, or the trace names the wrong line. */
+static void vm_error(const char *format, ...) {
     va_list args;
     va_start(args, format);
     vfprintf(stderr, format, args);
     va_end(args);
-    fputs("\n", stderr);
+    fputc('\n', stderr);
+    trace_print();
+    stack_clear();
+}
 
-    for (int i = vm.frameCount - 1; i >= 0; i--) {
-        int depth = vm.frameCount - 1 - i;
-        if (depth == TRACE_ENDS && i >= TRACE_ENDS) {
-            fprintf(stderr, "... %d more calls ...\n", i + 1 - TRACE_ENDS);
-            i = TRACE_ENDS;
-            continue;
-        }
-        printFrame(&vm.frames[i]);
+/* Both the name and the native are kept on the stack while the other is
+ * allocated and while the globals table grows: any of those may collect. */
+static void natives_register(void) {
+    size_t count = sizeof builtin_natives / sizeof builtin_natives[0];
+    for (size_t i = 0; i < count; i++) {
+        const char *name = builtin_natives[i].name;
+        ObjString *key = copyString(name, (int)strlen(name));
+        vm_push(OBJ_VAL(key));
+        ObjNative *native = newNative(builtin_natives[i].fn, builtin_natives[i].arity, key);
+        vm_push(OBJ_VAL(native));
+        table_set(&vm.globals, key, OBJ_VAL(native));
+        vm.stackTop -= 2;
     }
-    resetStack();
 }
 
-static void defineNative(const char *name, NativeFn function, int arity) {
-    ObjString *nameString = copyString(name, (int)strlen(name));
-    push(OBJ_VAL(nameString));
-    push(OBJ_VAL(newNative(function, arity, nameString)));
-    tableSet(&vm.globals, AS_STRING(vm.stack[0]), vm.stack[1]);
-    pop();
-    pop();
-}
-
-void initVM(void) {
-    resetStack();
+void vm_init(void) {
+    stack_clear();
     vm.stackLimit = vm.stack + STACK_SLOTS - STACK_MARGIN;
+    /* The heap starts empty; the first collection waits for 1 MiB. */
     vm.objects = NULL;
     vm.bytesAllocated = 0;
     vm.nextGC = 1024 * 1024;
-    vm.grayCount = 0;
-    vm.grayCapacity = 0;
     vm.grayStack = NULL;
+    vm.grayCount = vm.grayCapacity = 0;
     vm.instrumented = false;
 
-    initTable(&vm.globals);
-    initTable(&vm.strings);
+    table_init(&vm.strings);
+    table_init(&vm.globals);
+    /* NULL first: copyString may collect, and the collector marks this. */
     vm.initString = NULL;
     vm.initString = copyString("init", 4);
-
-    defineNative("clock", clockNative, 0);
+    natives_register();
 }
 
-void freeVM(void) {
-    freeTable(&vm.globals);
-    freeTable(&vm.strings);
+void vm_free(void) {
     vm.initString = NULL;
+    table_free(&vm.strings);
+    table_free(&vm.globals);
     freeObjects();
 }
 
-void push(Value value) {
+void vm_push(Value value) {
     *vm.stackTop++ = value;
 }
 
-Value pop(void) {
-    return *--vm.stackTop;
+Value vm_pop(void) {
+    vm.stackTop--;
+    return *vm.stackTop;
 }
 
-static Value peek(int distance) {
+static Value vm_peek(int distance) {
     return vm.stackTop[-1 - distance];
 }
 
-/* Pushes a frame for closure; its arguments are on top of vm.stackTop. */
-static bool call(ObjClosure *closure, int argCount) {
+/* Pushes a frame for closure, whose arguments are the top argCount values. */
+static bool call_closure(ObjClosure *closure, int argCount) {
     ObjFunction *function = closure->function;
     if (argCount != function->arity) {
-        runtimeError("Expected %d arguments but got %d.", function->arity, argCount);
+        vm_error("Expected %d arguments but got %d.", function->arity, argCount);
         return false;
     }
-    Value *slots = vm.stackTop - argCount - 1;
-    if (slots + function->maxSlots > vm.stackLimit) {
-        runtimeError("Stack overflow.");
+    Value *base = vm.stackTop - argCount - 1;
+    if (base + function->maxSlots > vm.stackLimit) {
+        vm_error("Stack overflow.");
         return false;
     }
-    CallFrame *frame = &vm.frames[vm.frameCount++];
+    CallFrame *frame = &vm.frames[vm.frameCount];
+    vm.frameCount++;
     frame->closure = closure;
     frame->ip = function->chunk.code;
-    frame->slots = slots;
+    frame->slots = base;
     return true;
+}
+
+/* A native runs to completion here; its result replaces it and its
+ * arguments on the stack. */
+static bool call_native(ObjNative *native, int argCount) {
+    if (argCount != native->arity) {
+        vm_error("Expected %d arguments but got %d.", native->arity, argCount);
+        return false;
+    }
+    Value *args = vm.stackTop - argCount;
+    Value result = native->function(argCount, args);
+    vm.stackTop = args - 1;
+    vm_push(result);
+    return true;
+}
+
+/* Calling a class makes an instance in the callee's slot (so it becomes
+ * `this`) and runs init, if the class has one. */
+static bool call_class(ObjClass *klass, int argCount) {
+    vm.stackTop[-argCount - 1] = OBJ_VAL(newInstance(klass));
+    if (IS_NIL(klass->initializer)) {
+        if (argCount == 0) {
+            return true;
+        }
+        vm_error("Expected 0 arguments but got %d.", argCount);
+        return false;
+    }
+    return call_closure(AS_CLOSURE(klass->initializer), argCount);
 }
 
 /* Calls anything callable other than the closure fast path of the loop.
@@ -156,85 +208,63 @@ __attribute__((noinline))
 #endif
 static bool
 callValue(Value callee, int argCount) {
-    if (IS_OBJ(callee)) {
-        switch (OBJ_TYPE(callee)) {
-        case OBJ_BOUND_METHOD: {
-            ObjBoundMethod *bound = AS_BOUND_METHOD(callee);
-            vm.stackTop[-argCount - 1] = bound->receiver;
-            return call(bound->method, argCount);
-        }
-        case OBJ_CLASS: {
-            ObjClass *klass = AS_CLASS(callee);
-            vm.stackTop[-argCount - 1] = OBJ_VAL(newInstance(klass));
-            if (!IS_NIL(klass->initializer)) {
-                return call(AS_CLOSURE(klass->initializer), argCount);
-            }
-            if (argCount != 0) {
-                runtimeError("Expected 0 arguments but got %d.", argCount);
-                return false;
-            }
-            return true;
-        }
-        case OBJ_CLOSURE: return call(AS_CLOSURE(callee), argCount);
-        case OBJ_NATIVE: {
-            ObjNative *native = AS_NATIVE(callee);
-            if (argCount != native->arity) {
-                runtimeError("Expected %d arguments but got %d.", native->arity, argCount);
-                return false;
-            }
-            Value result = native->function(argCount, vm.stackTop - argCount);
-            vm.stackTop -= argCount + 1;
-            push(result);
-            return true;
-        }
-        default: break;
-        }
-    }
-    runtimeError("Can only call functions and classes.");
-    return false;
-}
-
-/* Replaces the receiver on top of the stack with a bound method. */
-static bool bindMethod(ObjClass *klass, ObjString *name) {
-    Value method;
-    if (!tableGet(&klass->methods, name, &method)) {
-        runtimeError("Undefined property '%s'.", name->chars);
+    if (!IS_OBJ(callee)) {
+        vm_error("Can only call functions and classes.");
         return false;
     }
-    ObjBoundMethod *bound = newBoundMethod(peek(0), AS_CLOSURE(method));
-    pop();
-    push(OBJ_VAL(bound));
+    switch (OBJ_TYPE(callee)) {
+    case OBJ_CLOSURE: return call_closure(AS_CLOSURE(callee), argCount);
+    case OBJ_NATIVE: return call_native(AS_NATIVE(callee), argCount);
+    case OBJ_CLASS: return call_class(AS_CLASS(callee), argCount);
+    case OBJ_BOUND_METHOD: {
+        /* The receiver takes the callee's slot: the method's `this`. */
+        ObjBoundMethod *bound = AS_BOUND_METHOD(callee);
+        vm.stackTop[-argCount - 1] = bound->receiver;
+        return call_closure(bound->method, argCount);
+    }
+    default: vm_error("Can only call functions and classes."); return false;
+    }
+}
+
+/* Replaces the receiver on top of the stack with a bound method. The
+ * receiver stays on the stack until the bound method exists, since making it
+ * may collect. */
+static bool method_bind(ObjClass *klass, ObjString *name) {
+    Value method;
+    if (!table_get(&klass->methods, name, &method)) {
+        vm_error("Undefined property '%s'.", name->chars);
+        return false;
+    }
+    ObjBoundMethod *bound = newBoundMethod(vm_peek(0), AS_CLOSURE(method));
+    vm.stackTop[-1] = OBJ_VAL(bound);
     return true;
 }
 
-/* The open upvalue for a stack slot, shared by every closure capturing it. */
-static ObjUpvalue *captureUpvalue(Value *local) {
-    ObjUpvalue *previous = NULL;
-    ObjUpvalue *upvalue = vm.openUpvalues;
-    while (upvalue != NULL && upvalue->location > local) {
-        previous = upvalue;
-        upvalue = upvalue->next;
+/* The open upvalue for a stack slot, shared by every closure capturing it.
+ * The open list is sorted by slot, topmost first, so the walk stops at the
+ * first upvalue at or below the slot; link is where a new one goes. */
+static ObjUpvalue *upvalue_capture(Value *slot) {
+    ObjUpvalue **link = &vm.openUpvalues;
+    while (*link != NULL && (*link)->location > slot) {
+        link = &(*link)->next;
     }
-    if (upvalue != NULL && upvalue->location == local) {
-        return upvalue;
+    if (*link != NULL && (*link)->location == slot) {
+        return *link;
     }
-    ObjUpvalue *created = newUpvalue(local);
-    created->next = upvalue;
-    if (previous == NULL) {
-        vm.openUpvalues = created;
-    } else {
-        previous->next = created;
-    }
-    return created;
+    ObjUpvalue *fresh = newUpvalue(slot);
+    fresh->next = *link;
+    *link = fresh;
+    return fresh;
 }
 
-/* Moves every variable at or above last off the stack into its upvalue. */
-static void closeUpvalues(Value *last) {
-    while (vm.openUpvalues != NULL && vm.openUpvalues->location >= last) {
-        ObjUpvalue *upvalue = vm.openUpvalues;
-        upvalue->closed = *upvalue->location;
-        upvalue->location = &upvalue->closed;
-        vm.openUpvalues = upvalue->next;
+/* Moves every variable at or above `from` off the stack into its upvalue,
+ * which from then on points at its own copy. */
+static void upvalues_close(Value *from) {
+    for (ObjUpvalue *open = vm.openUpvalues; open != NULL && open->location >= from;
+         open = vm.openUpvalues) {
+        open->closed = *open->location;
+        open->location = &open->closed;
+        vm.openUpvalues = open->next;
     }
 }
 
@@ -257,11 +287,12 @@ InterpretResult interpret(const char *source, int sourceLength) {
     if (function == NULL) {
         return INTERPRET_COMPILE_ERROR;
     }
-    push(OBJ_VAL(function));
+    /* The function is a root while its closure is allocated; the closure
+     * then takes its slot, as the callee of the script's frame. */
+    vm_push(OBJ_VAL(function));
     ObjClosure *closure = newClosure(function);
-    pop();
-    push(OBJ_VAL(closure));
-    if (!call(closure, 0)) {
+    vm.stackTop[-1] = OBJ_VAL(closure);
+    if (!call_closure(closure, 0)) {
         return INTERPRET_RUNTIME_ERROR;
     }
 #ifdef DRIP_STEP_LIMIT

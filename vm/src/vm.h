@@ -51,11 +51,11 @@ typedef enum { INTERPRET_OK, INTERPRET_COMPILE_ERROR, INTERPRET_RUNTIME_ERROR } 
 
 extern VM vm;
 
-void initVM(void);
-void freeVM(void);
+void vm_init(void);
+void vm_free(void);
 /* Compiles and runs one program (or one REPL line); globals persist. */
 InterpretResult interpret(const char *source, int sourceLength);
-void push(Value value);
-Value pop(void);
+void vm_push(Value value);
+Value vm_pop(void);
 
 #endif
