@@ -3,43 +3,48 @@
 #include "memory.h"
 #include "vm.h"
 
-void initChunk(Chunk *chunk) {
-    chunk->count = 0;
-    chunk->capacity = 0;
+void chunk_init(Chunk *chunk) {
     chunk->code = NULL;
     chunk->lines = NULL;
-    initValueArray(&chunk->constants);
+    chunk->count = chunk->capacity = 0;
+    value_array_init(&chunk->constants);
 }
 
-void freeChunk(Chunk *chunk) {
+void chunk_free(Chunk *chunk) {
     FREE_ARRAY(uint8_t, chunk->code, chunk->capacity);
     FREE_ARRAY(int, chunk->lines, chunk->capacity);
-    freeValueArray(&chunk->constants);
-    initChunk(chunk);
+    value_array_free(&chunk->constants);
+    chunk_init(chunk);
 }
 
-void writeChunk(Chunk *chunk, uint8_t byte, int line) {
-    if (chunk->capacity < chunk->count + 1) {
-        int oldCapacity = chunk->capacity;
-        chunk->capacity = GROW_CAPACITY(oldCapacity);
-        chunk->code = GROW_ARRAY(uint8_t, chunk->code, oldCapacity, chunk->capacity);
-        chunk->lines = GROW_ARRAY(int, chunk->lines, oldCapacity, chunk->capacity);
+/* Code and lines are parallel arrays, so they always grow together. */
+static void chunk_grow(Chunk *chunk) {
+    int old_capacity = chunk->capacity;
+    int new_capacity = GROW_CAPACITY(old_capacity);
+    chunk->code = GROW_ARRAY(uint8_t, chunk->code, old_capacity, new_capacity);
+    chunk->lines = GROW_ARRAY(int, chunk->lines, old_capacity, new_capacity);
+    chunk->capacity = new_capacity;
+}
+
+void chunk_write(Chunk *chunk, uint8_t byte, int line) {
+    if (chunk->count == chunk->capacity) {
+        chunk_grow(chunk);
     }
-    chunk->code[chunk->count] = byte;
-    chunk->lines[chunk->count] = line;
-    chunk->count++;
+    int at = chunk->count++;
+    chunk->code[at] = byte;
+    chunk->lines[at] = line;
 }
 
-int addConstant(Chunk *chunk, Value value) {
+int chunk_add_constant(Chunk *chunk, Value value) {
     /* The value may be a fresh string that only this chunk will hold; keep it
      * reachable while the pool grows, which may collect. */
     vm_push(value);
-    writeValueArray(&chunk->constants, value);
-    vm_pop();
+    value_array_push(&chunk->constants, value);
+    vm.stackTop--;
     return chunk->constants.count - 1;
 }
 
-const char *opcodeName(int opcode) {
+const char *opcode_name(int opcode) {
     static const char *const names[] = {
 #define AS_NAME(name) #name,
         FOR_EACH_OPCODE(AS_NAME)

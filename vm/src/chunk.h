@@ -73,12 +73,12 @@ typedef struct {
     ValueArray constants;
 } Chunk;
 
-void initChunk(Chunk *chunk);
-void freeChunk(Chunk *chunk);
-void writeChunk(Chunk *chunk, uint8_t byte, int line);
+void chunk_init(Chunk *chunk);
+void chunk_free(Chunk *chunk);
+void chunk_write(Chunk *chunk, uint8_t byte, int line);
 /* Appends value to the constant pool and returns its index. */
-int addConstant(Chunk *chunk, Value value);
+int chunk_add_constant(Chunk *chunk, Value value);
 /* "GET_LOCAL" for OP_GET_LOCAL; "?" for a byte that is no opcode. */
-const char *opcodeName(int opcode);
+const char *opcode_name(int opcode);
 
 #endif

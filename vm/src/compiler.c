@@ -209,7 +209,7 @@ static int stackEffect(OpCode op) {
 }
 
 static void emitByte(uint8_t byte) {
-    writeChunk(currentChunk(), byte, parser.previous.line);
+    chunk_write(currentChunk(), byte, parser.previous.line);
 }
 
 static void emitOp(OpCode op) {
@@ -259,7 +259,7 @@ static void emitReturn(void) {
 }
 
 static uint8_t makeConstant(Value value) {
-    int constant = addConstant(currentChunk(), value);
+    int constant = chunk_add_constant(currentChunk(), value);
     if (constant > UINT8_MAX) {
         error("Too many constants in one chunk.");
         return 0;
@@ -281,13 +281,13 @@ static void initCompiler(Compiler *compiler, FunctionType type) {
     compiler->scopeDepth = 0;
     compiler->stackHeight = 1; /* slot 0: the callee, or `this` in methods */
     compiler->maxStackHeight = 1;
-    compiler->function = newFunction();
+    compiler->function = function_new();
     current = compiler;
     if (type != TYPE_SCRIPT) {
-        current->function->name = copyString(parser.previous.start, parser.previous.length);
+        current->function->name = string_copy(parser.previous.start, parser.previous.length);
         if (currentClass != NULL && type != TYPE_FUNCTION) {
             current->function->className =
-                copyString(currentClass->name.start, currentClass->name.length);
+                string_copy(currentClass->name.start, currentClass->name.length);
         }
     }
 
@@ -338,7 +338,7 @@ static void parsePrecedence(Precedence precedence);
 
 /* Identifier names are interned strings, so equal names reuse one constant. */
 static uint8_t identifierConstant(Token *name) {
-    ObjString *string = copyString(name->start, name->length);
+    ObjString *string = string_copy(name->start, name->length);
     ValueArray *constants = &currentChunk()->constants;
     for (int i = 0; i < constants->count && i <= UINT8_MAX; i++) {
         if (constants->values[i] == OBJ_VAL(string)) {
@@ -609,7 +609,7 @@ static void number(bool canAssign) {
 
 static void string(bool canAssign) {
     (void)canAssign;
-    emitConstant(OBJ_VAL(copyString(parser.previous.start + 1, parser.previous.length - 2)));
+    emitConstant(OBJ_VAL(string_copy(parser.previous.start + 1, parser.previous.length - 2)));
 }
 
 static void variable(bool canAssign) {
@@ -1070,8 +1070,8 @@ ObjFunction *compile(const char *source, int sourceLength) {
     return parser.hadError ? NULL : function;
 }
 
-void markCompilerRoots(void) {
+void compiler_mark_roots(void) {
     for (Compiler *compiler = current; compiler != NULL; compiler = compiler->enclosing) {
-        markObject((Obj *)compiler->function);
+        gc_mark_object((Obj *)compiler->function);
     }
 }

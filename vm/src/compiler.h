@@ -8,6 +8,6 @@
  * stderr as "[line N] Error at 'x': message"; then the result is NULL. */
 ObjFunction *compile(const char *source, int sourceLength);
 /* Marks the functions being compiled, which are not reachable otherwise. */
-void markCompilerRoots(void);
+void compiler_mark_roots(void);
 
 #endif

@@ -51,7 +51,7 @@ static Operands operands_for(uint8_t opcode) {
 /* Prints a constant as the disassembly quotes it: 'value'. */
 static void print_quoted(const Chunk *chunk, uint8_t index) {
     putchar('\'');
-    printValue(chunk->constants.values[index]);
+    value_print(chunk->constants.values[index]);
     putchar('\'');
 }
 
@@ -76,7 +76,7 @@ int disassemble_instruction(Chunk *chunk, int offset) {
         printf("%4d ", chunk->lines[offset]);
     }
 
-    const char *name = opcodeName(at[0]);
+    const char *name = opcode_name(at[0]);
     switch (operands_for(at[0])) {
     case OPERANDS_NONE: printf("%s\n", name); return offset + 1;
     case OPERANDS_BYTE: printf("%-16s %4d\n", name, at[1]); return offset + 2;
@@ -101,7 +101,7 @@ int disassemble_instruction(Chunk *chunk, int offset) {
         return offset + 3;
     case OPERANDS_CLOSURE:
         printf("%-16s %4d ", name, at[1]);
-        printValue(chunk->constants.values[at[1]]);
+        value_print(chunk->constants.values[at[1]]);
         putchar('\n');
         return print_captures(chunk, at[1], offset + 2);
     }

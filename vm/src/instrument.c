@@ -145,7 +145,7 @@ static int compareOpRows(const void *a, const void *b) {
     if (x->count != y->count) {
         return x->count > y->count ? -1 : 1;
     }
-    return strcmp(opcodeName(x->opcode), opcodeName(y->opcode));
+    return strcmp(opcode_name(x->opcode), opcode_name(y->opcode));
 }
 
 static void reportCounts(FILE *out) {
@@ -161,7 +161,7 @@ static void reportCounts(FILE *out) {
     fprintf(out, "-- drip --count: bytecodes executed, by opcode --\n");
     fprintf(out, "%-16s %16s %8s\n", "opcode", "count", "share");
     for (int i = 0; i < OPCODE_COUNT; i++) {
-        fprintf(out, "%-16s %16s %7.2f%%\n", opcodeName(rows[i].opcode),
+        fprintf(out, "%-16s %16s %7.2f%%\n", opcode_name(rows[i].opcode),
                 grouped(rows[i].count, buffer), share(rows[i].count, total));
     }
     fprintf(out, "%-16s %16s %7.2f%%\n", "total", grouped(total, buffer), 100.0);

@@ -7,7 +7,7 @@
  * the functions the compiler is building, and the string "init". The string
  * table is weak: strings only it references are dropped before the sweep.
  *
- * The grey stack uses plain realloc, not reallocate(), so growing it can never
+ * The grey stack uses plain realloc, not mem_resize(), so growing it can never
  * start a collection in the middle of one. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,206 +18,201 @@
 
 #define GC_HEAP_GROW_FACTOR 2
 
-static void outOfMemory(void) {
+static _Noreturn void out_of_memory(void) {
     fprintf(stderr, "Out of memory.\n");
     exit(70);
 }
 
-void *reallocate(void *pointer, size_t oldSize, size_t newSize) {
-    vm.bytesAllocated += newSize;
-    vm.bytesAllocated -= oldSize;
-    if (newSize > oldSize) {
+void *mem_resize(void *pointer, size_t old_size, size_t new_size) {
+    vm.bytesAllocated += new_size;
+    vm.bytesAllocated -= old_size;
+    if (new_size > old_size) {
 #ifdef DRIP_STRESS_GC
-        collectGarbage();
+        gc_collect();
 #else
         if (vm.bytesAllocated > vm.nextGC) {
-            collectGarbage();
+            gc_collect();
         }
 #endif
     }
-    if (newSize == 0) {
+    if (new_size == 0) {
         free(pointer);
         return NULL;
     }
-    void *result = realloc(pointer, newSize);
+    void *result = realloc(pointer, new_size);
     if (result == NULL) {
-        outOfMemory();
+        out_of_memory();
     }
     return result;
 }
 
-void markObject(Obj *object) {
-    if (object == NULL || object->isMarked) {
-        return;
-    }
-    object->isMarked = true;
-    if (vm.grayCapacity < vm.grayCount + 1) {
-        vm.grayCapacity = GROW_CAPACITY(vm.grayCapacity);
-        Obj **grown = (Obj **)realloc(vm.grayStack, sizeof(Obj *) * (size_t)vm.grayCapacity);
+/* The grey stack doubles like the VM's arrays, but through plain realloc. */
+static void gray_push(Obj *object) {
+    if (vm.grayCount == vm.grayCapacity) {
+        int capacity = GROW_CAPACITY(vm.grayCapacity);
+        Obj **grown = (Obj **)realloc(vm.grayStack, sizeof(Obj *) * (size_t)capacity);
         if (grown == NULL) {
-            outOfMemory();
+            out_of_memory();
         }
         vm.grayStack = grown;
+        vm.grayCapacity = capacity;
     }
     vm.grayStack[vm.grayCount++] = object;
 }
 
-void markValue(Value value) {
+/* Greys an object the first time it is reached; later reaches are free. */
+void gc_mark_object(Obj *object) {
+    if (object != NULL && !object->isMarked) {
+        object->isMarked = true;
+        gray_push(object);
+    }
+}
+
+void gc_mark_value(Value value) {
     if (IS_OBJ(value)) {
-        markObject(AS_OBJ(value));
+        gc_mark_object(AS_OBJ(value));
     }
 }
 
-static void markArray(ValueArray *array) {
-    for (int i = 0; i < array->count; i++) {
-        markValue(array->values[i]);
-    }
-}
-
-/* Marks everything a grey object references, which makes it black. */
-static void blackenObject(Obj *object) {
+/* Marks everything a grey object references, which makes it black.
+ * A string references nothing, a native only its name. */
+static void gc_scan(Obj *object) {
     switch (object->type) {
-    case OBJ_BOUND_METHOD: {
-        ObjBoundMethod *bound = (ObjBoundMethod *)object;
-        markValue(bound->receiver);
-        markObject((Obj *)bound->method);
-        break;
-    }
-    case OBJ_CLASS: {
-        ObjClass *klass = (ObjClass *)object;
-        markObject((Obj *)klass->name);
-        markValue(klass->initializer);
-        table_mark(&klass->methods);
+    case OBJ_STRING: break;
+    case OBJ_UPVALUE: gc_mark_value(((ObjUpvalue *)object)->closed); break;
+    case OBJ_NATIVE: gc_mark_object((Obj *)((ObjNative *)object)->name); break;
+    case OBJ_FUNCTION: {
+        ObjFunction *function = (ObjFunction *)object;
+        gc_mark_object((Obj *)function->name);
+        gc_mark_object((Obj *)function->className);
+        const ValueArray *constants = &function->chunk.constants;
+        for (int i = 0; i < constants->count; i++) {
+            gc_mark_value(constants->values[i]);
+        }
         break;
     }
     case OBJ_CLOSURE: {
         ObjClosure *closure = (ObjClosure *)object;
-        markObject((Obj *)closure->function);
+        gc_mark_object((Obj *)closure->function);
         for (int i = 0; i < closure->upvalueCount; i++) {
-            markObject((Obj *)closure->upvalues[i]);
+            gc_mark_object((Obj *)closure->upvalues[i]);
         }
         break;
     }
-    case OBJ_FUNCTION: {
-        ObjFunction *function = (ObjFunction *)object;
-        markObject((Obj *)function->name);
-        markObject((Obj *)function->className);
-        markArray(&function->chunk.constants);
+    case OBJ_CLASS: {
+        ObjClass *klass = (ObjClass *)object;
+        gc_mark_object((Obj *)klass->name);
+        gc_mark_value(klass->initializer);
+        table_mark(&klass->methods);
         break;
     }
     case OBJ_INSTANCE: {
         ObjInstance *instance = (ObjInstance *)object;
-        markObject((Obj *)instance->klass);
+        gc_mark_object((Obj *)instance->klass);
         table_mark(&instance->fields);
         break;
     }
-    case OBJ_NATIVE: markObject((Obj *)((ObjNative *)object)->name); break;
-    case OBJ_UPVALUE: markValue(((ObjUpvalue *)object)->closed); break;
-    case OBJ_STRING: break;
+    case OBJ_BOUND_METHOD: {
+        ObjBoundMethod *bound = (ObjBoundMethod *)object;
+        gc_mark_value(bound->receiver);
+        gc_mark_object((Obj *)bound->method);
+        break;
+    }
     }
 }
 
-static void freeObject(Obj *object) {
+/* Releases one object and whatever it owns outside the collected heap
+ * (tables, arrays, chunks); the accounting goes through mem_resize. */
+static void object_free(Obj *object) {
     switch (object->type) {
-    case OBJ_BOUND_METHOD: FREE(ObjBoundMethod, object); break;
-    case OBJ_CLASS: {
-        ObjClass *klass = (ObjClass *)object;
-        table_free(&klass->methods);
-        FREE(ObjClass, object);
-        break;
-    }
+    case OBJ_STRING:
+        mem_resize(object, sizeof(ObjString) + (size_t)((ObjString *)object)->length + 1, 0);
+        return;
+    case OBJ_UPVALUE: FREE(ObjUpvalue, object); return;
+    case OBJ_NATIVE: FREE(ObjNative, object); return;
+    case OBJ_BOUND_METHOD: FREE(ObjBoundMethod, object); return;
+    case OBJ_FUNCTION:
+        chunk_free(&((ObjFunction *)object)->chunk);
+        FREE(ObjFunction, object);
+        return;
     case OBJ_CLOSURE: {
         ObjClosure *closure = (ObjClosure *)object;
         FREE_ARRAY(ObjUpvalue *, closure->upvalues, closure->upvalueCount);
         FREE(ObjClosure, object);
-        break;
+        return;
     }
-    case OBJ_FUNCTION: {
-        ObjFunction *function = (ObjFunction *)object;
-        freeChunk(&function->chunk);
-        FREE(ObjFunction, object);
-        break;
-    }
-    case OBJ_INSTANCE: {
-        ObjInstance *instance = (ObjInstance *)object;
-        table_free(&instance->fields);
+    case OBJ_CLASS:
+        table_free(&((ObjClass *)object)->methods);
+        FREE(ObjClass, object);
+        return;
+    case OBJ_INSTANCE:
+        table_free(&((ObjInstance *)object)->fields);
         FREE(ObjInstance, object);
-        break;
-    }
-    case OBJ_NATIVE: FREE(ObjNative, object); break;
-    case OBJ_STRING: {
-        ObjString *string = (ObjString *)object;
-        reallocate(object, sizeof(ObjString) + (size_t)string->length + 1, 0);
-        break;
-    }
-    case OBJ_UPVALUE: FREE(ObjUpvalue, object); break;
+        return;
     }
 }
 
-static void markRoots(void) {
-    for (Value *slot = vm.stack; slot < vm.stackTop; slot++) {
-        markValue(*slot);
+/* Phase 1: grey everything the program can reach directly. */
+static void gc_mark_roots(void) {
+    for (const Value *slot = vm.stack; slot != vm.stackTop; slot++) {
+        gc_mark_value(*slot);
     }
     for (int i = 0; i < vm.frameCount; i++) {
-        markObject((Obj *)vm.frames[i].closure);
+        gc_mark_object((Obj *)vm.frames[i].closure);
     }
-    for (ObjUpvalue *upvalue = vm.openUpvalues; upvalue != NULL; upvalue = upvalue->next) {
-        markObject((Obj *)upvalue);
+    for (ObjUpvalue *open = vm.openUpvalues; open != NULL; open = open->next) {
+        gc_mark_object((Obj *)open);
     }
+    gc_mark_object((Obj *)vm.initString);
     table_mark(&vm.globals);
-    markCompilerRoots();
-    markObject((Obj *)vm.initString);
+    compiler_mark_roots();
 }
 
-static void traceReferences(void) {
-    while (vm.grayCount > 0) {
-        Obj *object = vm.grayStack[--vm.grayCount];
-        blackenObject(object);
+/* Phase 2: scan grey objects until none are left; all reachable are black. */
+static void gc_propagate(void) {
+    while (vm.grayCount != 0) {
+        vm.grayCount--;
+        gc_scan(vm.grayStack[vm.grayCount]);
     }
 }
 
-static void sweep(void) {
-    Obj *previous = NULL;
-    Obj *object = vm.objects;
-    while (object != NULL) {
+/* Phase 3: free the unmarked objects and unmark the survivors for next time.
+ * link points at the pointer that leads to the current object, so an object
+ * is unlinked the same way wherever it sits in the list. */
+static void gc_sweep(void) {
+    Obj **link = &vm.objects;
+    while (*link != NULL) {
+        Obj *object = *link;
         if (object->isMarked) {
             object->isMarked = false;
-            previous = object;
-            object = object->next;
-            continue;
-        }
-        Obj *unreached = object;
-        object = object->next;
-        if (previous != NULL) {
-            previous->next = object;
+            link = &object->next;
         } else {
-            vm.objects = object;
+            *link = object->next;
+            object_free(object);
         }
-        freeObject(unreached);
     }
 }
 
-void collectGarbage(void) {
-    markRoots();
-    traceReferences();
+void gc_collect(void) {
+    gc_mark_roots();
+    gc_propagate();
+    /* Interned strings nothing else reached die now, so the table never
+     * points at a freed string. */
     table_drop_unmarked(&vm.strings);
-    sweep();
-    vm.nextGC = vm.bytesAllocated * GC_HEAP_GROW_FACTOR;
-    if (vm.nextGC < 1024 * 1024) {
-        vm.nextGC = 1024 * 1024;
-    }
+    gc_sweep();
+    size_t floor = 1024 * 1024;
+    size_t next = vm.bytesAllocated * GC_HEAP_GROW_FACTOR;
+    vm.nextGC = next < floor ? floor : next;
 }
 
-void freeObjects(void) {
-    Obj *object = vm.objects;
-    while (object != NULL) {
+void gc_free_all(void) {
+    for (Obj *object = vm.objects; object != NULL;) {
         Obj *next = object->next;
-        freeObject(object);
+        object_free(object);
         object = next;
     }
     vm.objects = NULL;
     free(vm.grayStack);
     vm.grayStack = NULL;
-    vm.grayCount = 0;
-    vm.grayCapacity = 0;
+    vm.grayCount = vm.grayCapacity = 0;
 }

@@ -1,6 +1,6 @@
 /* memory.h -- every allocation of the VM, and the garbage collector.
  *
- * All heap memory goes through reallocate(), which keeps a running total of
+ * All heap memory goes through mem_resize(), which keeps a running total of
  * the bytes in use. When the total passes a threshold the collector runs
  * before the allocation is made: mark from the roots, trace, sweep. The
  * threshold then becomes twice what survived, so the work of collecting is
@@ -14,20 +14,22 @@
 #include "common.h"
 #include "object.h"
 
-#define ALLOCATE(type, count) (type *)reallocate(NULL, 0, sizeof(type) * (count))
-#define FREE(type, pointer) reallocate(pointer, sizeof(type), 0)
+#define ALLOCATE(type, count) (type *)mem_resize(NULL, 0, sizeof(type) * (count))
+#define FREE(type, pointer) mem_resize(pointer, sizeof(type), 0)
 #define GROW_CAPACITY(capacity) ((capacity) < 8 ? 8 : (capacity)*2)
 #define GROW_ARRAY(type, pointer, oldCount, newCount)                                              \
-    (type *)reallocate(pointer, sizeof(type) * (size_t)(oldCount),                                 \
+    (type *)mem_resize(pointer, sizeof(type) * (size_t)(oldCount),                                 \
                        sizeof(type) * (size_t)(newCount))
 #define FREE_ARRAY(type, pointer, oldCount)                                                        \
-    reallocate(pointer, sizeof(type) * (size_t)(oldCount), 0)
+    mem_resize(pointer, sizeof(type) * (size_t)(oldCount), 0)
 
-/* Resizes (or frees, when newSize is 0) a block; may collect garbage first. */
-void *reallocate(void *pointer, size_t oldSize, size_t newSize);
-void markObject(Obj *object);
-void markValue(Value value);
-void collectGarbage(void);
-void freeObjects(void);
+/* Resizes (or frees, when new_size is 0) a block; may collect garbage first. */
+void *mem_resize(void *pointer, size_t old_size, size_t new_size);
+void gc_mark_object(Obj *object);
+void gc_mark_value(Value value);
+/* Runs a full collection now: mark the roots, propagate, sweep. */
+void gc_collect(void);
+/* Frees every object, reachable or not: the end of the VM. */
+void gc_free_all(void);
 
 #endif

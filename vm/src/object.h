@@ -105,20 +105,20 @@ static inline bool isObjType(Value value, ObjType type) {
     return IS_OBJ(value) && AS_OBJ(value)->type == type;
 }
 
-ObjBoundMethod *newBoundMethod(Value receiver, ObjClosure *method);
-ObjClass *newClass(ObjString *name);
-ObjClosure *newClosure(ObjFunction *function);
-ObjFunction *newFunction(void);
-ObjInstance *newInstance(ObjClass *klass);
-ObjNative *newNative(NativeFn function, int arity, ObjString *name);
-ObjUpvalue *newUpvalue(Value *slot);
+ObjBoundMethod *bound_method_new(Value receiver, ObjClosure *method);
+ObjClass *class_new(ObjString *name);
+ObjClosure *closure_new(ObjFunction *function);
+ObjFunction *function_new(void);
+ObjInstance *instance_new(ObjClass *klass);
+ObjNative *native_new(NativeFn function, int arity, ObjString *name);
+ObjUpvalue *upvalue_new(Value *slot);
 
 /* Returns the interned string with these characters, copying them if new. */
-ObjString *copyString(const char *chars, int length);
+ObjString *string_copy(const char *chars, int length);
 /* Returns the interned concatenation a + b. */
-ObjString *concatStrings(ObjString *a, ObjString *b);
-uint32_t hashString(const char *key, int length);
+ObjString *string_concat(ObjString *a, ObjString *b);
+uint32_t string_hash(const char *chars, int length);
 
-void printObject(Value value);
+void object_print(Value value);
 
 #endif

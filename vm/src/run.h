@@ -311,7 +311,7 @@ dispatch:;
             RUNTIME_ERROR("Operands must be two numbers or two strings.");
         }
         SAVE(); /* both operands stay on the stack while the result is made */
-        ObjString *result = concatStrings(AS_STRING(a), AS_STRING(b));
+        ObjString *result = string_concat(AS_STRING(a), AS_STRING(b));
         if (result == NULL) {
             RUNTIME_ERROR("String too long.");
         }
@@ -343,7 +343,7 @@ dispatch:;
         DISPATCH();
     }
     CASE(PRINT) {
-        printValue(POP());
+        value_print(POP());
         putchar('\n');
         DISPATCH();
     }
@@ -428,7 +428,7 @@ dispatch:;
     CASE(CLOSURE) {
         ObjFunction *function = AS_FUNCTION(READ_CONSTANT());
         SAVE();
-        ObjClosure *closure = newClosure(function);
+        ObjClosure *closure = closure_new(function);
         PUSH(OBJ_VAL(closure));
         SAVE(); /* capturing may allocate: keep the closure reachable */
         for (int i = 0; i < closure->upvalueCount; i++) {
@@ -468,7 +468,7 @@ dispatch:;
     CASE(CLASS) {
         ObjString *name = READ_STRING();
         SAVE();
-        ObjClass *klass = newClass(name);
+        ObjClass *klass = class_new(name);
         PUSH(OBJ_VAL(klass));
         DISPATCH();
     }

@@ -144,8 +144,8 @@ void table_mark(Table *table) {
     for (int i = 0; i < table->capacity; i++) {
         Entry *entry = &table->entries[i];
         if (entry_live(entry)) {
-            markObject((Obj *)entry->key);
-            markValue(entry->value);
+            gc_mark_object((Obj *)entry->key);
+            gc_mark_value(entry->value);
         }
     }
 }

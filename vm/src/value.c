@@ -8,35 +8,31 @@
 #include "object.h"
 #include "value.h"
 
-void initValueArray(ValueArray *array) {
+void value_array_init(ValueArray *array) {
+    array->count = array->capacity = 0;
     array->values = NULL;
-    array->capacity = 0;
-    array->count = 0;
 }
 
-void writeValueArray(ValueArray *array, Value value) {
-    if (array->capacity < array->count + 1) {
-        int oldCapacity = array->capacity;
-        array->capacity = GROW_CAPACITY(oldCapacity);
-        array->values = GROW_ARRAY(Value, array->values, oldCapacity, array->capacity);
+void value_array_push(ValueArray *array, Value value) {
+    if (array->count == array->capacity) {
+        int new_capacity = GROW_CAPACITY(array->capacity);
+        array->values = GROW_ARRAY(Value, array->values, array->capacity, new_capacity);
+        array->capacity = new_capacity;
     }
-    array->values[array->count] = value;
-    array->count++;
+    array->values[array->count++] = value;
 }
 
-void freeValueArray(ValueArray *array) {
+void value_array_free(ValueArray *array) {
     FREE_ARRAY(Value, array->values, array->capacity);
-    initValueArray(array);
+    value_array_init(array);
 }
 
-void printValue(Value value) {
-    if (IS_NUMBER(value)) {
+void value_print(Value value) {
+    if (IS_OBJ(value)) {
+        object_print(value);
+    } else if (IS_NUMBER(value)) {
         printf("%g", AS_NUMBER(value));
-    } else if (IS_OBJ(value)) {
-        printObject(value);
-    } else if (IS_NIL(value)) {
-        printf("nil");
     } else {
-        printf(AS_BOOL(value) ? "true" : "false");
+        fputs(IS_NIL(value) ? "nil" : AS_BOOL(value) ? "true" : "false", stdout);
     }
 }

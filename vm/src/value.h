@@ -133,9 +133,9 @@ static inline bool valuesEqual(Value a, Value b) {
     return a == b;
 }
 
-void initValueArray(ValueArray *array);
-void writeValueArray(ValueArray *array, Value value);
-void freeValueArray(ValueArray *array);
-void printValue(Value value);
+void value_array_init(ValueArray *array);
+void value_array_push(ValueArray *array, Value value);
+void value_array_free(ValueArray *array);
+void value_print(Value value);
 
 #endif

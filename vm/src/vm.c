@@ -102,9 +102,9 @@ static void natives_register(void) {
     size_t count = sizeof builtin_natives / sizeof builtin_natives[0];
     for (size_t i = 0; i < count; i++) {
         const char *name = builtin_natives[i].name;
-        ObjString *key = copyString(name, (int)strlen(name));
+        ObjString *key = string_copy(name, (int)strlen(name));
         vm_push(OBJ_VAL(key));
-        ObjNative *native = newNative(builtin_natives[i].fn, builtin_natives[i].arity, key);
+        ObjNative *native = native_new(builtin_natives[i].fn, builtin_natives[i].arity, key);
         vm_push(OBJ_VAL(native));
         table_set(&vm.globals, key, OBJ_VAL(native));
         vm.stackTop -= 2;
@@ -124,9 +124,9 @@ void vm_init(void) {
 
     table_init(&vm.strings);
     table_init(&vm.globals);
-    /* NULL first: copyString may collect, and the collector marks this. */
+    /* NULL first: string_copy may collect, and the collector marks this. */
     vm.initString = NULL;
-    vm.initString = copyString("init", 4);
+    vm.initString = string_copy("init", 4);
     natives_register();
 }
 
@@ -134,7 +134,7 @@ void vm_free(void) {
     vm.initString = NULL;
     table_free(&vm.strings);
     table_free(&vm.globals);
-    freeObjects();
+    gc_free_all();
 }
 
 void vm_push(Value value) {
@@ -187,7 +187,7 @@ static bool call_native(ObjNative *native, int argCount) {
 /* Calling a class makes an instance in the callee's slot (so it becomes
  * `this`) and runs init, if the class has one. */
 static bool call_class(ObjClass *klass, int argCount) {
-    vm.stackTop[-argCount - 1] = OBJ_VAL(newInstance(klass));
+    vm.stackTop[-argCount - 1] = OBJ_VAL(instance_new(klass));
     if (IS_NIL(klass->initializer)) {
         if (argCount == 0) {
             return true;
@@ -235,7 +235,7 @@ static bool method_bind(ObjClass *klass, ObjString *name) {
         vm_error("Undefined property '%s'.", name->chars);
         return false;
     }
-    ObjBoundMethod *bound = newBoundMethod(vm_peek(0), AS_CLOSURE(method));
+    ObjBoundMethod *bound = bound_method_new(vm_peek(0), AS_CLOSURE(method));
     vm.stackTop[-1] = OBJ_VAL(bound);
     return true;
 }
@@ -251,7 +251,7 @@ static ObjUpvalue *upvalue_capture(Value *slot) {
     if (*link != NULL && (*link)->location == slot) {
         return *link;
     }
-    ObjUpvalue *fresh = newUpvalue(slot);
+    ObjUpvalue *fresh = upvalue_new(slot);
     fresh->next = *link;
     *link = fresh;
     return fresh;
@@ -290,7 +290,7 @@ InterpretResult interpret(const char *source, int sourceLength) {
     /* The function is a root while its closure is allocated; the closure
      * then takes its slot, as the callee of the script's frame. */
     vm_push(OBJ_VAL(function));
-    ObjClosure *closure = newClosure(function);
+    ObjClosure *closure = closure_new(function);
     vm.stackTop[-1] = OBJ_VAL(closure);
     if (!call_closure(closure, 0)) {
         return INTERPRET_RUNTIME_ERROR;
