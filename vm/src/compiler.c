@@ -32,9 +32,9 @@
 typedef struct {
     Token current;
     Token previous;
-    bool hadError;
-    bool panicMode;
-    bool reportedAtEnd;
+    bool had_error;
+    bool panicking;
+    bool reported_at_end;
     int nesting;
 } Parser;
 
@@ -52,7 +52,7 @@ typedef enum {
     PREC_PRIMARY
 } Precedence;
 
-typedef void (*ParseFn)(bool canAssign);
+typedef void (*ParseFn)(bool can_assign);
 
 typedef struct {
     ParseFn prefix;
@@ -63,12 +63,12 @@ typedef struct {
 typedef struct {
     Token name;
     int depth; /* -1 while declared but not yet initialized */
-    bool isCaptured;
+    bool captured;
 } Local;
 
 typedef struct {
     uint8_t index;
-    bool isLocal;
+    bool is_local;
 } Upvalue;
 
 typedef enum { TYPE_FUNCTION, TYPE_INITIALIZER, TYPE_METHOD, TYPE_SCRIPT } FunctionType;
@@ -78,106 +78,105 @@ typedef struct Compiler {
     ObjFunction *function;
     FunctionType type;
     Local locals[UINT8_COUNT];
-    int localCount;
+    int local_count;
     Upvalue upvalues[UINT8_COUNT];
-    int scopeDepth;
-    int stackHeight;
-    int maxStackHeight;
+    int scope_depth;
+    int height;
+    int max_height;
 } Compiler;
 
 typedef struct ClassCompiler {
     struct ClassCompiler *enclosing;
-    bool hasSuperclass;
+    bool has_superclass;
     Token name;
 } ClassCompiler;
 
 static Parser parser;
 static Compiler *current = NULL;
-static ClassCompiler *currentClass = NULL;
+static ClassCompiler *class_now = NULL;
 
-static Chunk *currentChunk(void) {
+static Chunk *chunk_now(void) {
     return &current->function->chunk;
 }
 
 /* ---- errors ---- */
 
-static void errorAt(Token *token, const char *message) {
-    if (parser.panicMode) {
+/* Reports one error and enters panic mode, which silences further reports
+ * until the parser has resynchronised at a statement boundary. */
+static void error_at(Token *token, const char *message) {
+    if (parser.panicking) {
         return;
     }
+    parser.panicking = true;
+    parser.had_error = true;
+    bool at_end = token->type == TOKEN_EOF;
     /* Unclosed blocks all fail at the end of input; one report is enough. */
-    if (token->type == TOKEN_EOF) {
-        if (parser.reportedAtEnd) {
-            parser.panicMode = true;
-            parser.hadError = true;
-            return;
-        }
-        parser.reportedAtEnd = true;
+    if (at_end && parser.reported_at_end) {
+        return;
     }
-    parser.panicMode = true;
+    parser.reported_at_end = parser.reported_at_end || at_end;
     fprintf(stderr, "[line %d] Error", token->line);
-    if (token->type == TOKEN_EOF) {
-        fprintf(stderr, " at end");
+    if (at_end) {
+        fputs(" at end", stderr);
     } else if (token->type != TOKEN_ERROR) {
         fprintf(stderr, " at '%.*s'", token->length, token->start);
     }
     fprintf(stderr, ": %s\n", message);
-    parser.hadError = true;
 }
 
-static void error(const char *message) {
-    errorAt(&parser.previous, message);
+static void error_at_previous(const char *message) {
+    error_at(&parser.previous, message);
 }
 
-static void errorAtCurrent(const char *message) {
-    errorAt(&parser.current, message);
+static void error_at_current(const char *message) {
+    error_at(&parser.current, message);
 }
 
 /* ---- tokens ---- */
 
-static void advance(void) {
+static void parser_advance(void) {
     parser.previous = parser.current;
     for (;;) {
         parser.current = scanner_next();
         if (parser.current.type != TOKEN_ERROR) {
             break;
         }
-        errorAtCurrent(parser.current.start);
+        error_at_current(parser.current.start);
     }
 }
 
-static void consume(TokenType type, const char *message) {
+static void parser_expect(TokenType type, const char *message) {
     if (parser.current.type == type) {
-        advance();
+        parser_advance();
         return;
     }
-    errorAtCurrent(message);
+    error_at_current(message);
 }
 
-static bool check(TokenType type) {
+static bool parser_check(TokenType type) {
     return parser.current.type == type;
 }
 
-static bool match(TokenType type) {
-    if (!check(type)) {
+static bool parser_match(TokenType type) {
+    if (!parser_check(type)) {
         return false;
     }
-    advance();
+    parser_advance();
     return true;
 }
 
 /* ---- emitting code ---- */
 
-static void adjustStack(int delta) {
-    current->stackHeight += delta;
-    if (current->stackHeight > current->maxStackHeight) {
-        current->maxStackHeight = current->stackHeight;
+static void stack_adjust(int delta) {
+    current->height += delta;
+    if (current->height > current->max_height) {
+        current->max_height = current->height;
     }
 }
 
 /* Stack effect of each opcode; those that depend on an operand (CALL, INVOKE,
  * SUPER_INVOKE) are adjusted where they are emitted. */
-static int stackEffect(OpCode op) {
+static int stack_effect(OpCode op) {
     switch (op) {
     case OP_CONSTANT:
     case OP_NIL:
@@ -208,92 +207,100 @@ static int stackEffect(OpCode op) {
     }
 }
 
-static void emitByte(uint8_t byte) {
-    chunk_write(currentChunk(), byte, parser.previous.line);
+static void emit_byte(uint8_t byte) {
+    chunk_write(chunk_now(), byte, parser.previous.line);
 }
 
-static void emitOp(OpCode op) {
-    emitByte((uint8_t)op);
-    adjustStack(stackEffect(op));
+static void emit_op(OpCode op) {
+    emit_byte((uint8_t)op);
+    stack_adjust(stack_effect(op));
 }
 
-static void emitOpArg(OpCode op, uint8_t operand) {
-    emitOp(op);
-    emitByte(operand);
+static void emit_op_arg(OpCode op, uint8_t operand) {
+    emit_op(op);
+    emit_byte(operand);
 }
 
-static void emitLoop(int loopStart) {
-    emitOp(OP_LOOP);
-    int offset = currentChunk()->count - loopStart + 2;
-    if (offset > UINT16_MAX) {
-        error("Loop body too large.");
+/* Jump operands are 16 bits, high byte first. */
+static void put_u16(uint8_t *at, int value) {
+    at[0] = (uint8_t)((value >> 8) & 0xff);
+    at[1] = (uint8_t)(value & 0xff);
+}
+
+/* A backward jump to loop_start; the distance counts its own operand. */
+static void emit_loop_back(int loop_start) {
+    emit_op(OP_LOOP);
+    int distance = chunk_now()->count + 2 - loop_start;
+    if (distance > UINT16_MAX) {
+        error_at_previous("Loop body too large.");
     }
-    emitByte((uint8_t)((offset >> 8) & 0xff));
-    emitByte((uint8_t)(offset & 0xff));
+    emit_byte(0);
+    emit_byte(0);
+    put_u16(&chunk_now()->code[chunk_now()->count - 2], distance);
 }
 
 /* Emits a jump with a placeholder offset; returns where to patch it. */
-static int emitJump(OpCode op) {
-    emitOp(op);
-    emitByte(0xff);
-    emitByte(0xff);
-    return currentChunk()->count - 2;
+static int emit_jump(OpCode op) {
+    emit_op(op);
+    emit_byte(0xff);
+    emit_byte(0xff);
+    return chunk_now()->count - 2;
 }
 
-static void patchJump(int offset) {
-    int jump = currentChunk()->count - offset - 2;
-    if (jump > UINT16_MAX) {
-        error("Too much code to jump over.");
+/* Points the jump whose operand is at offset to the next instruction. */
+static void jump_patch(int offset) {
+    int distance = chunk_now()->count - (offset + 2);
+    if (distance > UINT16_MAX) {
+        error_at_previous("Too much code to jump over.");
     }
-    currentChunk()->code[offset] = (uint8_t)((jump >> 8) & 0xff);
-    currentChunk()->code[offset + 1] = (uint8_t)(jump & 0xff);
+    put_u16(&chunk_now()->code[offset], distance);
 }
 
-static void emitReturn(void) {
+static void emit_return(void) {
     if (current->type == TYPE_INITIALIZER) {
-        emitOpArg(OP_GET_LOCAL, 0);
+        emit_op_arg(OP_GET_LOCAL, 0);
     } else {
-        emitOp(OP_NIL);
+        emit_op(OP_NIL);
     }
-    emitOp(OP_RETURN);
+    emit_op(OP_RETURN);
 }
 
-static uint8_t makeConstant(Value value) {
-    int constant = chunk_add_constant(currentChunk(), value);
+static uint8_t constant_add(Value value) {
+    int constant = chunk_add_constant(chunk_now(), value);
     if (constant > UINT8_MAX) {
-        error("Too many constants in one chunk.");
+        error_at_previous("Too many constants in one chunk.");
         return 0;
     }
     return (uint8_t)constant;
 }
 
-static void emitConstant(Value value) {
-    emitOpArg(OP_CONSTANT, makeConstant(value));
+static void emit_constant(Value value) {
+    emit_op_arg(OP_CONSTANT, constant_add(value));
 }
 
 /* ---- compilers for functions ---- */
 
-static void initCompiler(Compiler *compiler, FunctionType type) {
+static void compiler_begin(Compiler *compiler, FunctionType type) {
     compiler->enclosing = current;
     compiler->function = NULL;
     compiler->type = type;
-    compiler->localCount = 0;
-    compiler->scopeDepth = 0;
-    compiler->stackHeight = 1; /* slot 0: the callee, or `this` in methods */
-    compiler->maxStackHeight = 1;
+    compiler->local_count = 0;
+    compiler->scope_depth = 0;
+    compiler->height = 1; /* slot 0: the callee, or `this` in methods */
+    compiler->max_height = 1;
     compiler->function = function_new();
     current = compiler;
     if (type != TYPE_SCRIPT) {
         current->function->name = string_copy(parser.previous.start, parser.previous.length);
-        if (currentClass != NULL && type != TYPE_FUNCTION) {
+        if (class_now != NULL && type != TYPE_FUNCTION) {
             current->function->className =
-                string_copy(currentClass->name.start, currentClass->name.length);
+                string_copy(class_now->name.start, class_now->name.length);
         }
     }
 
-    Local *local = &current->locals[current->localCount++];
+    Local *local = &current->locals[current->local_count++];
     local->depth = 0;
-    local->isCaptured = false;
+    local->captured = false;
     if (type != TYPE_FUNCTION && type != TYPE_SCRIPT) {
         local->name.start = "this";
         local->name.length = 4;
@@ -303,61 +310,62 @@ static void initCompiler(Compiler *compiler, FunctionType type) {
     }
 }
 
-static ObjFunction *endCompiler(void) {
-    emitReturn();
+static ObjFunction *compiler_end(void) {
+    emit_return();
     ObjFunction *function = current->function;
-    function->maxSlots = current->maxStackHeight;
+    function->maxSlots = current->max_height;
     current = current->enclosing;
     return function;
 }
 
-static void beginScope(void) {
-    current->scopeDepth++;
+static void scope_begin(void) {
+    current->scope_depth++;
 }
 
-static void endScope(void) {
-    current->scopeDepth--;
-    while (current->localCount > 0 &&
-           current->locals[current->localCount - 1].depth > current->scopeDepth) {
-        if (current->locals[current->localCount - 1].isCaptured) {
-            emitOp(OP_CLOSE_UPVALUE);
-        } else {
-            emitOp(OP_POP);
+/* Drops the block's locals from the stack: a captured one is moved into
+ * its upvalue first, so closures keep it alive. */
+static void scope_end(void) {
+    current->scope_depth--;
+    for (int i = current->local_count - 1; i >= 0; i--) {
+        Local *local = &current->locals[i];
+        if (local->depth <= current->scope_depth) {
+            break;
         }
-        current->localCount--;
+        emit_op(local->captured ? OP_CLOSE_UPVALUE : OP_POP);
+        current->local_count--;
     }
 }
 
 /* ---- variables ---- */
 
-static void expression(void);
-static void statement(void);
-static void declaration(void);
-static ParseRule *getRule(TokenType type);
-static void parsePrecedence(Precedence precedence);
+static void parse_expression(void);
+static void parse_statement(void);
+static void parse_declaration(void);
+static const ParseRule *rule_for(TokenType type);
+static void parse_precedence(Precedence precedence);
 
 /* Identifier names are interned strings, so equal names reuse one constant. */
-static uint8_t identifierConstant(Token *name) {
+static uint8_t name_constant(Token *name) {
     ObjString *string = string_copy(name->start, name->length);
-    ValueArray *constants = &currentChunk()->constants;
+    ValueArray *constants = &chunk_now()->constants;
     for (int i = 0; i < constants->count && i <= UINT8_MAX; i++) {
         if (constants->values[i] == OBJ_VAL(string)) {
             return (uint8_t)i;
         }
     }
-    return makeConstant(OBJ_VAL(string));
+    return constant_add(OBJ_VAL(string));
 }
 
-static bool identifiersEqual(Token *a, Token *b) {
+static bool names_equal(Token *a, Token *b) {
     return a->length == b->length && memcmp(a->start, b->start, (size_t)a->length) == 0;
 }
 
-static int resolveLocal(Compiler *compiler, Token *name) {
-    for (int i = compiler->localCount - 1; i >= 0; i--) {
+static int local_resolve(Compiler *compiler, Token *name) {
+    for (int i = compiler->local_count - 1; i >= 0; i--) {
         Local *local = &compiler->locals[i];
-        if (identifiersEqual(name, &local->name)) {
+        if (names_equal(name, &local->name)) {
             if (local->depth == -1) {
-                error("Can't read local variable in its own initializer.");
+                error_at_previous("Can't read local variable in its own initializer.");
             }
             return i;
         }
@@ -365,237 +373,238 @@ static int resolveLocal(Compiler *compiler, Token *name) {
     return -1;
 }
 
-static int addUpvalue(Compiler *compiler, uint8_t index, bool isLocal) {
-    int upvalueCount = compiler->function->upvalueCount;
-    for (int i = 0; i < upvalueCount; i++) {
+static int upvalue_add(Compiler *compiler, uint8_t index, bool is_local) {
+    int count = compiler->function->upvalueCount;
+    for (int i = 0; i < count; i++) {
         Upvalue *upvalue = &compiler->upvalues[i];
-        if (upvalue->index == index && upvalue->isLocal == isLocal) {
+        if (upvalue->index == index && upvalue->is_local == is_local) {
             return i;
         }
     }
-    if (upvalueCount == UINT8_COUNT) {
-        error("Too many closure variables in function.");
+    if (count == UINT8_COUNT) {
+        error_at_previous("Too many closure variables in function.");
         return 0;
     }
-    compiler->upvalues[upvalueCount].isLocal = isLocal;
-    compiler->upvalues[upvalueCount].index = index;
+    compiler->upvalues[count].is_local = is_local;
+    compiler->upvalues[count].index = index;
     return compiler->function->upvalueCount++;
 }
 
-static int resolveUpvalue(Compiler *compiler, Token *name) {
+static int upvalue_resolve(Compiler *compiler, Token *name) {
     if (compiler->enclosing == NULL) {
         return -1;
     }
-    int local = resolveLocal(compiler->enclosing, name);
+    int local = local_resolve(compiler->enclosing, name);
     if (local != -1) {
-        compiler->enclosing->locals[local].isCaptured = true;
-        return addUpvalue(compiler, (uint8_t)local, true);
+        compiler->enclosing->locals[local].captured = true;
+        return upvalue_add(compiler, (uint8_t)local, true);
     }
-    int upvalue = resolveUpvalue(compiler->enclosing, name);
+    int upvalue = upvalue_resolve(compiler->enclosing, name);
     if (upvalue != -1) {
-        return addUpvalue(compiler, (uint8_t)upvalue, false);
+        return upvalue_add(compiler, (uint8_t)upvalue, false);
     }
     return -1;
 }
 
-static void addLocal(Token name) {
-    if (current->localCount == UINT8_COUNT) {
-        error("Too many local variables in function.");
+static void local_add(Token name) {
+    if (current->local_count == UINT8_COUNT) {
+        error_at_previous("Too many local variables in function.");
         return;
     }
-    Local *local = &current->locals[current->localCount++];
+    Local *local = &current->locals[current->local_count++];
     local->name = name;
     local->depth = -1;
-    local->isCaptured = false;
+    local->captured = false;
 }
 
-static void declareVariable(void) {
-    if (current->scopeDepth == 0) {
+static void variable_declare(void) {
+    if (current->scope_depth == 0) {
         return;
     }
     Token *name = &parser.previous;
-    for (int i = current->localCount - 1; i >= 0; i--) {
+    for (int i = current->local_count - 1; i >= 0; i--) {
         Local *local = &current->locals[i];
-        if (local->depth != -1 && local->depth < current->scopeDepth) {
+        if (local->depth != -1 && local->depth < current->scope_depth) {
             break;
         }
-        if (identifiersEqual(name, &local->name)) {
-            error("Already a variable with this name in this scope.");
+        if (names_equal(name, &local->name)) {
+            error_at_previous("Already a variable with this name in this scope.");
         }
     }
-    addLocal(*name);
+    local_add(*name);
 }
 
-static uint8_t parseVariable(const char *errorMessage) {
-    consume(TOKEN_IDENTIFIER, errorMessage);
-    declareVariable();
-    if (current->scopeDepth > 0) {
+static uint8_t variable_parse(const char *message_if_missing) {
+    parser_expect(TOKEN_IDENTIFIER, message_if_missing);
+    variable_declare();
+    if (current->scope_depth > 0) {
         return 0;
     }
-    return identifierConstant(&parser.previous);
+    return name_constant(&parser.previous);
 }
 
-static void markInitialized(void) {
-    if (current->scopeDepth == 0) {
+static void local_mark_ready(void) {
+    if (current->scope_depth == 0) {
         return;
     }
-    current->locals[current->localCount - 1].depth = current->scopeDepth;
+    current->locals[current->local_count - 1].depth = current->scope_depth;
 }
 
-static void defineVariable(uint8_t global) {
-    if (current->scopeDepth > 0) {
-        markInitialized(); /* the value on the stack becomes the local */
+static void variable_define(uint8_t global) {
+    if (current->scope_depth > 0) {
+        local_mark_ready(); /* the value on the stack becomes the local */
         return;
     }
-    emitOpArg(OP_DEFINE_GLOBAL, global);
+    emit_op_arg(OP_DEFINE_GLOBAL, global);
 }
 
-static void namedVariable(Token name, bool canAssign) {
-    OpCode getOp, setOp;
-    int arg = resolveLocal(current, &name);
-    if (arg != -1) {
-        getOp = OP_GET_LOCAL;
-        setOp = OP_SET_LOCAL;
-    } else if ((arg = resolveUpvalue(current, &name)) != -1) {
-        getOp = OP_GET_UPVALUE;
-        setOp = OP_SET_UPVALUE;
-    } else {
-        arg = identifierConstant(&name);
-        getOp = OP_GET_GLOBAL;
-        setOp = OP_SET_GLOBAL;
+/* Loads or (when an `=` follows and assignment is allowed here) stores a
+ * variable: a local of this function, else one captured from an enclosing
+ * function, else a global, looked up by name at run time. */
+static void variable_access(Token name, bool can_assign) {
+    static const OpCode get_op[] = {OP_GET_LOCAL, OP_GET_UPVALUE, OP_GET_GLOBAL};
+    static const OpCode set_op[] = {OP_SET_LOCAL, OP_SET_UPVALUE, OP_SET_GLOBAL};
+    int kind = 0;
+    int operand = local_resolve(current, &name);
+    if (operand == -1) {
+        kind = 1;
+        operand = upvalue_resolve(current, &name);
     }
-
-    if (canAssign && match(TOKEN_EQUAL)) {
-        expression();
-        emitOpArg(setOp, (uint8_t)arg);
+    if (operand == -1) {
+        kind = 2;
+        operand = name_constant(&name);
+    }
+    if (can_assign && parser_match(TOKEN_EQUAL)) {
+        parse_expression();
+        emit_op_arg(set_op[kind], (uint8_t)operand);
     } else {
-        emitOpArg(getOp, (uint8_t)arg);
+        emit_op_arg(get_op[kind], (uint8_t)operand);
     }
 }
 
-static Token syntheticToken(const char *text) {
-    Token token;
-    token.type = TOKEN_IDENTIFIER;
-    token.start = text;
-    token.length = (int)strlen(text);
-    token.line = parser.previous.line;
-    return token;
+/* A name the compiler refers to without it being in the source ("this",
+ * "super"). */
+static Token token_synthetic(const char *text) {
+    return (Token){.type = TOKEN_IDENTIFIER,
+                   .start = text,
+                   .length = (int)strlen(text),
+                   .line = parser.previous.line};
 }
 
 /* ---- expressions ---- */
 
-static uint8_t argumentList(void) {
-    uint8_t argCount = 0;
-    if (!check(TOKEN_RIGHT_PAREN)) {
+static uint8_t argument_list(void) {
+    uint8_t arg_count = 0;
+    if (!parser_check(TOKEN_RIGHT_PAREN)) {
         do {
-            expression();
-            if (argCount == 255) {
-                error("Can't have more than 255 arguments.");
+            parse_expression();
+            if (arg_count == 255) {
+                error_at_previous("Can't have more than 255 arguments.");
             } else {
-                argCount++;
+                arg_count++;
             }
-        } while (match(TOKEN_COMMA));
+        } while (parser_match(TOKEN_COMMA));
     }
-    consume(TOKEN_RIGHT_PAREN, "Expect ')' after arguments.");
-    return argCount;
+    parser_expect(TOKEN_RIGHT_PAREN, "Expect ')' after arguments.");
+    return arg_count;
 }
 
-static void and_(bool canAssign) {
-    (void)canAssign;
-    int endJump = emitJump(OP_JUMP_IF_FALSE);
-    emitOp(OP_POP);
-    parsePrecedence(PREC_AND);
-    patchJump(endJump);
+static void expr_and(bool can_assign) {
+    (void)can_assign;
+    int end_jump = emit_jump(OP_JUMP_IF_FALSE);
+    emit_op(OP_POP);
+    parse_precedence(PREC_AND);
+    jump_patch(end_jump);
 }
 
-static void or_(bool canAssign) {
-    (void)canAssign;
-    int elseJump = emitJump(OP_JUMP_IF_FALSE);
-    int endJump = emitJump(OP_JUMP);
-    patchJump(elseJump);
-    emitOp(OP_POP);
-    parsePrecedence(PREC_OR);
-    patchJump(endJump);
+static void expr_or(bool can_assign) {
+    (void)can_assign;
+    int else_jump = emit_jump(OP_JUMP_IF_FALSE);
+    int end_jump = emit_jump(OP_JUMP);
+    jump_patch(else_jump);
+    emit_op(OP_POP);
+    parse_precedence(PREC_OR);
+    jump_patch(end_jump);
 }
 
-static void binary(bool canAssign) {
-    (void)canAssign;
-    TokenType operatorType = parser.previous.type;
-    ParseRule *rule = getRule(operatorType);
-    parsePrecedence((Precedence)(rule->precedence + 1));
+static void expr_binary(bool can_assign) {
+    (void)can_assign;
+    TokenType operator_type = parser.previous.type;
+    const ParseRule *rule = rule_for(operator_type);
+    parse_precedence((Precedence)(rule->precedence + 1));
 
-    switch (operatorType) {
+    switch (operator_type) {
     case TOKEN_BANG_EQUAL:
-        emitOp(OP_EQUAL);
-        emitOp(OP_NOT);
+        emit_op(OP_EQUAL);
+        emit_op(OP_NOT);
         break;
-    case TOKEN_EQUAL_EQUAL: emitOp(OP_EQUAL); break;
-    case TOKEN_GREATER: emitOp(OP_GREATER); break;
+    case TOKEN_EQUAL_EQUAL: emit_op(OP_EQUAL); break;
+    case TOKEN_GREATER: emit_op(OP_GREATER); break;
     case TOKEN_GREATER_EQUAL:
-        emitOp(OP_LESS);
-        emitOp(OP_NOT);
+        emit_op(OP_LESS);
+        emit_op(OP_NOT);
         break;
-    case TOKEN_LESS: emitOp(OP_LESS); break;
+    case TOKEN_LESS: emit_op(OP_LESS); break;
     case TOKEN_LESS_EQUAL:
-        emitOp(OP_GREATER);
-        emitOp(OP_NOT);
+        emit_op(OP_GREATER);
+        emit_op(OP_NOT);
         break;
-    case TOKEN_PLUS: emitOp(OP_ADD); break;
-    case TOKEN_MINUS: emitOp(OP_SUBTRACT); break;
-    case TOKEN_STAR: emitOp(OP_MULTIPLY); break;
-    case TOKEN_SLASH: emitOp(OP_DIVIDE); break;
+    case TOKEN_PLUS: emit_op(OP_ADD); break;
+    case TOKEN_MINUS: emit_op(OP_SUBTRACT); break;
+    case TOKEN_STAR: emit_op(OP_MULTIPLY); break;
+    case TOKEN_SLASH: emit_op(OP_DIVIDE); break;
     default: return; /* unreachable */
     }
 }
 
-static void call(bool canAssign) {
-    (void)canAssign;
-    uint8_t argCount = argumentList();
-    emitOpArg(OP_CALL, argCount);
-    adjustStack(-argCount);
+static void expr_call(bool can_assign) {
+    (void)can_assign;
+    uint8_t arg_count = argument_list();
+    emit_op_arg(OP_CALL, arg_count);
+    stack_adjust(-arg_count);
 }
 
-static void dot(bool canAssign) {
-    consume(TOKEN_IDENTIFIER, "Expect property name after '.'.");
-    uint8_t name = identifierConstant(&parser.previous);
+static void expr_dot(bool can_assign) {
+    parser_expect(TOKEN_IDENTIFIER, "Expect property name after '.'.");
+    uint8_t name = name_constant(&parser.previous);
 
-    if (canAssign && match(TOKEN_EQUAL)) {
-        expression();
-        emitOpArg(OP_SET_PROPERTY, name);
-    } else if (match(TOKEN_LEFT_PAREN)) {
-        uint8_t argCount = argumentList();
-        emitOpArg(OP_INVOKE, name);
-        emitByte(argCount);
-        adjustStack(-argCount);
+    if (can_assign && parser_match(TOKEN_EQUAL)) {
+        parse_expression();
+        emit_op_arg(OP_SET_PROPERTY, name);
+    } else if (parser_match(TOKEN_LEFT_PAREN)) {
+        uint8_t arg_count = argument_list();
+        emit_op_arg(OP_INVOKE, name);
+        emit_byte(arg_count);
+        stack_adjust(-arg_count);
     } else {
-        emitOpArg(OP_GET_PROPERTY, name);
+        emit_op_arg(OP_GET_PROPERTY, name);
     }
 }
 
-static void literal(bool canAssign) {
-    (void)canAssign;
+static void expr_literal(bool can_assign) {
+    (void)can_assign;
     switch (parser.previous.type) {
-    case TOKEN_FALSE: emitOp(OP_FALSE); break;
-    case TOKEN_NIL: emitOp(OP_NIL); break;
-    case TOKEN_TRUE: emitOp(OP_TRUE); break;
+    case TOKEN_FALSE: emit_op(OP_FALSE); break;
+    case TOKEN_NIL: emit_op(OP_NIL); break;
+    case TOKEN_TRUE: emit_op(OP_TRUE); break;
     default: return; /* unreachable */
     }
 }
 
-static void grouping(bool canAssign) {
-    (void)canAssign;
-    expression();
-    consume(TOKEN_RIGHT_PAREN, "Expect ')' after expression.");
+static void expr_group(bool can_assign) {
+    (void)can_assign;
+    parse_expression();
+    parser_expect(TOKEN_RIGHT_PAREN, "Expect ')' after expression.");
 }
 
-static void number(bool canAssign) {
-    (void)canAssign;
+static void expr_number(bool can_assign) {
+    (void)can_assign;
     /* Copy first: strtod would read "1e5" or "0x1" past the Drip token. */
     char small[64];
     size_t length = (size_t)parser.previous.length;
     char *text = length < sizeof small ? small : malloc(length + 1);
     if (text == NULL) {
-        error("Out of memory.");
+        error_at_previous("Out of memory.");
         return;
     }
     memcpy(text, parser.previous.start, length);
@@ -604,470 +613,458 @@ static void number(bool canAssign) {
     if (text != small) {
         free(text);
     }
-    emitConstant(NUMBER_VAL(value));
+    emit_constant(NUMBER_VAL(value));
 }
 
-static void string(bool canAssign) {
-    (void)canAssign;
-    emitConstant(OBJ_VAL(string_copy(parser.previous.start + 1, parser.previous.length - 2)));
+static void expr_string(bool can_assign) {
+    (void)can_assign;
+    emit_constant(OBJ_VAL(string_copy(parser.previous.start + 1, parser.previous.length - 2)));
 }
 
-static void variable(bool canAssign) {
-    namedVariable(parser.previous, canAssign);
+static void expr_variable(bool can_assign) {
+    variable_access(parser.previous, can_assign);
 }
 
-static void super_(bool canAssign) {
-    (void)canAssign;
-    if (currentClass == NULL) {
-        error("Can't use 'super' outside of a class.");
-    } else if (!currentClass->hasSuperclass) {
-        error("Can't use 'super' in a class with no superclass.");
+static void expr_super(bool can_assign) {
+    (void)can_assign;
+    if (class_now == NULL) {
+        error_at_previous("Can't use 'super' outside of a class.");
+    } else if (!class_now->has_superclass) {
+        error_at_previous("Can't use 'super' in a class with no superclass.");
     }
 
-    consume(TOKEN_DOT, "Expect '.' after 'super'.");
-    consume(TOKEN_IDENTIFIER, "Expect superclass method name.");
-    uint8_t name = identifierConstant(&parser.previous);
+    parser_expect(TOKEN_DOT, "Expect '.' after 'super'.");
+    parser_expect(TOKEN_IDENTIFIER, "Expect superclass method name.");
+    uint8_t name = name_constant(&parser.previous);
 
-    namedVariable(syntheticToken("this"), false);
-    if (match(TOKEN_LEFT_PAREN)) {
-        uint8_t argCount = argumentList();
-        namedVariable(syntheticToken("super"), false);
-        emitOpArg(OP_SUPER_INVOKE, name);
-        emitByte(argCount);
-        adjustStack(-argCount - 1);
+    variable_access(token_synthetic("this"), false);
+    if (parser_match(TOKEN_LEFT_PAREN)) {
+        uint8_t arg_count = argument_list();
+        variable_access(token_synthetic("super"), false);
+        emit_op_arg(OP_SUPER_INVOKE, name);
+        emit_byte(arg_count);
+        stack_adjust(-arg_count - 1);
     } else {
-        namedVariable(syntheticToken("super"), false);
-        emitOpArg(OP_GET_SUPER, name);
+        variable_access(token_synthetic("super"), false);
+        emit_op_arg(OP_GET_SUPER, name);
     }
 }
 
-static void this_(bool canAssign) {
-    (void)canAssign;
-    if (currentClass == NULL) {
-        error("Can't use 'this' outside of a class.");
+static void expr_this(bool can_assign) {
+    (void)can_assign;
+    if (class_now == NULL) {
+        error_at_previous("Can't use 'this' outside of a class.");
         return;
     }
-    variable(false);
+    expr_variable(false);
 }
 
-static void unary(bool canAssign) {
-    (void)canAssign;
-    TokenType operatorType = parser.previous.type;
-    parsePrecedence(PREC_UNARY);
-    switch (operatorType) {
-    case TOKEN_BANG: emitOp(OP_NOT); break;
-    case TOKEN_MINUS: emitOp(OP_NEGATE); break;
+static void expr_unary(bool can_assign) {
+    (void)can_assign;
+    TokenType operator_type = parser.previous.type;
+    parse_precedence(PREC_UNARY);
+    switch (operator_type) {
+    case TOKEN_BANG: emit_op(OP_NOT); break;
+    case TOKEN_MINUS: emit_op(OP_NEGATE); break;
     default: return; /* unreachable */
     }
 }
 
-static ParseRule rules[] = {
-    [TOKEN_LEFT_PAREN] = {grouping, call, PREC_CALL},
-    [TOKEN_RIGHT_PAREN] = {NULL, NULL, PREC_NONE},
-    [TOKEN_LEFT_BRACE] = {NULL, NULL, PREC_NONE},
-    [TOKEN_RIGHT_BRACE] = {NULL, NULL, PREC_NONE},
-    [TOKEN_COMMA] = {NULL, NULL, PREC_NONE},
-    [TOKEN_DOT] = {NULL, dot, PREC_CALL},
-    [TOKEN_MINUS] = {unary, binary, PREC_TERM},
-    [TOKEN_PLUS] = {NULL, binary, PREC_TERM},
-    [TOKEN_SEMICOLON] = {NULL, NULL, PREC_NONE},
-    [TOKEN_SLASH] = {NULL, binary, PREC_FACTOR},
-    [TOKEN_STAR] = {NULL, binary, PREC_FACTOR},
-    [TOKEN_BANG] = {unary, NULL, PREC_NONE},
-    [TOKEN_BANG_EQUAL] = {NULL, binary, PREC_EQUALITY},
-    [TOKEN_EQUAL] = {NULL, NULL, PREC_NONE},
-    [TOKEN_EQUAL_EQUAL] = {NULL, binary, PREC_EQUALITY},
-    [TOKEN_GREATER] = {NULL, binary, PREC_COMPARISON},
-    [TOKEN_GREATER_EQUAL] = {NULL, binary, PREC_COMPARISON},
-    [TOKEN_LESS] = {NULL, binary, PREC_COMPARISON},
-    [TOKEN_LESS_EQUAL] = {NULL, binary, PREC_COMPARISON},
-    [TOKEN_IDENTIFIER] = {variable, NULL, PREC_NONE},
-    [TOKEN_STRING] = {string, NULL, PREC_NONE},
-    [TOKEN_NUMBER] = {number, NULL, PREC_NONE},
-    [TOKEN_AND] = {NULL, and_, PREC_AND},
-    [TOKEN_CLASS] = {NULL, NULL, PREC_NONE},
-    [TOKEN_ELSE] = {NULL, NULL, PREC_NONE},
-    [TOKEN_FALSE] = {literal, NULL, PREC_NONE},
-    [TOKEN_FOR] = {NULL, NULL, PREC_NONE},
-    [TOKEN_FUN] = {NULL, NULL, PREC_NONE},
-    [TOKEN_IF] = {NULL, NULL, PREC_NONE},
-    [TOKEN_NIL] = {literal, NULL, PREC_NONE},
-    [TOKEN_OR] = {NULL, or_, PREC_OR},
-    [TOKEN_PRINT] = {NULL, NULL, PREC_NONE},
-    [TOKEN_RETURN] = {NULL, NULL, PREC_NONE},
-    [TOKEN_SUPER] = {super_, NULL, PREC_NONE},
-    [TOKEN_THIS] = {this_, NULL, PREC_NONE},
-    [TOKEN_TRUE] = {literal, NULL, PREC_NONE},
-    [TOKEN_VAR] = {NULL, NULL, PREC_NONE},
-    [TOKEN_WHILE] = {NULL, NULL, PREC_NONE},
-    [TOKEN_ERROR] = {NULL, NULL, PREC_NONE},
-    [TOKEN_EOF] = {NULL, NULL, PREC_NONE},
+/* How each token parses in an expression. Tokens not listed (zeroed) start
+ * no expression and continue none: their precedence, PREC_NONE, ends every
+ * infix loop. */
+static const ParseRule rules[TOKEN_EOF + 1] = {
+    [TOKEN_LEFT_PAREN] = {expr_group, expr_call, PREC_CALL},
+    [TOKEN_DOT] = {NULL, expr_dot, PREC_CALL},
+    [TOKEN_MINUS] = {expr_unary, expr_binary, PREC_TERM},
+    [TOKEN_PLUS] = {NULL, expr_binary, PREC_TERM},
+    [TOKEN_SLASH] = {NULL, expr_binary, PREC_FACTOR},
+    [TOKEN_STAR] = {NULL, expr_binary, PREC_FACTOR},
+    [TOKEN_BANG] = {expr_unary, NULL, PREC_NONE},
+    [TOKEN_BANG_EQUAL] = {NULL, expr_binary, PREC_EQUALITY},
+    [TOKEN_EQUAL_EQUAL] = {NULL, expr_binary, PREC_EQUALITY},
+    [TOKEN_GREATER] = {NULL, expr_binary, PREC_COMPARISON},
+    [TOKEN_GREATER_EQUAL] = {NULL, expr_binary, PREC_COMPARISON},
+    [TOKEN_LESS] = {NULL, expr_binary, PREC_COMPARISON},
+    [TOKEN_LESS_EQUAL] = {NULL, expr_binary, PREC_COMPARISON},
+    [TOKEN_IDENTIFIER] = {expr_variable, NULL, PREC_NONE},
+    [TOKEN_STRING] = {expr_string, NULL, PREC_NONE},
+    [TOKEN_NUMBER] = {expr_number, NULL, PREC_NONE},
+    [TOKEN_AND] = {NULL, expr_and, PREC_AND},
+    [TOKEN_FALSE] = {expr_literal, NULL, PREC_NONE},
+    [TOKEN_NIL] = {expr_literal, NULL, PREC_NONE},
+    [TOKEN_OR] = {NULL, expr_or, PREC_OR},
+    [TOKEN_SUPER] = {expr_super, NULL, PREC_NONE},
+    [TOKEN_THIS] = {expr_this, NULL, PREC_NONE},
+    [TOKEN_TRUE] = {expr_literal, NULL, PREC_NONE},
 };
 
-static ParseRule *getRule(TokenType type) {
+static const ParseRule *rule_for(TokenType type) {
     return &rules[type];
 }
 
 /* Guards every recursive entry; false when too deep (an error is reported). */
-static bool enterNesting(void) {
+static bool nesting_enter(void) {
     if (parser.nesting >= NESTING_MAX) {
-        errorAtCurrent("Too much nesting.");
+        error_at_current("Too much nesting.");
         return false;
     }
     parser.nesting++;
     return true;
 }
 
-static void leaveNesting(void) {
+static void nesting_leave(void) {
     parser.nesting--;
 }
 
-static void parsePrecedence(Precedence precedence) {
-    if (!enterNesting()) {
+static void parse_precedence(Precedence precedence) {
+    if (!nesting_enter()) {
         return;
     }
-    advance();
-    ParseFn prefixRule = getRule(parser.previous.type)->prefix;
-    if (prefixRule == NULL) {
-        error("Expect expression.");
-        leaveNesting();
+    parser_advance();
+    ParseFn prefix = rule_for(parser.previous.type)->prefix;
+    if (prefix == NULL) {
+        error_at_previous("Expect expression.");
+        nesting_leave();
         return;
     }
 
-    bool canAssign = precedence <= PREC_ASSIGNMENT;
-    prefixRule(canAssign);
+    bool can_assign = precedence <= PREC_ASSIGNMENT;
+    prefix(can_assign);
 
-    while (precedence <= getRule(parser.current.type)->precedence) {
-        advance();
-        ParseFn infixRule = getRule(parser.previous.type)->infix;
-        infixRule(canAssign);
+    while (precedence <= rule_for(parser.current.type)->precedence) {
+        parser_advance();
+        ParseFn infix = rule_for(parser.previous.type)->infix;
+        infix(can_assign);
     }
 
-    if (canAssign && match(TOKEN_EQUAL)) {
-        error("Invalid assignment target.");
+    if (can_assign && parser_match(TOKEN_EQUAL)) {
+        error_at_previous("Invalid assignment target.");
     }
-    leaveNesting();
+    nesting_leave();
 }
 
-static void expression(void) {
-    parsePrecedence(PREC_ASSIGNMENT);
+static void parse_expression(void) {
+    parse_precedence(PREC_ASSIGNMENT);
 }
 
 /* ---- declarations and statements ---- */
 
-static void block(void) {
-    while (!check(TOKEN_RIGHT_BRACE) && !check(TOKEN_EOF)) {
-        declaration();
+static void parse_block(void) {
+    while (!parser_check(TOKEN_RIGHT_BRACE) && !parser_check(TOKEN_EOF)) {
+        parse_declaration();
     }
-    consume(TOKEN_RIGHT_BRACE, "Expect '}' after block.");
+    parser_expect(TOKEN_RIGHT_BRACE, "Expect '}' after block.");
 }
 
-static void function(FunctionType type) {
+static void parse_function(FunctionType type) {
     Compiler compiler;
-    initCompiler(&compiler, type);
-    beginScope();
+    compiler_begin(&compiler, type);
+    scope_begin();
 
-    consume(TOKEN_LEFT_PAREN, "Expect '(' after function name.");
-    if (!check(TOKEN_RIGHT_PAREN)) {
+    parser_expect(TOKEN_LEFT_PAREN, "Expect '(' after function name.");
+    if (!parser_check(TOKEN_RIGHT_PAREN)) {
         do {
             current->function->arity++;
             if (current->function->arity > 255) {
-                errorAtCurrent("Can't have more than 255 parameters.");
+                error_at_current("Can't have more than 255 parameters.");
             }
-            uint8_t constant = parseVariable("Expect parameter name.");
-            adjustStack(1); /* the argument's slot */
-            defineVariable(constant);
-        } while (match(TOKEN_COMMA));
+            uint8_t constant = variable_parse("Expect parameter name.");
+            stack_adjust(1); /* the argument's slot */
+            variable_define(constant);
+        } while (parser_match(TOKEN_COMMA));
     }
-    consume(TOKEN_RIGHT_PAREN, "Expect ')' after parameters.");
-    consume(TOKEN_LEFT_BRACE, "Expect '{' before function body.");
-    block();
+    parser_expect(TOKEN_RIGHT_PAREN, "Expect ')' after parameters.");
+    parser_expect(TOKEN_LEFT_BRACE, "Expect '{' before function body.");
+    parse_block();
 
-    /* No endScope: RETURN discards the whole frame at once. */
+    /* No scope_end: RETURN discards the whole frame at once. */
     Upvalue upvalues[UINT8_COUNT];
-    int upvalueCount = compiler.function->upvalueCount;
-    memcpy(upvalues, compiler.upvalues, sizeof(Upvalue) * (size_t)upvalueCount);
-    ObjFunction *compiled = endCompiler();
-    emitOpArg(OP_CLOSURE, makeConstant(OBJ_VAL(compiled)));
-    for (int i = 0; i < upvalueCount; i++) {
-        emitByte(upvalues[i].isLocal ? 1 : 0);
-        emitByte(upvalues[i].index);
+    int count = compiler.function->upvalueCount;
+    memcpy(upvalues, compiler.upvalues, sizeof(Upvalue) * (size_t)count);
+    ObjFunction *compiled = compiler_end();
+    emit_op_arg(OP_CLOSURE, constant_add(OBJ_VAL(compiled)));
+    for (int i = 0; i < count; i++) {
+        emit_byte(upvalues[i].is_local ? 1 : 0);
+        emit_byte(upvalues[i].index);
     }
 }
 
-static void method(void) {
-    consume(TOKEN_IDENTIFIER, "Expect method name.");
-    uint8_t constant = identifierConstant(&parser.previous);
+static void parse_method(void) {
+    parser_expect(TOKEN_IDENTIFIER, "Expect method name.");
+    uint8_t constant = name_constant(&parser.previous);
     FunctionType type = TYPE_METHOD;
     if (parser.previous.length == 4 && memcmp(parser.previous.start, "init", 4) == 0) {
         type = TYPE_INITIALIZER;
     }
-    function(type);
-    emitOpArg(OP_METHOD, constant);
+    parse_function(type);
+    emit_op_arg(OP_METHOD, constant);
 }
 
-static void classDeclaration(void) {
-    consume(TOKEN_IDENTIFIER, "Expect class name.");
+static void declare_class(void) {
+    parser_expect(TOKEN_IDENTIFIER, "Expect class name.");
     Token className = parser.previous;
-    uint8_t nameConstant = identifierConstant(&parser.previous);
-    declareVariable();
+    uint8_t name_index = name_constant(&parser.previous);
+    variable_declare();
 
-    emitOpArg(OP_CLASS, nameConstant);
-    defineVariable(nameConstant);
+    emit_op_arg(OP_CLASS, name_index);
+    variable_define(name_index);
 
-    ClassCompiler classCompiler;
-    classCompiler.hasSuperclass = false;
-    classCompiler.name = className;
-    classCompiler.enclosing = currentClass;
-    currentClass = &classCompiler;
+    ClassCompiler class_compiler;
+    class_compiler.has_superclass = false;
+    class_compiler.name = className;
+    class_compiler.enclosing = class_now;
+    class_now = &class_compiler;
 
-    if (match(TOKEN_LESS)) {
-        consume(TOKEN_IDENTIFIER, "Expect superclass name.");
-        variable(false);
-        if (identifiersEqual(&className, &parser.previous)) {
-            error("A class can't inherit from itself.");
+    if (parser_match(TOKEN_LESS)) {
+        parser_expect(TOKEN_IDENTIFIER, "Expect superclass name.");
+        expr_variable(false);
+        if (names_equal(&className, &parser.previous)) {
+            error_at_previous("A class can't inherit from itself.");
         }
         /* The superclass stays on the stack as a hidden local "super". */
-        beginScope();
-        addLocal(syntheticToken("super"));
-        defineVariable(0);
+        scope_begin();
+        local_add(token_synthetic("super"));
+        variable_define(0);
 
-        namedVariable(className, false);
-        emitOp(OP_INHERIT);
-        classCompiler.hasSuperclass = true;
+        variable_access(className, false);
+        emit_op(OP_INHERIT);
+        class_compiler.has_superclass = true;
     }
 
-    namedVariable(className, false);
-    consume(TOKEN_LEFT_BRACE, "Expect '{' before class body.");
-    while (!check(TOKEN_RIGHT_BRACE) && !check(TOKEN_EOF)) {
-        method();
+    variable_access(className, false);
+    parser_expect(TOKEN_LEFT_BRACE, "Expect '{' before class body.");
+    while (!parser_check(TOKEN_RIGHT_BRACE) && !parser_check(TOKEN_EOF)) {
+        parse_method();
     }
-    consume(TOKEN_RIGHT_BRACE, "Expect '}' after class body.");
-    emitOp(OP_POP);
+    parser_expect(TOKEN_RIGHT_BRACE, "Expect '}' after class body.");
+    emit_op(OP_POP);
 
-    if (classCompiler.hasSuperclass) {
-        endScope();
+    if (class_compiler.has_superclass) {
+        scope_end();
     }
-    currentClass = currentClass->enclosing;
+    class_now = class_now->enclosing;
 }
 
-static void funDeclaration(void) {
-    uint8_t global = parseVariable("Expect function name.");
-    markInitialized(); /* a local function may call itself */
-    function(TYPE_FUNCTION);
-    defineVariable(global);
+static void declare_fun(void) {
+    uint8_t global = variable_parse("Expect function name.");
+    local_mark_ready(); /* a local function may call itself */
+    parse_function(TYPE_FUNCTION);
+    variable_define(global);
 }
 
-static void varDeclaration(void) {
-    uint8_t global = parseVariable("Expect variable name.");
-    if (match(TOKEN_EQUAL)) {
-        expression();
+static void declare_var(void) {
+    uint8_t global = variable_parse("Expect variable name.");
+    if (parser_match(TOKEN_EQUAL)) {
+        parse_expression();
     } else {
-        emitOp(OP_NIL);
+        emit_op(OP_NIL);
     }
-    consume(TOKEN_SEMICOLON, "Expect ';' after variable declaration.");
-    defineVariable(global);
+    parser_expect(TOKEN_SEMICOLON, "Expect ';' after variable declaration.");
+    variable_define(global);
 }
 
-static void expressionStatement(void) {
-    expression();
-    consume(TOKEN_SEMICOLON, "Expect ';' after expression.");
-    emitOp(OP_POP);
+static void stmt_expression(void) {
+    parse_expression();
+    parser_expect(TOKEN_SEMICOLON, "Expect ';' after expression.");
+    emit_op(OP_POP);
 }
 
-static void forStatement(void) {
-    beginScope();
-    consume(TOKEN_LEFT_PAREN, "Expect '(' after 'for'.");
-    if (match(TOKEN_SEMICOLON)) {
+static void stmt_for(void) {
+    scope_begin();
+    parser_expect(TOKEN_LEFT_PAREN, "Expect '(' after 'for'.");
+    if (parser_match(TOKEN_SEMICOLON)) {
         /* no initializer */
-    } else if (match(TOKEN_VAR)) {
-        varDeclaration();
+    } else if (parser_match(TOKEN_VAR)) {
+        declare_var();
     } else {
-        expressionStatement();
+        stmt_expression();
     }
 
-    int loopStart = currentChunk()->count;
-    int exitJump = -1;
-    if (!match(TOKEN_SEMICOLON)) {
-        expression();
-        consume(TOKEN_SEMICOLON, "Expect ';' after loop condition.");
-        exitJump = emitJump(OP_JUMP_IF_FALSE);
-        emitOp(OP_POP);
+    int loop_start = chunk_now()->count;
+    int exit_jump = -1;
+    if (!parser_match(TOKEN_SEMICOLON)) {
+        parse_expression();
+        parser_expect(TOKEN_SEMICOLON, "Expect ';' after loop condition.");
+        exit_jump = emit_jump(OP_JUMP_IF_FALSE);
+        emit_op(OP_POP);
     }
 
-    if (!match(TOKEN_RIGHT_PAREN)) {
-        int bodyJump = emitJump(OP_JUMP);
-        int incrementStart = currentChunk()->count;
-        expression();
-        emitOp(OP_POP);
-        consume(TOKEN_RIGHT_PAREN, "Expect ')' after for clauses.");
-        emitLoop(loopStart);
-        loopStart = incrementStart;
-        patchJump(bodyJump);
+    if (!parser_match(TOKEN_RIGHT_PAREN)) {
+        int body_jump = emit_jump(OP_JUMP);
+        int increment_start = chunk_now()->count;
+        parse_expression();
+        emit_op(OP_POP);
+        parser_expect(TOKEN_RIGHT_PAREN, "Expect ')' after for clauses.");
+        emit_loop_back(loop_start);
+        loop_start = increment_start;
+        jump_patch(body_jump);
     }
 
-    statement();
-    emitLoop(loopStart);
+    parse_statement();
+    emit_loop_back(loop_start);
 
-    if (exitJump != -1) {
-        patchJump(exitJump);
-        adjustStack(1); /* the exit path still has the condition */
-        emitOp(OP_POP);
+    if (exit_jump != -1) {
+        jump_patch(exit_jump);
+        stack_adjust(1); /* the exit path still has the condition */
+        emit_op(OP_POP);
     }
-    endScope();
+    scope_end();
 }
 
-static void ifStatement(void) {
-    consume(TOKEN_LEFT_PAREN, "Expect '(' after 'if'.");
-    expression();
-    consume(TOKEN_RIGHT_PAREN, "Expect ')' after condition.");
+static void stmt_if(void) {
+    parser_expect(TOKEN_LEFT_PAREN, "Expect '(' after 'if'.");
+    parse_expression();
+    parser_expect(TOKEN_RIGHT_PAREN, "Expect ')' after condition.");
 
-    int thenJump = emitJump(OP_JUMP_IF_FALSE);
-    emitOp(OP_POP);
-    statement();
+    int then_jump = emit_jump(OP_JUMP_IF_FALSE);
+    emit_op(OP_POP);
+    parse_statement();
 
-    int elseJump = emitJump(OP_JUMP);
-    patchJump(thenJump);
-    adjustStack(1); /* the else path still has the condition */
-    emitOp(OP_POP);
+    int else_jump = emit_jump(OP_JUMP);
+    jump_patch(then_jump);
+    stack_adjust(1); /* the else path still has the condition */
+    emit_op(OP_POP);
 
-    if (match(TOKEN_ELSE)) {
-        statement();
+    if (parser_match(TOKEN_ELSE)) {
+        parse_statement();
     }
-    patchJump(elseJump);
+    jump_patch(else_jump);
 }
 
-static void printStatement(void) {
-    expression();
-    consume(TOKEN_SEMICOLON, "Expect ';' after value.");
-    emitOp(OP_PRINT);
+static void stmt_print(void) {
+    parse_expression();
+    parser_expect(TOKEN_SEMICOLON, "Expect ';' after value.");
+    emit_op(OP_PRINT);
 }
 
-static void returnStatement(void) {
+static void stmt_return(void) {
     if (current->type == TYPE_SCRIPT) {
-        error("Can't return from top-level code.");
+        error_at_previous("Can't return from top-level code.");
     }
-    if (match(TOKEN_SEMICOLON)) {
-        emitReturn();
+    if (parser_match(TOKEN_SEMICOLON)) {
+        emit_return();
         return;
     }
     if (current->type == TYPE_INITIALIZER) {
-        error("Can't return a value from an initializer.");
+        error_at_previous("Can't return a value from an initializer.");
     }
-    expression();
-    consume(TOKEN_SEMICOLON, "Expect ';' after return value.");
-    emitOp(OP_RETURN);
+    parse_expression();
+    parser_expect(TOKEN_SEMICOLON, "Expect ';' after return value.");
+    emit_op(OP_RETURN);
 }
 
-static void whileStatement(void) {
-    int loopStart = currentChunk()->count;
-    consume(TOKEN_LEFT_PAREN, "Expect '(' after 'while'.");
-    expression();
-    consume(TOKEN_RIGHT_PAREN, "Expect ')' after condition.");
+static void stmt_while(void) {
+    int loop_start = chunk_now()->count;
+    parser_expect(TOKEN_LEFT_PAREN, "Expect '(' after 'while'.");
+    parse_expression();
+    parser_expect(TOKEN_RIGHT_PAREN, "Expect ')' after condition.");
 
-    int exitJump = emitJump(OP_JUMP_IF_FALSE);
-    emitOp(OP_POP);
-    statement();
-    emitLoop(loopStart);
+    int exit_jump = emit_jump(OP_JUMP_IF_FALSE);
+    emit_op(OP_POP);
+    parse_statement();
+    emit_loop_back(loop_start);
 
-    patchJump(exitJump);
-    adjustStack(1); /* the exit path still has the condition */
-    emitOp(OP_POP);
+    jump_patch(exit_jump);
+    stack_adjust(1); /* the exit path still has the condition */
+    emit_op(OP_POP);
 }
 
 /* After an error, skips to a likely statement boundary so one mistake gives
  * one message rather than a cascade. */
-static void synchronize(void) {
-    parser.panicMode = false;
-    while (parser.current.type != TOKEN_EOF) {
-        if (parser.previous.type == TOKEN_SEMICOLON) {
-            return;
-        }
-        switch (parser.current.type) {
-        case TOKEN_CLASS:
-        case TOKEN_FUN:
-        case TOKEN_VAR:
-        case TOKEN_FOR:
-        case TOKEN_IF:
-        case TOKEN_WHILE:
-        case TOKEN_PRINT:
-        case TOKEN_RETURN: return;
-        default: break;
-        }
-        advance();
+static bool starts_statement(TokenType type) {
+    switch (type) {
+    case TOKEN_CLASS:
+    case TOKEN_FOR:
+    case TOKEN_FUN:
+    case TOKEN_IF:
+    case TOKEN_PRINT:
+    case TOKEN_RETURN:
+    case TOKEN_VAR:
+    case TOKEN_WHILE: return true;
+    default: return false;
     }
 }
 
-static void declaration(void) {
-    if (!enterNesting()) {
+static void parser_recover(void) {
+    parser.panicking = false;
+    for (; parser.current.type != TOKEN_EOF; parser_advance()) {
+        if (parser.previous.type == TOKEN_SEMICOLON || starts_statement(parser.current.type)) {
+            return;
+        }
+    }
+}
+
+static void parse_declaration(void) {
+    if (!nesting_enter()) {
         /* Skip the rest of the too-deep construct so the loop ends. */
-        advance();
+        parser_advance();
         return;
     }
     const char *start = parser.current.start;
-    if (match(TOKEN_CLASS)) {
-        classDeclaration();
-    } else if (match(TOKEN_FUN)) {
-        funDeclaration();
-    } else if (match(TOKEN_VAR)) {
-        varDeclaration();
+    if (parser_match(TOKEN_CLASS)) {
+        declare_class();
+    } else if (parser_match(TOKEN_FUN)) {
+        declare_fun();
+    } else if (parser_match(TOKEN_VAR)) {
+        declare_var();
     } else {
-        statement();
+        parse_statement();
     }
-    if (parser.panicMode) {
-        synchronize();
+    if (parser.panicking) {
+        parser_recover();
     }
     /* Every declaration consumes at least one token, or the loops calling
      * this one could spin forever on an error that consumed nothing. */
     if (parser.current.start == start && parser.current.type != TOKEN_EOF) {
-        advance();
+        parser_advance();
     }
-    leaveNesting();
+    nesting_leave();
 }
 
-static void statement(void) {
-    if (match(TOKEN_PRINT)) {
-        printStatement();
-    } else if (match(TOKEN_FOR)) {
-        forStatement();
-    } else if (match(TOKEN_IF)) {
-        ifStatement();
-    } else if (match(TOKEN_RETURN)) {
-        returnStatement();
-    } else if (match(TOKEN_WHILE)) {
-        whileStatement();
-    } else if (match(TOKEN_LEFT_BRACE)) {
-        if (!enterNesting()) {
+static void parse_statement(void) {
+    if (parser_match(TOKEN_PRINT)) {
+        stmt_print();
+    } else if (parser_match(TOKEN_FOR)) {
+        stmt_for();
+    } else if (parser_match(TOKEN_IF)) {
+        stmt_if();
+    } else if (parser_match(TOKEN_RETURN)) {
+        stmt_return();
+    } else if (parser_match(TOKEN_WHILE)) {
+        stmt_while();
+    } else if (parser_match(TOKEN_LEFT_BRACE)) {
+        if (!nesting_enter()) {
             return;
         }
-        beginScope();
-        block();
-        endScope();
-        leaveNesting();
+        scope_begin();
+        parse_block();
+        scope_end();
+        nesting_leave();
     } else {
-        expressionStatement();
+        stmt_expression();
     }
 }
 
-ObjFunction *compile(const char *source, int sourceLength) {
-    scanner_init(source, sourceLength);
+ObjFunction *compile(const char *source, int source_length) {
+    scanner_init(source, source_length);
     Compiler compiler;
-    currentClass = NULL;
+    class_now = NULL;
     current = NULL;
-    initCompiler(&compiler, TYPE_SCRIPT);
+    compiler_begin(&compiler, TYPE_SCRIPT);
 
-    parser.hadError = false;
-    parser.panicMode = false;
-    parser.reportedAtEnd = false;
+    parser.had_error = false;
+    parser.panicking = false;
+    parser.reported_at_end = false;
     parser.nesting = 0;
 
-    advance();
-    while (!match(TOKEN_EOF)) {
-        declaration();
+    parser_advance();
+    while (!parser_match(TOKEN_EOF)) {
+        parse_declaration();
     }
 
-    ObjFunction *function = endCompiler();
-    return parser.hadError ? NULL : function;
+    ObjFunction *function = compiler_end();
+    return parser.had_error ? NULL : function;
 }
 
 void compiler_mark_roots(void) {

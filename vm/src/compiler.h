@@ -6,7 +6,7 @@
 
 /* Compiles a whole program into the function of its top level. Errors go to
  * stderr as "[line N] Error at 'x': message"; then the result is NULL. */
-ObjFunction *compile(const char *source, int sourceLength);
+ObjFunction *compile(const char *source, int source_length);
 /* Marks the functions being compiled, which are not reachable otherwise. */
 void compiler_mark_roots(void);
 
