@@ -40,7 +40,7 @@ int chunk_add_constant(Chunk *chunk, Value value) {
      * reachable while the pool grows, which may collect. */
     vm_push(value);
     value_array_push(&chunk->constants, value);
-    vm.stackTop--;
+    vm.stack_top--;
     return chunk->constants.count - 1;
 }
 

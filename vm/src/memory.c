@@ -24,13 +24,13 @@ static _Noreturn void out_of_memory(void) {
 }
 
 void *mem_resize(void *pointer, size_t old_size, size_t new_size) {
-    vm.bytesAllocated += new_size;
-    vm.bytesAllocated -= old_size;
+    vm.bytes_allocated += new_size;
+    vm.bytes_allocated -= old_size;
     if (new_size > old_size) {
 #ifdef DRIP_STRESS_GC
         gc_collect();
 #else
-        if (vm.bytesAllocated > vm.nextGC) {
+        if (vm.bytes_allocated > vm.next_gc) {
             gc_collect();
         }
 #endif
@@ -48,16 +48,16 @@ void *mem_resize(void *pointer, size_t old_size, size_t new_size) {
 
 /* The grey stack doubles like the VM's arrays, but through plain realloc. */
 static void gray_push(Obj *object) {
-    if (vm.grayCount == vm.grayCapacity) {
-        int capacity = GROW_CAPACITY(vm.grayCapacity);
-        Obj **grown = (Obj **)realloc(vm.grayStack, sizeof(Obj *) * (size_t)capacity);
+    if (vm.gray_count == vm.gray_capacity) {
+        int capacity = GROW_CAPACITY(vm.gray_capacity);
+        Obj **grown = (Obj **)realloc(vm.gray_stack, sizeof(Obj *) * (size_t)capacity);
         if (grown == NULL) {
             out_of_memory();
         }
-        vm.grayStack = grown;
-        vm.grayCapacity = capacity;
+        vm.gray_stack = grown;
+        vm.gray_capacity = capacity;
     }
-    vm.grayStack[vm.grayCount++] = object;
+    vm.gray_stack[vm.gray_count++] = object;
 }
 
 /* Greys an object the first time it is reached; later reaches are free. */
@@ -154,25 +154,25 @@ static void object_free(Obj *object) {
 
 /* Phase 1: grey everything the program can reach directly. */
 static void gc_mark_roots(void) {
-    for (const Value *slot = vm.stack; slot != vm.stackTop; slot++) {
+    for (const Value *slot = vm.stack; slot != vm.stack_top; slot++) {
         gc_mark_value(*slot);
     }
-    for (int i = 0; i < vm.frameCount; i++) {
+    for (int i = 0; i < vm.frame_count; i++) {
         gc_mark_object((Obj *)vm.frames[i].closure);
     }
-    for (ObjUpvalue *open = vm.openUpvalues; open != NULL; open = open->next) {
+    for (ObjUpvalue *open = vm.open_upvalues; open != NULL; open = open->next) {
         gc_mark_object((Obj *)open);
     }
-    gc_mark_object((Obj *)vm.initString);
+    gc_mark_object((Obj *)vm.init_string);
     table_mark(&vm.globals);
     compiler_mark_roots();
 }
 
 /* Phase 2: scan grey objects until none are left; all reachable are black. */
 static void gc_propagate(void) {
-    while (vm.grayCount != 0) {
-        vm.grayCount--;
-        gc_scan(vm.grayStack[vm.grayCount]);
+    while (vm.gray_count != 0) {
+        vm.gray_count--;
+        gc_scan(vm.gray_stack[vm.gray_count]);
     }
 }
 
@@ -201,8 +201,8 @@ void gc_collect(void) {
     table_drop_unmarked(&vm.strings);
     gc_sweep();
     size_t floor = 1024 * 1024;
-    size_t next = vm.bytesAllocated * GC_HEAP_GROW_FACTOR;
-    vm.nextGC = next < floor ? floor : next;
+    size_t next = vm.bytes_allocated * GC_HEAP_GROW_FACTOR;
+    vm.next_gc = next < floor ? floor : next;
 }
 
 void gc_free_all(void) {
@@ -212,7 +212,7 @@ void gc_free_all(void) {
         object = next;
     }
     vm.objects = NULL;
-    free(vm.grayStack);
-    vm.grayStack = NULL;
-    vm.grayCount = vm.grayCapacity = 0;
+    free(vm.gray_stack);
+    vm.gray_stack = NULL;
+    vm.gray_count = vm.gray_capacity = 0;
 }

@@ -120,7 +120,7 @@ static ObjString *string_new_interned(const char *chars, int length, uint32_t ha
     /* Interning may grow the table and so collect: keep the string alive. */
     vm_push(OBJ_VAL(string));
     table_set(&vm.strings, string, NIL_VAL);
-    vm.stackTop--;
+    vm.stack_top--;
     return string;
 }
 

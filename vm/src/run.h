@@ -9,7 +9,7 @@
  *
  * Speed notes (vm/PERFORMANCE.md has the measurements):
  *   - ip, the stack top (sp), the frame's slots and its constants live in
- *     local variables, which the compiler keeps in registers. vm.stackTop and
+ *     local variables, which the compiler keeps in registers. vm.stack_top and
  *     frame->ip are written back only where something else may look at them:
  *     before an allocation (the collector scans the stack), a slow-path call,
  *     or an error (the stack trace reads each frame's ip). SAVE() does that.
@@ -35,7 +35,7 @@
  * without init, which runs no Drip code). */
 #define AFTER_SLOW_CALL(callee, framesBefore)                                                      \
     do {                                                                                           \
-        if (vm.frameCount > (framesBefore)) {                                                      \
+        if (vm.frame_count > (framesBefore)) {                                                     \
             ENTERED_FRAME();                                                                       \
         } else if (IS_NATIVE(callee)) {                                                            \
             instrumentEnterNative(frame->node, AS_NATIVE(callee));                                 \
@@ -48,10 +48,10 @@
 #endif
 
 static InterpretResult RUN_FUNCTION(void) {
-    CallFrame *frame = &vm.frames[vm.frameCount - 1];
+    CallFrame *frame = &vm.frames[vm.frame_count - 1];
     uint8_t *ip = frame->ip;
     Value *slots = frame->slots;
-    Value *sp = vm.stackTop;
+    Value *sp = vm.stack_top;
     Value *constants = frame->closure->function->chunk.constants.values;
 
 #define READ_BYTE() (*ip++)
@@ -61,13 +61,13 @@ static InterpretResult RUN_FUNCTION(void) {
 #define PUSH(value) (*sp++ = (value))
 #define POP() (*--sp)
 #define PEEK(distance) (sp[-1 - (distance)])
-#define SAVE() (frame->ip = ip, vm.stackTop = sp)
+#define SAVE() (frame->ip = ip, vm.stack_top = sp)
 #define LOAD()                                                                                     \
     do {                                                                                           \
-        frame = &vm.frames[vm.frameCount - 1];                                                     \
+        frame = &vm.frames[vm.frame_count - 1];                                                    \
         ip = frame->ip;                                                                            \
         slots = frame->slots;                                                                      \
-        sp = vm.stackTop;                                                                          \
+        sp = vm.stack_top;                                                                         \
         constants = frame->closure->function->chunk.constants.values;                              \
     } while (0)
 #define RUNTIME_ERROR(...)                                                                         \
@@ -85,12 +85,12 @@ static InterpretResult RUN_FUNCTION(void) {
         if (UNLIKELY((int)(argCount) != function_->arity)) {                                       \
             RUNTIME_ERROR("Expected %d arguments but got %d.", function_->arity, (int)(argCount)); \
         }                                                                                          \
-        if (UNLIKELY(newSlots_ + function_->maxSlots > vm.stackLimit)) {                           \
+        if (UNLIKELY(newSlots_ + function_->maxSlots > vm.stack_limit)) {                          \
             RUNTIME_ERROR("Stack overflow.");                                                      \
         }                                                                                          \
         frame->ip = ip;                                                                            \
         frame++;                                                                                   \
-        vm.frameCount++;                                                                           \
+        vm.frame_count++;                                                                          \
         frame->closure = callee_;                                                                  \
         frame->slots = newSlots_;                                                                  \
         slots = newSlots_;                                                                         \
@@ -147,7 +147,7 @@ static InterpretResult RUN_FUNCTION(void) {
 #ifdef DRIP_STEP_LIMIT
 #define CHECK_STEPS()                                                                              \
     do {                                                                                           \
-        if (++stepsTaken > DRIP_STEP_LIMIT) {                                                      \
+        if (++steps_taken > DRIP_STEP_LIMIT) {                                                     \
             RUNTIME_ERROR("Step limit reached.");                                                  \
         }                                                                                          \
     } while (0)
@@ -259,7 +259,7 @@ dispatch:;
         if (!method_bind(instance->klass, name)) {
             return INTERPRET_RUNTIME_ERROR;
         }
-        sp = vm.stackTop;
+        sp = vm.stack_top;
         DISPATCH();
     }
     CASE(SET_PROPERTY) {
@@ -282,7 +282,7 @@ dispatch:;
         if (!method_bind(superclass, name)) {
             return INTERPRET_RUNTIME_ERROR;
         }
-        sp = vm.stackTop;
+        sp = vm.stack_top;
         DISPATCH();
     }
     CASE(EQUAL) {
@@ -375,7 +375,7 @@ dispatch:;
 #endif
         SAVE();
 #if RUN_COUNTING
-        int framesBefore = vm.frameCount;
+        int framesBefore = vm.frame_count;
 #endif
         if (!callValue(callee, (int)argCount)) {
             return INTERPRET_RUNTIME_ERROR;
@@ -398,7 +398,7 @@ dispatch:;
             sp[-argCount - 1] = value;
             SAVE();
 #if RUN_COUNTING
-            int framesBefore = vm.frameCount;
+            int framesBefore = vm.frame_count;
 #endif
             if (!callValue(value, argCount)) {
                 return INTERPRET_RUNTIME_ERROR;
@@ -449,12 +449,12 @@ dispatch:;
     }
     CASE(RETURN) {
         Value result = POP();
-        if (vm.openUpvalues != NULL && vm.openUpvalues->location >= slots) {
+        if (vm.open_upvalues != NULL && vm.open_upvalues->location >= slots) {
             upvalues_close(slots);
         }
-        vm.frameCount--;
-        if (vm.frameCount == 0) {
-            vm.stackTop = slots;
+        vm.frame_count--;
+        if (vm.frame_count == 0) {
+            vm.stack_top = slots;
             return INTERPRET_OK;
         }
         sp = slots;
@@ -490,7 +490,7 @@ dispatch:;
         ObjClass *klass = AS_CLASS(PEEK(1));
         SAVE();
         table_set(&klass->methods, name, method);
-        if (name == vm.initString) {
+        if (name == vm.init_string) {
             klass->initializer = method;
         }
         sp--;

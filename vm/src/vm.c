@@ -25,7 +25,7 @@
 VM vm;
 
 #ifdef DRIP_STEP_LIMIT
-static uint64_t stepsTaken;
+static uint64_t steps_taken;
 #endif
 
 /* Values an instruction may push beyond the compiler's count (see vm.h). */
@@ -49,9 +49,9 @@ static const struct {
 };
 
 static void stack_clear(void) {
-    vm.stackTop = vm.stack;
-    vm.frameCount = 0;
-    vm.openUpvalues = NULL;
+    vm.stack_top = vm.stack;
+    vm.frame_count = 0;
+    vm.open_upvalues = NULL;
 }
 
 /* The source line of the instruction a frame is running. Its ip has already
@@ -72,7 +72,7 @@ static void trace_frame(const CallFrame *frame) {
  * thousands of identical lines, so only TRACE_ENDS frames from each end are
  * shown, with a count of those skipped in between. */
 static void trace_print(void) {
-    int frames = vm.frameCount;
+    int frames = vm.frame_count;
     int skipped = frames > 2 * TRACE_ENDS ? frames - 2 * TRACE_ENDS : 0;
     for (int depth = 0; depth < frames; depth++) {
         if (skipped > 0 && depth == TRACE_ENDS) {
@@ -107,47 +107,47 @@ static void natives_register(void) {
         ObjNative *native = native_new(builtin_natives[i].fn, builtin_natives[i].arity, key);
         vm_push(OBJ_VAL(native));
         table_set(&vm.globals, key, OBJ_VAL(native));
-        vm.stackTop -= 2;
+        vm.stack_top -= 2;
     }
 }
 
 void vm_init(void) {
     stack_clear();
-    vm.stackLimit = vm.stack + STACK_SLOTS - STACK_MARGIN;
+    vm.stack_limit = vm.stack + STACK_SLOTS - STACK_MARGIN;
     /* The heap starts empty; the first collection waits for 1 MiB. */
     vm.objects = NULL;
-    vm.bytesAllocated = 0;
-    vm.nextGC = 1024 * 1024;
-    vm.grayStack = NULL;
-    vm.grayCount = vm.grayCapacity = 0;
+    vm.bytes_allocated = 0;
+    vm.next_gc = 1024 * 1024;
+    vm.gray_stack = NULL;
+    vm.gray_count = vm.gray_capacity = 0;
     vm.instrumented = false;
 
     table_init(&vm.strings);
     table_init(&vm.globals);
     /* NULL first: string_copy may collect, and the collector marks this. */
-    vm.initString = NULL;
-    vm.initString = string_copy("init", 4);
+    vm.init_string = NULL;
+    vm.init_string = string_copy("init", 4);
     natives_register();
 }
 
 void vm_free(void) {
-    vm.initString = NULL;
+    vm.init_string = NULL;
     table_free(&vm.strings);
     table_free(&vm.globals);
     gc_free_all();
 }
 
 void vm_push(Value value) {
-    *vm.stackTop++ = value;
+    *vm.stack_top++ = value;
 }
 
 Value vm_pop(void) {
-    vm.stackTop--;
-    return *vm.stackTop;
+    vm.stack_top--;
+    return *vm.stack_top;
 }
 
 static Value vm_peek(int distance) {
-    return vm.stackTop[-1 - distance];
+    return vm.stack_top[-1 - distance];
 }
 
 /* Pushes a frame for closure, whose arguments are the top argCount values. */
@@ -157,13 +157,13 @@ static bool call_closure(ObjClosure *closure, int argCount) {
         vm_error("Expected %d arguments but got %d.", function->arity, argCount);
         return false;
     }
-    Value *base = vm.stackTop - argCount - 1;
-    if (base + function->maxSlots > vm.stackLimit) {
+    Value *base = vm.stack_top - argCount - 1;
+    if (base + function->maxSlots > vm.stack_limit) {
         vm_error("Stack overflow.");
         return false;
     }
-    CallFrame *frame = &vm.frames[vm.frameCount];
-    vm.frameCount++;
+    CallFrame *frame = &vm.frames[vm.frame_count];
+    vm.frame_count++;
     frame->closure = closure;
     frame->ip = function->chunk.code;
     frame->slots = base;
@@ -177,9 +177,9 @@ static bool call_native(ObjNative *native, int argCount) {
         vm_error("Expected %d arguments but got %d.", native->arity, argCount);
         return false;
     }
-    Value *args = vm.stackTop - argCount;
+    Value *args = vm.stack_top - argCount;
     Value result = native->function(argCount, args);
-    vm.stackTop = args - 1;
+    vm.stack_top = args - 1;
     vm_push(result);
     return true;
 }
@@ -187,7 +187,7 @@ static bool call_native(ObjNative *native, int argCount) {
 /* Calling a class makes an instance in the callee's slot (so it becomes
  * `this`) and runs init, if the class has one. */
 static bool call_class(ObjClass *klass, int argCount) {
-    vm.stackTop[-argCount - 1] = OBJ_VAL(instance_new(klass));
+    vm.stack_top[-argCount - 1] = OBJ_VAL(instance_new(klass));
     if (IS_NIL(klass->initializer)) {
         if (argCount == 0) {
             return true;
@@ -219,7 +219,7 @@ callValue(Value callee, int argCount) {
     case OBJ_BOUND_METHOD: {
         /* The receiver takes the callee's slot: the method's `this`. */
         ObjBoundMethod *bound = AS_BOUND_METHOD(callee);
-        vm.stackTop[-argCount - 1] = bound->receiver;
+        vm.stack_top[-argCount - 1] = bound->receiver;
         return call_closure(bound->method, argCount);
     }
     default: vm_error("Can only call functions and classes."); return false;
@@ -236,7 +236,7 @@ static bool method_bind(ObjClass *klass, ObjString *name) {
         return false;
     }
     ObjBoundMethod *bound = bound_method_new(vm_peek(0), AS_CLOSURE(method));
-    vm.stackTop[-1] = OBJ_VAL(bound);
+    vm.stack_top[-1] = OBJ_VAL(bound);
     return true;
 }
 
@@ -244,7 +244,7 @@ static bool method_bind(ObjClass *klass, ObjString *name) {
  * The open list is sorted by slot, topmost first, so the walk stops at the
  * first upvalue at or below the slot; link is where a new one goes. */
 static ObjUpvalue *upvalue_capture(Value *slot) {
-    ObjUpvalue **link = &vm.openUpvalues;
+    ObjUpvalue **link = &vm.open_upvalues;
     while (*link != NULL && (*link)->location > slot) {
         link = &(*link)->next;
     }
@@ -260,11 +260,11 @@ static ObjUpvalue *upvalue_capture(Value *slot) {
 /* Moves every variable at or above `from` off the stack into its upvalue,
  * which from then on points at its own copy. */
 static void upvalues_close(Value *from) {
-    for (ObjUpvalue *open = vm.openUpvalues; open != NULL && open->location >= from;
-         open = vm.openUpvalues) {
+    for (ObjUpvalue *open = vm.open_upvalues; open != NULL && open->location >= from;
+         open = vm.open_upvalues) {
         open->closed = *open->location;
         open->location = &open->closed;
-        vm.openUpvalues = open->next;
+        vm.open_upvalues = open->next;
     }
 }
 
@@ -291,12 +291,12 @@ InterpretResult interpret(const char *source, int sourceLength) {
      * then takes its slot, as the callee of the script's frame. */
     vm_push(OBJ_VAL(function));
     ObjClosure *closure = closure_new(function);
-    vm.stackTop[-1] = OBJ_VAL(closure);
+    vm.stack_top[-1] = OBJ_VAL(closure);
     if (!call_closure(closure, 0)) {
         return INTERPRET_RUNTIME_ERROR;
     }
 #ifdef DRIP_STEP_LIMIT
-    stepsTaken = 0;
+    steps_taken = 0;
 #endif
 #ifndef DRIP_NO_INSTRUMENT
     if (vm.instrumented) {

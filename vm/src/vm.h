@@ -22,26 +22,26 @@ typedef struct {
 
 typedef struct {
     CallFrame frames[FRAMES_MAX];
-    int frameCount;
+    int frame_count;
 
     Value stack[STACK_SLOTS];
-    Value *stackTop; /* exact only outside the run loop and at GC points */
+    Value *stack_top; /* exact only outside the run loop and at GC points */
     /* A call must fit its function's maxSlots below this. The margin covers
      * the values an instruction pushes for a moment beyond the compiler's
      * count (a new string kept safe from the collector). */
-    Value *stackLimit;
+    Value *stack_limit;
 
     Table globals;
     Table strings;
-    ObjString *initString;
-    ObjUpvalue *openUpvalues;
+    ObjString *init_string;
+    ObjUpvalue *open_upvalues;
 
-    size_t bytesAllocated;
-    size_t nextGC;
+    size_t bytes_allocated;
+    size_t next_gc;
     Obj *objects;
-    int grayCount;
-    int grayCapacity;
-    Obj **grayStack;
+    int gray_count;
+    int gray_capacity;
+    Obj **gray_stack;
 
     /* True when the instrumented copy of the run loop is to be used. */
     bool instrumented;
