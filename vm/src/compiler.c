@@ -870,66 +870,87 @@ static void stmt_expression(void) {
     emit_op(OP_POP);
 }
 
-static void stmt_for(void) {
-    scope_begin();
-    parser_expect(TOKEN_LEFT_PAREN, "Expect '(' after 'for'.");
+/* Conditional code: leaves the loop or skips the branch when the condition
+ * on the stack is false, popping it on the path that goes on. Returns the
+ * jump for cond_exit_land. */
+static int cond_exit_emit(void) {
+    int jump = emit_jump(OP_JUMP_IF_FALSE);
+    emit_op(OP_POP);
+    return jump;
+}
+
+/* Where that jump lands the condition is still on the stack: pop it there. */
+static void cond_exit_land(int jump) {
+    jump_patch(jump);
+    stack_adjust(1);
+    emit_op(OP_POP);
+}
+
+/* "(condition)" after if and while, left on the stack. */
+static void cond_parenthesised(const char *expect_open) {
+    parser_expect(TOKEN_LEFT_PAREN, expect_open);
+    parse_expression();
+    parser_expect(TOKEN_RIGHT_PAREN, "Expect ')' after condition.");
+}
+
+/* The first clause of a for: nothing, a var declaration or an expression. */
+static void for_initializer(void) {
     if (parser_match(TOKEN_SEMICOLON)) {
-        /* no initializer */
-    } else if (parser_match(TOKEN_VAR)) {
+        return;
+    }
+    if (parser_match(TOKEN_VAR)) {
         declare_var();
     } else {
         stmt_expression();
     }
+}
+
+/* for (init; cond; step) body. The step is compiled before the body but
+ * runs after it: the body loops back to the step, which loops back to the
+ * condition. The initializer's variable lives in a scope of its own. */
+static void stmt_for(void) {
+    scope_begin();
+    parser_expect(TOKEN_LEFT_PAREN, "Expect '(' after 'for'.");
+    for_initializer();
 
     int loop_start = chunk_now()->count;
+    bool has_condition = !parser_match(TOKEN_SEMICOLON);
     int exit_jump = -1;
-    if (!parser_match(TOKEN_SEMICOLON)) {
+    if (has_condition) {
         parse_expression();
         parser_expect(TOKEN_SEMICOLON, "Expect ';' after loop condition.");
-        exit_jump = emit_jump(OP_JUMP_IF_FALSE);
-        emit_op(OP_POP);
+        exit_jump = cond_exit_emit();
     }
 
     if (!parser_match(TOKEN_RIGHT_PAREN)) {
-        int body_jump = emit_jump(OP_JUMP);
-        int increment_start = chunk_now()->count;
+        int over_step = emit_jump(OP_JUMP);
+        int step_start = chunk_now()->count;
         parse_expression();
         emit_op(OP_POP);
         parser_expect(TOKEN_RIGHT_PAREN, "Expect ')' after for clauses.");
         emit_loop_back(loop_start);
-        loop_start = increment_start;
-        jump_patch(body_jump);
+        loop_start = step_start;
+        jump_patch(over_step);
     }
 
     parse_statement();
     emit_loop_back(loop_start);
-
-    if (exit_jump != -1) {
-        jump_patch(exit_jump);
-        stack_adjust(1); /* the exit path still has the condition */
-        emit_op(OP_POP);
+    if (has_condition) {
+        cond_exit_land(exit_jump);
     }
     scope_end();
 }
 
 static void stmt_if(void) {
-    parser_expect(TOKEN_LEFT_PAREN, "Expect '(' after 'if'.");
-    parse_expression();
-    parser_expect(TOKEN_RIGHT_PAREN, "Expect ')' after condition.");
-
-    int then_jump = emit_jump(OP_JUMP_IF_FALSE);
-    emit_op(OP_POP);
+    cond_parenthesised("Expect '(' after 'if'.");
+    int to_else = cond_exit_emit();
     parse_statement();
-
-    int else_jump = emit_jump(OP_JUMP);
-    jump_patch(then_jump);
-    stack_adjust(1); /* the else path still has the condition */
-    emit_op(OP_POP);
-
+    int past_else = emit_jump(OP_JUMP);
+    cond_exit_land(to_else);
     if (parser_match(TOKEN_ELSE)) {
         parse_statement();
     }
-    jump_patch(else_jump);
+    jump_patch(past_else);
 }
 
 static void stmt_print(void) {
@@ -956,18 +977,11 @@ static void stmt_return(void) {
 
 static void stmt_while(void) {
     int loop_start = chunk_now()->count;
-    parser_expect(TOKEN_LEFT_PAREN, "Expect '(' after 'while'.");
-    parse_expression();
-    parser_expect(TOKEN_RIGHT_PAREN, "Expect ')' after condition.");
-
-    int exit_jump = emit_jump(OP_JUMP_IF_FALSE);
-    emit_op(OP_POP);
+    cond_parenthesised("Expect '(' after 'while'.");
+    int exit_jump = cond_exit_emit();
     parse_statement();
     emit_loop_back(loop_start);
-
-    jump_patch(exit_jump);
-    stack_adjust(1); /* the exit path still has the condition */
-    emit_op(OP_POP);
+    cond_exit_land(exit_jump);
 }
 
 /* After an error, skips to a likely statement boundary so one mistake gives
