@@ -42,7 +42,7 @@ table_top() {
 table_top "$prof/annotate-fib-self.txt" 4 > "$data/fib-self.out"
 # Inclusive: the VM's own rows (the rows above them are the dynamic loader and libc's start-up).
 table_top "$prof/annotate-fib-inclusive.txt" 100 | awk '/PROGRAM TOTALS|^$/ || /vm\/src\// { print }' |
-    head -n 8 > "$data/fib-inclusive.out"
+    awk 'NR <= 8' > "$data/fib-inclusive.out"
 head -n 5 "$prof/annotate-fib-g1-files.txt" | trim_paths > "$data/fib-files.out"
 # The busiest source lines of the -g1 profile: count, then file:line and the text.
 # Call sites (`=> ...`) and the `events annotated` footer are not source lines.
@@ -59,7 +59,7 @@ awk '
     }
     /^ *\. / { line++ }' "$prof/annotate-fib-g1-lines.txt" |
     awk '{ n = $1; gsub(/,/, "", n); print n "\t" $0 }' | sort -t "$(printf '\t')" -k1,1nr |
-    head -n 6 | cut -f2- > "$data/fib-lines.out"
+    awk 'NR <= 6' | cut -f2- > "$data/fib-lines.out"
 
 sed -n '/drip --count/,/^total/p' "$prof/fib-counts.txt" |
     awk '/^total/ || !/ 0 +0\.00%$/' > "$data/fib-count.out"
