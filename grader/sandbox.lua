@@ -29,25 +29,15 @@ function M.run(opts)
   return { status = status, ok = status == "ok" }
 end
 
+-- The grader's class of each verdict of the harness's runner.classify (the one
+-- reader of the sandbox's status lines). The grader scores by class.
+local CLASS_OF_VERDICT = { passed = "ok", crashed = "crash", timeout = "timeout", output = "output",
+                           leak = "leak", sanitizer = "sanitizer", exit = "exit", failed = "exit" }
+
 -- Classifies a status line: "ok", "leak", "timeout", "sanitizer", "crash",
--- "exit", "output" or "other". The grader scores by class.
+-- "exit", "output" or "other".
 function M.class(status)
-  if status == "ok" then
-    return "ok"
-  elseif status:match("^leaked") then
-    return "leak"
-  elseif status:match("^timed out") then
-    return "timeout"
-  elseif status:match("Sanitizer") then
-    return "sanitizer"
-  elseif status:match("^crashed") then
-    return "crash"
-  elseif status:match("^exit") then
-    return "exit"
-  elseif status:match("^output limit") then
-    return "output"
-  end
-  return "other"
+  return CLASS_OF_VERDICT[runner.classify(status, "", "")] or "other"
 end
 
 return M
