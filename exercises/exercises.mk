@@ -17,7 +17,7 @@
 # EX_SRC / EX_OUT / EX_ARGS (extra arguments for the test binary, e.g. --fixtures DIR)
 # let the test suite run the same loop on temporary copies.
 
-EX_HARNESS := grader/harness
+EX_HARNESS := exercises/harness
 EX_EMPTY   :=
 EX_SPACE   := $(EX_EMPTY) $(EX_EMPTY)
 EX_COMMA   := ,

@@ -16,9 +16,9 @@
 --     also gave a right non-error answer somewhere in the run: returning -1
 --     for everything (the stubs) earns nothing.
 
--- The exercise harness (grader/harness/runner.lua) builds the sandbox's command
+-- The exercise harness (exercises/harness/runner.lua) builds the sandbox's command
 -- lines and reads sanitizer stack traces, for the grader as for `make exercise-N`.
-package.path = "grader/harness/?.lua;" .. package.path
+package.path = "exercises/harness/?.lua;" .. package.path
 local runner = require("runner")
 local util = require("util")
 local sandbox = require("sandbox")

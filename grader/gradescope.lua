@@ -7,7 +7,7 @@
 -- Gradescope unpacks the zip into /autograder/source, runs setup.sh once when
 -- the image is built, and run_autograder once per submission in a fresh
 -- container. The zip carries exactly what `make grade` needs: the top-level
--- Makefile, grader/ (engine, chapters, fixtures, harness), the exercises'
+-- Makefile, grader/ (engine, chapters, fixtures), exercises/harness, the exercises'
 -- stubs and headers, the reference solutions and the shared folded-stacks
 -- reader. run_autograder copies the student's files out of
 -- /autograder/submission (wherever they are nested), runs `make grade` on
@@ -23,7 +23,7 @@ local json = require("dkjson")
 local OUT = "build/gradescope/autograder.zip"
 
 -- What the zip holds, besides the two scripts: files and whole folders.
-local CONTENT = { "Makefile", "grader", "exercises/exercises.mk", "vm/prof/folded.h", "vm/prof/folded.c" }
+local CONTENT = { "Makefile", "grader", "exercises/exercises.mk", "exercises/harness", "vm/prof/folded.h", "vm/prof/folded.c" }
 
 local SETUP = [[#!/usr/bin/env bash
 # setup.sh: Gradescope runs this once, as root, when it builds the autograder image.

@@ -1,6 +1,6 @@
 -- sandbox.lua: runs one check program under build/harness/sandbox.
 --
--- The sandbox (grader/harness/sandbox.c) does the hard part: a process group,
+-- The sandbox (exercises/harness/sandbox.c) does the hard part: a process group,
 -- rlimits, a wall-clock kill, an output cap, and one status line that says how
 -- the program ended ("ok", "crashed: SIGSEGV", "timed out after 2 s",
 -- "leaked 48 bytes", ...). This module runs a check through the command line

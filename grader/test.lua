@@ -249,7 +249,7 @@ local function test_gradescope()
     end
   end
   check(names["run_autograder"] == 493 and names["setup.sh"] == 493, "make gradescope: run_autograder and setup.sh, executable", stderr)
-  check(names["solutions/165/profile.c"] and names["grader/165/check.c"] and names["grader/harness/sandbox.c"]
+  check(names["solutions/165/profile.c"] and names["grader/165/check.c"] and names["exercises/harness/sandbox.c"]
     and names["vm/prof/folded.c"] and names["Makefile"] and true or false, "make gradescope: the zip carries the grader, reference and reader")
 end
 

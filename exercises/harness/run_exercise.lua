@@ -1,6 +1,6 @@
 -- run_exercise.lua: the student's test run behind `make exercise-N`.
 --
---   lua5.4 grader/harness/run_exercise.lua --sandbox PATH --binary PATH [--handout README.md]
+--   lua5.4 exercises/harness/run_exercise.lua --sandbox PATH --binary PATH [--handout README.md]
 --       [--sources profile.c,...] [--state FILE] [--timeout SEC] [--only PREFIX]
 --       [--details N] [--title TEXT] [--workdir DIR] [--tsv FILE] [-- ARGS FOR THE BINARY]
 --

@@ -1,6 +1,6 @@
 -- suite.lua: the `exercises` suite of `make test` (make test-exercises).
 --
---   lua5.4 grader/harness/tests/suite.lua --result FILE [--only sandbox|runner|exercise]
+--   lua5.4 exercises/harness/tests/suite.lua --result FILE [--only sandbox|runner|exercise]
 --
 -- Three parts, each a list of checks that print "ok" or "FAIL name: why":
 --   sandbox   build/harness/sandbox against victims.c (segfault, abort, stack overflow,
