@@ -6,96 +6,104 @@
 --        build and run every C listing; prints `ok`/`FAIL` per listing and a
 --        last line `P F` (passed, failed) for the test suite.
 -- A data file's keys are prefixed with its base name: profile.txt gives
--- `profile.KEY`.
+-- `profile.KEY`. Folded-stack files (NAME.folded) are data too: the
+-- template's expressions reach them through stacks.lua's functions, by
+-- their base name with '-' made '_' (fib-drip.folded is fib_drip).
 local here = arg[0]:match("^(.*)/[^/]*$") or "."
 package.path = here .. "/?.lua;" .. package.path
 local render = require("render")
 local listings = require("listings")
+local stacks = require("stacks")
 
 local function slurp(path)
-    local f, err = io.open(path, "rb")
-    if not f then
-        io.stderr:write("chapter: cannot read " .. path .. ": " .. err .. "\n")
-        os.exit(2)
-    end
-    local s = f:read("a")
-    f:close()
-    return s
+  local f, err = io.open(path, "rb")
+  if not f then
+    io.stderr:write("chapter: cannot read " .. path .. ": " .. err .. "\n")
+    os.exit(2)
+  end
+  local s = f:read("a")
+  f:close()
+  return s
 end
 
 local function rendered(template, data_files)
-    local data = {}
-    for _, path in ipairs(data_files) do
-        local base = path:match("([^/]+)%.txt$") or path:match("([^/]+)$")
-        render.load_data(data, path, base .. ".")
+  local data, folded = {}, {}
+  for _, path in ipairs(data_files) do
+    local stack_name = path:match("([^/]+)%.folded$")
+    if stack_name then
+      folded[stack_name:gsub("-", "_")] = path
+    else
+      local base = path:match("([^/]+)%.txt$") or path:match("([^/]+)$")
+      render.load_data(data, path, base .. ".")
     end
-    local dir = template:match("^(.*)/[^/]*$") or "."
-    return render.render(slurp(template), data, template, dir)
+  end
+  local dir = template:match("^(.*)/[^/]*$") or "."
+  return render.render(slurp(template), data, template, dir, stacks.functions(folded))
 end
 
 local function shell_quote(s)
-    return "'" .. s:gsub("'", "'\\''") .. "'"
+  return "'" .. s:gsub("'", "'\\''") .. "'"
 end
 
 local function run_listings(md, workdir, cc, flags)
-    local ok_count, failed = 0, 0
-    for i, l in ipairs(listings.extract(slurp(md))) do
-        local src = string.format("%s/listing%d.c", workdir, i)
-        local exe = string.format("%s/listing%d", workdir, i)
-        local f = assert(io.open(src, "w"))
-        f:write(l.code)
-        f:close()
-        local label = string.format("%s:%d listing %d", md, l.line, i)
-        local build = table.concat({cc, flags, "-o", shell_quote(exe), shell_quote(src), "2>&1"}, " ")
-        local p = io.popen(build)
-        local diag = p:read("a")
-        local built = p:close()
-        local problem
-        if not built then
-            problem = "does not compile:\n" .. diag
-        else
-            p = io.popen(shell_quote(exe) .. " 2>&1")
-            local out = p:read("a")
-            local ran = p:close()
-            if not ran then
-                problem = "exits with an error; it printed:\n" .. out
-            elseif l.output and out ~= l.output then
-                problem = "prints something else.\n--- the chapter says:\n" .. l.output ..
-                          "--- it printed:\n" .. out
-            end
-        end
-        if problem then
-            failed = failed + 1
-            print("FAIL " .. label .. " " .. problem)
-        else
-            ok_count = ok_count + 1
-            print("ok   " .. label)
-        end
+  local ok_count, failed = 0, 0
+  for i, l in ipairs(listings.extract(slurp(md))) do
+    local src = string.format("%s/listing%d.c", workdir, i)
+    local exe = string.format("%s/listing%d", workdir, i)
+    local f = assert(io.open(src, "w"))
+    f:write(l.code)
+    f:close()
+    local label = string.format("%s:%d listing %d", md, l.line, i)
+    local build = table.concat({cc, flags, "-o", shell_quote(exe), shell_quote(src), "2>&1"}, " ")
+    local p = io.popen(build)
+    local diag = p:read("a")
+    local built = p:close()
+    local problem
+    if not built then
+      problem = "does not compile:\n" .. diag
+    else
+      p = io.popen(shell_quote(exe) .. " 2>&1")
+      local out = p:read("a")
+      local ran = p:close()
+      if not ran then
+        problem = "exits with an error; it printed:\n" .. out
+      elseif l.output and out ~= l.output then
+        problem = "prints something else.\n--- the chapter says:\n" .. l.output ..
+             "--- it printed:\n" .. out
+      end
     end
-    return ok_count, failed
+    if problem then
+      failed = failed + 1
+      print("FAIL " .. label .. " " .. problem)
+    else
+      ok_count = ok_count + 1
+      print("ok   " .. label)
+    end
+  end
+  return ok_count, failed
 end
 
 local cmd = arg[1]
 local ok, err = pcall(function()
-    if cmd == "render" and #arg >= 3 then
-        local out = rendered(arg[2], {table.unpack(arg, 4)})
-        local f = assert(io.open(arg[3], "w"))
-        f:write(out)
-        f:close()
-    elseif cmd == "stale" and #arg >= 3 then
-        if rendered(arg[2], {table.unpack(arg, 4)}) ~= slurp(arg[3]) then
-            print(arg[3] .. " does not match its template and data: run `make chapters` and reread it")
-            os.exit(1)
-        end
-    elseif cmd == "listings" and #arg >= 4 then
-        local passed, failed = run_listings(arg[2], arg[3], arg[4], table.concat(arg, " ", 5))
-        print(passed .. " " .. failed)
-    else
-        io.stderr:write("usage: see the comment at the top of chapters/tools/chapter.lua\n")
-        os.exit(2)
+  if cmd == "render" and #arg >= 3 then
+    local out = rendered(arg[2], {table.unpack(arg, 4)})
+    local f = assert(io.open(arg[3], "w"))
+    f:write(out)
+    f:close()
+  elseif cmd == "stale" and #arg >= 3 then
+    if rendered(arg[2], {table.unpack(arg, 4)}) ~= slurp(arg[3]) then
+      print(arg[3] .. " does not match its template and data: run `make chapters` and reread it")
+      os.exit(1)
     end
+  elseif cmd == "listings" and #arg >= 4 then
+    local passed, failed = run_listings(arg[2], arg[3], arg[4], table.concat(arg, " ", 5))
+    print(passed .. " " .. failed)
+  else
+    io.stderr:write("usage: see the comment at the top of chapters/tools/chapter.lua\n")
+    os.exit(2)
+  end
 end)
 if not ok then
-    io.stderr:write("chapter: " .. tostring(err) .. "\n")
-    os.exit(1)
+  io.stderr:write("chapter: " .. tostring(err) .. "\n")
+  os.exit(1)
 end

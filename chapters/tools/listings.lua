@@ -9,36 +9,36 @@ local M = {}
 
 -- Returns a list of {line = N, code = "...", output = "..." or nil}.
 function M.extract(text)
-    local blocks, open, info, start, body = {}, false, nil, 0, {}
-    local n = 0
-    for line in (text .. "\n"):gmatch("(.-)\n") do
-        n = n + 1
-        local fence = line:match("^```%s*(.-)%s*$")
-        if fence and not open then
-            open, info, start, body = true, fence, n, {}
-        elseif fence and open and fence == "" then
-            open = false
-            blocks[#blocks + 1] = {info = info, line = start, text = table.concat(body, "\n") .. "\n"}
-        elseif open then
-            body[#body + 1] = line
-        end
+  local blocks, open, info, start, body = {}, false, nil, 0, {}
+  local n = 0
+  for line in (text .. "\n"):gmatch("(.-)\n") do
+    n = n + 1
+    local fence = line:match("^```%s*(.-)%s*$")
+    if fence and not open then
+      open, info, start, body = true, fence, n, {}
+    elseif fence and open and fence == "" then
+      open = false
+      blocks[#blocks + 1] = {info = info, line = start, text = table.concat(body, "\n") .. "\n"}
+    elseif open then
+      body[#body + 1] = line
     end
-    if open then
-        error("line " .. start .. ": code block never closed", 0)
+  end
+  if open then
+    error("line " .. start .. ": code block never closed", 0)
+  end
+  local listings = {}
+  for _, b in ipairs(blocks) do
+    if b.info == "c" then
+      listings[#listings + 1] = {line = b.line, code = b.text}
+    elseif b.info == "output" then
+      local last = listings[#listings]
+      if not last or last.output then
+        error("line " .. b.line .. ": an output block with no C listing before it", 0)
+      end
+      last.output = b.text
     end
-    local listings = {}
-    for _, b in ipairs(blocks) do
-        if b.info == "c" then
-            listings[#listings + 1] = {line = b.line, code = b.text}
-        elseif b.info == "output" then
-            local last = listings[#listings]
-            if not last or last.output then
-                error("line " .. b.line .. ": an output block with no C listing before it", 0)
-            end
-            last.output = b.text
-        end
-    end
-    return listings
+  end
+  return listings
 end
 
 return M

@@ -1,90 +1,237 @@
--- test_render.lua: tests of the chapter template renderer and the listing
--- extractor. Prints one line per case and a last line "PASSED FAILED".
+-- test_render.lua: tests of the chapter renderer (render.lua, expr.lua,
+-- stacks.lua) and the listing extractor. Prints a line per failed case and
+-- a last line "PASSED FAILED".
 local here = arg[0]:match("^(.*)/[^/]*$") or "."
 package.path = here .. "/?.lua;" .. package.path
 local render = require("render")
+local expr = require("expr")
+local stacks = require("stacks")
 local listings = require("listings")
 
 local passed, failed = 0, 0
 local function case(name, fn)
-    local ok, err = pcall(fn)
-    if ok then
-        passed = passed + 1
-    else
-        failed = failed + 1
-        print("FAIL render: " .. name .. ": " .. tostring(err))
-    end
+  local ok, err = pcall(fn)
+  if ok then
+    passed = passed + 1
+  else
+    failed = failed + 1
+    print("FAIL render: " .. name .. ": " .. tostring(err))
+  end
 end
 
 local function expect_eq(actual, expected)
-    if actual ~= expected then
-        error(string.format("expected %q, got %q", expected, actual), 2)
-    end
+  if actual ~= expected then
+    error(string.format("expected %q, got %q", tostring(expected), tostring(actual)), 2)
+  end
 end
 
 local function expect_error(fn, fragment)
-    local ok, err = pcall(fn)
-    if ok then
-        error("expected an error mentioning " .. fragment, 2)
-    end
-    if not tostring(err):find(fragment, 1, true) then
-        error(string.format("error %q does not mention %q", tostring(err), fragment), 2)
-    end
+  local ok, err = pcall(fn)
+  if ok then
+    error("expected an error mentioning " .. fragment, 2)
+  end
+  if not tostring(err):find(fragment, 1, true) then
+    error(string.format("error %q does not mention %q", tostring(err), fragment), 2)
+  end
 end
 
-local data = {["p.calls"] = "29860703", ["p.ir"] = "6000000000", ["p.ops"] = "358328431",
-              ["p.small"] = "999", ["p.name"] = "fib"}
+local function temp_file(text)
+  local path = os.tmpname()
+  local f = assert(io.open(path, "w"))
+  f:write(text)
+  f:close()
+  return path
+end
 
+local data = { ["p.calls"] = "29860703", ["p.ir"] = "6000000000", ["p.ops"] = "358328431",
+  ["p.small"] = "999", ["p.name"] = "fib", ["p.ratio"] = "13.38", ["p.neg"] = "-7" }
+
+local function r(text, functions)
+  return render.render(text, data, "t", ".", functions)
+end
+
+-- ---- placeholders, as before ------------------------------------------------
 case("plain value", function()
-    expect_eq(render.render("f is {{p.name}}.", data, "t", "."), "f is fib.\n")
+  expect_eq(r("f is {{p.name}}."), "f is fib.\n")
+end)
+case("a key's value is used as written", function()
+  expect_eq(r("{{p.ratio}}"), "13.38\n")
 end)
 case("commas", function()
-    expect_eq(render.render("{{p.calls|commas}} {{p.small|commas}}", data, "t", "."),
-              "29,860,703 999\n")
+  expect_eq(r("{{p.calls|commas}} {{p.small|commas}}"), "29,860,703 999\n")
 end)
 case("ratio with a format", function()
-    expect_eq(render.render("{{p.ir/p.ops|%.1f}}", data, "t", "."), "16.7\n")
+  expect_eq(r("{{p.ir/p.ops|%.1f}}"), "16.7\n")
 end)
 case("a negative difference keeps its sign", function()
-    expect_eq(render.render("{{p.small-p.calls|commas}}", data, "t", "."), "-29,859,704\n")
-end)
-case("difference with commas", function()
-    expect_eq(render.render("{{p.calls-p.small|commas}}", data, "t", "."), "29,859,704\n")
+  expect_eq(r("{{p.small-p.calls|commas}}"), "-29,859,704\n")
 end)
 case("unknown key names file and line", function()
-    expect_error(function() render.render("a\n{{p.nope}}", data, "ch.md.in", ".") end,
-                 "ch.md.in:2: unknown key 'p.nope'")
+  expect_error(function() render.render("a\n{{p.nope}}", data, "ch.md.in", ".") end,
+    "ch.md.in:2: unknown key 'p.nope'")
 end)
 case("a computed value needs a format", function()
-    expect_error(function() render.render("{{p.ir/p.ops}}", data, "t", ".") end, "needs a format")
+  expect_error(function() r("{{p.ir/p.ops}}") end, "needs a format")
 end)
 case("commas rounds a computed value", function()
-    expect_eq(render.render("{{p.ir/p.small|commas}}", data, "t", "."), "6,006,006\n")
+  expect_eq(r("{{p.ir/p.small|commas}}"), "6,006,006\n")
 end)
 case("commas refuses a word", function()
-    expect_error(function() render.render("{{p.name|commas}}", data, "t", ".") end,
-                 "needs a whole number")
+  expect_error(function() r("{{p.name|commas}}") end, "commas needs a number")
 end)
 case("data file errors name file and line", function()
-    local path = os.tmpname()
-    local f = assert(io.open(path, "w"))
-    f:write("a = 1\n\nnot a pair\n")
-    f:close()
-    expect_error(function() render.load_data({}, path, "x.") end, path .. ":3:")
-    os.remove(path)
+  local path = temp_file("a = 1\n\nnot a pair\n")
+  expect_error(function() render.load_data({}, path, "x.") end, path .. ":3:")
+  os.remove(path)
 end)
+
+-- ---- expressions ------------------------------------------------------------
+local function ev(text, functions)
+  return expr.evaluate(text, function(k) return data[k] end, functions)
+end
+case("precedence and parentheses", function()
+  expect_eq(ev("1 + 2 * 3"), 7)
+  expect_eq(ev("(1 + 2) * 3"), 9)
+  expect_eq(ev("10 - 4 - 3"), 3)
+  expect_eq(ev("-2 * -3"), 6)
+  expect_eq(ev("1e6 / 4"), 250000)
+end)
+case("keys in expressions", function()
+  expect_eq(ev("(p.ir - p.ops) / p.calls > 188"), true)
+  expect_eq(ev("(p.ir - p.ops) / p.calls > 189"), false)
+  expect_eq(ev("p.neg < 0 and p.small == 999"), true)
+  expect_eq(ev("p.neg > 0 or p.small != 999"), false)
+end)
+case("division by zero is an error", function()
+  expect_error(function() ev("p.ir / (p.small - 999)") end, "division by zero")
+end)
+case("a word key is not a number", function()
+  expect_error(function() ev("p.name + 1") end, "key 'p.name' is not a number")
+end)
+case("junk in an expression", function()
+  expect_error(function() ev("p.ir $ 2") end, "unexpected '$'")
+  expect_error(function() ev("(p.ir") end, "expected )")
+  expect_error(function() ev("p.ir p.ops") end, "expected end")
+end)
+case("function calls take words and numbers", function()
+  local seen
+  local f = { pair = function(a, b, c) seen = { a, b, c }; return c * 2 end }
+  expect_eq(ev('pair(file, "(below main)", 1 + 2)', f), 6)
+  expect_eq(seen[1], "file")
+  expect_eq(seen[2], "(below main)")
+  expect_error(function() ev("nope(1)", f) end, "unknown function 'nope'")
+end)
+
+-- ---- filters ----------------------------------------------------------------
+case("sign chooses a word", function()
+  expect_eq(r("{{p.neg|sign:fewer/as many/more}} {{p.small|sign:a/b/c}} {{p.small-999|sign:a/b/c}}"),
+    "fewer c b\n")
+end)
+case("abs then commas", function()
+  expect_eq(r("{{p.neg|abs|commas}} {{p.small-p.calls|abs|commas}}"), "7 29,859,704\n")
+end)
+case("about only when rounding", function()
+  expect_eq(r("{{p.ir/p.calls|about:%.0f}}"), "about 201\n")
+  expect_eq(r("{{p.small/3|about:%.0f}}"), "333\n")
+end)
+case("choose follows a comparison", function()
+  expect_eq(r("{{p.small < 1000|choose:less/more}} than"), "less than\n")
+  expect_eq(r("{{p.small > 1000|choose:less/more}}"), "more\n")
+  expect_error(function() r("{{p.small|choose:a/b}}") end, "choose needs a comparison")
+  expect_error(function() r("{{p.small < 1}}") end, "choose:YES/NO")
+end)
+case("times in words", function()
+  expect_eq(r("{{4/2|times}}, {{9/3|times}}, {{3/2|times}}, {{10/7|times}}"),
+    "twice, three times, 1.5 times, about 1.4 times\n")
+end)
+case("ordinals", function()
+  expect_eq(r("{{1|ordinal}} {{2|ordinal}} {{3|ordinal}} {{11|ordinal}} {{12|ordinal}} {{20|ordinal}} {{21|ordinal}} {{113|ordinal}}"),
+    "1st 2nd 3rd 11th 12th 20th 21st 113th\n")
+end)
+case("sign wants three words", function()
+  expect_error(function() r("{{p.neg|sign:fewer/more}}") end, "wants 3 words")
+end)
+case("unknown filter", function()
+  expect_error(function() r("{{p.small|loud}}") end, "unknown filter 'loud'")
+end)
+
+-- ---- claims -------------------------------------------------------------------
+case("a claim that holds renders nothing", function()
+  expect_eq(r("less than a thousand.{{check: p.small < 1000}}"), "less than a thousand.\n")
+end)
+case("a line of checks only disappears", function()
+  expect_eq(r("a\n{{check: p.small < 1000}} {{check: p.neg < 0}}\nb"), "a\nb\n")
+end)
+case("a broken claim stops the rendering and shows both sides", function()
+  expect_error(function() render.render("x\n{{check: p.small * 2 < 1000}}", data, "ch.md.in", ".") end,
+    "ch.md.in:2: the data no longer supports this claim: p.small * 2 < 1000 (p.small * 2 is 1998, 1000 is 1000)")
+end)
+case("a check must compare", function()
+  expect_error(function() r("{{check: p.small + 1}}") end, "a check needs a comparison")
+end)
+
+-- ---- folded stacks ----------------------------------------------------------
+local before = temp_file("script 18\nscript;fib 7\nscript;fib;fib 10\nscript;fib;fib;fib 3\n" ..
+  "main;run 5\n")
+local after = temp_file("script 18\nscript;fib 7\nscript;fib;fib 10\nscript;fib;fib;fib 3\n" ..
+  "main;run 2\nmain;run;call 9\n")
+local F = stacks.functions({ b = before, a = after })
+case("totals and depths", function()
+  expect_eq(F.stacks_total("b"), 43)
+  expect_eq(F.deepest("b"), 4)
+  expect_eq(F.deepest("b", "fib"), 3)
+end)
+case("level widths count the frame's own levels, not the frames below it", function()
+  expect_eq(F.level_width("b", "fib", 1), 20)
+  expect_eq(F.level_width("b", "fib", 2), 13)
+  expect_eq(F.level_width("b", "fib", 3), 3)
+  expect_eq(F.level_width("b", "fib", 4), 0)
+  expect_eq(F.level_width("b", "script", 1), 38)
+end)
+case("self and inclusive counts", function()
+  expect_eq(F.self_count("b", "fib"), 20)
+  expect_eq(F.inclusive("b", "fib"), 20)
+  expect_eq(F.inclusive("b", "script"), 38)
+  expect_eq(F.self_count("a", "run"), 2)
+end)
+case("the heaviest line", function()
+  expect_eq(F.heaviest("b"), "script 18")
+end)
+case("growth between two files", function()
+  expect_eq(F.growth("b", "a", 1), "call")
+  expect_eq(F.self_change("b", "a", "call"), 9)
+  expect_eq(F.self_change("b", "a", "run"), -3)
+  expect_eq(F.growth("b", "a", 2), "fib") -- ties (no change) by name
+end)
+case("stack functions inside a template", function()
+  expect_eq(r("{{100 * level_width(b, fib, 2) / stacks_total(b)|%.1f}} % at the {{2|ordinal}} level",
+    F), "30.2 % at the 2nd level\n")
+  expect_eq(r("`{{growth(b, a, 1)}}`", F), "`call`\n")
+end)
+case("unknown folded file", function()
+  expect_error(function() F.stacks_total("zz") end, "no folded stacks called 'zz'")
+end)
+case("a bad folded line names file and line", function()
+  local bad = temp_file("a;b 1\nno count here\n")
+  expect_error(function() stacks.functions({ x = bad }).stacks_total("x") end, bad .. ":2:")
+  os.remove(bad)
+end)
+os.remove(before)
+os.remove(after)
+
+-- ---- listings -----------------------------------------------------------------
 case("listings pair code with output", function()
-    local md = "text\n```c\nint main(void){return 0;}\n```\n```output\nhi\n```\n```c fragment\nx\n```\n"
-    local l = listings.extract(md)
-    expect_eq(#l, 1)
-    expect_eq(l[1].line, 2)
-    expect_eq(l[1].output, "hi\n")
+  local md = "text\n```c\nint main(void){return 0;}\n```\n```output\nhi\n```\n```c fragment\nx\n```\n"
+  local l = listings.extract(md)
+  expect_eq(#l, 1)
+  expect_eq(l[1].line, 2)
+  expect_eq(l[1].output, "hi\n")
 end)
 case("an unclosed block is an error", function()
-    expect_error(function() listings.extract("```c\nint x;\n") end, "never closed")
+  expect_error(function() listings.extract("```c\nint x;\n") end, "never closed")
 end)
 case("output with no listing is an error", function()
-    expect_error(function() listings.extract("```output\n1\n```\n") end, "no C listing")
+  expect_error(function() listings.extract("```output\n1\n```\n") end, "no C listing")
 end)
 
 print(passed .. " " .. failed)

@@ -5,12 +5,14 @@
  *   dripprof top FILE                 self and inclusive tables
  *   dripprof calls CALLGRIND.OUT      call counts per function
  *   dripprof files ANNOTATE.TXT       callgrind_annotate's table per source file
+ *   dripprof diff BEFORE AFTER        differential folded stacks (two counts)
  *
  * This file only parses arguments, reads inputs and reports errors; the work
  * is in callgrind.c (reader), fold.c (stacks from the call graph), folded.c
- * (reader), flame.c (SVG) and top.c (tables). Every failure prints one line
- * "dripprof: FILE:LINE: message" on stderr and exits 1; usage errors exit 2.
- * FILE may be "-" for standard input where folded stacks are read.
+ * (reader), flame.c (SVG), top.c (tables) and diff.c (two profiles
+ * merged). Every failure prints one line "dripprof: FILE:LINE: message" on
+ * stderr and exits 1; usage errors exit 2. FILE may be "-" for standard
+ * input where folded stacks are read.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -22,6 +24,7 @@
 
 #include "annotate.h"
 #include "callgrind.h"
+#include "diff.h"
 #include "flame.h"
 #include "fold.h"
 #include "folded.h"
@@ -36,6 +39,7 @@ static const char main_help[] =
     "  top FILE             self and inclusive tables of folded stacks or a callgrind.out\n"
     "  calls CALLGRIND.OUT [FUNCTION...]   how often each function was called\n"
     "  files ANNOTATE.TXT   a callgrind_annotate function table summed per source file\n"
+    "  diff BEFORE AFTER    differential folded stacks of two profiles, for flame\n"
     "\n"
     "`dripprof COMMAND --help` describes each command. Errors name the file and line.\n";
 
@@ -61,6 +65,10 @@ static const char flame_help[] =
     "percentage; click a box to zoom, `Reset Zoom` to go back; `Search` or Ctrl-F takes a\n"
     "regular expression and shows `Matched: X%` (a recursive function counts once per\n"
     "stack). The same input always gives the same bytes.\n"
+    "\n"
+    "Differential input (`dripprof diff` output, two counts per line) gives boxes as wide\n"
+    "as AFTER, coloured by the change of each box's own count: red grew, blue shrank,\n"
+    "grey unchanged; tooltips add the BEFORE counts and the changes.\n"
     "\n"
     "  --title T          title (default \"Flame Graph\")\n"
     "  --countname NAME   what the counts are (default \"samples\")\n"
@@ -94,6 +102,14 @@ static const char files_help[] =
     "Reads the function table of callgrind_annotate output (with the chapter's parse_row)\n"
     "and prints its cost per source file, callgrind_annotate-style. Code inlined from a\n"
     "header is charged to the header, so this shows where inlined helpers went.\n";
+
+static const char diff_help[] =
+    "usage: dripprof diff BEFORE.folded AFTER.folded > diff.folded\n"
+    "\n"
+    "Prints one line per stack found in either file, `stack BEFORE AFTER`: its counts in\n"
+    "the two files (0 where a file lacks it; repeated lines summed), sorted bytewise. The\n"
+    "columns add up to the two files' totals. `dripprof flame diff.folded` draws it.\n"
+    "Either file may be - for stdin.\n";
 
 static int usage_error(const char *help, const char *fmt, const char *arg) {
     fprintf(stderr, "dripprof: ");
@@ -210,11 +226,6 @@ static int read_folded(const char *path, FoldedFile *file) {
     return 0;
 }
 
-static int add_to_trie(void *trie, const char *stack, size_t length, uint64_t count,
-                       const char **why) {
-    return trie_add(trie, stack, length, count, why);
-}
-
 static int run_flame(int argc, char **argv) {
     if (wants_help(argc, argv)) {
         fputs(flame_help, stdout);
@@ -275,9 +286,10 @@ static int run_flame(int argc, char **argv) {
         return 1;
     }
     char *read_error = NULL;
+    DiffReader reader = {.trie = &trie}; /* one count per line, or two (diff.h) */
     int status = strcmp(path, "-") == 0
-                     ? folded_each_stream(stdin, "<stdin>", add_to_trie, &trie, &read_error)
-                     : folded_each_file(path, add_to_trie, &trie, &read_error);
+                     ? folded_each_stream(stdin, "<stdin>", diff_reader_visit, &reader, &read_error)
+                     : folded_each_file(path, diff_reader_visit, &reader, &read_error);
     const char *error = "out of memory";
     if (status != 0) {
         fprintf(stderr, "dripprof: %s\n", read_error ? read_error : "out of memory");
@@ -523,6 +535,65 @@ static int run_files(int argc, char **argv) {
     return status;
 }
 
+/* Refuses a file that is already differential: its first line has two counts. */
+static int plain_folded(const char *path, const FoldedFile *file) {
+    size_t length;
+    uint64_t count;
+    if (file->count > 0 &&
+        diff_split_first_count(file->lines[0].stack, file->lines[0].length, &length, &count) != 0) {
+        fprintf(stderr,
+                "dripprof: %s:%zu: two counts on the line: diff compares plain folded stacks, "
+                "not differential ones\n",
+                path, file->lines[0].line);
+        return 1;
+    }
+    return 0;
+}
+
+static int run_diff(int argc, char **argv) {
+    if (wants_help(argc, argv)) {
+        fputs(diff_help, stdout);
+        return 0;
+    }
+    for (int i = 0; i < argc; i++) {
+        if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            return usage_error(diff_help, "diff: unknown option %s", argv[i]);
+        }
+    }
+    if (argc != 2) {
+        return usage_error(diff_help, "diff: give two folded-stacks files, BEFORE and AFTER%s", "");
+    }
+    if (strcmp(argv[0], "-") == 0 && strcmp(argv[1], "-") == 0) {
+        return usage_error(diff_help, "diff: only one of the files can be stdin%s", "");
+    }
+    FoldedFile files[2];
+    memset(files, 0, sizeof files);
+    int status = 0;
+    for (int i = 0; i < 2 && status == 0; i++) {
+        status = read_folded(argv[i], &files[i]) || plain_folded(argv[i], &files[i]);
+    }
+    FoldedDiff diff;
+    const char *error;
+    int which;
+    if (status == 0 && diff_folded(&files[0], &files[1], &diff, &error, &which) != 0) {
+        fprintf(stderr, "dripprof: %s: %s\n", which >= 0 ? argv[which] : "diff", error);
+        status = 1;
+    } else if (status == 0) {
+        if (diff.count == 0) {
+            fprintf(stderr, "dripprof: diff: no stack with a count above 0 in %s or %s\n", argv[0],
+                    argv[1]);
+            status = 1;
+        } else if (diff_write(&diff, stdout) != 0) {
+            fprintf(stderr, "dripprof: diff: write error\n");
+            status = 1;
+        }
+        diff_free(&diff);
+    }
+    folded_free(&files[0]);
+    folded_free(&files[1]);
+    return status;
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) {
         fputs(main_help, stderr);
@@ -548,6 +619,9 @@ int main(int argc, char **argv) {
     }
     if (strcmp(command, "files") == 0) {
         return run_files(argc - 2, argv + 2);
+    }
+    if (strcmp(command, "diff") == 0) {
+        return run_diff(argc - 2, argv + 2);
     }
     fprintf(stderr, "dripprof: unknown command '%s'\n\n%s", command, main_help);
     return 2;

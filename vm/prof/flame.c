@@ -19,6 +19,15 @@
  * so any input gives well-formed XML. Coordinates are printed from integers
  * (hundredths of a pixel) and colours come from an FNV-1a hash of the name,
  * so the same input always gives the same bytes.
+ *
+ * Differential input (two counts per line, diff.h) draws the same boxes,
+ * sized by AFTER, but colours each by the change of its own count (the part
+ * not under its children, as flamegraph.pl's differential mode does): red
+ * where it grew, blue where it shrank, grey where it stayed, stronger for
+ * larger changes; a legend under the title says so and gives both totals,
+ * and each tooltip has two more lines with the BEFORE counts and changes.
+ * Stacks found only in BEFORE have no width in AFTER and are not drawn;
+ * their counts still show in their callers' BEFORE figures.
  */
 #include "flame.h"
 
@@ -29,7 +38,7 @@
 
 #include "intern.h"
 
-enum { XPAD = 10, FRAME_HEIGHT = 16, TOP_PAD = 36, BOTTOM_PAD = 34 };
+enum { XPAD = 10, FRAME_HEIGHT = 16, TOP_PAD = 36, LEGEND_HEIGHT = 20, BOTTOM_PAD = 34 };
 static const double CHAR_WIDTH = 12 * 0.59;
 
 void flame_default_options(FlameOptions *options) {
@@ -223,6 +232,75 @@ static void write_colour(Out *out, const char *name, size_t n) {
     out_char(out, ')');
 }
 
+/* ---- differential graphs ------------------------------------------------------ */
+
+/* A box's own count (the part not under its children): in AFTER from the
+ * node totals, in BEFORE from the trie's before array. */
+static uint64_t own_count(const Trie *t, uint32_t node, bool before) {
+    uint64_t own = before ? t->before[node] : t->nodes[node].total;
+    for (uint32_t c = t->nodes[node].first_child; c != 0; c = t->nodes[c].next_sibling) {
+        own -= before ? t->before[c] : t->nodes[c].total;
+    }
+    return own;
+}
+
+/* The largest change of any box's own count: the colour scale's end. */
+static uint64_t largest_own_change(const Trie *t) {
+    uint64_t largest = 0;
+    for (uint32_t n = 0; n < t->count; n++) {
+        uint64_t a = own_count(t, n, false), b = own_count(t, n, true);
+        uint64_t change = a > b ? a - b : b - a;
+        if (change > largest) {
+            largest = change;
+        }
+    }
+    return largest;
+}
+
+static void write_rgb(Out *out, unsigned r, unsigned g, unsigned b) {
+    out_str(out, "rgb(");
+    out_u64(out, r);
+    out_char(out, ',');
+    out_u64(out, g);
+    out_char(out, ',');
+    out_u64(out, b);
+    out_char(out, ')');
+}
+
+/* Grey when the own count did not change; otherwise red (grew) or blue
+ * (shrank), from pale to strong in proportion to the change. */
+static void write_change_colour(Out *out, uint64_t before, uint64_t after, uint64_t largest) {
+    if (before == after || largest == 0) {
+        write_rgb(out, 224, 224, 224);
+        return;
+    }
+    uint64_t change = after > before ? after - before : before - after;
+    unsigned k = (unsigned)((unsigned __int128)change * 185 / largest);
+    if (after > before) {
+        write_rgb(out, 255, 225 - k, 225 - k);
+    } else {
+        write_rgb(out, 225 - k, 225 - k, 255);
+    }
+}
+
+/* "+1,234 (+5.67%)", "-1,234 (-5.67%)", "+1,234 (new)" or "none". */
+static void write_change(Out *out, uint64_t before, uint64_t after) {
+    if (before == after) {
+        out_str(out, "none");
+        return;
+    }
+    out_char(out, after > before ? '+' : '-');
+    write_commas(out, after > before ? after - before : before - after);
+    if (before == 0) {
+        out_str(out, " (new)");
+        return;
+    }
+    out_str(out, " (");
+    out_char(out, after > before ? '+' : '-');
+    write_percent(out, after > before ? after - before : before - after, before);
+    out_char(out, ')');
+}
+
 /* ---- layout ------------------------------------------------------------------ */
 
 typedef struct {
@@ -232,10 +310,14 @@ typedef struct {
     double per_count; /* pixels per count */
     double height;
     uint64_t total;
+    bool differential; /* the trie has BEFORE counts: colour by change */
+    uint64_t largest;  /* of the own-count changes, when differential */
 } Writer;
 
+/* Boxes of count 0 (stacks only in BEFORE) have no width and are not drawn. */
 static bool visible(const Writer *w, uint32_t node) {
-    return node == 0 || (double)w->trie->nodes[node].total * w->per_count >= w->options->minwidth;
+    double width = (double)w->trie->nodes[node].total * w->per_count;
+    return node == 0 || (w->trie->nodes[node].total > 0 && width >= w->options->minwidth);
 }
 
 /* Deepest row that survives pruning (an iterative walk). */
@@ -277,7 +359,25 @@ static void write_box(const Writer *w, uint32_t node, uint64_t start) {
     write_escaped(out, w->options->countname, strlen(w->options->countname), SIZE_MAX);
     out_str(out, ", ");
     write_percent(out, n->total, w->total);
-    out_str(out, ")</title><rect x=\"");
+    out_char(out, ')');
+    uint64_t own_before = 0, own_after = 0;
+    if (w->differential) {
+        /* Two more lines: the box's count before and its change, then the
+         * own counts that give it its colour. */
+        own_before = own_count(w->trie, node, true);
+        own_after = own_count(w->trie, node, false);
+        out_str(out, "\nbefore: ");
+        write_commas(out, w->trie->before[node]);
+        out_str(out, ", change: ");
+        write_change(out, w->trie->before[node], n->total);
+        out_str(out, "\nown count: before ");
+        write_commas(out, own_before);
+        out_str(out, ", after ");
+        write_commas(out, own_after);
+        out_str(out, ", change: ");
+        write_change(out, own_before, own_after);
+    }
+    out_str(out, "</title><rect x=\"");
     write_px(out, x);
     out_str(out, "\" y=\"");
     write_px(out, y);
@@ -286,7 +386,11 @@ static void write_box(const Writer *w, uint32_t node, uint64_t start) {
     out_str(out, "\" height=\"");
     out_u64(out, FRAME_HEIGHT - 1);
     out_str(out, "\" rx=\"2\" fill=\"");
-    write_colour(out, n->name, n->length);
+    if (w->differential) {
+        write_change_colour(out, own_before, own_after, w->largest);
+    } else {
+        write_colour(out, n->name, n->length);
+    }
     out_str(out, "\"/><text x=\"");
     write_px(out, x + 3);
     out_str(out, "\" y=\"");
@@ -334,6 +438,40 @@ static int write_boxes(const Writer *w) {
     return 0;
 }
 
+/* The key to a differential graph's colours, under the title. */
+static void write_legend(const Writer *w) {
+    static const struct {
+        unsigned r, g, b;
+        const char *label;
+    } keys[] = {{255, 40, 40, "own count grew"},
+                {40, 40, 255, "own count shrank"},
+                {224, 224, 224, "unchanged"}};
+    Out *out = w->out;
+    out_str(out, "<g id=\"legend\">\n");
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        out_str(out, "<rect x=\"");
+        out_u64(out, XPAD + 140 * i);
+        out_str(out, "\" y=\"38\" width=\"12\" height=\"12\" fill=\"");
+        write_rgb(out, keys[i].r, keys[i].g, keys[i].b);
+        out_str(out, "\"/><text x=\"");
+        out_u64(out, XPAD + 140 * i + 16);
+        out_str(out, "\" y=\"48\">");
+        out_str(out, keys[i].label);
+        out_str(out, "</text>\n");
+    }
+    out_str(out, "<text x=\"");
+    out_u64(out, XPAD + 140 * 3);
+    out_str(out, "\" y=\"48\">widths from AFTER; total ");
+    write_escaped(out, w->options->countname, strlen(w->options->countname), SIZE_MAX);
+    out_str(out, ": before ");
+    write_commas(out, w->trie->before[0]);
+    out_str(out, ", after ");
+    write_commas(out, w->total);
+    out_str(out, ", change ");
+    write_change(out, w->trie->before[0], w->total);
+    out_str(out, "</text>\n</g>\n");
+}
+
 static void write_header(const Writer *w) {
     Out *out = w->out;
     double width = w->options->width;
@@ -358,6 +496,9 @@ static void write_header(const Writer *w) {
     write_escaped(out, w->options->title, strlen(w->options->title), SIZE_MAX);
     out_str(out, "</text>\n<text id=\"unzoom\" class=\"button hide\" x=\"10\" "
                  "y=\"24\">Reset Zoom</text>\n");
+    if (w->differential) {
+        write_legend(w);
+    }
     out_str(out, "<text id=\"search\" class=\"button\" x=\"");
     write_px(out, width - XPAD - 100);
     out_str(out, "\" y=\"24\">Search</text>\n<text id=\"details\" x=\"10\" y=\"");
@@ -380,17 +521,24 @@ int flame_write_trie(const Trie *trie, const FlameOptions *options, FILE *stream
     out->used = 0;
     out->failed = false;
     int status = -1;
-    Writer w = {.trie = trie, .options = options, .out = out, .total = trie->nodes[0].total};
+    Writer w = {.trie = trie,
+                .options = options,
+                .out = out,
+                .total = trie->nodes[0].total,
+                .differential = trie->before != NULL};
     uint32_t depth;
     if (w.total == 0) {
-        *error = "no stack with a count above 0";
+        *error = trie->before != NULL ? "no stack with an AFTER count above 0"
+                                      : "no stack with a count above 0";
     } else if (options->width <= 2 * XPAD || !(options->minwidth >= 0)) {
         *error = "the width must exceed 20 pixels and minwidth must not be negative";
     } else if ((w.per_count = (options->width - 2 * XPAD) / (double)w.total,
                 deepest_visible(&w, &depth)) != 0) {
         *error = "out of memory";
     } else {
-        w.height = (depth + 1.0) * FRAME_HEIGHT + TOP_PAD + BOTTOM_PAD;
+        w.height = (depth + 1.0) * FRAME_HEIGHT + TOP_PAD + BOTTOM_PAD +
+                   (w.differential ? LEGEND_HEIGHT : 0);
+        w.largest = w.differential ? largest_own_change(trie) : 0;
         write_header(&w);
         if (write_boxes(&w) != 0) {
             *error = "out of memory";

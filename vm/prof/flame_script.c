@@ -4,9 +4,10 @@
  * script relies only on the document flame.c writes:
  *
  *   <g id="frames"> holds nested <g class="f"> elements, one per box, each
- *   with a <title>NAME (COUNT COUNTNAME, PCT%)</title>, a <rect> and a
- *   <text>; a box's children are the <g class="f"> elements inside it, so
- *   "ancestor" and "descendant" are plain DOM relations (no geometry guesses).
+ *   with a <title>NAME (COUNT COUNTNAME, PCT%)</title> (a differential
+ *   graph adds lines after a newline), a <rect> and a <text>; a box's
+ *   children are the <g class="f"> elements inside it, so "ancestor" and
+ *   "descendant" are plain DOM relations (no geometry guesses).
  *
  * Zoom: the clicked box and its subtree are scaled to the full width, its
  * ancestors stretched and dimmed (class "parent"), everything else hidden.
@@ -66,7 +67,8 @@ const char flame_script[] =
     "  }\n"
     "\n"
     "  function collect(g, parent) {\n"
-    "    var title = g.querySelector('title').textContent;\n"
+    "    /* the first line; a differential graph adds lines with the BEFORE counts */\n"
+    "    var title = g.querySelector('title').textContent.split('\\n')[0];\n"
     "    /* NAME (COUNT COUNTNAME, PCT%): the longest NAME that leaves such a tail,\n"
     "       so parentheses in the name or in the count name do no harm */\n"
     "    var parts = /^([\\s\\S]*) \\(([0-9,]+) [\\s\\S]*, [0-9.]+%\\)$/.exec(title);\n"
@@ -173,7 +175,8 @@ const char flame_script[] =
     "    });\n"
     "    root.addEventListener('mouseover', function (e) {\n"
     "      var f = frameAt(e.target);\n"
-    "      if (f) details.textContent = f.g.querySelector('title').textContent;\n"
+    "      if (f) details.textContent =\n"
+    "        f.g.querySelector('title').textContent.replace(/\\n/g, '; ');\n"
     "    });\n"
     "    root.addEventListener('mouseout', function () { details.textContent = ' '; });\n"
     "    unzoomButton.addEventListener('click', unzoom);\n"

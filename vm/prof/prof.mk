@@ -9,7 +9,7 @@ PROF_DIR     := vm/prof
 PROF_OBJ     := $(BUILD)/obj/prof
 PROF_REF     := solutions/165
 PROF_CFLAGS  := $(CWARN) -O2 -g -I$(PROF_DIR) -I$(PROF_REF)
-PROF_LIB     := folded intern callgrind fold trie flame flame_script top annotate
+PROF_LIB     := folded intern callgrind fold trie flame flame_script top annotate diff
 PROF_OBJS    := $(PROF_LIB:%=$(PROF_OBJ)/%.o) $(PROF_OBJ)/profile.o
 PROF_TESTBIN := $(BUILD)/prof-tests/test_prof
 PROF_TESTS   := $(wildcard $(PROF_DIR)/tests/*.c)

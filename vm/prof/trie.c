@@ -11,7 +11,9 @@
  *     the subtrees bottom up in one backward pass (a child is always
  *     numbered after its parent), so one 64-bit field holds self, then
  *     inclusive, and a node is 40 bytes;
- *   - names are copied once per node into an arena of 1 MB blocks.
+ *   - names are copied once per node into an arena of 1 MB blocks;
+ *   - a differential input (trie_add_pair) keeps its BEFORE counts in a
+ *     parallel array, summed in the same backward pass.
  * Children are linked in insertion order while building; trie_finish
  * relinks them by name with one qsort per node that has two or more.
  */
@@ -90,6 +92,13 @@ static int64_t add_node(Trie *trie, uint32_t parent, const char *name, size_t le
             return -1;
         }
         trie->nodes = nodes;
+        if (trie->before != NULL) {
+            uint64_t *before = realloc(trie->before, capacity * sizeof *before);
+            if (before == NULL) {
+                return -1;
+            }
+            trie->before = before;
+        }
         trie->capacity = capacity;
     }
     const char *copy = copy_name(trie, name, length);
@@ -105,6 +114,9 @@ static int64_t add_node(Trie *trie, uint32_t parent, const char *name, size_t le
                                     .depth = p->depth + 1,
                                     .hash = hash};
     trie->nodes[parent].first_child = index;
+    if (trie->before != NULL) {
+        trie->before[index] = 0;
+    }
     if (trie->nodes[index].depth > trie->max_depth) {
         trie->max_depth = trie->nodes[index].depth;
     }
@@ -194,15 +206,8 @@ int trie_init(Trie *trie) {
     return 0;
 }
 
-int trie_add(Trie *trie, const char *s, size_t length, uint64_t count, const char **error) {
-    *error = "out of memory";
-    if (count == 0) {
-        return 0;
-    }
-    if (count > UINT64_MAX - trie->grand_total) {
-        *error = "the counts add up to more than 64 bits";
-        return -1;
-    }
+/* The node the stack ends at, created with its missing ancestors. */
+static int64_t node_of(Trie *trie, const char *s, size_t length) {
     /* The frames shared with the previous line: the prefix must cover the
      * frame and its end marker (';' and the end of the stack both end one). */
     size_t reused = 0;
@@ -238,8 +243,60 @@ int trie_add(Trie *trie, const char *s, size_t length, uint64_t count, const cha
     if (remember_line(trie, s, length) != 0) {
         return -1;
     }
+    return node;
+}
+
+int trie_add(Trie *trie, const char *s, size_t length, uint64_t count, const char **error) {
+    *error = "out of memory";
+    if (count == 0) {
+        return 0;
+    }
+    if (trie->before != NULL) {
+        *error = "a line with one count among lines with two";
+        return -1;
+    }
+    if (count > UINT64_MAX - trie->grand_total) {
+        *error = "the counts add up to more than 64 bits";
+        return -1;
+    }
+    int64_t node = node_of(trie, s, length);
+    if (node < 0) {
+        return -1;
+    }
     trie->nodes[node].total += count; /* self for now; trie_finish makes it inclusive */
     trie->grand_total += count;
+    *error = NULL;
+    return 0;
+}
+
+int trie_add_pair(Trie *trie, const char *s, size_t length, uint64_t before, uint64_t after,
+                  const char **error) {
+    *error = "out of memory";
+    if (before == 0 && after == 0) {
+        return 0;
+    }
+    if (trie->before == NULL) {
+        if (trie->grand_total != 0) {
+            *error = "a line with two counts among lines with one";
+            return -1;
+        }
+        trie->before = calloc(trie->capacity, sizeof *trie->before);
+        if (trie->before == NULL) {
+            return -1;
+        }
+    }
+    if (before > UINT64_MAX - trie->grand_before || after > UINT64_MAX - trie->grand_total) {
+        *error = "the counts add up to more than 64 bits";
+        return -1;
+    }
+    int64_t node = node_of(trie, s, length);
+    if (node < 0) {
+        return -1;
+    }
+    trie->nodes[node].total += after;
+    trie->before[node] += before;
+    trie->grand_total += after;
+    trie->grand_before += before;
     *error = NULL;
     return 0;
 }
@@ -294,6 +351,9 @@ int trie_finish(Trie *trie) {
      * node's total is complete before it is added to its parent's. */
     for (size_t n = trie->count; n-- > 1;) {
         trie->nodes[trie->nodes[n].parent].total += trie->nodes[n].total;
+        if (trie->before != NULL) {
+            trie->before[trie->nodes[n].parent] += trie->before[n];
+        }
     }
     return sort_children(trie);
 }
@@ -323,6 +383,7 @@ void trie_free(Trie *trie) {
     }
     free(trie->blocks);
     free(trie->nodes);
+    free(trie->before);
     free(trie->slots);
     free(trie->previous);
     free(trie->path);

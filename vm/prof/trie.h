@@ -25,17 +25,23 @@ typedef struct {
     uint32_t depth;        /* root 0 */
     uint32_t hash;         /* of (parent, name), for the child table */
     uint64_t total;        /* while adding: the lines ending here; after trie_finish: the
-                              lines through here (inclusive). 40 bytes a node in all. */
+                              lines through here (inclusive). 40 bytes a node in all. For a
+                              differential input, the AFTER count. */
 } TrieNode;
 
 typedef struct {
     TrieNode *nodes;
     size_t count;
     uint32_t max_depth;
+    /* NULL, unless lines were added with trie_add_pair: then the BEFORE count
+     * of every node, by node index, summed like TrieNode.total. A separate
+     * array, so that plain flame graphs keep their 40-byte nodes. */
+    uint64_t *before;
     /* private */
     size_t capacity;
-    uint64_t grand_total; /* of the counts added so far */
-    uint32_t *slots;      /* (parent, name) -> node index + 1 */
+    uint64_t grand_total;  /* of the counts added so far */
+    uint64_t grand_before; /* of the BEFORE counts added so far */
+    uint32_t *slots;       /* (parent, name) -> node index + 1 */
     size_t slot_count;
     char **blocks; /* the name arena */
     size_t block_count, block_used, block_size;
@@ -52,6 +58,14 @@ int trie_init(Trie *trie);
  * count 0 are ignored. 0, or -1 with *error set (out of memory, or the
  * total would overflow 64 bits). */
 int trie_add(Trie *trie, const char *stack, size_t length, uint64_t count, const char **error);
+
+/* Adds one line of a differential file (diff.h): its count in BEFORE and in
+ * AFTER. Lines with both counts 0 are ignored; one with AFTER 0 still makes
+ * its nodes, so that the BEFORE totals of its callers are complete. A trie
+ * takes either trie_add or trie_add_pair lines, not both: mixing them is an
+ * error. 0, or -1 with *error set. */
+int trie_add_pair(Trie *trie, const char *stack, size_t length, uint64_t before, uint64_t after,
+                  const char **error);
 
 /* Computes the inclusive totals and orders every node's children by name
  * (bytewise), for deterministic output. Call once, after the last add. */

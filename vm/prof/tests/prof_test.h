@@ -46,5 +46,6 @@ int flame_tests(size_t *count);
 int top_tests(size_t *count);
 int cli_tests(size_t *count);
 int robust_tests(size_t *count);
+int diff_tests(size_t *count);
 
 #endif

@@ -59,8 +59,8 @@ const char *prof_scratch_file(const char *name, const char *data, size_t length)
 }
 
 int main(int argc, char **argv) {
-    int (*groups[])(size_t *) = {folded_tests, callgrind_tests, fold_tests,  flame_tests,
-                                 top_tests,    cli_tests,       robust_tests};
+    int (*groups[])(size_t *) = {folded_tests, callgrind_tests, fold_tests,   flame_tests,
+                                 top_tests,    cli_tests,       robust_tests, diff_tests};
     size_t total = 0;
     int failed = 0;
     for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++) {

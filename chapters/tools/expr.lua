@@ -1,0 +1,263 @@
+-- expr.lua: the arithmetic inside a chapter placeholder, {{...}}.
+--
+-- A chapter states numbers that are computed from its data: differences,
+-- ratios, per-call costs, and comparisons that decide a word ("more" or
+-- "fewer"). They are written as small expressions over data keys:
+--
+--   profile.ir_fib_outline - profile.ir_fib_total
+--   (a - b) / calls * 1e6
+--   abs(repeat.ir_zoo_first - repeat.ir_zoo_second) < repeat.ir_zoo_first / 1e6
+--   level_width(fib_drip, fib, 20) / stacks_total(fib_drip)
+--
+-- Grammar, loosest binding first:
+--   expr    := andexpr { "or" andexpr }
+--   andexpr := compare { "and" compare }
+--   compare := sum [ ("<" | "<=" | ">" | ">=" | "==" | "!=") sum ]
+--   sum     := product { ("+" | "-") product }
+--   product := unary { ("*" | "/") unary }
+--   unary   := "-" unary | atom
+--   atom    := NUMBER | KEY | NAME "(" [ arg { "," arg } ] ")" | "(" expr ")"
+--   arg     := STRING | NAME (when a bare word) | expr
+-- KEY is a data key such as profile.ir_fib_total (letters, digits, _ and .);
+-- its value must be a number. Function arguments that are bare words or
+-- "quoted strings" are passed as text (a data file, a frame name), the rest
+-- as numbers. Comparisons give true or false.
+--
+-- The parser is a plain recursive descent over a token list, and evaluates
+-- as it parses: expressions are a line long, so there is no tree to keep.
+-- Errors are raised as strings that say what went wrong and where in the
+-- expression; the caller adds the template's file and line.
+local M = {}
+
+local function tokenize(text)
+  local tokens, i = {}, 1
+  while i <= #text do
+    local c = text:sub(i, i)
+    if c:match("%s") then
+      i = i + 1
+    else
+      local number = text:match("^%d+%.?%d*[eE][-+]?%d+", i) or text:match("^%d+%.?%d*", i)
+          or text:match("^%.%d+", i)
+      local name = not number and text:match("^[%a_][%w_.]*", i)
+      local two = text:sub(i, i + 1)
+      if number then
+        tokens[#tokens + 1] = { kind = "number", value = tonumber(number), at = i }
+        i = i + #number
+      elseif name then
+        tokens[#tokens + 1] = { kind = "name", value = name, at = i }
+        i = i + #name
+      elseif c == '"' then
+        local close = text:find('"', i + 1, true)
+        if not close then
+          error("unclosed string at column " .. i, 0)
+        end
+        tokens[#tokens + 1] = { kind = "string", value = text:sub(i + 1, close - 1), at = i }
+        i = close + 1
+      elseif two == "<=" or two == ">=" or two == "==" or two == "!=" then
+        tokens[#tokens + 1] = { kind = two, at = i }
+        i = i + 2
+      elseif c:match("[-+*/()<>,]") then
+        tokens[#tokens + 1] = { kind = c, at = i }
+        i = i + 1
+      else
+        error("unexpected '" .. c .. "' at column " .. i, 0)
+      end
+    end
+  end
+  tokens[#tokens + 1] = { kind = "end", at = #text + 1 }
+  return tokens
+end
+
+-- A parser over one token list. lookup(key) returns a data value or nil;
+-- functions maps a name to function(args) returning a number or a string.
+local function parser(tokens, lookup, functions)
+  local pos = 1
+  local P = {}
+
+  local function peek(kind)
+    return tokens[pos].kind == kind
+  end
+
+  local function take(kind)
+    local t = tokens[pos]
+    if t.kind ~= kind then
+      local seen = t.kind == "end" and "the end" or ("'" .. (t.value or t.kind) .. "'")
+      error("expected " .. kind .. " at column " .. t.at .. ", found " .. seen, 0)
+    end
+    pos = pos + 1
+    return t
+  end
+
+  local function number(value, what)
+    if type(value) ~= "number" then
+      error(what .. " is not a number: '" .. tostring(value) .. "'", 0)
+    end
+    return value
+  end
+
+  local function call(name)
+    local fn = functions[name]
+    if not fn then
+      error("unknown function '" .. name .. "'", 0)
+    end
+    take("(")
+    local args = {}
+    if not peek(")") then
+      repeat
+        if #args > 0 then
+          take(",")
+        end
+        local t, after = tokens[pos], tokens[pos + 1]
+        if t.kind == "string" or (t.kind == "name" and (after.kind == "," or after.kind == ")")) then
+          args[#args + 1] = t.value
+          pos = pos + 1
+        else
+          args[#args + 1] = P.expr()
+        end
+      until not peek(",")
+    end
+    take(")")
+    return fn(table.unpack(args))
+  end
+
+  local function atom()
+    local t = tokens[pos]
+    if t.kind == "number" then
+      pos = pos + 1
+      return t.value
+    elseif t.kind == "name" then
+      pos = pos + 1
+      if peek("(") then
+        return call(t.value)
+      end
+      local v = lookup(t.value)
+      if v == nil then
+        error("unknown key '" .. t.value .. "'", 0)
+      end
+      local x = tonumber(v)
+      if not x then
+        error("key '" .. t.value .. "' is not a number: '" .. tostring(v) .. "'", 0)
+      end
+      return x
+    elseif t.kind == "(" then
+      pos = pos + 1
+      local v = P.expr()
+      take(")")
+      return v
+    end
+    take("a number, key or '('")
+  end
+
+  local function unary()
+    if peek("-") then
+      pos = pos + 1
+      return -number(unary(), "the operand of '-'")
+    end
+    return atom()
+  end
+
+  local function product()
+    local v = unary()
+    while peek("*") or peek("/") do
+      local op = tokens[pos].kind
+      pos = pos + 1
+      local rhs = number(unary(), "the right side of '" .. op .. "'")
+      v = number(v, "the left side of '" .. op .. "'")
+      if op == "/" then
+        if rhs == 0 then
+          error("division by zero", 0)
+        end
+        v = v / rhs
+      else
+        v = v * rhs
+      end
+    end
+    return v
+  end
+
+  local function sum()
+    local v = product()
+    while peek("+") or peek("-") do
+      local op = tokens[pos].kind
+      pos = pos + 1
+      local rhs = number(product(), "the right side of '" .. op .. "'")
+      v = number(v, "the left side of '" .. op .. "'")
+      v = op == "+" and v + rhs or v - rhs
+    end
+    return v
+  end
+
+  local compare_ops = {
+    ["<"] = function(a, b) return a < b end,
+    ["<="] = function(a, b) return a <= b end,
+    [">"] = function(a, b) return a > b end,
+    [">="] = function(a, b) return a >= b end,
+    ["=="] = function(a, b) return a == b end,
+    ["!="] = function(a, b) return a ~= b end,
+  }
+
+  local function compare()
+    local v = sum()
+    local op = tokens[pos].kind
+    if compare_ops[op] then
+      pos = pos + 1
+      local rhs = sum()
+      if type(v) == "string" or type(rhs) == "string" then
+        if op ~= "==" and op ~= "!=" then
+          error("'" .. op .. "' compares numbers, not text", 0)
+        end
+        return compare_ops[op](tostring(v), tostring(rhs))
+      end
+      return compare_ops[op](number(v, "the left side of '" .. op .. "'"),
+        number(rhs, "the right side of '" .. op .. "'"))
+    end
+    return v
+  end
+
+  local function is_word(word)
+    local t = tokens[pos]
+    return t.kind == "name" and t.value == word
+  end
+
+  local function logic(word, operand)
+    local v = operand()
+    while is_word(word) do
+      pos = pos + 1
+      local rhs = operand()
+      if type(v) ~= "boolean" or type(rhs) ~= "boolean" then
+        error("'" .. word .. "' joins comparisons", 0)
+      end
+      if word == "and" then
+        v = v and rhs
+      else
+        v = v or rhs
+      end
+    end
+    return v
+  end
+
+  function P.expr()
+    return logic("or", function() return logic("and", compare) end)
+  end
+
+  function P.whole()
+    local v = P.expr()
+    take("end")
+    return v
+  end
+
+  return P
+end
+
+-- Evaluates text; returns a number, a boolean (comparisons) or a string
+-- (a function that returns text). Raises an error string on failure.
+function M.evaluate(text, lookup, functions)
+  return parser(tokenize(text), lookup, functions or {}).whole()
+end
+
+-- True when text is a bare data key (its value is used as written).
+function M.is_key(text)
+  return text:match("^[%a_][%w_.]*$") ~= nil
+end
+
+return M

@@ -1,0 +1,168 @@
+-- stacks.lua: facts about folded stacks, for the sentences of a chapter.
+--
+-- The chapter's figures are drawn from committed folded-stack files, and
+-- its text describes them ("the tower keeps 97.5 % of its width at the
+-- 20th level of fib"). Those numbers are computed here, from the same
+-- files, by functions a template calls inside a placeholder:
+--
+--   stacks_total(F)               the sum of all counts
+--   deepest(F)                    the most frames on one line
+--   deepest(F, frame)             the most times frame occurs on one line
+--   level_width(F, frame, k)      the counts of the lines on which frame
+--                                 occurs at least k times: the width of the
+--                                 k-th level of a recursive frame's tower
+--   self_count(F, frame)          the counts of the lines that end in frame
+--   inclusive(F, frame)           the counts of the lines that hold frame
+--                                 (once per line, however often it occurs)
+--   heaviest(F)                   the line with the largest count, as text
+--   growth(B, A, k)               the frame whose self count grew the k-th
+--                                 most from file B to file A (text)
+--   self_change(B, A, frame)      self_count(A, frame) - self_count(B, frame)
+--
+-- F names a file given to the chapter tool: fib-drip.folded is fib_drip.
+-- Files are read on first use only, and each once. The reading is simple
+-- (split at the last blank, then at ';'); vm/prof/folded.c is the strict
+-- reader, and the files here were written by dripprof and the VM.
+local M = {}
+
+local function parse(path)
+  local f, err = io.open(path, "r")
+  if not f then
+    error("cannot read folded stacks " .. path .. " (" .. err .. ")", 0)
+  end
+  local lines, n = {}, 0
+  for text in f:lines() do
+    n = n + 1
+    text = text:gsub("%s+$", "")
+    if text ~= "" then
+      local stack, count = text:match("^(.-)%s+(%d+)$")
+      if not stack or stack == "" then
+        f:close()
+        error(path .. ":" .. n .. ": not a folded-stack line: '" .. text .. "'", 0)
+      end
+      local frames = {}
+      for frame in (stack .. ";"):gmatch("(.-);") do
+        frames[#frames + 1] = frame
+      end
+      lines[#lines + 1] = { stack = stack, frames = frames, count = tonumber(count) }
+    end
+  end
+  f:close()
+  return lines
+end
+
+local function occurrences(frames, frame)
+  local n = 0
+  for _, f in ipairs(frames) do
+    if f == frame then
+      n = n + 1
+    end
+  end
+  return n
+end
+
+-- Returns the functions for expr.evaluate, over the files in paths
+-- (name -> path).
+function M.functions(paths)
+  local loaded = {}
+  local function lines_of(name)
+    if not loaded[name] then
+      local path = paths[name]
+      if not path then
+        error("no folded stacks called '" .. tostring(name) .. "'", 0)
+      end
+      loaded[name] = parse(path)
+    end
+    return loaded[name]
+  end
+
+  local function sum(name, keep)
+    local total = 0
+    for _, line in ipairs(lines_of(name)) do
+      if keep(line) then
+        total = total + line.count
+      end
+    end
+    return total
+  end
+
+  local function self_counts(name)
+    local counts = {}
+    for _, line in ipairs(lines_of(name)) do
+      local leaf = line.frames[#line.frames]
+      counts[leaf] = (counts[leaf] or 0) + line.count
+    end
+    return counts
+  end
+
+  local F = {}
+
+  function F.stacks_total(name)
+    return sum(name, function() return true end)
+  end
+
+  function F.deepest(name, frame)
+    local most = 0
+    for _, line in ipairs(lines_of(name)) do
+      local n = frame and occurrences(line.frames, frame) or #line.frames
+      most = math.max(most, n)
+    end
+    return most
+  end
+
+  function F.level_width(name, frame, k)
+    return sum(name, function(line) return occurrences(line.frames, frame) >= k end)
+  end
+
+  function F.self_count(name, frame)
+    return sum(name, function(line) return line.frames[#line.frames] == frame end)
+  end
+
+  function F.inclusive(name, frame)
+    return sum(name, function(line) return occurrences(line.frames, frame) > 0 end)
+  end
+
+  function F.heaviest(name)
+    local best
+    for _, line in ipairs(lines_of(name)) do
+      if not best or line.count > best.count then
+        best = line
+      end
+    end
+    return best and (best.stack .. " " .. string.format("%d", best.count)) or ""
+  end
+
+  function F.self_change(before, after, frame)
+    return F.self_count(after, frame) - F.self_count(before, frame)
+  end
+
+  function F.growth(before, after, k)
+    local b, a, names = self_counts(before), self_counts(after), {}
+    for frame in pairs(a) do
+      names[#names + 1] = frame
+    end
+    for frame in pairs(b) do
+      if not a[frame] then
+        names[#names + 1] = frame
+      end
+    end
+    local function change(frame)
+      return (a[frame] or 0) - (b[frame] or 0)
+    end
+    table.sort(names, function(x, y)
+      local cx, cy = change(x), change(y)
+      if cx ~= cy then
+        return cx > cy
+      end
+      return x < y
+    end)
+    if not names[k] then
+      error("growth: no frame number " .. tostring(k), 0)
+    end
+    return names[k]
+  end
+
+  return F
+end
+
+return M
