@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# capture165.sh PROFILE_DIR DRIP: copies what chapter 165 quotes from a
-# `make profile-165` run (FIB_N=35) into chapters/data/165/, and measures the
-# few things the profile does not record: normal-run time, a second profile of
-# zoo (to show the count is steady), and the machine.
+# capture165.sh PROFILE_DIR DRIP DRIPPROF: copies what chapter 165 quotes
+# from a `make profile-165` run (FIB_N=35) into chapters/data/165/, and
+# measures the few things the profile does not record: normal-run times, a
+# second profile of zoo (to show the count is steady), the real names behind
+# callgrind's "(below main)", and the machine.
 #
 # Everything the chapter says comes from the files this writes; `make chapters`
 # renders the text from them and `make test` checks the committed text against
 # them. Tables are trimmed to their top rows, with absolute paths made
 # relative to the repository.
 set -euo pipefail
-prof=$1 drip=$2
+prof=$1 drip=$2 dripprof=$3
 data=chapters/data/165
 mkdir -p "$data"
 root=$(pwd)
@@ -42,8 +43,43 @@ table_top() {
 table_top "$prof/annotate-fib-self.txt" 4 > "$data/fib-self.out"
 # Inclusive: the VM's own rows (the rows above them are the dynamic loader and libc's start-up).
 table_top "$prof/annotate-fib-inclusive.txt" 100 | awk '/PROGRAM TOTALS|^$/ || /vm\/src\// { print }' |
-    awk 'NR <= 8' > "$data/fib-inclusive.out"
+    awk 'NR <= 10' > "$data/fib-inclusive.out"
+# The rows of that table the chapter explains: a function's row without an
+# object is callgrind_annotate's sum over the calls INTO it (call records
+# name the file with its full path, so the key differs); the row with the
+# object is built from the function's own records, and holds only the lines
+# of its own file (inlined code from other files has rows of its own).
+{
+    echo "# Rows of $prof/annotate-fib-inclusive.txt (callgrind_annotate --inclusive=yes)."
+    awk -v root="$root/" '
+        function count(s) { gsub(",", "", s); return s }
+        /file:function$/ { intable = 1; next }
+        !intable || !/ \(/ { next }
+        $NF ~ /^\[/ { obj = 1; label = $(NF - 1) } !($NF ~ /^\[/) { obj = 0; label = $NF }
+        { n = label; sub(/.*:/, "", n) }
+        n == "main" || n == "interpret" || n == "runPlain" {
+            file = label; sub(/:[^:]*$/, "", file)
+            if (obj) own[n] = count($1)
+            else if (index(file, root) == 1) called[n] = count($1)
+            else if (n == "runPlain") inlined += count($1)
+        }
+        END {
+            for (n in own) printf "%s_own = %s\n%s_called = %s\n", n, own[n], n, called[n]
+            printf "runPlain_inlined_rows = %d\n", inlined
+        }' "$prof/annotate-fib-inclusive.txt" | sort
+} > "$data/inclusive.txt"
 head -n 5 "$prof/annotate-fib-g1-files.txt" | trim_paths > "$data/fib-files.out"
+# The loop's own count in the builds without and with line tables: every row
+# of runPlain (one per source file once there are line tables), added up.
+runplain_rows() {
+    callgrind_annotate --auto=no --threshold=100 "$1" |
+        awk '$0 ~ /:runPlain( |$)/ { c = $1; gsub(",", "", c); s += c } END { printf "%.0f\n", s }'
+}
+{
+    echo "# runPlain's instructions (all its rows) in the -O2 and -O2 -g1 profiles of fib."
+    echo "runPlain_nodebug = $(runplain_rows "$prof/callgrind.out.fib-nodebug")"
+    echo "runPlain_line_tables = $(runplain_rows "$prof/callgrind.out.fib-g1")"
+} > "$data/line_tables.txt"
 # The busiest source lines of the -g1 profile: count, then file:line and the text.
 # Call sites (`=> ...`) and the `events annotated` footer are not source lines.
 awk '
@@ -66,21 +102,37 @@ sed -n '/drip --count/,/^total/p' "$prof/fib-counts.txt" |
 sed -n '/drip --profile/,$p' "$prof/fib-counts.txt" > "$data/fib-profile.out"
 
 # ---- the flame graphs' data (make chapters draws them) ----------------------------
+# The chapter's sentences about them (depths, widths, the heaviest stack,
+# what grew) are computed from these files when it is rendered (stacks.lua).
 cp "$prof/fib-c.folded" "$data/fib-c.folded"
 cp "$prof/fib-drip.folded" "$data/fib-drip.folded"
+# The outlined-call build, for the differential flame graph against fib-c.
+[ -f "$prof/callgrind.out.fib-outline" ] ||
+    die "no $prof/callgrind.out.fib-outline: profile-165 needs its DRIP_OUTLINE build"
+"$dripprof" fold "$prof/callgrind.out.fib-outline" > "$data/fib-outline-c.folded" ||
+    die "dripprof fold failed on $prof/callgrind.out.fib-outline"
+rm -f "$data/drip.txt" "$data/folded.txt" # computed by the renderer now
+
+# ---- what callgrind calls "(below main)" and the loader's nameless entry -------------
+# Valgrind renames the functions below main unless --show-below-main=yes;
+# one tiny run with it shows which they are. The first frame of every stack
+# is the dynamic loader's entry point, which has no symbol: callgrind names
+# it by its address, the "Entry point address" of the loader's ELF header.
+empty=$(mktemp --suffix=.drip)
+names=$(mktemp)
+valgrind --tool=callgrind --show-below-main=yes --callgrind-out-file="$names" "$drip" "$empty" \
+    >/dev/null 2>&1 || die "valgrind --show-below-main=yes failed"
+below=$("$dripprof" fold "$names" | awk '$1 ~ /;main$/ { print $1; exit }')
+rm -f "$empty" "$names"
+loader=$(readelf -l "$drip" | sed -n 's/.*Requesting program interpreter: \(.*\)\]/\1/p')
+[ -n "$below" ] && [ -n "$loader" ] || die "could not find the frames below main or the loader"
 {
-    echo "# Drip-level stacks of fib.drip ($prof/fib-drip.folded)."
-    awk '{ n = gsub(/;fib/, "&"); if (n > max) max = n } END { print "fib_depth = " max }' \
-        "$data/fib-drip.folded"
-    # How wide the tower is, as a share of the whole, 20 and 30 levels up.
-    awk '{ n = split($1, f, ";"); for (d = 1; d <= n; d++) w[d] += $2 }
-         END { printf "width_at_20 = %.1f\nwidth_at_30 = %.1f\n", 100 * w[20] / w[1], 100 * w[30] / w[1] }' \
-        "$data/fib-drip.folded"
-} > "$data/drip.txt"
-{
-    echo "# The heaviest line of the C-level folded stacks of fib.drip."
-    awk '$NF + 0 > max { max = $NF + 0; line = $0 } END { print "heaviest = " line }' "$data/fib-c.folded"
-} > "$data/folded.txt"
+    echo "# The frames below main, by their own names (callgrind --show-below-main=yes)."
+    echo "$below" | awk -F';' '{ printf "stack = %s\n", $0
+        for (i = 1; i < NF; i++) printf "frame_%d = %s\n", i, $i }'
+    echo "loader = $loader"
+    echo "loader_entry = $(readelf -h "$loader" | sed -n 's/.*Entry point address: *//p')"
+} > "$data/below.txt"
 
 # ---- the same profile twice -------------------------------------------------------
 second=$(mktemp)
@@ -94,11 +146,14 @@ valgrind --tool=callgrind --callgrind-out-file="$second" "$drip" vm/bench/zoo.dr
 rm -f "$second"
 
 # ---- time: the best of three normal runs, and the run under callgrind -------------
-best=$(for _ in 1 2 3; do "$drip" vm/bench/fib.drip | tail -n 1; done | sort -g | head -n 1)
+runs=$(for _ in 1 2 3; do "$drip" vm/bench/fib.drip | tail -n 1; done | sort -g)
+best=$(echo "$runs" | head -n 1)
+slowest=$(echo "$runs" | tail -n 1)
 under=$(tail -n 1 "$prof/fib.stdout")
 {
-    echo "# Seconds printed by fib.drip itself: best of three normal runs, and under callgrind."
+    echo "# Seconds printed by fib.drip itself: three normal runs, and the run under callgrind."
     echo "fib_seconds = $(awk -v s="$best" 'BEGIN { printf "%.2f", s }')"
+    echo "fib_seconds_slowest = $(awk -v s="$slowest" 'BEGIN { printf "%.2f", s }')"
     echo "fib_seconds_callgrind = $(awk -v s="$under" 'BEGIN { printf "%.1f", s }')"
     echo "callgrind_slowdown = $(awk -v a="$under" -v b="$best" 'BEGIN { printf "%.1f", a / b }')"
 } > "$data/timing.txt"

@@ -27,16 +27,7 @@ local function slurp(path)
 end
 
 local function rendered(template, data_files)
-  local data, folded = {}, {}
-  for _, path in ipairs(data_files) do
-    local stack_name = path:match("([^/]+)%.folded$")
-    if stack_name then
-      folded[stack_name:gsub("-", "_")] = path
-    else
-      local base = path:match("([^/]+)%.txt$") or path:match("([^/]+)$")
-      render.load_data(data, path, base .. ".")
-    end
-  end
+  local data, folded = render.load_files(data_files)
   local dir = template:match("^(.*)/[^/]*$") or "."
   return render.render(slurp(template), data, template, dir, stacks.functions(folded))
 end

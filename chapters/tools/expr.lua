@@ -16,12 +16,15 @@
 --   sum     := product { ("+" | "-") product }
 --   product := unary { ("*" | "/") unary }
 --   unary   := "-" unary | atom
---   atom    := NUMBER | KEY | NAME "(" [ arg { "," arg } ] ")" | "(" expr ")"
---   arg     := STRING | NAME (when a bare word) | expr
--- KEY is a data key such as profile.ir_fib_total (letters, digits, _ and .);
--- its value must be a number. Function arguments that are bare words or
--- "quoted strings" are passed as text (a data file, a frame name), the rest
--- as numbers. Comparisons give true or false.
+--   atom    := NUMBER | STRING | KEY | NAME "(" [ arg { "," arg } ] ")" | "(" expr ")"
+--   arg     := NAME (a bare word: a key's value, or else the word) | expr
+-- Functions: abs, min and max, and those the caller passes (stacks.lua).
+-- KEY is a data key such as profile.ir_fib_total (letters, digits, _ and .).
+-- Its value is a number when it reads as one (0x1ab70 does), else text;
+-- arithmetic wants numbers, and == / != compare text with text, or text
+-- that reads as a number with a number. A function argument that is a bare
+-- word and not a data key is passed as text (a data file, a frame name).
+-- Comparisons give true or false.
 --
 -- The parser is a plain recursive descent over a token list, and evaluates
 -- as it parses: expressions are a line long, so there is no tree to keep.
@@ -36,8 +39,8 @@ local function tokenize(text)
     if c:match("%s") then
       i = i + 1
     else
-      local number = text:match("^%d+%.?%d*[eE][-+]?%d+", i) or text:match("^%d+%.?%d*", i)
-          or text:match("^%.%d+", i)
+      local number = text:match("^0[xX]%x+", i) or text:match("^%d+%.?%d*[eE][-+]?%d+", i)
+          or text:match("^%d+%.?%d*", i) or text:match("^%.%d+", i)
       local name = not number and text:match("^[%a_][%w_.]*", i)
       local two = text:sub(i, i + 1)
       if number then
@@ -108,8 +111,9 @@ local function parser(tokens, lookup, functions)
           take(",")
         end
         local t, after = tokens[pos], tokens[pos + 1]
-        if t.kind == "string" or (t.kind == "name" and (after.kind == "," or after.kind == ")")) then
-          args[#args + 1] = t.value
+        if t.kind == "name" and (after.kind == "," or after.kind == ")") then
+          local v = lookup(t.value) -- a data key gives its value, any other word itself
+          args[#args + 1] = v == nil and t.value or (tonumber(v) or v)
           pos = pos + 1
         else
           args[#args + 1] = P.expr()
@@ -122,7 +126,7 @@ local function parser(tokens, lookup, functions)
 
   local function atom()
     local t = tokens[pos]
-    if t.kind == "number" then
+    if t.kind == "number" or t.kind == "string" then
       pos = pos + 1
       return t.value
     elseif t.kind == "name" then
@@ -134,11 +138,7 @@ local function parser(tokens, lookup, functions)
       if v == nil then
         error("unknown key '" .. t.value .. "'", 0)
       end
-      local x = tonumber(v)
-      if not x then
-        error("key '" .. t.value .. "' is not a number: '" .. tostring(v) .. "'", 0)
-      end
-      return x
+      return tonumber(v) or v
     elseif t.kind == "(" then
       pos = pos + 1
       local v = P.expr()
@@ -203,10 +203,15 @@ local function parser(tokens, lookup, functions)
       pos = pos + 1
       local rhs = sum()
       if type(v) == "string" or type(rhs) == "string" then
-        if op ~= "==" and op ~= "!=" then
+        -- text that reads as a number compares as one: "0x00..1ab70" == 0x1ab70
+        local a, b = tonumber(v), tonumber(rhs)
+        if a and b then
+          v, rhs = a, b
+        elseif op == "==" or op == "!=" then
+          return compare_ops[op](tostring(v), tostring(rhs))
+        else
           error("'" .. op .. "' compares numbers, not text", 0)
         end
-        return compare_ops[op](tostring(v), tostring(rhs))
       end
       return compare_ops[op](number(v, "the left side of '" .. op .. "'"),
         number(rhs, "the right side of '" .. op .. "'"))
@@ -249,10 +254,20 @@ local function parser(tokens, lookup, functions)
   return P
 end
 
+-- Functions every expression has, besides the caller's.
+local builtins = {
+  abs = function(x) return math.abs(x) end,
+  min = function(...) return math.min(...) end,
+  max = function(...) return math.max(...) end,
+}
+
 -- Evaluates text; returns a number, a boolean (comparisons) or a string
 -- (a function that returns text). Raises an error string on failure.
 function M.evaluate(text, lookup, functions)
-  return parser(tokenize(text), lookup, functions or {}).whole()
+  local all = setmetatable({}, { __index = function(_, name)
+    return (functions or {})[name] or builtins[name]
+  end })
+  return parser(tokenize(text), lookup, all).whole()
 end
 
 -- True when text is a bare data key (its value is used as written).

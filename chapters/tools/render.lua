@@ -58,6 +58,24 @@ function M.load_data(t, path, prefix)
   return t
 end
 
+-- Loads a chapter's data files: `key = value` files into one table, keys
+-- prefixed with the file's base name (profile.txt gives profile.KEY), and
+-- folded-stack files (NAME.folded) as a name -> path table, the name with
+-- '-' made '_' (fib-drip.folded is fib_drip), for stacks.lua.
+function M.load_files(paths)
+  local data, folded = {}, {}
+  for _, path in ipairs(paths) do
+    local stack_name = path:match("([^/]+)%.folded$")
+    if stack_name then
+      folded[(stack_name:gsub("-", "_"))] = path
+    else
+      local base = path:match("([^/]+)%.txt$") or path:match("([^/]+)$")
+      M.load_data(data, path, base .. ".")
+    end
+  end
+  return data, folded
+end
+
 local function with_commas(v)
   if type(v) == "number" then
     v = string.format("%.0f", v)

@@ -15,6 +15,8 @@
 --   inclusive(F, frame)           the counts of the lines that hold frame
 --                                 (once per line, however often it occurs)
 --   heaviest(F)                   the line with the largest count, as text
+--   heaviest_frame(F, k)          the k-th frame of that line (1 = outermost)
+--   heaviest_depth(F)             how many frames that line has
 --   growth(B, A, k)               the frame whose self count grew the k-th
 --                                 most from file B to file A (text)
 --   self_change(B, A, frame)      self_count(A, frame) - self_count(B, frame)
@@ -95,6 +97,16 @@ function M.functions(paths)
     return counts
   end
 
+  local function heaviest_line(name)
+    local best
+    for _, line in ipairs(lines_of(name)) do
+      if not best or line.count > best.count then
+        best = line
+      end
+    end
+    return best
+  end
+
   local F = {}
 
   function F.stacks_total(name)
@@ -123,13 +135,21 @@ function M.functions(paths)
   end
 
   function F.heaviest(name)
-    local best
-    for _, line in ipairs(lines_of(name)) do
-      if not best or line.count > best.count then
-        best = line
-      end
-    end
+    local best = heaviest_line(name)
     return best and (best.stack .. " " .. string.format("%d", best.count)) or ""
+  end
+
+  function F.heaviest_depth(name)
+    local best = heaviest_line(name)
+    return best and #best.frames or 0
+  end
+
+  function F.heaviest_frame(name, k)
+    local best = heaviest_line(name)
+    if not best or not best.frames[k] then
+      error("heaviest_frame: the heaviest line of " .. name .. " has no frame " .. tostring(k), 0)
+    end
+    return best.frames[k]
   end
 
   function F.self_change(before, after, frame)

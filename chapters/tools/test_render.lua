@@ -95,6 +95,8 @@ case("precedence and parentheses", function()
   expect_eq(ev("10 - 4 - 3"), 3)
   expect_eq(ev("-2 * -3"), 6)
   expect_eq(ev("1e6 / 4"), 250000)
+  expect_eq(ev("0x10 + 1"), 17)
+  expect_eq(ev("abs(p.neg) + max(1, 2) - min(3, 4)"), 6)
 end)
 case("keys in expressions", function()
   expect_eq(ev("(p.ir - p.ops) / p.calls > 188"), true)
@@ -105,8 +107,15 @@ end)
 case("division by zero is an error", function()
   expect_error(function() ev("p.ir / (p.small - 999)") end, "division by zero")
 end)
-case("a word key is not a number", function()
-  expect_error(function() ev("p.name + 1") end, "key 'p.name' is not a number")
+case("a word key is text: arithmetic refuses it, == compares it", function()
+  expect_error(function() ev("p.name + 1") end, "the left side of '+' is not a number: 'fib'")
+  expect_eq(ev('p.name == "fib"'), true)
+  expect_eq(ev('p.name != "fib"'), false)
+  expect_error(function() ev('p.name < "g"') end, "compares numbers, not text")
+end)
+case("text that reads as a number compares as one", function()
+  expect_eq(ev('"0x000000000001ab70" == 0x1ab70'), true)
+  expect_eq(ev('"12" < p.small'), true)
 end)
 case("junk in an expression", function()
   expect_error(function() ev("p.ir $ 2") end, "unexpected '$'")
@@ -196,6 +205,9 @@ case("self and inclusive counts", function()
 end)
 case("the heaviest line", function()
   expect_eq(F.heaviest("b"), "script 18")
+  expect_eq(F.heaviest_frame("b", 1), "script")
+  expect_eq(F.heaviest_depth("a"), 1)
+  expect_error(function() F.heaviest_frame("b", 2) end, "has no frame 2")
 end)
 case("growth between two files", function()
   expect_eq(F.growth("b", "a", 1), "call")
@@ -218,6 +230,56 @@ case("a bad folded line names file and line", function()
 end)
 os.remove(before)
 os.remove(after)
+
+-- ---- the chapter itself ------------------------------------------------------
+-- The real template and data (the suite runs from the repository root): its
+-- words follow the data, and data that breaks one of its claims stops it.
+local template_path = "chapters/165-profiling-the-vm.md.in"
+local function chapter_files()
+  local files = {}
+  local p = io.popen("ls chapters/data/165/*.txt chapters/data/165/*.folded 2>/dev/null")
+  for line in p:lines() do
+    files[#files + 1] = line
+  end
+  p:close()
+  return files
+end
+local function render_chapter(change)
+  local f = assert(io.open(template_path, "r"))
+  local template = f:read("a")
+  f:close()
+  local real, folded = render.load_files(chapter_files())
+  change(real)
+  return render.render(template, real, template_path, "chapters", stacks.functions(folded))
+end
+if io.open(template_path, "r") then
+  case("the chapter's words follow its data", function()
+    local text = render_chapter(function(d)
+      d["profile.ir_fib_line_tables"] = tostring(tonumber(d["profile.ir_fib_nodebug"]) + 3)
+    end)
+    if not text:find("The build with line tables ran\n3\nmore instructions", 1, true) then
+      error("the line-table sentence does not say '3 more'")
+    end
+    text = render_chapter(function(d)
+      d["repeat.ir_zoo_second"] = d["repeat.ir_zoo_first"]
+    end)
+    if not text:find("0 apart", 1, true) then
+      error("equal zoo runs are not '0 apart'")
+    end
+  end)
+  case("data that breaks a claim of the chapter stops it", function()
+    expect_error(function()
+      render_chapter(function(d)
+        d["inclusive.runPlain_own"] = d["inclusive.runPlain_called"]
+      end)
+    end, "no longer supports this claim: inclusive.runPlain_called > inclusive.runPlain_own")
+    expect_error(function()
+      render_chapter(function(d)
+        d["profile.callgrind_outline_callValue_calls"] = "29860704"
+      end)
+    end, "no longer supports this claim")
+  end)
+end
 
 -- ---- listings -----------------------------------------------------------------
 case("listings pair code with output", function()
