@@ -7,7 +7,9 @@
 # from two of them, through `dripprof diff`). The suite `chapters` fails when
 # the committed text or figures no longer match their data or the data breaks
 # a claim of the text, and builds and runs every C listing, checking what it
-# prints.
+# prints; then it opens the web edition (`make book`, below) in headless
+# Chromium (chapters/book/check_book.sh): one pass or one failure, or SKIPPED
+# where Chromium is missing, which counts as neither.
 
 CH_TOOL     := $(LUA) chapters/tools/chapter.lua
 CH_165_IN   := chapters/165-profiling-the-vm.md.in
@@ -33,9 +35,10 @@ CH_FLAME = $(if $(filter %-diff,$(1)),\
            $(if $(filter %-diff,$(1)),-,chapters/data/165/$(patsubst 165-%,%,$(1)).folded)
 
 HELP += "chapters         render the chapters and their figures from committed data"
+HELP += "book             the web edition: build/book/index.html and a page per chapter (pandoc)"
 HELP += "chapter-data-165 copy the numbers of a 'make profile-165' run into chapters/data/165"
 
-.PHONY: chapters chapter-data-165 test-chapters
+.PHONY: chapters chapter-data-165 test-chapters book
 chapters: $(CH_165_MD) $(CH_FIGURES)
 
 $(CH_165_MD): $(CH_165_IN) $(CH_165_DATA) $(CH_165_INCS) $(CH_TOOLS)
@@ -49,8 +52,49 @@ chapter-data-165: $(BUILD)/dripprof
 	@test -f $(BUILD)/profile/summary-165.txt || $(MAKE) --no-print-directory profile-165
 	bash chapters/tools/capture165.sh $(BUILD)/profile $(BUILD)/drip $(BUILD)/dripprof
 
+# ---- the web edition ------------------------------------------------------------
+# pandoc turns each chapter into a standalone page: GitHub-flavoured Markdown
+# with footnotes in, HTML5 out, C highlighted by pandoc itself, the flame graphs
+# inlined as SVG by chapters/book/inline_svg.lua (so their scripts run in the
+# page), one style sheet. index.html lists the chapters by their first heading.
+# pandoc is chosen over cmark-gfm because it does all of that alone: cmark-gfm
+# converts Markdown but highlights no code and has no filters, so it would need
+# a second tool and our own HTML post-processing.
+BOOK_DIR    := $(BUILD)/book
+BOOK_SRC    := chapters/book
+BOOK_MD     := $(CH_165_MD)
+BOOK_PAGES  := $(BOOK_MD:chapters/%.md=$(BOOK_DIR)/%.html)
+BOOK_PANDOC := pandoc --from=gfm+footnotes --to=html5 --standalone --highlight-style=tango \
+               --css=style.css --include-before-body=$(BOOK_SRC)/nav.html
+
+book: $(BOOK_DIR)/index.html $(BOOK_PAGES) $(BOOK_DIR)/style.css
+
+BOOK_NEEDS_PANDOC = @command -v pandoc >/dev/null || \
+  { echo "make book: pandoc is not installed (make setup installs it)"; exit 1; }
+
+$(BOOK_DIR)/%.html: chapters/%.md $(CH_FIGURES) $(BOOK_SRC)/inline_svg.lua $(BOOK_SRC)/nav.html
+	$(BOOK_NEEDS_PANDOC)
+	@mkdir -p $(@D)
+	$(BOOK_PANDOC) --lua-filter=$(BOOK_SRC)/inline_svg.lua \
+	  --metadata pagetitle="$$(sed -n '1s/^# //p' $<)" -o $@ $<
+
+$(BOOK_DIR)/index.md: $(BOOK_MD)
+	@mkdir -p $(@D)
+	@{ echo "# The Drip Workbook"; echo; \
+	   echo "The chapters of the workbook, with their flame graphs live: hover, click to zoom, search."; \
+	   echo; for f in $^; do \
+	     echo "- [$$(sed -n '1s/^# //p' $$f)]($$(basename $$f .md).html)"; done; } > $@
+
+$(BOOK_DIR)/index.html: $(BOOK_DIR)/index.md $(BOOK_SRC)/nav.html
+	$(BOOK_NEEDS_PANDOC)
+	$(BOOK_PANDOC) --metadata pagetitle="The Drip Workbook" -o $@ $<
+
+$(BOOK_DIR)/style.css: $(BOOK_SRC)/style.css
+	@mkdir -p $(@D)
+	cp $< $@
+
 TEST_SUITES += chapters
-test-chapters: $(BUILD)/dripprof
+test-chapters: $(BUILD)/dripprof book
 	@mkdir -p $(TEST_RESULTS) $(BUILD)/chapters/listings
 	@passed=0; failed=0; \
 	pass() { passed=$$((passed + 1)); echo "ok   $$1"; }; \
@@ -70,4 +114,7 @@ test-chapters: $(BUILD)/dripprof
 	  case "$$1$$2" in *[!0-9]*|"") failed=$$((failed + 1));; \
 	  *) passed=$$((passed + $$1)); failed=$$((failed + $$2));; esac; \
 	done; \
+	bash $(BOOK_SRC)/check_book.sh $(BOOK_DIR) $(BUILD)/book-check $(CH_165_MD); status=$$?; \
+	if [ $$status -eq 0 ]; then passed=$$((passed + 1)); \
+	elif [ $$status -ne 3 ]; then failed=$$((failed + 1)); fi; \
 	echo "$$passed $$failed" > $(TEST_RESULTS)/chapters.result

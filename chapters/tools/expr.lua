@@ -156,36 +156,34 @@ local function parser(tokens, lookup, functions)
     return atom()
   end
 
-  local function product()
-    local v = unary()
-    while peek("*") or peek("/") do
-      local op = tokens[pos].kind
-      pos = pos + 1
-      local rhs = number(unary(), "the right side of '" .. op .. "'")
-      v = number(v, "the left side of '" .. op .. "'")
-      if op == "/" then
-        if rhs == 0 then
-          error("division by zero", 0)
-        end
-        v = v / rhs
-      else
-        v = v * rhs
+  local arithmetic = {
+    ["+"] = function(a, b) return a + b end,
+    ["-"] = function(a, b) return a - b end,
+    ["*"] = function(a, b) return a * b end,
+    ["/"] = function(a, b)
+      if b == 0 then
+        error("division by zero", 0)
       end
+      return a / b
+    end,
+  }
+
+  -- One level of left-associative operators: operand { (op1 | op2) operand }.
+  local function left_assoc(operand, op1, op2)
+    return function()
+      local v = operand()
+      while peek(op1) or peek(op2) do
+        local op = tokens[pos].kind
+        pos = pos + 1
+        local rhs = number(operand(), "the right side of '" .. op .. "'")
+        v = arithmetic[op](number(v, "the left side of '" .. op .. "'"), rhs)
+      end
+      return v
     end
-    return v
   end
 
-  local function sum()
-    local v = product()
-    while peek("+") or peek("-") do
-      local op = tokens[pos].kind
-      pos = pos + 1
-      local rhs = number(product(), "the right side of '" .. op .. "'")
-      v = number(v, "the left side of '" .. op .. "'")
-      v = op == "+" and v + rhs or v - rhs
-    end
-    return v
-  end
+  local product = left_assoc(unary, "*", "/")
+  local sum = left_assoc(product, "+", "-")
 
   local compare_ops = {
     ["<"] = function(a, b) return a < b end,

@@ -217,12 +217,7 @@ static void write_percent(Out *out, uint64_t count, uint64_t total) {
     out_char(out, '%');
 }
 
-/* A warm colour from the name's hash, the same in every graph. */
-static void write_colour(Out *out, const char *name, size_t n) {
-    uint64_t h = intern_hash(name, n);
-    unsigned r = 205 + (unsigned)(h % 50);
-    unsigned g = (unsigned)((h >> 16) % 230);
-    unsigned b = (unsigned)((h >> 32) % 55);
+static void write_rgb(Out *out, unsigned r, unsigned g, unsigned b) {
     out_str(out, "rgb(");
     out_u64(out, r);
     out_char(out, ',');
@@ -230,6 +225,15 @@ static void write_colour(Out *out, const char *name, size_t n) {
     out_char(out, ',');
     out_u64(out, b);
     out_char(out, ')');
+}
+
+/* A warm colour from the name's hash, the same in every graph. */
+static void write_colour(Out *out, const char *name, size_t n) {
+    uint64_t h = intern_hash(name, n);
+    unsigned r = 205 + (unsigned)(h % 50);
+    unsigned g = (unsigned)((h >> 16) % 230);
+    unsigned b = (unsigned)((h >> 32) % 55);
+    write_rgb(out, r, g, b);
 }
 
 /* ---- differential graphs ------------------------------------------------------ */
@@ -255,16 +259,6 @@ static uint64_t largest_own_change(const Trie *t) {
         }
     }
     return largest;
-}
-
-static void write_rgb(Out *out, unsigned r, unsigned g, unsigned b) {
-    out_str(out, "rgb(");
-    out_u64(out, r);
-    out_char(out, ',');
-    out_u64(out, g);
-    out_char(out, ',');
-    out_u64(out, b);
-    out_char(out, ')');
 }
 
 /* Grey when the own count did not change; otherwise red (grew) or blue

@@ -16,8 +16,15 @@
  * so a recursive function is counted once per stack (the exact counts come
  * from the titles, not from pixel widths). Labels are cut to the box's width
  * with the same rule as flame.c (0.59 em per character, at least 3, "..").
- * When the script has set everything up it marks the root element with
- * data-ready="yes" (the headless browser test looks for it).
+ * When the script has set everything up it marks its <svg> with
+ * data-ready="yes" (the headless browser tests look for it).
+ *
+ * The same script works in an SVG opened on its own and in an <svg> inlined
+ * into an HTML page beside other graphs (the web edition of the chapters):
+ * it finds its own <svg> from document.currentScript and looks up its
+ * elements inside it, never in the whole document. Inlined, it leaves the
+ * keyboard (Ctrl-F, Escape) and the page's URL to the page, and offers its
+ * functions as svg.flame instead of window.flame.
  */
 #include "flame.h"
 
@@ -35,15 +42,20 @@ const char flame_style[] =
 const char flame_script[] =
     "\"use strict\";\n"
     "(function () {\n"
-    "  var svg = document.documentElement;\n"
+    "  /* the graph this script belongs to: the whole document when the SVG is\n"
+    "     opened on its own, or one <svg> inlined in a page among others */\n"
+    "  var script = document.currentScript;\n"
+    "  var svg = (script && script.closest && script.closest('svg')) || document.documentElement;\n"
+    "  var standalone = svg === document.documentElement;\n"
+    "  function byId(id) { return svg.querySelector('#' + id); }\n"
     "  var XPAD = 10, CHAR = 12 * 0.59, MATCH = 'rgb(230,0,230)';\n"
     "  var frames = [], total = 0, fullWidth = 0, zoomedAt = -1, pattern = null;\n"
     "  var ignoreCase = false;\n"
-    "  var root = document.getElementById('frames');\n"
-    "  var unzoomButton = document.getElementById('unzoom');\n"
-    "  var searchButton = document.getElementById('search');\n"
-    "  var matchedText = document.getElementById('matched');\n"
-    "  var details = document.getElementById('details');\n"
+    "  var root = byId('frames');\n"
+    "  var unzoomButton = byId('unzoom');\n"
+    "  var searchButton = byId('search');\n"
+    "  var matchedText = byId('matched');\n"
+    "  var details = byId('details');\n"
     "\n"
     "  function fit(name, width) {\n"
     "    var room = Math.floor((width - 3) / CHAR);\n"
@@ -90,6 +102,7 @@ const char flame_script[] =
     "  }\n"
     "\n"
     "  function remember() {\n"
+    "    if (!standalone) return; /* a page's URL is not one graph's to change */\n"
     "    var params = [];\n"
     "    if (zoomedAt >= 0) {\n"
     "      var f = frames[zoomedAt];\n"
@@ -183,6 +196,12 @@ const char flame_script[] =
     "    searchButton.addEventListener('click', function () {\n"
     "      if (pattern !== null) resetSearch(); else askSearch();\n"
     "    });\n"
+    "    var api = { zoom: function (i) { zoom(frames[i]); }, unzoom: unzoom,\n"
+    "                search: search, resetSearch: resetSearch, frames: frames };\n"
+    "    svg.flame = api;\n"
+    "    svg.setAttribute('data-ready', 'yes');\n"
+    "    if (!standalone) return; /* keys and the URL belong to the page */\n"
+    "    window.flame = api;\n"
     "    window.addEventListener('keydown', function (e) {\n"
     "      if (e.key === 'F3' || ((e.ctrlKey || e.metaKey) && e.key === 'f')) {\n"
     "        e.preventDefault();\n"
@@ -205,9 +224,6 @@ const char flame_script[] =
     "        }\n"
     "    }\n"
     "    if (params.has('s')) search(params.get('s'));\n"
-    "    window.flame = { zoom: function (i) { zoom(frames[i]); }, unzoom: unzoom,\n"
-    "                     search: search, resetSearch: resetSearch, frames: frames };\n"
-    "    svg.setAttribute('data-ready', 'yes');\n"
     "  }\n"
     "\n"
     "  init();\n"

@@ -5,14 +5,16 @@
 # interface (the Search button with prompt() answered, a click on a box, the
 # Reset Zoom button), checks the outcome against numbers computed from the
 # folded input below, and writes one line per check into the page, which
-# --dump-dom prints. No npm, no driver: just Debian's chromium.
+# --dump-dom prints. No npm, no driver: just Debian's chromium, started by
+# headless.sh (shared with the web edition's check, chapters/book/).
 #
 # Exit: 0 all checks passed, 1 a check failed (or the page never ran),
 #       3 skipped because no chromium is installed (not a pass).
 set -uo pipefail
 dripprof=$1
 work=$2
-browser=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
+. "$(dirname "$0")/headless.sh"
+browser=$(headless_browser)
 if [ -z "$browser" ]; then
     echo "prof: browser check SKIPPED: chromium is not installed (apt-get install chromium)"
     exit 3
@@ -128,19 +130,4 @@ window.addEventListener('load', function () {
 });
 </script></body></html>
 PAGE
-profile_dir=$(mktemp -d)
-dom=$(timeout 60 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-    --disable-background-networking --disable-component-update --disable-sync \
-    --allow-file-access-from-files --user-data-dir="$profile_dir" --virtual-time-budget=5000 \
-    --dump-dom "file://$work/check.html" 2>"$work/chromium.log")
-rm -rf "$profile_dir"
-result=$(printf '%s\n' "$dom" | sed -n '/<pre id="result">/,/<\/pre>/p')
-printf '%s\n' "$result" | sed -e 's/<[^>]*>//g' -e 's/&lt;/</g' -e 's/&gt;/>/g' -e 's/&amp;/\&/g' \
-    -e 's/^/prof: browser: /' > "$work/result.txt"
-if grep -q 'RESULT: PASSED' "$work/result.txt"; then
-    echo "prof: browser check passed ($(grep -c '^prof: browser: ok' "$work/result.txt") checks in headless chromium)"
-    exit 0
-fi
-echo "prof: browser check FAILED (chromium log: $work/chromium.log)"
-grep -v '^prof: browser: ok' "$work/result.txt" | head -20
-exit 1
+headless_check "$browser" "file://$work/check.html" "$work" "prof: browser: " "prof: browser check"

@@ -265,6 +265,21 @@ static int run(const char *args, char **out, char **err) {
     return WEXITSTATUS(status);
 }
 
+/* Runs dripprof with args, wants the exit status and, when given, a text in
+ * its stdout and one in its stderr. */
+static void expect_run(const char *args, int status, const char *in_out, const char *in_err) {
+    char *out, *err;
+    assert_int_equal(run(args, &out, &err), status);
+    if (in_out != NULL && strstr(out, in_out) == NULL) {
+        fail_msg("dripprof %s: stdout lacks \"%s\":\n%s", args, in_out, out);
+    }
+    if (in_err != NULL && strstr(err, in_err) == NULL) {
+        fail_msg("dripprof %s: stderr lacks \"%s\":\n%s", args, in_err, err);
+    }
+    free(out);
+    free(err);
+}
+
 static void the_command_line(void **state) {
     (void)state;
     char before[512], after[512], args[1400];
@@ -279,31 +294,16 @@ static void the_command_line(void **state) {
     /* AFTER from stdin, and the result drawn by flame from stdin */
     snprintf(args, sizeof args, "diff %s - < %s | %s flame --countname Ir -", before, after,
              PROF_DRIPPROF);
-    assert_int_equal(run(args, &out, &err), 0);
-    assert_non_null(strstr(out, "<title>z (4 Ir, 80.00%)\nbefore: 0, change: +4 (new)"));
-    free(out);
-    free(err);
+    expect_run(args, 0, "<title>z (4 Ir, 80.00%)\nbefore: 0, change: +4 (new)", NULL);
     /* a differential file is not diff's input; errors name the file and line */
     const char *twice = prof_scratch_file("d.folded", "m;x 2 0\n", 8);
     snprintf(args, sizeof args, "diff %s %s", before, twice);
-    assert_int_equal(run(args, &out, &err), 1);
-    assert_non_null(strstr(err, "d.folded:1: two counts on the line"));
-    free(out);
-    free(err);
+    expect_run(args, 1, NULL, "d.folded:1: two counts on the line");
     const char *bad = prof_scratch_file("bad.folded", "m;x 2\nm;;y 3\n", 13);
     snprintf(args, sizeof args, "diff %s %s", bad, after);
-    assert_int_equal(run(args, &out, &err), 1);
-    assert_non_null(strstr(err, "bad.folded:2: empty frame"));
-    free(out);
-    free(err);
-    assert_int_equal(run("diff only-one.folded", &out, &err), 2);
-    assert_non_null(strstr(err, "usage: dripprof diff"));
-    free(out);
-    free(err);
-    assert_int_equal(run("diff --help", &out, &err), 0);
-    assert_non_null(strstr(out, "stack BEFORE AFTER"));
-    free(out);
-    free(err);
+    expect_run(args, 1, NULL, "bad.folded:2: empty frame");
+    expect_run("diff only-one.folded", 2, NULL, "usage: dripprof diff");
+    expect_run("diff --help", 0, "stack BEFORE AFTER", NULL);
 }
 
 int diff_tests(size_t *count) {

@@ -1,0 +1,47 @@
+-- inline_svg.lua: a pandoc filter for the web edition (`make book`).
+--
+-- The chapters show their flame graphs as Markdown images of SVG files.
+-- An <img> would display the picture but run none of its script, so in the
+-- web edition every such image is replaced by the SVG itself, inline in the
+-- page, inside a <figure> with the image's text as its caption: hover,
+-- zoom and search then work in the page (vm/prof/flame_script.c scopes its
+-- script to its own <svg> for this). Paths are relative to the chapter's
+-- folder, as in the Markdown. An image that is not SVG stays an image; an
+-- SVG that cannot be read stops pandoc with its name.
+--
+-- This runs inside pandoc (its Lua 5.3), with pandoc's `pandoc` module.
+local input = PANDOC_STATE.input_files[1] or "."
+local dir = input:match("^(.*)/[^/]*$") or "."
+
+local function read_svg(path)
+  local f, err = io.open(path, "r")
+  if not f then
+    error("inline_svg: cannot read " .. path .. " (" .. tostring(err) .. ")")
+  end
+  local text = f:read("a")
+  f:close()
+  -- an XML declaration is not allowed in the middle of an HTML page
+  return (text:gsub("^%s*<%?xml[^>]*%?>%s*", ""))
+end
+
+local function escape(text)
+  return (text:gsub("&", "&amp;"):gsub("<", "&lt;"):gsub(">", "&gt;"):gsub('"', "&quot;"))
+end
+
+local function figure(image)
+  local src = image.src
+  local caption = escape(pandoc.utils.stringify(image.caption))
+  return pandoc.RawBlock("html", '<figure class="flame" data-src="' .. escape(src) .. '">\n' ..
+    read_svg(dir .. "/" .. src) .. '<figcaption>' .. caption .. "</figcaption>\n</figure>")
+end
+
+return {
+  {
+    Para = function(para)
+      local only = para.content[1]
+      if #para.content == 1 and only.t == "Image" and only.src:match("%.svg$") then
+        return figure(only)
+      end
+    end,
+  },
+}
