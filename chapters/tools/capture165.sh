@@ -142,6 +142,8 @@ valgrind --tool=callgrind --callgrind-out-file="$second" "$drip" vm/bench/zoo.dr
     echo "# Two callgrind runs of zoo.drip: profile-165's and one more by capture165.sh."
     echo "ir_zoo_first = $(sed -n 's/^ir_zoo_total = //p' "$prof/summary-165.txt")"
     echo "ir_zoo_second = $(sed -n 's/^totals: *//p' "$second")"
+    echo "runPlain_zoo_first = $(runplain_rows "$prof/callgrind.out.zoo")"
+    echo "runPlain_zoo_second = $(runplain_rows "$second")"
 } > "$data/repeat.txt"
 rm -f "$second"
 
