@@ -133,9 +133,11 @@ int diff_split_first_count(const char *stack, size_t length, size_t *stack_lengt
     return 1;
 }
 
-int diff_reader_visit(void *context, const char *stack, size_t length, uint64_t count,
-                      const char **why) {
-    DiffReader *reader = context;
+/* The lines after a first line with two counts, and the first line itself.
+ * Kept out of line so that the plain case pays for nothing it does not use. */
+__attribute__((noinline)) static int visit_differential(DiffReader *reader, const char *stack,
+                                                        size_t length, uint64_t count,
+                                                        const char **why) {
     size_t real_length;
     uint64_t first;
     int split = diff_split_first_count(stack, length, &real_length, &first);
@@ -145,9 +147,9 @@ int diff_reader_visit(void *context, const char *stack, size_t length, uint64_t 
     }
     if (reader->counts == 0) {
         reader->counts = split ? 2 : 1;
-    }
-    if (reader->counts == 1) {
-        return trie_add(reader->trie, stack, length, count, why);
+        if (split == 0) {
+            return trie_add(reader->trie, stack, length, count, why);
+        }
     }
     if (!split) {
         *why = "one count, but the first line had two (a differential file needs "
@@ -155,4 +157,13 @@ int diff_reader_visit(void *context, const char *stack, size_t length, uint64_t 
         return -1;
     }
     return trie_add_pair(reader->trie, stack, real_length, first, count, why);
+}
+
+int diff_reader_visit(void *context, const char *stack, size_t length, uint64_t count,
+                      const char **why) {
+    DiffReader *reader = context;
+    if (reader->counts == 1) { /* a plain file, decided by its first line: the usual case */
+        return trie_add(reader->trie, stack, length, count, why);
+    }
+    return visit_differential(reader, stack, length, count, why);
 }
