@@ -166,7 +166,8 @@ local function student_tests(full)
     "make builds the VM and dripprof with the stubs", out)
   local folded = "chapters/data/165/fib-drip.folded"
   ok, code, out = in_edition("build/dripprof top " .. folded)
-  check(code == 3 and out:find("dripprof top needs inclusive() from exercises/165/profile.c: run make exercise-165", 1, true),
+  check(code == 3 and out:find("dripprof top needs inclusive() from exercises/165/profile.c: run make exercise-165\n"
+      .. "  (inclusive() returns -1 on the one stack \"main;f 3\", like the shipped stub)", 1, true),
     "stubs: dripprof top says it needs inclusive() from exercises/165/profile.c", out)
   ok, code, out = in_edition("build/dripprof files vm/prof/tests/data/shared-jumps.annotate.txt")
   check(code == 3 and out:find("dripprof files needs parse_row() from exercises/165/profile.c", 1, true),

@@ -73,7 +73,7 @@ $(PROF_UNWRITTEN): $(PROF_OBJ)/dripprof.o $(PROF_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(PROF_CFLAGS) -o $@ $^ -lm
 
-$(PROF_BROKEN): $(PROF_OBJ)/dripprof.o $(PROF_OBJS) $(PROF_DIR)/tests/broken/profile.c
+$(PROF_BROKEN): $(PROF_OBJ)/dripprof.o $(PROF_OBJS) $(PROF_DIR)/tests/broken/impl.c
 	@mkdir -p $(@D)
 	$(CC) $(PROF_CFLAGS) -O0 -o $@ $^ -lm
 

@@ -1,4 +1,4 @@
-/* broken/profile.c: an implementation of the exercise that misbehaves on purpose.
+/* broken/impl.c: an implementation of the exercise that misbehaves on purpose.
  *
  * Linked into build/prof-tests/dripprof-broken, it shows what dripprof does with
  * a student's code that is wrong in the ways that would otherwise take dripprof
