@@ -108,7 +108,7 @@ local function hashes_below(dir)
   return util.sha256_many(paths)
 end
 
-local function check_copies(edition, files)
+local function check_copies(edition)
   local public = { [util.sha256(README)] = true }
   for _, hex in pairs(hashes_below(PUBLIC)) do
     public[hex] = true
@@ -121,11 +121,7 @@ local function check_copies(edition, files)
       end
     end
   end
-  local paths = {}
-  for i, path in ipairs(files) do
-    paths[i] = edition .. "/" .. path
-  end
-  for path, hex in pairs(util.sha256_many(paths)) do
+  for path, hex in pairs(hashes_below(edition)) do
     if private[hex] then
       finding("copies: " .. path:sub(#edition + 2) .. " has the same bytes as " .. private[hex])
     end
@@ -216,9 +212,10 @@ edition = edition:gsub("/+$", "")
 local files = files_below(edition)
 check_layout(edition)
 check_outputs(edition, files)
-check_copies(edition, files)
+check_copies(edition)
 check_lines(edition, files)
 local compared, references = check_functions(edition)
+table.sort(findings)
 for _, text in ipairs(findings) do
   print("check_edition: " .. text)
 end

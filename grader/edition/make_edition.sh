@@ -8,7 +8,7 @@
 # - Only files git tracks or would track are copied (tar, so modes are kept): no build
 #   outputs, no editor leftovers. Outside a git checkout, every file except *.o and
 #   callgrind.out.* (the .gitignore's patterns) and build/ folders.
-# - The student's files (exercises/N/*.c) are taken from git HEAD, so a stub that
+# - The student's files (exercises/N/*.c, N a chapter) are taken from git HEAD, so a stub that
 #   somebody filled in while trying the exercise never ships.
 # - DEST must be empty, or FORCE=1: then everything in it except .git is replaced, so
 #   an existing template repository can be updated and committed. DEST may not be the
@@ -68,7 +68,7 @@ list_files | tar --null -T - -cf - | tar -xf - -C "$target" || die "could not co
 
 # The student's files as committed.
 if [ $in_git = yes ]; then
-    for file in exercises/*/*.c; do
+    for file in exercises/[0-9]*/*.c; do
         [ -f "$file" ] || continue
         if git cat-file -e "HEAD:$file" 2>/dev/null; then
             git show "HEAD:$file" > "$target/$file" || die "git show HEAD:$file failed"
