@@ -1,7 +1,9 @@
 # Drip Workbook: the top-level build.
 #
 # Each part of the workbook keeps its rules in a fragment beside its sources
-# (vm/vm.mk, exercises/exercises.mk, grader/grader.mk, chapters/chapters.mk).
+# (vm/vm.mk, exercises/exercises.mk, grader/grader.mk, chapters/chapters.mk,
+# ...). They are included when present: the student edition (make
+# student-edition) is this same file without grader/ and solutions/.
 # This file holds what they share: compiler settings, the dependency setup
 # step, `make help`, and `make test`, which runs every suite the fragments
 # register and prints one closing line `N passed, N failed` for the whole run.
@@ -47,7 +49,7 @@ HELP += "clean            remove build/"
 all:
 
 include $(wildcard vm/vm.mk vm/prof/prof.mk exercises/exercises.mk grader/grader.mk \
-                   chapters/chapters.mk)
+                   grader/edition/edition.mk chapters/chapters.mk)
 
 # Every part adds its benchmarks to BENCH_TARGETS; `make bench` runs them all.
 bench: $(BENCH_TARGETS)

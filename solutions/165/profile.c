@@ -302,13 +302,11 @@ static bool add_stack(FrameTable *table, const char *stack, size_t stack_id, uin
     }
 }
 
+/* qsort order: cost descending (a three-way compare without branches), then name. */
 static int compare_costs(const void *a, const void *b) {
-    const Cost *x = a;
-    const Cost *y = b;
-    if (x->cost != y->cost) {
-        return x->cost > y->cost ? -1 : 1;
-    }
-    return strcmp(x->name, y->name);
+    const Cost *x = a, *y = b;
+    int by_cost = (x->cost < y->cost) - (x->cost > y->cost);
+    return by_cost != 0 ? by_cost : strcmp(x->name, y->name);
 }
 
 static void free_costs(Cost *costs, size_t n) {

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exercise.h"
 #include "intern.h"
 #include "top.h"
 
@@ -104,9 +105,10 @@ int annotate_read_file(const char *path, AnnotateTable *out) {
             continue;
         }
         Row row;
-        int parsed = parse_row(line, &row);
+        const char *why;
+        int parsed = exercise_parse_row(line, &row, &why);
         if (parsed < 0) {
-            status = fail(out, path, number, "out of memory (or parse_row is not written)");
+            status = fail(out, path, number, "%s", why);
         } else if (parsed == 1 && where == BEFORE && strcmp(row.name, "PROGRAM TOTALS") == 0) {
             out->total = row.ir;
             out->has_total = true;

@@ -1,8 +1,8 @@
 /* annotate.h: reading the function table of callgrind_annotate output.
  *
- * The rows are read with the chapter's reference parse_row()
- * (solutions/165/profile.h), so the workbook has one reader of annotate
- * lines. Only the function table counts: the rows after the
+ * The rows are read with the exercise's parse_row() (profile.h, called
+ * through exercise.h), so the workbook has one reader of annotate lines: in
+ * the student edition, the student's own. Only the function table counts: the rows after the
  * "Ir ... file:function" header and its dash rule, up to the first blank
  * line (source annotations further down can look like rows). The
  * "PROGRAM TOTALS" row above the table gives the total.

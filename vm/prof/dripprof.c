@@ -13,6 +13,12 @@
  * merged). Every failure prints one line "dripprof: FILE:LINE: message" on
  * stderr and exits 1; usage errors exit 2. FILE may be "-" for standard
  * input where folded stacks are read.
+ *
+ * top and files run the chapter's exercise functions (inclusive, parse_row)
+ * from the file prof.mk's PROFILE_IMPL names, which in the student edition is
+ * the student's own exercises/165/profile.c. Until those answer a simple
+ * case, the two commands say which function is missing and exit 3
+ * (EXERCISE_NOT_READY, see exercise.h); fold, flame and calls never need them.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -25,6 +31,7 @@
 #include "annotate.h"
 #include "callgrind.h"
 #include "diff.h"
+#include "exercise.h"
 #include "flame.h"
 #include "fold.h"
 #include "folded.h"
@@ -41,7 +48,9 @@ static const char main_help[] =
     "  files ANNOTATE.TXT   a callgrind_annotate function table summed per source file\n"
     "  diff BEFORE AFTER    differential folded stacks of two profiles, for flame\n"
     "\n"
-    "`dripprof COMMAND --help` describes each command. Errors name the file and line.\n";
+    "`dripprof COMMAND --help` describes each command. Errors name the file and line.\n"
+    "Exit status: 0 done, 1 bad input, 2 usage error, 3 top/files need a function of the\n"
+    "exercise that does not work yet (run make exercise-165).\n";
 
 static const char fold_help[] =
     "usage: dripprof fold [--stats] CALLGRIND.OUT\n"
@@ -99,7 +108,7 @@ static const char calls_help[] =
 static const char files_help[] =
     "usage: dripprof files ANNOTATE.TXT\n"
     "\n"
-    "Reads the function table of callgrind_annotate output (with the chapter's parse_row)\n"
+    "Reads the function table of callgrind_annotate output (with the exercise's parse_row)\n"
     "and prints its cost per source file, callgrind_annotate-style. Code inlined from a\n"
     "header is charged to the header, so this shows where inlined helpers went.\n";
 
@@ -309,7 +318,7 @@ static int run_flame(int argc, char **argv) {
     return status != 0;
 }
 
-/* The Folded view the reference inclusive() takes, of folded lines. */
+/* The Folded view inclusive() takes, of folded lines. */
 static Folded *as_folded(const FoldedFile *file) {
     Folded *stacks = malloc((file->count + 1) * sizeof *stacks);
     for (size_t i = 0; stacks != NULL && i < file->count; i++) {
@@ -338,6 +347,9 @@ static int top_of_callgrind(const char *path, TopOptions *options, const char *c
     if (status == 0) {
         stacks = malloc((folded.count + 1) * sizeof *stacks);
         status = stacks == NULL;
+    }
+    if (status == 0 && !exercise_ready("top", "inclusive")) {
+        status = EXERCISE_NOT_READY;
     }
     if (status == 0) {
         for (size_t i = 0; i < folded.count; i++) {
@@ -373,6 +385,8 @@ static int top_of_folded(const char *path, TopOptions *options, const char *coun
         error = "the counts add up to more than 64 bits";
     } else if (file.count == 0) {
         error = "no stacks in the file";
+    } else if (!exercise_ready("top", "inclusive")) {
+        status = EXERCISE_NOT_READY;
     } else {
         options->kind = "folded stacks";
         options->countname = countname_set ? countname_set : "samples";
@@ -390,6 +404,9 @@ static int top_of_folded(const char *path, TopOptions *options, const char *coun
 static int run_top(int argc, char **argv) {
     if (wants_help(argc, argv)) {
         fputs(top_help, stdout);
+        printf("\nThe inclusive table is computed by inclusive() from %s;\nuntil it works, top "
+               "says so and exits 3.\n",
+               exercise_source());
         return 0;
     }
     TopOptions options = {0};
@@ -502,10 +519,17 @@ static int run_calls(int argc, char **argv) {
 static int run_files(int argc, char **argv) {
     if (wants_help(argc, argv)) {
         fputs(files_help, stdout);
+        printf("\nThe rows are read by parse_row() from %s; until it works, files says so\nand "
+               "exits 3.\n",
+               exercise_source());
         return 0;
     }
     if (argc != 1 || argv[0][0] == '-') {
         return usage_error(files_help, "files: give one callgrind_annotate output file%s", "");
+    }
+    /* Before reading: every line of the file goes through parse_row(). */
+    if (!exercise_ready("files", "parse_row")) {
+        return EXERCISE_NOT_READY;
     }
     AnnotateTable table;
     if (annotate_read_file(argv[0], &table) != 0) {

@@ -1,9 +1,10 @@
 /* top.c: self and inclusive tables (see top.h).
  *
  * Self costs are summed per leaf frame through an Intern table (frame name
- * -> dense index); inclusive costs come from the chapter's reference
- * inclusive() in solutions/165/profile.c, so the workbook has one definition
- * of "inclusive over folded stacks". Rows are sorted by cost, descending,
+ * -> dense index); inclusive costs come from the exercise's inclusive()
+ * (through exercise.h: the chapter's reference, or in the student edition the
+ * student's own), so the workbook has one definition of "inclusive over
+ * folded stacks" and none that a student could copy. Rows are sorted by cost, descending,
  * then by name (strcmp), like callgrind_annotate since valgrind 3.15.
  * Percentages use callgrind_annotate's format: " (%5.2f%%)", or "%5.1f" from
  * 99.995 up, so "(100.0%)" stays the same width as "(88.04%)".
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exercise.h"
 #include "intern.h"
 
 static int commas(char *buffer, uint64_t value) {
@@ -108,13 +110,6 @@ done:
     return status;
 }
 
-static void free_costs(Cost *costs, size_t n) {
-    for (size_t i = 0; costs != NULL && i < n; i++) {
-        free(costs[i].name);
-    }
-    free(costs);
-}
-
 static const char rule[] =
     "--------------------------------------------------------------------------------\n";
 
@@ -139,8 +134,8 @@ int top_write(const Folded *stacks, size_t count, uint64_t total, const TopOptio
     if (self_costs(stacks, count, &self, &nself) != 0) {
         return -1;
     }
-    if (inclusive(stacks, count, &incl, &nincl) != 0) {
-        free_costs(self, nself);
+    if (exercise_inclusive(stacks, count, &incl, &nincl, error) != 0) {
+        exercise_free_costs(self, nself);
         return -1;
     }
     char buffer[40];
@@ -154,8 +149,8 @@ int top_write(const Folded *stacks, size_t count, uint64_t total, const TopOptio
     write_table(out, heading, self, nself, total, options);
     snprintf(heading, sizeof heading, "%s (inclusive, once per stack)", options->countname);
     write_table(out, heading, incl, nincl, total, options);
-    free_costs(self, nself);
-    free_costs(incl, nincl);
+    exercise_free_costs(self, nself);
+    exercise_free_costs(incl, nincl);
     if (fflush(out) != 0 || ferror(out)) {
         *error = "write error";
         return -1;

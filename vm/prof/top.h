@@ -1,13 +1,13 @@
 /* top.h: the self and inclusive tables of `dripprof top`.
  *
  * The tables look like callgrind_annotate's function table, so every row can
- * be read back with parse_row() (solutions/165/profile.h):
+ * be read back with the exercise's parse_row() (profile.h):
  *
  *     20,186,274,402 (100.0%)  PROGRAM TOTALS
  *     15,676,869,738 (77.66%)  Vm::run
  *
  * Both tables come from folded stacks: self = the lines a function ends,
- * inclusive = the reference inclusive() of chapter 165, which counts a
+ * inclusive = the exercise's inclusive() of chapter 165 (exercise.h), which counts a
  * function once per stack, so the costs stay right under recursion (where
  * callgrind_annotate --inclusive=yes adds up overlapping arcs). A
  * callgrind.out is folded first (fold.h); the self column then equals
@@ -30,12 +30,13 @@ typedef struct {
 } TopOptions;
 
 /* Writes the report for the stacks (their counts must add up to total).
- * 0 on success, -1 with *error set (out of memory, overflow, write error). */
+ * 0 on success, -1 with *error set (out of memory, overflow, write error, or
+ * an error of inclusive()). Call exercise_ready("top", "inclusive") first. */
 int top_write(const Folded *stacks, size_t count, uint64_t total, const TopOptions *options,
               FILE *out, const char **error);
 
 /* qsort order of Cost rows: cost descending, then name (strcmp), like
- * callgrind_annotate since valgrind 3.15 and the reference inclusive(). */
+ * callgrind_annotate since valgrind 3.15 and the exercise's inclusive(). */
 int top_compare_costs(const void *a, const void *b);
 
 /* One callgrind_annotate-style row: right-aligned count with commas, the

@@ -24,6 +24,25 @@
 /* Scratch files of the CLI tests. */
 #define PROF_SCRATCH "build/prof-tests/scratch"
 
+/* 1 when the suite is linked with the chapter's reference parse_row() and inclusive()
+ * (prof.mk: PROFILE_IMPL is solutions/...), 0 in the student edition, whose suite tests
+ * the profiler, not the student's answers. */
+#ifndef PROF_WITH_EXERCISE
+#define PROF_WITH_EXERCISE 1
+#endif
+
+/* The first statement of a test that needs working exercise functions (top's tables,
+ * files, inclusive costs): without them the test is skipped, and counted as skipped,
+ * never as passed. */
+extern size_t prof_skipped;
+#define PROF_NEEDS_EXERCISE()                                                                  \
+    do {                                                                                       \
+        if (!PROF_WITH_EXERCISE) {                                                             \
+            prof_skipped++;                                                                    \
+            skip();                                                                            \
+        }                                                                                      \
+    } while (0)
+
 /* The committed callgrind fixtures (file names inside PROF_DATA_DIR). */
 extern const char *const prof_fixtures[];
 extern const size_t prof_fixture_count;
@@ -33,6 +52,10 @@ char *prof_slurp(const char *path, size_t *length);
 
 /* Writes data to a scratch file and returns its path (static buffer). */
 const char *prof_scratch_file(const char *name, const char *data, size_t length);
+
+/* Runs `binary args` (args: a shell fragment, may start with VAR=value settings via env);
+ * returns its exit status and fills *out / *err with what it printed (malloc'd). */
+int prof_run(const char *binary, const char *args, char **out, char **err);
 
 /* True when text is well-formed XML as far as a flame graph needs: one root,
  * balanced tags, quoted attributes, known entities, comments and CDATA. On
@@ -47,5 +70,6 @@ int top_tests(size_t *count);
 int cli_tests(size_t *count);
 int robust_tests(size_t *count);
 int diff_tests(size_t *count);
+int exercise_tests(size_t *count);
 
 #endif

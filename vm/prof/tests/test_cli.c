@@ -5,7 +5,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "annotate.h"
 #include "callgrind.h"
@@ -14,20 +13,7 @@
 /* Runs dripprof with args (a shell fragment); returns the exit status and
  * fills *out / *err with what it printed (malloc'd). */
 static int run(const char *args, char **out, char **err) {
-    char command[2048];
-    snprintf(command, sizeof command, "%s %s > %s/stdout 2> %s/stderr", PROF_DRIPPROF, args,
-             PROF_SCRATCH, PROF_SCRATCH);
-    prof_scratch_file("stdout", "", 0); /* makes sure the directory exists */
-    int status = system(command);
-    assert_true(status != -1 && WIFEXITED(status));
-    char path[512];
-    snprintf(path, sizeof path, "%s/stdout", PROF_SCRATCH);
-    *out = prof_slurp(path, NULL);
-    snprintf(path, sizeof path, "%s/stderr", PROF_SCRATCH);
-    *err = prof_slurp(path, NULL);
-    assert_non_null(*out);
-    assert_non_null(*err);
-    return WEXITSTATUS(status);
+    return prof_run(PROF_DRIPPROF, args, out, err);
 }
 
 static void every_command_has_help(void **state) {
@@ -109,6 +95,7 @@ static void bad_inputs_get_file_and_line(void **state) {
 
 static void crlf_folded_input_is_fine(void **state) {
     (void)state;
+    PROF_NEEDS_EXERCISE();
     const char *path = prof_scratch_file("crlf.folded", "main;a 3\r\nmain 1\r\n", 18);
     char args[512];
     snprintf(args, sizeof args, "top %s", path);
@@ -139,6 +126,7 @@ static void fold_output_adds_up_to_totals(void **state) {
 
 static void top_of_a_profile_matches_callgrind_self(void **state) {
     (void)state;
+    PROF_NEEDS_EXERCISE();
     char *out, *err;
     assert_int_equal(run("top " PROF_DATA_DIR "/fib.callgrind.out", &out, &err), 0);
     Callgrind g;
@@ -189,6 +177,7 @@ static void flame_reads_stdin_and_is_deterministic(void **state) {
 
 static void files_splits_the_annotate_table_by_source_file(void **state) {
     (void)state;
+    PROF_NEEDS_EXERCISE();
     AnnotateTable table;
     if (annotate_read_file(PROF_DATA_DIR "/shared-jumps.annotate.txt", &table) != 0) {
         fail_msg("%s", table.error);

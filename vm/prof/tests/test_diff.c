@@ -6,7 +6,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "diff.h"
 #include "flame.h"
@@ -248,28 +247,11 @@ static void nothing_after_is_an_error(void **state) {
 
 /* Runs dripprof with a shell fragment; returns the exit status, fills *out
  * and *err (malloc'd). */
-static int run(const char *args, char **out, char **err) {
-    char command[2048];
-    snprintf(command, sizeof command, "%s %s > %s/diff.out 2> %s/diff.err", PROF_DRIPPROF, args,
-             PROF_SCRATCH, PROF_SCRATCH);
-    prof_scratch_file("diff.out", "", 0);
-    int status = system(command);
-    assert_true(status != -1 && WIFEXITED(status));
-    char path[512];
-    snprintf(path, sizeof path, "%s/diff.out", PROF_SCRATCH);
-    *out = prof_slurp(path, NULL);
-    snprintf(path, sizeof path, "%s/diff.err", PROF_SCRATCH);
-    *err = prof_slurp(path, NULL);
-    assert_non_null(*out);
-    assert_non_null(*err);
-    return WEXITSTATUS(status);
-}
-
 /* Runs dripprof with args, wants the exit status and, when given, a text in
  * its stdout and one in its stderr. */
 static void expect_run(const char *args, int status, const char *in_out, const char *in_err) {
     char *out, *err;
-    assert_int_equal(run(args, &out, &err), status);
+    assert_int_equal(prof_run(PROF_DRIPPROF, args, &out, &err), status);
     if (in_out != NULL && strstr(out, in_out) == NULL) {
         fail_msg("dripprof %s: stdout lacks \"%s\":\n%s", args, in_out, out);
     }
@@ -287,7 +269,7 @@ static void the_command_line(void **state) {
     snprintf(after, sizeof after, "%s", prof_scratch_file("a.folded", "m;y 1\nm;z 4\n", 12));
     char *out, *err;
     snprintf(args, sizeof args, "diff %s %s", before, after);
-    assert_int_equal(run(args, &out, &err), 0);
+    assert_int_equal(prof_run(PROF_DRIPPROF, args, &out, &err), 0);
     assert_string_equal(out, "m;x 2 0\nm;y 3 1\nm;z 0 4\n");
     free(out);
     free(err);

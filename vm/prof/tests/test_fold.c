@@ -406,6 +406,7 @@ static size_t reachable(const Callgrind *g, size_t f, char *reach, bool *cyclic)
  * (self + its outgoing arcs), up to rounding: notes §3. */
 static void inclusive_matches_callgrind_below_acyclic_functions(void **state) {
     (void)state;
+    PROF_NEEDS_EXERCISE();
     for (size_t i = 0; i < prof_fixture_count; i++) {
         char path[512];
         snprintf(path, sizeof path, "%s/%s", PROF_DATA_DIR, prof_fixtures[i]);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 const char *const prof_fixtures[] = {
     "fib.callgrind.out",    "fib-separate.callgrind.out",    "fib-instr.callgrind.out",
@@ -58,9 +59,29 @@ const char *prof_scratch_file(const char *name, const char *data, size_t length)
     return path;
 }
 
+int prof_run(const char *binary, const char *args, char **out, char **err) {
+    char command[2048];
+    snprintf(command, sizeof command, "%s %s > %s/stdout 2> %s/stderr", binary, args,
+             PROF_SCRATCH, PROF_SCRATCH);
+    prof_scratch_file("stdout", "", 0); /* makes sure the directory exists */
+    int status = system(command);
+    assert_true(status != -1 && WIFEXITED(status));
+    char path[512];
+    snprintf(path, sizeof path, "%s/stdout", PROF_SCRATCH);
+    *out = prof_slurp(path, NULL);
+    snprintf(path, sizeof path, "%s/stderr", PROF_SCRATCH);
+    *err = prof_slurp(path, NULL);
+    assert_non_null(*out);
+    assert_non_null(*err);
+    return WEXITSTATUS(status);
+}
+
+size_t prof_skipped = 0;
+
 int main(int argc, char **argv) {
-    int (*groups[])(size_t *) = {folded_tests, callgrind_tests, fold_tests,   flame_tests,
-                                 top_tests,    cli_tests,       robust_tests, diff_tests};
+    int (*groups[])(size_t *) = {folded_tests, callgrind_tests, fold_tests,
+                                 flame_tests,  top_tests,       cli_tests,
+                                 robust_tests, exercise_tests, diff_tests};
     size_t total = 0;
     int failed = 0;
     for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++) {
@@ -68,13 +89,20 @@ int main(int argc, char **argv) {
         failed += groups[i](&count);
         total += count;
     }
+    size_t passed = total - (size_t)failed - prof_skipped;
     if (argc > 1) {
         FILE *out = fopen(argv[1], "w");
         if (out != NULL) {
-            fprintf(out, "%zu %d\n", total - (size_t)failed, failed);
+            fprintf(out, "%zu %d\n", passed, failed);
             fclose(out);
         }
     }
-    printf("prof: %zu tests, %d failed\n", total, failed);
+    printf("prof: %zu tests, %d failed", total, failed);
+    if (prof_skipped > 0) {
+        printf(", %zu skipped: they need parse_row() and inclusive(), and this suite tests the "
+               "profiler, not the exercise (make exercise-165 does that)",
+               prof_skipped);
+    }
+    printf("\n");
     return failed == 0 ? 0 : 1;
 }

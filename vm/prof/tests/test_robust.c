@@ -137,6 +137,7 @@ static void damaged_stacks_draw_or_fail_cleanly(void **state) {
 
 static void damaged_annotate_tables_read_or_fail_cleanly(void **state) {
     (void)state;
+    PROF_NEEDS_EXERCISE();
     size_t length;
     char *text = prof_slurp(PROF_DATA_DIR "/shared-jumps.annotate.txt", &length);
     assert_non_null(text);

@@ -1,0 +1,26 @@
+# grader/edition/edition.mk: the student edition (make student-edition) and its test
+# suite. Included by the top-level Makefile when grader/ is there (the edition itself
+# has no grader/, so none of this ships).
+#
+#   make student-edition [DEST=dir] [FORCE=1]   the workbook for students, without
+#                                                solutions/ and grader/ (make_edition.sh)
+#   make test-edition                            build one into a temporary folder and
+#                                                use it as a student would (test_edition.lua)
+#   make test-edition-full                       the same, with the edition's whole make test
+
+DEST ?= $(BUILD)/student-edition
+
+HELP += "student-edition  write the student edition to DEST (default build/student-edition; FORCE=1 replaces)"
+HELP += "test-edition     build the student edition in build/edition-test and try it as a student"
+
+.PHONY: student-edition test-edition test-edition-full
+student-edition:
+	@LUA=$(LUA) bash grader/edition/make_edition.sh "$(DEST)" "$(FORCE)"
+
+TEST_SUITES += edition
+test-edition: setup $(BUILD)/dripprof
+	@mkdir -p $(TEST_RESULTS)
+	@$(LUA) grader/edition/test_edition.lua --result $(TEST_RESULTS)/edition.result
+
+test-edition-full: setup $(BUILD)/dripprof
+	@$(LUA) grader/edition/test_edition.lua --full
