@@ -1,11 +1,12 @@
 -- test_render.lua: tests of the chapter renderer (render.lua, expr.lua,
--- stacks.lua) and the listing extractor. Prints a line per failed case and
+-- stacks.lua, tables.lua) and the listing extractor. Prints a line per failed case and
 -- a last line "PASSED FAILED".
 local here = arg[0]:match("^(.*)/[^/]*$") or "."
 package.path = here .. "/?.lua;" .. package.path
 local render = require("render")
 local expr = require("expr")
 local stacks = require("stacks")
+local tables = require("tables")
 local listings = require("listings")
 
 local passed, failed = 0, 0
@@ -231,13 +232,43 @@ end)
 os.remove(before)
 os.remove(after)
 
+-- ---- included tables ----------------------------------------------------------
+local counts = temp_file("opcode                      count    share\n" ..
+  "GET_LOCAL              74,651,757   20.83%\nCALL                   29,860,705    8.33%\n" ..
+  "CLOSURE                         1    0.00%\n")
+local rows = temp_file("4,464,175,322 (93.14%)  vm/src/run.h:runPlain [build/drip]\n" ..
+  "  268,746,354 ( 5.61%)  vm/src/table.h:runPlain\n  no count here\n")
+local Tb = tables.functions({ c = counts, r = rows })
+case("a table's count is the first whole number on the one matching line", function()
+  expect_eq(Tb.table_count("c", "GET_LOCAL"), 74651757)
+  expect_eq(Tb.table_count("r", "table.h:runPlain"), 268746354)
+  expect_eq(Tb.table_count("c", "CLOSURE"), 1)
+end)
+case("table rows are counted by the text they contain", function()
+  expect_eq(Tb.table_rows("r", ":runPlain"), 2)
+  expect_eq(Tb.table_rows("r", "value.h"), 0)
+  expect_eq(Tb.table_rows("c", "("), 0) -- plain text, not a pattern
+end)
+case("a table line that is missing, repeated or without a count is an error", function()
+  expect_error(function() Tb.table_count("c", "RETURN") end, "0 lines of " .. counts)
+  expect_error(function() Tb.table_count("r", "runPlain") end, "2 lines of " .. rows)
+  expect_error(function() Tb.table_count("r", "no count") end, "has no count")
+  expect_error(function() Tb.table_rows("zz", "x") end, "no table called 'zz'")
+end)
+case("table functions inside a template", function()
+  expect_eq(r("{{table_count(c, \"GET_LOCAL\") / table_count(c, CALL)|%.1f}}", Tb), "2.5\n")
+end)
+os.remove(counts)
+os.remove(rows)
+
 -- ---- the chapter itself ------------------------------------------------------
 -- The real template and data (the suite runs from the repository root): its
 -- words follow the data, and data that breaks one of its claims stops it.
 local template_path = "chapters/165-profiling-the-vm.md.in"
 local function chapter_files()
   local files = {}
-  local p = io.popen("ls chapters/data/165/*.txt chapters/data/165/*.folded 2>/dev/null")
+  local p = io.popen("ls chapters/data/165/*.txt chapters/data/165/*.folded " ..
+    "chapters/data/165/*.out 2>/dev/null")
   for line in p:lines() do
     files[#files + 1] = line
   end
@@ -248,9 +279,13 @@ local function render_chapter(change)
   local f = assert(io.open(template_path, "r"))
   local template = f:read("a")
   f:close()
-  local real, folded = render.load_files(chapter_files())
+  local real, folded, included = render.load_files(chapter_files())
   change(real)
-  return render.render(template, real, template_path, "chapters", stacks.functions(folded))
+  local functions = stacks.functions(folded)
+  for name, fn in pairs(tables.functions(included)) do
+    functions[name] = fn
+  end
+  return render.render(template, real, template_path, "chapters", functions)
 end
 if io.open(template_path, "r") then
   case("the chapter's words follow its data", function()
