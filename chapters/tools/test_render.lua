@@ -204,6 +204,13 @@ case("self and inclusive counts", function()
   expect_eq(F.inclusive("b", "script"), 38)
   expect_eq(F.self_count("a", "run"), 2)
 end)
+case("path counts need the frames next to each other, in order", function()
+  expect_eq(F.path_count("a", "main;run;call"), 9)
+  expect_eq(F.path_count("a", "main;run"), 11)
+  expect_eq(F.path_count("b", "fib;fib"), 13) -- each line once, however often it matches
+  expect_eq(F.path_count("a", "main;call"), 0)
+  expect_eq(F.path_count("a", "run;main"), 0)
+end)
 case("the heaviest line", function()
   expect_eq(F.heaviest("b"), "script 18")
   expect_eq(F.heaviest_frame("b", 1), "script")
@@ -231,6 +238,19 @@ case("a bad folded line names file and line", function()
 end)
 os.remove(before)
 os.remove(after)
+
+case("round tells a whole quotient from a fraction", function()
+  expect_eq(expr.evaluate("12 / 4 == round(12 / 4)", function() end), true)
+  expect_eq(expr.evaluate("13 / 4 == round(13 / 4)", function() end), false)
+  expect_eq(expr.evaluate("round(2.5) + round(-0.4)", function() end), 3)
+end)
+
+case("contains is a plain-text test usable in a check", function()
+  local look = function(k) return ({ ["b.f"] = "__libc_start_main@@GLIBC_2.34" })[k] end
+  expect_eq(expr.evaluate('contains(b.f, "@@")', look), true)
+  expect_eq(expr.evaluate('contains(b.f, ".*")', look), false)
+  expect_eq(r('x{{check: contains(p.name, "fi") and p.calls > 1}}'), "x\n")
+end)
 
 -- ---- included tables ----------------------------------------------------------
 local counts = temp_file("opcode                      count    share\n" ..
@@ -275,12 +295,15 @@ local function chapter_files()
   p:close()
   return files
 end
-local function render_chapter(change)
+local function render_chapter(change, change_tables)
   local f = assert(io.open(template_path, "r"))
   local template = f:read("a")
   f:close()
   local real, folded, included = render.load_files(chapter_files())
   change(real)
+  if change_tables then
+    change_tables(included)
+  end
   local functions = stacks.functions(folded)
   for name, fn in pairs(tables.functions(included)) do
     functions[name] = fn
@@ -313,6 +336,31 @@ if io.open(template_path, "r") then
         d["profile.callgrind_outline_callValue_calls"] = "29860704"
       end)
     end, "no longer supports this claim")
+    expect_error(function()
+      render_chapter(function(d)
+        d["inclusive.interpret_own"] = d["inclusive.interpret_called"]
+      end)
+    end, "no longer supports this claim: inclusive.interpret_called > inclusive.interpret_own")
+  end)
+  case("a table row that no longer fits a sentence stops the chapter", function()
+    local lines = {}
+    for line in io.lines("chapters/data/165/fib-lines.out") do
+      if line:find("COMPARISON_OP(<)", 1, true) then
+        -- one instruction more on the comparison line: no longer a whole number per LESS
+        local count = line:match("^%s*([%d,]+)")
+        local more = tostring(tonumber((count:gsub(",", ""))) + 1)
+        line = line:gsub("^(%s*)[%d,]+", "%1" .. more)
+      end
+      lines[#lines + 1] = line
+    end
+    local changed = temp_file(table.concat(lines, "\n") .. "\n")
+    expect_error(function()
+      render_chapter(function() end, function(t) t.fib_lines = changed end)
+    end, 'no longer supports this claim: table_count(fib_lines, "COMPARISON_OP(<)")')
+    expect_error(function()
+      render_chapter(function() end, function(t) t.fib_self = changed end)
+    end, "no longer supports this claim")
+    os.remove(changed)
   end)
 end
 
