@@ -2,7 +2,8 @@
 #
 # chapters/165-profiling-the-vm.md is rendered from 165-profiling-the-vm.md.in
 # and the files in chapters/data/165/, which `make chapter-data-165` copies from
-# a real `make profile-165` run. The flame graphs in chapters/figures/ are drawn
+# a real `make profile-165` run (the .out tables are both shown verbatim and
+# read by the sentences about them; vm/bench/fib.drip is shown as it is). The flame graphs in chapters/figures/ are drawn
 # by dripprof from the folded stacks in the same folder (the differential one
 # from two of them, through `dripprof diff`). The suite `chapters` fails when
 # the committed text or figures no longer match their data or the data breaks
@@ -14,8 +15,9 @@
 CH_TOOL     := $(LUA) chapters/tools/chapter.lua
 CH_165_IN   := chapters/165-profiling-the-vm.md.in
 CH_165_MD   := chapters/165-profiling-the-vm.md
-CH_165_DATA := $(sort $(wildcard chapters/data/165/*.txt chapters/data/165/*.folded))
-CH_165_INCS := $(wildcard chapters/data/165/*.out chapters/listings/*)
+CH_165_DATA := $(sort $(wildcard chapters/data/165/*.txt chapters/data/165/*.folded \
+                 chapters/data/165/*.out))
+CH_165_INCS := $(wildcard chapters/listings/*) vm/bench/fib.drip
 CH_TOOLS    := $(wildcard chapters/tools/*.lua)
 CH_FIGURES  := chapters/figures/165-fib-c.svg chapters/figures/165-fib-drip.svg \
                chapters/figures/165-fib-outline-diff.svg

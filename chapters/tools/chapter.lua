@@ -6,14 +6,16 @@
 --        build and run every C listing; prints `ok`/`FAIL` per listing and a
 --        last line `P F` (passed, failed) for the test suite.
 -- A data file's keys are prefixed with its base name: profile.txt gives
--- `profile.KEY`. Folded-stack files (NAME.folded) are data too: the
--- template's expressions reach them through stacks.lua's functions, by
--- their base name with '-' made '_' (fib-drip.folded is fib_drip).
+-- `profile.KEY`. Folded-stack files (NAME.folded) and included tables
+-- (NAME.out) are data too: the template's expressions reach them through
+-- stacks.lua's and tables.lua's functions, by their base name with '-'
+-- made '_' (fib-drip.folded is fib_drip, fib-lines.out is fib_lines).
 local here = arg[0]:match("^(.*)/[^/]*$") or "."
 package.path = here .. "/?.lua;" .. package.path
 local render = require("render")
 local listings = require("listings")
 local stacks = require("stacks")
+local tables = require("tables")
 
 local function slurp(path)
   local f, err = io.open(path, "rb")
@@ -26,10 +28,20 @@ local function slurp(path)
   return s
 end
 
+-- The functions a template's expressions may call: stacks.lua's over the
+-- folded-stack files, tables.lua's over the included tables.
+local function functions_for(folded, included)
+  local all = stacks.functions(folded)
+  for name, fn in pairs(tables.functions(included)) do
+    all[name] = fn
+  end
+  return all
+end
+
 local function rendered(template, data_files)
-  local data, folded = render.load_files(data_files)
+  local data, folded, included = render.load_files(data_files)
   local dir = template:match("^(.*)/[^/]*$") or "."
-  return render.render(slurp(template), data, template, dir, stacks.functions(folded))
+  return render.render(slurp(template), data, template, dir, functions_for(folded, included))
 end
 
 local function shell_quote(s)

@@ -18,7 +18,8 @@
 --   unary   := "-" unary | atom
 --   atom    := NUMBER | STRING | KEY | NAME "(" [ arg { "," arg } ] ")" | "(" expr ")"
 --   arg     := NAME (a bare word: a key's value, or else the word) | expr
--- Functions: abs, min and max, and those the caller passes (stacks.lua).
+-- Functions: abs, round, min, max and contains, and those the caller passes
+-- (stacks.lua, tables.lua).
 -- KEY is a data key such as profile.ir_fib_total (letters, digits, _ and .).
 -- Its value is a number when it reads as one (0x1ab70 does), else text;
 -- arithmetic wants numbers, and == / != compare text with text, or text
@@ -255,6 +256,10 @@ end
 -- Functions every expression has, besides the caller's.
 local builtins = {
   abs = function(x) return math.abs(x) end,
+  -- the nearest whole number: `x == round(x)` says that x is whole
+  round = function(x) return math.floor(x + 0.5) end,
+  -- true when text holds part (plain text, not a pattern): a claim about a name
+  contains = function(text, part) return tostring(text):find(tostring(part), 1, true) ~= nil end,
   min = function(...) return math.min(...) end,
   max = function(...) return math.max(...) end,
 }

@@ -59,21 +59,25 @@ function M.load_data(t, path, prefix)
 end
 
 -- Loads a chapter's data files: `key = value` files into one table, keys
--- prefixed with the file's base name (profile.txt gives profile.KEY), and
+-- prefixed with the file's base name (profile.txt gives profile.KEY);
 -- folded-stack files (NAME.folded) as a name -> path table, the name with
--- '-' made '_' (fib-drip.folded is fib_drip), for stacks.lua.
+-- '-' made '_' (fib-drip.folded is fib_drip), for stacks.lua; and the
+-- tables the text includes (NAME.out) the same way, for tables.lua.
 function M.load_files(paths)
-  local data, folded = {}, {}
+  local data, folded, tables = {}, {}, {}
   for _, path in ipairs(paths) do
     local stack_name = path:match("([^/]+)%.folded$")
+    local table_name = path:match("([^/]+)%.out$")
     if stack_name then
       folded[(stack_name:gsub("-", "_"))] = path
+    elseif table_name then
+      tables[(table_name:gsub("-", "_"))] = path
     else
       local base = path:match("([^/]+)%.txt$") or path:match("([^/]+)$")
       M.load_data(data, path, base .. ".")
     end
   end
-  return data, folded
+  return data, folded, tables
 end
 
 local function with_commas(v)

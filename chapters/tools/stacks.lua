@@ -14,6 +14,9 @@
 --   self_count(F, frame)          the counts of the lines that end in frame
 --   inclusive(F, frame)           the counts of the lines that hold frame
 --                                 (once per line, however often it occurs)
+--   path_count(F, "a;b;c")        the counts of the lines on which frames a,
+--                                 b and c follow one another in that order
+--                                 (a calls b, which calls c)
 --   heaviest(F)                   the line with the largest count, as text
 --   heaviest_frame(F, k)          the k-th frame of that line (1 = outermost)
 --   heaviest_depth(F)             how many frames that line has
@@ -132,6 +135,25 @@ function M.functions(paths)
 
   function F.inclusive(name, frame)
     return sum(name, function(line) return occurrences(line.frames, frame) > 0 end)
+  end
+
+  function F.path_count(name, path)
+    local want = {}
+    for frame in (tostring(path) .. ";"):gmatch("(.-);") do
+      want[#want + 1] = frame
+    end
+    return sum(name, function(line)
+      for start = 1, #line.frames - #want + 1 do
+        local k = 0
+        while k < #want and line.frames[start + k] == want[k + 1] do
+          k = k + 1
+        end
+        if k == #want then
+          return true
+        end
+      end
+      return false
+    end)
   end
 
   function F.heaviest(name)

@@ -1,11 +1,12 @@
 -- test_render.lua: tests of the chapter renderer (render.lua, expr.lua,
--- stacks.lua) and the listing extractor. Prints a line per failed case and
+-- stacks.lua, tables.lua) and the listing extractor. Prints a line per failed case and
 -- a last line "PASSED FAILED".
 local here = arg[0]:match("^(.*)/[^/]*$") or "."
 package.path = here .. "/?.lua;" .. package.path
 local render = require("render")
 local expr = require("expr")
 local stacks = require("stacks")
+local tables = require("tables")
 local listings = require("listings")
 
 local passed, failed = 0, 0
@@ -203,6 +204,13 @@ case("self and inclusive counts", function()
   expect_eq(F.inclusive("b", "script"), 38)
   expect_eq(F.self_count("a", "run"), 2)
 end)
+case("path counts need the frames next to each other, in order", function()
+  expect_eq(F.path_count("a", "main;run;call"), 9)
+  expect_eq(F.path_count("a", "main;run"), 11)
+  expect_eq(F.path_count("b", "fib;fib"), 13) -- each line once, however often it matches
+  expect_eq(F.path_count("a", "main;call"), 0)
+  expect_eq(F.path_count("a", "run;main"), 0)
+end)
 case("the heaviest line", function()
   expect_eq(F.heaviest("b"), "script 18")
   expect_eq(F.heaviest_frame("b", 1), "script")
@@ -231,26 +239,76 @@ end)
 os.remove(before)
 os.remove(after)
 
+case("round tells a whole quotient from a fraction", function()
+  expect_eq(expr.evaluate("12 / 4 == round(12 / 4)", function() end), true)
+  expect_eq(expr.evaluate("13 / 4 == round(13 / 4)", function() end), false)
+  expect_eq(expr.evaluate("round(2.5) + round(-0.4)", function() end), 3)
+end)
+
+case("contains is a plain-text test usable in a check", function()
+  local look = function(k) return ({ ["b.f"] = "__libc_start_main@@GLIBC_2.34" })[k] end
+  expect_eq(expr.evaluate('contains(b.f, "@@")', look), true)
+  expect_eq(expr.evaluate('contains(b.f, ".*")', look), false)
+  expect_eq(r('x{{check: contains(p.name, "fi") and p.calls > 1}}'), "x\n")
+end)
+
+-- ---- included tables ----------------------------------------------------------
+local counts = temp_file("opcode                      count    share\n" ..
+  "GET_LOCAL              74,651,757   20.83%\nCALL                   29,860,705    8.33%\n" ..
+  "CLOSURE                         1    0.00%\n")
+local rows = temp_file("4,464,175,322 (93.14%)  vm/src/run.h:runPlain [build/drip]\n" ..
+  "  268,746,354 ( 5.61%)  vm/src/table.h:runPlain\n  no count here\n")
+local Tb = tables.functions({ c = counts, r = rows })
+case("a table's count is the first whole number on the one matching line", function()
+  expect_eq(Tb.table_count("c", "GET_LOCAL"), 74651757)
+  expect_eq(Tb.table_count("r", "table.h:runPlain"), 268746354)
+  expect_eq(Tb.table_count("c", "CLOSURE"), 1)
+end)
+case("table rows are counted by the text they contain", function()
+  expect_eq(Tb.table_rows("r", ":runPlain"), 2)
+  expect_eq(Tb.table_rows("r", "value.h"), 0)
+  expect_eq(Tb.table_rows("c", "("), 0) -- plain text, not a pattern
+end)
+case("a table line that is missing, repeated or without a count is an error", function()
+  expect_error(function() Tb.table_count("c", "RETURN") end, "0 lines of " .. counts)
+  expect_error(function() Tb.table_count("r", "runPlain") end, "2 lines of " .. rows)
+  expect_error(function() Tb.table_count("r", "no count") end, "has no count")
+  expect_error(function() Tb.table_rows("zz", "x") end, "no table called 'zz'")
+end)
+case("table functions inside a template", function()
+  expect_eq(r("{{table_count(c, \"GET_LOCAL\") / table_count(c, CALL)|%.1f}}", Tb), "2.5\n")
+end)
+os.remove(counts)
+os.remove(rows)
+
 -- ---- the chapter itself ------------------------------------------------------
 -- The real template and data (the suite runs from the repository root): its
 -- words follow the data, and data that breaks one of its claims stops it.
 local template_path = "chapters/165-profiling-the-vm.md.in"
 local function chapter_files()
   local files = {}
-  local p = io.popen("ls chapters/data/165/*.txt chapters/data/165/*.folded 2>/dev/null")
+  local p = io.popen("ls chapters/data/165/*.txt chapters/data/165/*.folded " ..
+    "chapters/data/165/*.out 2>/dev/null")
   for line in p:lines() do
     files[#files + 1] = line
   end
   p:close()
   return files
 end
-local function render_chapter(change)
+local function render_chapter(change, change_tables)
   local f = assert(io.open(template_path, "r"))
   local template = f:read("a")
   f:close()
-  local real, folded = render.load_files(chapter_files())
+  local real, folded, included = render.load_files(chapter_files())
   change(real)
-  return render.render(template, real, template_path, "chapters", stacks.functions(folded))
+  if change_tables then
+    change_tables(included)
+  end
+  local functions = stacks.functions(folded)
+  for name, fn in pairs(tables.functions(included)) do
+    functions[name] = fn
+  end
+  return render.render(template, real, template_path, "chapters", functions)
 end
 if io.open(template_path, "r") then
   case("the chapter's words follow its data", function()
@@ -278,6 +336,31 @@ if io.open(template_path, "r") then
         d["profile.callgrind_outline_callValue_calls"] = "29860704"
       end)
     end, "no longer supports this claim")
+    expect_error(function()
+      render_chapter(function(d)
+        d["inclusive.interpret_own"] = d["inclusive.interpret_called"]
+      end)
+    end, "no longer supports this claim: inclusive.interpret_called > inclusive.interpret_own")
+  end)
+  case("a table row that no longer fits a sentence stops the chapter", function()
+    local lines = {}
+    for line in io.lines("chapters/data/165/fib-lines.out") do
+      if line:find("COMPARISON_OP(<)", 1, true) then
+        -- one instruction more on the comparison line: no longer a whole number per LESS
+        local count = line:match("^%s*([%d,]+)")
+        local more = tostring(tonumber((count:gsub(",", ""))) + 1)
+        line = line:gsub("^(%s*)[%d,]+", "%1" .. more)
+      end
+      lines[#lines + 1] = line
+    end
+    local changed = temp_file(table.concat(lines, "\n") .. "\n")
+    expect_error(function()
+      render_chapter(function() end, function(t) t.fib_lines = changed end)
+    end, 'no longer supports this claim: table_count(fib_lines, "COMPARISON_OP(<)")')
+    expect_error(function()
+      render_chapter(function() end, function(t) t.fib_self = changed end)
+    end, "no longer supports this claim")
+    os.remove(changed)
   end)
 end
 
