@@ -56,7 +56,8 @@ vm-builds: $(BUILD)/drip $(BUILD)/drip-noinstr $(BUILD)/drip-outline $(BUILD)/dr
 # Our own Drip programs (vm/tests/*/*.drip, expectations in comments) run in
 # the release, GC-stress and ASan+UBSan builds; a subset runs under valgrind
 # memcheck (errors or leaks fail); cli.lua checks flags and exit codes.
-VM_TEST_DIRS     := vm/tests/language vm/tests/errors vm/tests/limits vm/tests/instrument vm/tests/gc
+VM_TEST_DIRS     := vm/tests/language vm/tests/errors vm/tests/limits vm/tests/instrument vm/tests/gc \
+                    vm/tests/disassembly
 VM_MEMCHECK      := vm/tests/gc vm/tests/language/closures.drip vm/tests/language/classes.drip \
                     vm/tests/language/inheritance.drip vm/tests/language/strings.drip \
                     vm/tests/errors/stack_trace.drip vm/tests/errors/stack_overflow.drip \
