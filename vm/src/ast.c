@@ -21,13 +21,15 @@ void ast_reset(Ast *ast) {
     ast->pop_count = 0;
 }
 
+/* Starts at room for a declaration of a few hundred nodes, then doubles. */
 void ast_grow(Ast *ast) {
-    ast->nodes = growable_reserve(ast->nodes, &ast->capacity, ast->count + 1, sizeof(Node));
+    int needed = ast->count < 256 ? 256 : ast->count + 1;
+    ast->nodes = growable_reserve(ast->nodes, &ast->capacity, needed, sizeof(Node));
 }
 
 int ast_add_capture(Ast *ast, Capture capture) {
-    ast->captures = growable_reserve(ast->captures, &ast->capture_capacity,
-                                     ast->capture_count + 1, sizeof(Capture));
+    ast->captures = growable_reserve(ast->captures, &ast->capture_capacity, ast->capture_count + 1,
+                                     sizeof(Capture));
     ast->captures[ast->capture_count] = capture;
     return ast->capture_count++;
 }

@@ -50,7 +50,7 @@ struct FunctionBuild {
     FunctionBuild *outer;
     ObjFunction *function;
     Assembly *assembly;
-    int depth; /* 0 for the script; indexes the codegen's assemblies */
+    int depth;    /* 0 for the script; indexes the codegen's assemblies */
     uint8_t kind; /* a FunctionKind */
     int height;
     int max_height;
@@ -59,23 +59,29 @@ struct FunctionBuild {
 };
 
 static const int8_t stack_effect[OPCODE_COUNT] = {
-    [OP_CONSTANT] = 1,     [OP_NIL] = 1,          [OP_TRUE] = 1,          [OP_FALSE] = 1,
-    [OP_GET_LOCAL] = 1,    [OP_GET_GLOBAL] = 1,   [OP_GET_UPVALUE] = 1,   [OP_CLOSURE] = 1,
-    [OP_CLASS] = 1,        [OP_POP] = -1,         [OP_DEFINE_GLOBAL] = -1, [OP_SET_PROPERTY] = -1,
-    [OP_GET_SUPER] = -1,   [OP_EQUAL] = -1,       [OP_GREATER] = -1,      [OP_LESS] = -1,
-    [OP_ADD] = -1,         [OP_SUBTRACT] = -1,    [OP_MULTIPLY] = -1,     [OP_DIVIDE] = -1,
-    [OP_PRINT] = -1,       [OP_CLOSE_UPVALUE] = -1, [OP_RETURN] = -1,     [OP_INHERIT] = -1,
+    [OP_CONSTANT] = 1,       [OP_NIL] = 1,
+    [OP_TRUE] = 1,           [OP_FALSE] = 1,
+    [OP_GET_LOCAL] = 1,      [OP_GET_GLOBAL] = 1,
+    [OP_GET_UPVALUE] = 1,    [OP_CLOSURE] = 1,
+    [OP_CLASS] = 1,          [OP_POP] = -1,
+    [OP_DEFINE_GLOBAL] = -1, [OP_SET_PROPERTY] = -1,
+    [OP_GET_SUPER] = -1,     [OP_EQUAL] = -1,
+    [OP_GREATER] = -1,       [OP_LESS] = -1,
+    [OP_ADD] = -1,           [OP_SUBTRACT] = -1,
+    [OP_MULTIPLY] = -1,      [OP_DIVIDE] = -1,
+    [OP_PRINT] = -1,         [OP_CLOSE_UPVALUE] = -1,
+    [OP_RETURN] = -1,        [OP_INHERIT] = -1,
     [OP_METHOD] = -1,
 };
 
 /* The one or two opcodes of each binary operator (a >= b is !(a < b)). */
 #define NO_OPCODE 0xff
 static const uint8_t binary_opcodes[TOKEN_TYPE_COUNT][2] = {
-    [TOKEN_PLUS] = {OP_ADD, NO_OPCODE},         [TOKEN_MINUS] = {OP_SUBTRACT, NO_OPCODE},
-    [TOKEN_STAR] = {OP_MULTIPLY, NO_OPCODE},    [TOKEN_SLASH] = {OP_DIVIDE, NO_OPCODE},
+    [TOKEN_PLUS] = {OP_ADD, NO_OPCODE},          [TOKEN_MINUS] = {OP_SUBTRACT, NO_OPCODE},
+    [TOKEN_STAR] = {OP_MULTIPLY, NO_OPCODE},     [TOKEN_SLASH] = {OP_DIVIDE, NO_OPCODE},
     [TOKEN_EQUAL_EQUAL] = {OP_EQUAL, NO_OPCODE}, [TOKEN_BANG_EQUAL] = {OP_EQUAL, OP_NOT},
-    [TOKEN_GREATER] = {OP_GREATER, NO_OPCODE},  [TOKEN_GREATER_EQUAL] = {OP_LESS, OP_NOT},
-    [TOKEN_LESS] = {OP_LESS, NO_OPCODE},        [TOKEN_LESS_EQUAL] = {OP_GREATER, OP_NOT},
+    [TOKEN_GREATER] = {OP_GREATER, NO_OPCODE},   [TOKEN_GREATER_EQUAL] = {OP_LESS, OP_NOT},
+    [TOKEN_LESS] = {OP_LESS, NO_OPCODE},         [TOKEN_LESS_EQUAL] = {OP_GREATER, OP_NOT},
 };
 
 /* Reading and writing a resolved name, by where it lives. */
@@ -110,11 +116,12 @@ static void adjust_height(Codegen *g, int delta) {
     }
 }
 
+/* Assemblies start at a size most functions fit in, then double. */
 static void assembly_grow(Assembly *assembly) {
+    int needed = assembly->count + 2 < 256 ? 256 : assembly->count + 2;
     int capacity = assembly->capacity;
-    assembly->code = growable_reserve(assembly->code, &capacity, assembly->count + 2, 1);
-    assembly->lines =
-        growable_reserve(assembly->lines, &assembly->capacity, assembly->count + 2, sizeof(int));
+    assembly->code = growable_reserve(assembly->code, &capacity, needed, 1);
+    assembly->lines = growable_reserve(assembly->lines, &assembly->capacity, needed, sizeof(int));
 }
 
 /* The current assembly, with room for two more bytes. */
@@ -206,7 +213,8 @@ static int name_find(FunctionBuild *build, ObjString *key) {
     const Assembly *assembly = build->assembly;
     const PoolEntry *entry =
         name_slot(assembly->names, assembly->name_capacity, key, build->generation);
-    bool valid = entry->generation == build->generation && entry->index < assembly->constant_count &&
+    bool valid = entry->generation == build->generation &&
+                 entry->index < assembly->constant_count &&
                  assembly->constants[entry->index] == OBJ_VAL(key);
     return valid ? entry->index : -1;
 }
@@ -235,8 +243,8 @@ static void name_note(FunctionBuild *build, ObjString *key, int index) {
     if ((build->name_count + 1) * 2 > build->assembly->name_capacity) {
         names_grow(build);
     }
-    PoolEntry *entry = name_slot(build->assembly->names, build->assembly->name_capacity, key,
-                                 build->generation);
+    PoolEntry *entry =
+        name_slot(build->assembly->names, build->assembly->name_capacity, key, build->generation);
     build->name_count += entry->generation != build->generation;
     *entry = (PoolEntry){key, index, build->generation};
 }
@@ -305,8 +313,8 @@ static double number_value(const char *text, uint32_t length) {
 /* The assembly for functions at depth, emptied; made the first time. */
 static Assembly *assembly_at(Codegen *g, int depth) {
     if (depth == g->assembly_count) {
-        g->assemblies = growable_reserve(g->assemblies, &g->assembly_capacity, depth + 1,
-                                         sizeof(Assembly *));
+        g->assemblies =
+            growable_reserve(g->assemblies, &g->assembly_capacity, depth + 1, sizeof(Assembly *));
         g->assemblies[depth] = calloc(1, sizeof(Assembly));
         if (g->assemblies[depth] == NULL) {
             fprintf(stderr, "Out of memory.\n");
@@ -397,7 +405,9 @@ static void load(Codegen *g, const Node *use) {
     int line = line_of(g, use->tok);
     switch ((Place)use->place) {
     case PLACE_LOCAL:
-    case PLACE_UPVALUE: emit_with(g, (OpCode)load_opcode[use->place], (uint8_t)use->slot, line); return;
+    case PLACE_UPVALUE:
+        emit_with(g, (OpCode)load_opcode[use->place], (uint8_t)use->slot, line);
+        return;
     case PLACE_GLOBAL:
         emit_with(g, OP_GET_GLOBAL, name_constant(g, use->sym, use->stamp, use->tok), line);
         return;
@@ -683,19 +693,19 @@ typedef void (*Generator)(Codegen *g, const Node *node);
 
 /* METHOD, FUNCTION and PARAM are generated by their owners. */
 static const Generator generators[NODE_KIND_COUNT] = {
-    [NODE_NUMBER] = gen_number,         [NODE_STRING] = gen_string,
-    [NODE_LITERAL] = gen_literal,       [NODE_VARIABLE] = gen_variable,
-    [NODE_ASSIGN] = gen_assign,         [NODE_UNARY] = gen_unary,
-    [NODE_BINARY] = gen_binary,         [NODE_AND] = gen_and,
-    [NODE_OR] = gen_or,                 [NODE_CALL] = gen_call,
-    [NODE_GET] = gen_get,               [NODE_SET] = gen_set,
-    [NODE_INVOKE] = gen_invoke,         [NODE_THIS] = gen_this,
-    [NODE_SUPER_GET] = gen_super,       [NODE_SUPER_INVOKE] = gen_super,
-    [NODE_MISSING] = gen_nothing,       [NODE_EXPRESSION] = gen_expression,
-    [NODE_PRINT] = gen_print,           [NODE_VAR] = gen_var,
-    [NODE_FUN] = gen_fun,               [NODE_CLASS] = gen_class,
-    [NODE_BLOCK] = gen_block,           [NODE_IF] = gen_if,
-    [NODE_WHILE] = gen_while,           [NODE_FOR] = gen_for,
+    [NODE_NUMBER] = gen_number,   [NODE_STRING] = gen_string,
+    [NODE_LITERAL] = gen_literal, [NODE_VARIABLE] = gen_variable,
+    [NODE_ASSIGN] = gen_assign,   [NODE_UNARY] = gen_unary,
+    [NODE_BINARY] = gen_binary,   [NODE_AND] = gen_and,
+    [NODE_OR] = gen_or,           [NODE_CALL] = gen_call,
+    [NODE_GET] = gen_get,         [NODE_SET] = gen_set,
+    [NODE_INVOKE] = gen_invoke,   [NODE_THIS] = gen_this,
+    [NODE_SUPER_GET] = gen_super, [NODE_SUPER_INVOKE] = gen_super,
+    [NODE_MISSING] = gen_nothing, [NODE_EXPRESSION] = gen_expression,
+    [NODE_PRINT] = gen_print,     [NODE_VAR] = gen_var,
+    [NODE_FUN] = gen_fun,         [NODE_CLASS] = gen_class,
+    [NODE_BLOCK] = gen_block,     [NODE_IF] = gen_if,
+    [NODE_WHILE] = gen_while,     [NODE_FOR] = gen_for,
     [NODE_RETURN] = gen_return,
 };
 
@@ -707,10 +717,10 @@ static void generate(Codegen *g, NodeRef ref) {
 
 /* ---- the driver's interface ---- */
 
-void codegen_begin(Codegen *codegen, const Ast *ast, const TokenList *tokens,
-                   SymbolTable *symbols, Diagnostics *diagnostics) {
-    *codegen = (Codegen){.ast = ast, .tokens = tokens, .symbols = symbols,
-                         .diagnostics = diagnostics};
+void codegen_begin(Codegen *codegen, const Ast *ast, const TokenList *tokens, SymbolTable *symbols,
+                   Diagnostics *diagnostics) {
+    *codegen =
+        (Codegen){.ast = ast, .tokens = tokens, .symbols = symbols, .diagnostics = diagnostics};
     codegen->script = malloc(sizeof(FunctionBuild));
     if (codegen->script == NULL) {
         fprintf(stderr, "Out of memory.\n");

@@ -44,8 +44,8 @@ typedef struct {
 } CodegenMark;
 
 /* Starts the script function. */
-void codegen_begin(Codegen *codegen, const Ast *ast, const TokenList *tokens,
-                   SymbolTable *symbols, Diagnostics *diagnostics);
+void codegen_begin(Codegen *codegen, const Ast *ast, const TokenList *tokens, SymbolTable *symbols,
+                   Diagnostics *diagnostics);
 void codegen_declaration(Codegen *codegen, NodeRef declaration);
 /* Ends the script with its implicit return; returns it. */
 ObjFunction *codegen_end(Codegen *codegen);

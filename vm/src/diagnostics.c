@@ -38,11 +38,10 @@ void diag_fatal(Diagnostics *diagnostics, uint32_t stamp, int32_t token, const c
 }
 
 void diag_sync(Diagnostics *diagnostics, uint32_t stamp, int32_t token, bool skips, bool synced) {
-    add_event(diagnostics, (Event){.stamp = stamp,
-                                   .token = token,
-                                   .kind = EVENT_SYNC,
-                                   .skips = skips,
-                                   .synced = synced});
+    add_event(
+        diagnostics,
+        (Event){
+            .stamp = stamp, .token = token, .kind = EVENT_SYNC, .skips = skips, .synced = synced});
 }
 
 static int by_stamp(const void *left, const void *right) {

@@ -218,9 +218,8 @@ static int parse_options(int argc, const char *argv[], Options *options) {
     }
 #endif
     if ((instrumentWanted() || options->disassemble) && options->path == NULL) {
-        return usage_error("this option needs a FILE:", instrumentWanted()
-                                                           ? "--count/--profile/--folded"
-                                                           : "--disassemble");
+        return usage_error("this option needs a FILE:",
+                           instrumentWanted() ? "--count/--profile/--folded" : "--disassemble");
     }
     return 0;
 }

@@ -336,7 +336,7 @@ static NodeRef parse_infix(Parser *p, NodeRef left, bool can_assign, int depth) 
 static NodeRef parse_level(Parser *p, Precedence lowest, int depth) {
     if (depth > EXPRESSION_DEPTH_MAX) {
         halt(p, "Too much nesting: expressions nested more than " AS_TEXT(
-                   EXPRESSION_DEPTH_MAX) " levels deep.");
+                    EXPRESSION_DEPTH_MAX) " levels deep.");
         return ast_node(p->ast, NODE_MISSING);
     }
     step(p);
@@ -593,7 +593,7 @@ typedef NodeRef (*StatementForm)(Parser *p, int depth);
 /* Forms by leading keyword; a token not listed starts an expression
  * statement. Declarations may stand only where a declaration may. */
 static const StatementForm statement_forms[TOKEN_TYPE_COUNT] = {
-    [TOKEN_PRINT] = form_print, [TOKEN_FOR] = form_for,     [TOKEN_IF] = form_if,
+    [TOKEN_PRINT] = form_print,   [TOKEN_FOR] = form_for,     [TOKEN_IF] = form_if,
     [TOKEN_RETURN] = form_return, [TOKEN_WHILE] = form_while, [TOKEN_LEFT_BRACE] = form_block,
 };
 
@@ -613,7 +613,7 @@ static bool statement_too_deep(Parser *p, int depth) {
         return false;
     }
     halt(p, "Too much nesting: statements nested more than " AS_TEXT(
-               STATEMENT_DEPTH_MAX) " levels deep.");
+                STATEMENT_DEPTH_MAX) " levels deep.");
     return true;
 }
 

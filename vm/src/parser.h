@@ -16,10 +16,9 @@
  *
  * Nesting. The parser recurses on nested constructs, and so do the resolver
  * and the code generator after it, so the depth of the tree is what protects
- * the C stack. Expressions may nest EXPRESSION_DEPTH_MAX levels (each
- * operand, argument, parenthesis and right-hand side is a level) and
- * statements STATEMENT_DEPTH_MAX (each block, body and function); past either
- * limit compiling stops with one error naming the limit. */
+ * the C stack. Expressions may nest EXPRESSION_DEPTH_MAX levels and
+ * statements STATEMENT_DEPTH_MAX (common.h); past either limit compiling
+ * stops with one error naming the limit. */
 #ifndef DRIP_PARSER_H
 #define DRIP_PARSER_H
 
@@ -27,9 +26,6 @@
 #include "diagnostics.h"
 #include "scanner.h"
 #include "symbols.h"
-
-#define EXPRESSION_DEPTH_MAX 1024
-#define STATEMENT_DEPTH_MAX 1024
 
 typedef struct {
     const TokenList *tokens;

@@ -55,8 +55,8 @@ static int32_t *innermost_of(Resolver *r, int32_t symbol) {
 }
 
 static void push_binding(Resolver *r, int32_t symbol, int slot, int depth, bool ready) {
-    r->bindings = growable_reserve(r->bindings, &r->binding_capacity, r->binding_count + 1,
-                                   sizeof(Binding));
+    r->bindings =
+        growable_reserve(r->bindings, &r->binding_capacity, r->binding_count + 1, sizeof(Binding));
     int32_t *innermost = innermost_of(r, symbol);
     r->bindings[r->binding_count] = (Binding){.symbol = symbol,
                                               .shadowed = *innermost,
@@ -178,11 +178,12 @@ static void end_scope(Resolver *r, Node *owner) {
 }
 
 static void enter_function(Resolver *r, FunctionKind kind) {
-    int old = r->function_capacity;
     r->functions = growable_reserve(r->functions, &r->function_capacity, r->function_count + 1,
                                     sizeof(FunctionScope));
-    for (int i = old; i < r->function_capacity; i++) {
-        memset(r->functions[i].capture_of, 0xff, sizeof r->functions[i].capture_of);
+    if (r->function_count == r->functions_seen) {
+        /* A depth never reached before: its capture map starts empty. */
+        memset(r->functions[r->function_count].capture_of, 0xff, sizeof r->functions[0].capture_of);
+        r->functions_seen++;
     }
     FunctionScope *function = &r->functions[r->function_count++];
     function->kind = (uint8_t)kind;

@@ -62,11 +62,11 @@ static const unsigned char byte_class[256] = {
 
 /* The token of each C_SINGLE and C_PAIR byte (a C_PAIR's with '=' is +1). */
 static const unsigned char single_token[128] = {
-    ['('] = TOKEN_LEFT_PAREN, [')'] = TOKEN_RIGHT_PAREN, ['{'] = TOKEN_LEFT_BRACE,
-    ['}'] = TOKEN_RIGHT_BRACE, [','] = TOKEN_COMMA,      ['.'] = TOKEN_DOT,
-    ['-'] = TOKEN_MINUS,       ['+'] = TOKEN_PLUS,       [';'] = TOKEN_SEMICOLON,
-    ['/'] = TOKEN_SLASH,       ['*'] = TOKEN_STAR,       ['!'] = TOKEN_BANG,
-    ['='] = TOKEN_EQUAL,       ['>'] = TOKEN_GREATER,    ['<'] = TOKEN_LESS,
+    ['('] = TOKEN_LEFT_PAREN,  [')'] = TOKEN_RIGHT_PAREN, ['{'] = TOKEN_LEFT_BRACE,
+    ['}'] = TOKEN_RIGHT_BRACE, [','] = TOKEN_COMMA,       ['.'] = TOKEN_DOT,
+    ['-'] = TOKEN_MINUS,       ['+'] = TOKEN_PLUS,        [';'] = TOKEN_SEMICOLON,
+    ['/'] = TOKEN_SLASH,       ['*'] = TOKEN_STAR,        ['!'] = TOKEN_BANG,
+    ['='] = TOKEN_EQUAL,       ['>'] = TOKEN_GREATER,     ['<'] = TOKEN_LESS,
 };
 
 typedef struct {
@@ -77,14 +77,14 @@ typedef struct {
 
 /* Indexed by keyword_slot(); empty slots have length 0 and match nothing. */
 static const KeywordSlot keyword_slots[32] = {
-    [2] = {"else", 4, TOKEN_ELSE},     [3] = {"for", 3, TOKEN_FOR},
-    [4] = {"false", 5, TOKEN_FALSE},   [7] = {"class", 5, TOKEN_CLASS},
-    [9] = {"if", 2, TOKEN_IF},         [11] = {"or", 2, TOKEN_OR},
-    [13] = {"nil", 3, TOKEN_NIL},      [15] = {"fun", 3, TOKEN_FUN},
-    [17] = {"true", 4, TOKEN_TRUE},    [18] = {"super", 5, TOKEN_SUPER},
-    [19] = {"var", 3, TOKEN_VAR},      [21] = {"while", 5, TOKEN_WHILE},
-    [23] = {"this", 4, TOKEN_THIS},    [24] = {"and", 3, TOKEN_AND},
-    [25] = {"print", 5, TOKEN_PRINT},  [30] = {"return", 6, TOKEN_RETURN},
+    [2] = {"else", 4, TOKEN_ELSE},    [3] = {"for", 3, TOKEN_FOR},
+    [4] = {"false", 5, TOKEN_FALSE},  [7] = {"class", 5, TOKEN_CLASS},
+    [9] = {"if", 2, TOKEN_IF},        [11] = {"or", 2, TOKEN_OR},
+    [13] = {"nil", 3, TOKEN_NIL},     [15] = {"fun", 3, TOKEN_FUN},
+    [17] = {"true", 4, TOKEN_TRUE},   [18] = {"super", 5, TOKEN_SUPER},
+    [19] = {"var", 3, TOKEN_VAR},     [21] = {"while", 5, TOKEN_WHILE},
+    [23] = {"this", 4, TOKEN_THIS},   [24] = {"and", 3, TOKEN_AND},
+    [25] = {"print", 5, TOKEN_PRINT}, [30] = {"return", 6, TOKEN_RETURN},
 };
 
 static unsigned keyword_slot(const unsigned char *word, uint32_t length) {

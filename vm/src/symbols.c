@@ -62,8 +62,7 @@ int32_t symbol_intern(SymbolTable *table, const char *text, uint32_t length) {
     return symbol_intern_hashed(table, text, length, hash);
 }
 
-int32_t symbol_intern_hashed(SymbolTable *table, const char *text, uint32_t length,
-                             uint32_t hash) {
+int32_t symbol_intern_hashed(SymbolTable *table, const char *text, uint32_t length, uint32_t hash) {
     if ((uint32_t)table->count * 2 >= table->mask) {
         slots_grow(table);
     }
@@ -75,8 +74,8 @@ int32_t symbol_intern_hashed(SymbolTable *table, const char *text, uint32_t leng
             return id - 1;
         }
     }
-    table->symbols = growable_reserve(table->symbols, &table->capacity, table->count + 1,
-                                      sizeof(Symbol));
+    table->symbols =
+        growable_reserve(table->symbols, &table->capacity, table->count + 1, sizeof(Symbol));
     table->symbols[table->count] =
         (Symbol){.text = text, .length = length, .hash = hash, .string = NULL};
     table->slots[at] = table->count + 1;

@@ -40,8 +40,7 @@ void symbols_free(SymbolTable *table);
 int32_t symbol_intern(SymbolTable *table, const char *text, uint32_t length);
 /* The same, given the text's hash (FNV-1a, as symbol_hash_step computes it
  * byte by byte from SYMBOL_HASH_START), for a scanner that hashes as it goes. */
-int32_t symbol_intern_hashed(SymbolTable *table, const char *text, uint32_t length,
-                             uint32_t hash);
+int32_t symbol_intern_hashed(SymbolTable *table, const char *text, uint32_t length, uint32_t hash);
 
 #define SYMBOL_HASH_START 2166136261u
 
