@@ -15,9 +15,11 @@
  *
  * Constants: identifiers share one pool entry per function (the first entry
  * with that string, which may be a string literal's); literals always get a
- * new entry. A small open-addressing map per function finds that first
- * entry, checked against the pool on every hit so that a map entry left
- * behind by codegen_rewind() is simply not found. */
+ * new entry. An open-addressing map in the assembly finds that first entry.
+ * Its entries carry the generation (the function) that made them, so a new
+ * function starts with an empty map without clearing it, and every hit is
+ * checked against the pool, so an entry left behind by codegen_rewind() is
+ * simply not found. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -2,13 +2,13 @@
  *
  * The source is scanned once, whole. Then each top-level declaration in
  * turn is parsed into a fresh tree, resolved, generated into the script's
- * chunk, and its errors settled (printed); the tree is then dropped. Only
+ * code, and its errors settled (printed); the tree is then dropped. Only
  * the tokens and the bytecode grow with the program.
  *
  * When settling finds that a one-pass compiler would have resynchronised
  * where our parser did not (an error from the resolver or code generator
  * put it in panic mode: see diagnostics.h), the declaration is done again:
- * the parser and the script's chunk go back to where the declaration began,
+ * the parser and the script's code go back to where the declaration began,
  * the parser is told to resynchronise at that point, and the stages rerun.
  * This only happens in programs that already have an error. Each rerun
  * moves the first disagreement later, so it ends; REPARSE_MAX bounds the

@@ -9,8 +9,6 @@
  * what it has: the node of a form whose name is missing names the token
  * before it, as clox's compiler would have. That keeps error recovery, and
  * so every later message, the same as clox's. */
-#include <string.h>
-
 #include "growable.h"
 #include "parser.h"
 
@@ -457,7 +455,7 @@ static NodeRef form_for(Parser *p, int depth) {
         expect(p, TOKEN_SEMICOLON, "Expect ';' after loop condition.");
         at(p, ref)->b = condition;
     }
-    at(p, ref)->tok = p->previous;
+    at(p, ref)->tok = p->previous; /* the exit jump's line, and the jump over the step's */
     if (!accept(p, TOKEN_RIGHT_PAREN)) {
         NodeRef increment = parse_expression(p, 0);
         at(p, ref)->tok2 = p->previous;
@@ -544,16 +542,11 @@ static NodeRef form_fun(Parser *p, int depth) {
     return ref;
 }
 
-static bool names_init(const Parser *p, int32_t token) {
-    const Token *t = &p->tokens->tokens[token];
-    return t->length == 4 && memcmp(token_text(p->tokens, t), "init", 4) == 0;
-}
-
 static NodeRef parse_method(Parser *p, int32_t class_name, int depth) {
     expect(p, TOKEN_IDENTIFIER, "Expect method name.");
     NodeRef ref = stamped(p, NODE_METHOD, p->previous);
     at(p, ref)->sym = symbol_of(p, p->previous);
-    FunctionKind kind = names_init(p, p->previous) ? FN_INITIALIZER : FN_METHOD;
+    FunctionKind kind = at(p, ref)->sym == SYMBOL_INIT ? FN_INITIALIZER : FN_METHOD;
     NodeRef function = parse_function(p, kind, class_name, depth);
     at(p, ref)->a = function;
     return ref;
@@ -638,22 +631,25 @@ static bool is_forced(const Parser *p, int32_t token) {
     return false;
 }
 
-/* The end of a declaration: the point where a parser in panic mode skips
- * ahead to a statement boundary (just after a ';', or before a keyword that
- * starts a statement) and leaves panic mode. */
-static void end_declaration(Parser *p) {
+/* Whether the cursor is at a statement boundary: just after a ';', before
+ * a keyword that starts a statement, or at the end. */
+static bool at_boundary(const Parser *p) {
     bool after_semicolon = p->previous >= 0 && type_at(p, p->previous) == TOKEN_SEMICOLON;
-    bool skips = !after_semicolon && !starts_statement(upcoming(p)) && upcoming(p) != TOKEN_EOF;
+    return after_semicolon || starts_statement(upcoming(p)) || upcoming(p) == TOKEN_EOF;
+}
+
+/* The end of a declaration: where a parser in panic mode skips ahead to a
+ * statement boundary and leaves panic mode. */
+static void end_declaration(Parser *p) {
     bool resync = p->panicking || is_forced(p, p->current);
     if (!p->halted) {
-        diag_sync(p->diagnostics, tick(p), p->current, skips, resync);
+        diag_sync(p->diagnostics, tick(p), p->current, !at_boundary(p), resync);
     }
     if (!resync) {
         return;
     }
     p->panicking = false;
-    while (upcoming(p) != TOKEN_EOF && type_at(p, p->previous) != TOKEN_SEMICOLON &&
-           !starts_statement(upcoming(p))) {
+    while (!at_boundary(p)) {
         step(p);
     }
 }

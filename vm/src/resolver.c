@@ -7,9 +7,9 @@
  * under the stamps the parser left in the nodes.
  *
  * A function's captures are found by index, not by search: capture_of maps
- * (from enclosing local?, index there) to the capture's own index, and is
- * cleared entry by entry when the function ends, so each function starts
- * with an empty map without a 1 KB reset. */
+ * (from enclosing local?, index there) to the capture's own index. The maps
+ * are kept per nesting depth and cleared entry by entry when a function
+ * ends, so each function starts with an empty map without a 1 KB reset. */
 #include <string.h>
 
 #include "growable.h"
