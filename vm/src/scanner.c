@@ -7,7 +7,8 @@
  * how long the token is. Keywords are recognised after the fact: a word's
  * length, first and last letters hash to one of 32 slots, and the keyword in
  * that slot (if any) is compared once. The hash was chosen so the sixteen
- * keywords land in sixteen different slots.
+ * keywords land in sixteen different slots. Other words are identifiers,
+ * interned in the symbol table with a hash computed as the word is read.
  *
  * The source ends with a NUL byte, which is in the "bad" class: loops that
  * run while a byte is a digit, letter or blank stop there without a length
