@@ -39,6 +39,7 @@ typedef struct {
 static Compilation *active = NULL;
 
 static void compile_top_declaration(Compilation *c) {
+    parser_clear_forced(&c->parser); /* those of the previous declaration */
     ParserMark parser_start = parser_mark(&c->parser);
     CodegenMark code_start = codegen_mark(&c->codegen);
     for (int attempt = 0;; attempt++) {

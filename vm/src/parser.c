@@ -718,3 +718,7 @@ void parser_force_sync(Parser *parser, int32_t token) {
                                       parser->forced_count + 1, sizeof(int32_t));
     parser->forced[parser->forced_count++] = token;
 }
+
+void parser_clear_forced(Parser *parser) {
+    parser->forced_count = 0;
+}

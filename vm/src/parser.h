@@ -63,5 +63,6 @@ NodeRef parse_top_declaration(Parser *parser);
 ParserMark parser_mark(const Parser *parser);
 void parser_rewind(Parser *parser, ParserMark mark);
 void parser_force_sync(Parser *parser, int32_t token);
+void parser_clear_forced(Parser *parser);
 
 #endif
