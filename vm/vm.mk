@@ -56,11 +56,12 @@ vm-builds: $(BUILD)/drip $(BUILD)/drip-noinstr $(BUILD)/drip-outline $(BUILD)/dr
 # Our own Drip programs (vm/tests/*/*.drip, expectations in comments) run in
 # the release, GC-stress and ASan+UBSan builds; a subset runs under valgrind
 # memcheck (errors or leaks fail); cli.lua checks flags and exit codes.
-VM_TEST_DIRS     := vm/tests/language vm/tests/errors vm/tests/limits vm/tests/instrument vm/tests/gc
+VM_TEST_DIRS     := vm/tests/language vm/tests/errors vm/tests/limits vm/tests/instrument vm/tests/gc \
+                    vm/tests/disassembly
 VM_MEMCHECK      := vm/tests/gc vm/tests/language/closures.drip vm/tests/language/classes.drip \
                     vm/tests/language/inheritance.drip vm/tests/language/strings.drip \
                     vm/tests/errors/stack_trace.drip vm/tests/errors/stack_overflow.drip \
-                    vm/tests/errors/compile_multiple.drip vm/tests/errors/deep_nesting.drip \
+                    vm/tests/errors/compile_multiple.drip vm/tests/errors/nesting_absurd.drip \
                     vm/tests/instrument/fib5_folded.drip vm/tests/instrument/methods_profile.drip
 VM_VALGRIND      := valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=all \
                     --errors-for-leak-kinds=all

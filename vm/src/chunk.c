@@ -1,47 +1,41 @@
-/* chunk.c -- growing and freeing chunks of bytecode. */
+/* chunk.c -- the storage of chunks: one block for the constant pool, the
+ * lines and the code, allocated once at its final size. */
+#include <string.h>
+
 #include "chunk.h"
 #include "memory.h"
-#include "vm.h"
+
+/* A chunk's one block: the constants (8-byte values first, for alignment),
+ * then a line per code byte, then the code. */
+static size_t block_bytes(int code_count, int constant_count) {
+    return sizeof(Value) * (size_t)constant_count + (sizeof(int) + 1) * (size_t)code_count;
+}
 
 void chunk_init(Chunk *chunk) {
-    chunk->code = NULL;
-    chunk->lines = NULL;
-    chunk->count = chunk->capacity = 0;
+    *chunk = (Chunk){.code = NULL, .lines = NULL};
     value_array_init(&chunk->constants);
 }
 
 void chunk_free(Chunk *chunk) {
-    FREE_ARRAY(uint8_t, chunk->code, chunk->capacity);
-    FREE_ARRAY(int, chunk->lines, chunk->capacity);
-    value_array_free(&chunk->constants);
+    mem_resize(chunk->constants.values, block_bytes(chunk->count, chunk->constants.count), 0);
     chunk_init(chunk);
 }
 
-/* Code and lines are parallel arrays, so they always grow together. */
-static void chunk_grow(Chunk *chunk) {
-    int old_capacity = chunk->capacity;
-    int new_capacity = GROW_CAPACITY(old_capacity);
-    chunk->code = GROW_ARRAY(uint8_t, chunk->code, old_capacity, new_capacity);
-    chunk->lines = GROW_ARRAY(int, chunk->lines, old_capacity, new_capacity);
-    chunk->capacity = new_capacity;
-}
-
-void chunk_write(Chunk *chunk, uint8_t byte, int line) {
-    if (chunk->count == chunk->capacity) {
-        chunk_grow(chunk);
+void chunk_fill(Chunk *chunk, const uint8_t *code, const int *lines, int count,
+                const Value *constants, int constant_count) {
+    Value *block = mem_resize(NULL, 0, block_bytes(count, constant_count));
+    int *block_lines = (int *)(block + constant_count);
+    uint8_t *block_code = (uint8_t *)(block_lines + count);
+    if (constant_count > 0) { /* an empty pool may have no array at all */
+        memcpy(block, constants, sizeof(Value) * (size_t)constant_count);
     }
-    int at = chunk->count++;
-    chunk->code[at] = byte;
-    chunk->lines[at] = line;
-}
-
-int chunk_add_constant(Chunk *chunk, Value value) {
-    /* The value may be a fresh string that only this chunk will hold; keep it
-     * reachable while the pool grows, which may collect. */
-    vm_push(value);
-    value_array_push(&chunk->constants, value);
-    vm.stack_top--;
-    return chunk->constants.count - 1;
+    memcpy(block_lines, lines, sizeof(int) * (size_t)count);
+    memcpy(block_code, code, (size_t)count);
+    chunk->constants.values = block;
+    chunk->constants.count = chunk->constants.capacity = constant_count;
+    chunk->lines = block_lines;
+    chunk->code = block_code;
+    chunk->count = chunk->capacity = count;
 }
 
 const char *opcode_name(int opcode) {

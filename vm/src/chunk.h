@@ -12,7 +12,10 @@
  *
  * Each byte of code has its source line in a parallel array. That costs four
  * bytes per byte of code, but the VM only reads it on errors, and it keeps
- * the lookup trivial. */
+ * the lookup trivial. A chunk is written once, whole, when its function has
+ * been compiled, so it never grows: its constants, lines and code share one
+ * allocation of exactly their size, which chunk_free() alone may free (the
+ * pool is not a ValueArray of its own to value_array_free). */
 #ifndef DRIP_CHUNK_H
 #define DRIP_CHUNK_H
 
@@ -69,15 +72,19 @@ typedef struct {
     int count;
     int capacity;
     uint8_t *code;
-    int *lines;
+    int *lines; /* lines[i] is the source line of code[i] */
     ValueArray constants;
 } Chunk;
 
 void chunk_init(Chunk *chunk);
 void chunk_free(Chunk *chunk);
-void chunk_write(Chunk *chunk, uint8_t byte, int line);
-/* Appends value to the constant pool and returns its index. */
-int chunk_add_constant(Chunk *chunk, Value value);
+/* Gives an empty chunk its contents, copied into allocations of exactly
+ * their size: count bytes of code with their lines, and the constants. The
+ * compiler assembles a function elsewhere and calls this once, at its end.
+ * It allocates, and so may collect garbage: the constants must be reachable
+ * from somewhere else until it returns. */
+void chunk_fill(Chunk *chunk, const uint8_t *code, const int *lines, int count,
+                const Value *constants, int constant_count);
 /* "GET_LOCAL" for OP_GET_LOCAL; "?" for a byte that is no opcode. */
 const char *opcode_name(int opcode);
 

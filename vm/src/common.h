@@ -1,8 +1,8 @@
 /* common.h -- settings every part of the Drip VM shares.
  *
- * Drip is the Lox language compiled in one pass to bytecode and run on a stack
- * machine. This header holds the few compile-time switches and limits so a
- * reader finds them in one place:
+ * Drip is the Lox language compiled to bytecode and run on a stack machine.
+ * This header holds the few compile-time switches and limits so a reader
+ * finds them in one place:
  *
  *   DRIP_STRESS_GC        collect garbage on every allocation (a test build
  *                         that shakes out missing GC roots; very slow).
@@ -37,10 +37,13 @@
 #define STACK_SLOTS (64 * UINT8_COUNT)
 #define FRAMES_MAX STACK_SLOTS
 
-/* How deeply the one-pass compiler may recurse (nested expressions, blocks
- * and functions) before it reports an error instead of exhausting the C
- * stack. */
-#define NESTING_MAX 200
+/* How deeply programs may nest. The compiler's stages recurse on nested
+ * constructs, so these bound the C stack they use; past them a program gets
+ * one error naming the limit instead of a crash. An expression level is an
+ * operand, argument, parenthesis or right-hand side ("1 + (" is two); a
+ * statement level is a block, a body or a function. */
+#define EXPRESSION_DEPTH_MAX 1024
+#define STATEMENT_DEPTH_MAX 1024
 
 /* The longest string concatenation may build (a runtime error beyond). */
 #ifndef DRIP_MAX_STRING_LENGTH

@@ -7,6 +7,7 @@
  * Number formats: counts are printed with thousands separators like
  * callgrind_annotate ("358,328,431"); the folded file has plain integers,
  * as flame-graph tools expect ("script;fib;fib 1234"). */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +23,7 @@ typedef struct {
 
 static NameTable names;
 static ProfileNode *root = NULL;
+static FILE *folded_file = NULL; /* opened by instrumentOpenFolded */
 
 static void *checkedAlloc(void *pointer) {
     if (pointer == NULL) {
@@ -267,7 +269,28 @@ static void pathAppend(Path *path, const char *text, size_t length) {
     path->text[path->length] = '\0';
 }
 
-static void collectFolded(ProfileNode *node, Path *path, LineList *list) {
+static void addLine(LineList *list, const Path *path, uint64_t count) {
+    char digits[32];
+    int digitsLength = snprintf(digits, sizeof digits, " %llu", (unsigned long long)count);
+    char *line = checkedAlloc(malloc(path->length + (size_t)digitsLength + 1));
+    memcpy(line, path->text, path->length);
+    memcpy(line + path->length, digits, (size_t)digitsLength + 1);
+    if (list->count == list->capacity) {
+        list->capacity = list->capacity < 16 ? 16 : list->capacity * 2;
+        list->lines = checkedAlloc(realloc(list->lines, sizeof(char *) * list->capacity));
+    }
+    list->lines[list->count++] = line;
+}
+
+/* What ran in node's descendants (their self counts), for a cut chain. */
+static uint64_t belowSelf(const ProfileNode *node) {
+    return node->total - node->self;
+}
+
+/* One line per node with a count, its call chain as the stack; at
+ * FOLDED_DEPTH_MAX frames the chain is cut and everything below goes on one
+ * line ending in FOLDED_CUT_FRAME. Returns whether any chain was cut. */
+static bool collectFolded(ProfileNode *node, int depth, Path *path, LineList *list) {
     size_t savedLength = path->length;
     if (node->parent != NULL) {
         pathAppend(path, ";", 1);
@@ -275,57 +298,72 @@ static void collectFolded(ProfileNode *node, Path *path, LineList *list) {
     const char *name = names.names[node->id];
     pathAppend(path, name, strlen(name));
     if (node->self > 0) {
-        char count[32];
-        int countLength = snprintf(count, sizeof count, " %llu", (unsigned long long)node->self);
-        size_t length = path->length + (size_t)countLength;
-        char *line = checkedAlloc(malloc(length + 1));
-        memcpy(line, path->text, path->length);
-        memcpy(line + path->length, count, (size_t)countLength + 1);
-        if (list->count == list->capacity) {
-            list->capacity = list->capacity < 16 ? 16 : list->capacity * 2;
-            list->lines = checkedAlloc(realloc(list->lines, sizeof(char *) * list->capacity));
-        }
-        list->lines[list->count++] = line;
+        addLine(list, path, node->self);
     }
-    for (ProfileNode *child = node->firstChild; child != NULL; child = child->nextSibling) {
-        collectFolded(child, path, list);
+    bool cut = false;
+    if (depth == FOLDED_DEPTH_MAX) {
+        cut = node->firstChild != NULL;
+        if (belowSelf(node) > 0) {
+            size_t chainLength = path->length;
+            pathAppend(path, ";" FOLDED_CUT_FRAME, strlen(";" FOLDED_CUT_FRAME));
+            addLine(list, path, belowSelf(node));
+            path->length = chainLength;
+        }
+    } else {
+        for (ProfileNode *child = node->firstChild; child != NULL; child = child->nextSibling) {
+            cut = collectFolded(child, depth + 1, path, list) || cut;
+        }
     }
     path->length = savedLength;
     if (path->text != NULL) {
         path->text[savedLength] = '\0';
     }
+    return cut;
 }
 
 static int compareLines(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+bool instrumentOpenFolded(void) {
+    if (instrument.foldedPath == NULL) {
+        return true;
+    }
+    folded_file = fopen(instrument.foldedPath, "w");
+    if (folded_file == NULL) {
+        fprintf(stderr, "drip: could not write folded stacks to \"%s\": %s.\n",
+                instrument.foldedPath, strerror(errno));
+        return false;
+    }
+    return true;
+}
+
 /* Every tree node has a distinct path (children are keyed by name), so the
  * sorted lines need no merging. */
 static bool writeFolded(const char *path) {
-    FILE *file = fopen(path, "w");
-    if (file == NULL) {
-        fprintf(stderr, "drip: could not write folded stacks to \"%s\".\n", path);
-        return false;
-    }
     LineList list = {NULL, 0, 0};
     Path buffer = {NULL, 0, 0};
-    if (root != NULL) {
-        collectFolded(root, &buffer, &list);
-    }
+    bool cut = root != NULL && collectFolded(root, 1, &buffer, &list);
     qsort(list.lines, list.count, sizeof(char *), compareLines);
     for (size_t i = 0; i < list.count; i++) {
-        fprintf(file, "%s\n", list.lines[i]);
+        fprintf(folded_file, "%s\n", list.lines[i]);
         free(list.lines[i]);
     }
     free(list.lines);
     free(buffer.text);
-    bool ok = !ferror(file);
-    if (fclose(file) != 0) {
+    bool ok = !ferror(folded_file);
+    if (fclose(folded_file) != 0) {
         ok = false;
     }
+    folded_file = NULL;
     if (!ok) {
         fprintf(stderr, "drip: could not write folded stacks to \"%s\".\n", path);
+    }
+    if (cut) {
+        fprintf(stderr,
+                "drip: --folded: call chains deeper than %d frames were cut; what ran below is "
+                "counted under \"%s\".\n",
+                FOLDED_DEPTH_MAX, FOLDED_CUT_FRAME);
     }
     return ok;
 }
@@ -340,26 +378,38 @@ bool instrumentReport(FILE *out) {
     if (instrument.profile) {
         reportProfile(out);
     }
-    if (instrument.foldedPath != NULL) {
+    if (folded_file != NULL) {
         return writeFolded(instrument.foldedPath);
     }
     return true;
 }
 
-static void freeNode(ProfileNode *node) {
-    ProfileNode *child = node->firstChild;
-    while (child != NULL) {
-        ProfileNode *next = child->nextSibling;
-        freeNode(child);
-        child = next;
+/* Frees the tree without recursion (it is as deep as the deepest call
+ * chain): a node is freed once its children are, detaching each child
+ * from its parent's list on the way down. */
+static void freeTree(ProfileNode *top) {
+    ProfileNode *node = top;
+    while (node != NULL) {
+        ProfileNode *child = node->firstChild;
+        if (child != NULL) {
+            node->firstChild = child->nextSibling;
+            node = child;
+            continue;
+        }
+        ProfileNode *up = node == top ? NULL : node->parent;
+        free(node);
+        node = up;
     }
-    free(node);
 }
 
 void instrumentFree(void) {
     if (root != NULL) {
-        freeNode(root);
+        freeTree(root);
         root = NULL;
+    }
+    if (folded_file != NULL) {
+        fclose(folded_file); /* opened, but the program did not compile */
+        folded_file = NULL;
     }
     for (int i = 0; i < names.count; i++) {
         free(names.names[i]);

@@ -44,8 +44,20 @@ typedef struct {
 
 extern Instrument instrument;
 
+/* Folded stacks are written at most this many frames deep. Deeper call
+ * chains (a deep recursion, or one that ends in a stack overflow, whose
+ * lines would grow with their depth to hundreds of megabytes) are cut: what
+ * ran below that depth is counted under one extra frame, FOLDED_CUT_FRAME,
+ * at the end of the cut chain, and a note goes to stderr. */
+#define FOLDED_DEPTH_MAX 256
+#define FOLDED_CUT_FRAME "(deeper frames cut)"
+
 /* True when any of the reports was asked for. */
 bool instrumentWanted(void);
+/* Opens (creates or empties) the --folded file before the program runs, so
+ * a path that cannot be written is reported before any work is done; false
+ * (the error printed) if it cannot be opened. */
+bool instrumentOpenFolded(void);
 /* The tree's root: the top-level script, entered once. */
 ProfileNode *instrumentRoot(void);
 /* Records a call of function from the context parent; returns its node. */
@@ -53,7 +65,7 @@ ProfileNode *instrumentEnterFunction(ProfileNode *parent, ObjFunction *function)
 /* Records a call of a native from the context parent. */
 void instrumentEnterNative(ProfileNode *parent, ObjNative *native);
 /* Prints the requested reports on out and writes the folded file; false if
- * the folded file could not be written (the error is printed). */
+ * either could not be written (the error is printed). */
 bool instrumentReport(FILE *out);
 void instrumentFree(void);
 

@@ -4,9 +4,13 @@
  *   drip --disassemble FILE | --help | --version
  *
  * Exit codes follow clox and sysexits.h: 64 usage error, 65 compile error,
- * 70 runtime error, 74 a file that cannot be read or written. The
- * instrumentation reports go to stderr after the program's own output, so
- * stdout stays exactly what the program printed. */
+ * 70 runtime error, 74 a file that cannot be read or written. "Written"
+ * includes the program's own output and the reports: a run whose output was
+ * lost (a full disk, a closed pipe end) does not exit 0. The --folded file is
+ * opened before anything runs, so a path that cannot be written costs no
+ * run. The instrumentation reports go to stderr after the program's own
+ * output, so stdout stays exactly what the program printed. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +26,7 @@
 #define EXIT_RUNTIME 70
 #define EXIT_IO 74
 
-static void printUsage(FILE *out) {
+static void print_usage(FILE *out) {
     fprintf(out,
             "Usage: drip [options] [FILE]\n"
             "Runs the Drip program in FILE, or starts a REPL when there is none.\n"
@@ -31,22 +35,26 @@ static void printUsage(FILE *out) {
             "  --count          after the run, print each opcode's count and share (stderr)\n"
             "  --profile        after the run, print calls, self and inclusive bytecodes\n"
             "                   per Drip function (stderr)\n"
-            "  --folded=PATH    write Drip-level folded stacks (counts in bytecodes) to PATH\n"
+            "  --folded=PATH    write Drip-level folded stacks (counts in bytecodes) to PATH,\n"
+            "                   at most %d frames deep\n"
             "  --disassemble    print the bytecode of FILE instead of running it\n"
             "  --help           show this help\n"
             "  --version        show the version\n"
             "\n"
-            "Exit status: 0 ok, 64 usage, 65 compile error, 70 runtime error, 74 I/O error.\n");
+            "Exit status: 0 ok, 64 usage, 65 compile error, 70 runtime error, 74 I/O error\n"
+            "(a file that cannot be read, or output that cannot be written).\n",
+            FOLDED_DEPTH_MAX);
 }
 
-static int usageError(const char *message, const char *argument) {
+static int usage_error(const char *message, const char *argument) {
     fprintf(stderr, "drip: %s '%s'\n", message, argument);
-    printUsage(stderr);
+    print_usage(stderr);
     return EXIT_USAGE;
 }
 
-/* Reads the whole file; NULL (with a message) when it cannot. */
-static char *readFile(const char *path, size_t *length) {
+/* Reads the whole file, NUL-terminated; NULL (with a message) when it
+ * cannot. Grows the buffer as it goes, so pipes and /dev files work too. */
+static char *read_source(const char *path, size_t *length) {
     FILE *file = fopen(path, "rb");
     if (file == NULL) {
         fprintf(stderr, "Could not open file \"%s\".\n", path);
@@ -64,20 +72,35 @@ static char *readFile(const char *path, size_t *length) {
         char *grown = realloc(buffer, capacity);
         if (grown == NULL) {
             free(buffer);
-            buffer = NULL;
         }
         buffer = grown;
     }
-    if (buffer == NULL || ferror(file) || size > INT32_MAX / 2) {
+    bool failed = buffer == NULL || ferror(file) || size > INT32_MAX / 2;
+    fclose(file);
+    if (failed) {
         fprintf(stderr, "Could not read file \"%s\".\n", path);
         free(buffer);
-        fclose(file);
         return NULL;
     }
-    fclose(file);
     buffer[size] = '\0';
     *length = size;
     return buffer;
+}
+
+/* Flushes stream; false, with a message naming what was lost, if anything
+ * written to it since the start could not be written. */
+static bool flush_checked(FILE *stream, const char *what) {
+    bool flushed = fflush(stream) == 0;
+    int reason = errno;
+    if (flushed && !ferror(stream)) {
+        return true;
+    }
+    if (flushed) {
+        fprintf(stderr, "drip: could not write %s.\n", what);
+    } else {
+        fprintf(stderr, "drip: could not write %s: %s.\n", what, strerror(reason));
+    }
+    return false;
 }
 
 static void repl(void) {
@@ -90,10 +113,10 @@ static void repl(void) {
         printf("> ");
         fflush(stdout);
         size_t length = 0;
-        bool gotAny = false;
+        bool got_any = false;
         /* Read one whole line, however long. */
         while (fgets(line + length, (int)(capacity - length), stdin) != NULL) {
-            gotAny = true;
+            got_any = true;
             length += strlen(line + length);
             if (length > 0 && line[length - 1] == '\n') {
                 break;
@@ -108,7 +131,7 @@ static void repl(void) {
             }
             line = grown;
         }
-        if (!gotAny) {
+        if (!got_any) {
             printf("\n");
             break;
         }
@@ -117,7 +140,7 @@ static void repl(void) {
     free(line);
 }
 
-static int exitCodeFor(InterpretResult result) {
+static int status_of(InterpretResult result) {
     switch (result) {
     case INTERPRET_COMPILE_ERROR: return EXIT_COMPILE;
     case INTERPRET_RUNTIME_ERROR: return EXIT_RUNTIME;
@@ -125,43 +148,48 @@ static int exitCodeFor(InterpretResult result) {
     }
 }
 
-static int runFile(const char *path, bool disassemble) {
-    size_t length;
-    char *source = readFile(path, &length);
-    if (source == NULL) {
-        return EXIT_IO;
+static int disassemble_file(const char *source, size_t length) {
+    ObjFunction *function = compile(source, (int)length);
+    if (function == NULL) {
+        return EXIT_COMPILE;
     }
-    int status;
-    if (disassemble) {
-        ObjFunction *function = compile(source, (int)length);
-        if (function != NULL) {
-            disassemble_function(function);
-        }
-        status = function == NULL ? EXIT_COMPILE : 0;
-    } else {
-        InterpretResult result = interpret(source, (int)length);
-        status = exitCodeFor(result);
-        if (vm.instrumented && result != INTERPRET_COMPILE_ERROR) {
-            fflush(stdout);
-            if (!instrumentReport(stderr) && status == 0) {
-                status = EXIT_IO;
-            }
+    disassemble_function(function);
+    return 0;
+}
+
+/* Runs the program, then writes the reports it asked for (unless it did
+ * not compile: there is nothing to report). */
+static int run_file(const char *source, size_t length) {
+    InterpretResult result = interpret(source, (int)length);
+    int status = status_of(result);
+    if (vm.instrumented && result != INTERPRET_COMPILE_ERROR) {
+        fflush(stdout);
+        bool written = instrumentReport(stderr);
+        written = flush_checked(stderr, "the report (stderr)") && written;
+        if (!written && status == 0) {
+            status = EXIT_IO;
         }
     }
-    free(source);
     return status;
 }
 
-int main(int argc, const char *argv[]) {
-    const char *path = NULL;
-    bool disassemble = false;
+typedef struct {
+    const char *path;
+    bool disassemble;
+    bool help;
+    bool version;
+} Options;
+
+/* Parses the command line into options and the instrument flags; returns
+ * 0, or the exit status of a usage error (already reported). */
+static int parse_options(int argc, const char *argv[], Options *options) {
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            printUsage(stdout);
+            options->help = true; /* the rest of the line is not looked at */
             return 0;
         } else if (strcmp(arg, "--version") == 0) {
-            printf("drip %s\n", DRIP_VERSION);
+            options->version = true;
             return 0;
         } else if (strcmp(arg, "--count") == 0) {
             instrument.count = true;
@@ -169,20 +197,19 @@ int main(int argc, const char *argv[]) {
             instrument.profile = true;
         } else if (strncmp(arg, "--folded=", 9) == 0) {
             if (arg[9] == '\0') {
-                return usageError("--folded needs a path:", arg);
+                return usage_error("--folded needs a path:", arg);
             }
             instrument.foldedPath = arg + 9;
         } else if (strcmp(arg, "--disassemble") == 0) {
-            disassemble = true;
+            options->disassemble = true;
         } else if (arg[0] == '-' && arg[1] != '\0') {
-            return usageError("unknown option", arg);
-        } else if (path != NULL) {
-            return usageError("only one file can be run; extra argument", arg);
+            return usage_error("unknown option", arg);
+        } else if (options->path != NULL) {
+            return usage_error("only one file can be run; extra argument", arg);
         } else {
-            path = arg;
+            options->path = arg;
         }
     }
-
 #ifdef DRIP_NO_INSTRUMENT
     if (instrumentWanted()) {
         fprintf(stderr, "drip: this build has no instrumentation (built with "
@@ -190,20 +217,55 @@ int main(int argc, const char *argv[]) {
         return EXIT_USAGE;
     }
 #endif
-    if ((instrumentWanted() || disassemble) && path == NULL) {
-        return usageError("this option needs a FILE:",
-                          instrumentWanted() ? "--count/--profile/--folded" : "--disassemble");
+    if ((instrumentWanted() || options->disassemble) && options->path == NULL) {
+        return usage_error("this option needs a FILE:",
+                           instrumentWanted() ? "--count/--profile/--folded" : "--disassemble");
     }
+    return 0;
+}
 
+/* Does what the options ask; returns the exit status before output checks. */
+static int dispatch(const Options *options) {
+    if (options->help) {
+        print_usage(stdout);
+        return 0;
+    }
+    if (options->version) {
+        printf("drip %s\n", DRIP_VERSION);
+        return 0;
+    }
+    if (options->path == NULL) {
+        vm_init();
+        repl();
+        vm_free();
+        return 0;
+    }
+    size_t length;
+    char *source = read_source(options->path, &length);
+    if (source == NULL) {
+        return EXIT_IO;
+    }
+    if (!instrumentOpenFolded()) {
+        free(source);
+        return EXIT_IO;
+    }
     vm_init();
     vm.instrumented = instrumentWanted();
-    int status = 0;
-    if (path == NULL) {
-        repl();
-    } else {
-        status = runFile(path, disassemble);
-    }
+    int status = options->disassemble ? disassemble_file(source, length) : run_file(source, length);
     vm_free();
+    free(source);
+    return status;
+}
+
+int main(int argc, const char *argv[]) {
+    Options options = {0};
+    int status = parse_options(argc, argv, &options);
+    if (status == 0) {
+        status = dispatch(&options);
+    }
     instrumentFree();
+    if (!flush_checked(stdout, "the output (stdout)") && status == 0) {
+        status = EXIT_IO;
+    }
     return status;
 }

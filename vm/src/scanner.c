@@ -1,200 +1,239 @@
-/* scanner.c -- a hand-written lexer over a NUL-terminated buffer.
+/* scanner.c -- source text to tokens, driven by a table of byte classes.
  *
- * The end of input is found by position, not by the NUL byte, so a stray NUL
- * inside a file is an "Unexpected character." rather than an early end.
- * Keywords are found in a small table sorted by length: an identifier is
- * compared only with the keywords of its own length, first letter first,
- * and the table reads as the keyword list itself. */
-#include <stdbool.h>
+ * Every byte belongs to one class (blank, newline, letter, digit, quote,
+ * slash, a one-byte token, a token that may take a following '=', or bad);
+ * the class table below is the whole lexical grammar at a glance, and the
+ * scanner is a loop that looks a byte's class up and lets the class decide
+ * how long the token is. Keywords are recognised after the fact: a word's
+ * length, first and last letters hash to one of 32 slots, and the keyword in
+ * that slot (if any) is compared once. The hash was chosen so the sixteen
+ * keywords land in sixteen different slots. Other words are identifiers,
+ * interned in the symbol table with a hash computed as the word is read.
+ *
+ * The source ends with a NUL byte, which is in the "bad" class: loops that
+ * run while a byte is a digit, letter or blank stop there without a length
+ * check. Only strings and comments, which may contain any byte, compare
+ * positions with the end. */
 #include <string.h>
 
+#include "growable.h"
 #include "scanner.h"
 
+enum {
+    C_BAD,     /* starts no token: an error token of one byte */
+    C_BLANK,   /* space, tab, carriage return */
+    C_NEWLINE, /* counted for line numbers */
+    C_LETTER,  /* a-z, A-Z, _ : starts a word */
+    C_DIGIT,   /* 0-9: starts a number, continues a word */
+    C_QUOTE,   /* starts a string */
+    C_SLASH,   /* '/' alone, or "//" starting a comment */
+    C_SINGLE,  /* a one-byte token: see single_token */
+    C_PAIR,    /* ! = < > : that token, or the next TokenType with '=' */
+};
+
+#define o C_BAD
+#define W C_BLANK
+#define N C_NEWLINE
+#define L C_LETTER
+#define D C_DIGIT
+#define Q C_QUOTE
+#define S C_SLASH
+#define P C_SINGLE
+#define E C_PAIR
+/* Rows of 16 bytes; bytes 0x80-0xff are all bad. */
+static const unsigned char byte_class[256] = {
+    o, o, o, o, o, o, o, o, o, W, N, o, o, W, o, o, /* 0x00  \t \n \r    */
+    o, o, o, o, o, o, o, o, o, o, o, o, o, o, o, o, /* 0x10              */
+    W, E, Q, o, o, o, o, o, P, P, P, P, P, P, P, S, /* 0x20  !"#$%&'()*+,-./ */
+    D, D, D, D, D, D, D, D, D, D, o, P, E, E, E, o, /* 0x30  0-9 :;<=>?  */
+    o, L, L, L, L, L, L, L, L, L, L, L, L, L, L, L, /* 0x40  @ A-O       */
+    L, L, L, L, L, L, L, L, L, L, L, o, o, o, o, L, /* 0x50  P-Z [\]^_   */
+    o, L, L, L, L, L, L, L, L, L, L, L, L, L, L, L, /* 0x60  ` a-o       */
+    L, L, L, L, L, L, L, L, L, L, L, P, o, P, o, o, /* 0x70  p-z {|}~    */
+};
+#undef o
+#undef W
+#undef N
+#undef L
+#undef D
+#undef Q
+#undef S
+#undef P
+#undef E
+
+/* The token of each C_SINGLE and C_PAIR byte (a C_PAIR's with '=' is +1). */
+static const unsigned char single_token[128] = {
+    ['('] = TOKEN_LEFT_PAREN,  [')'] = TOKEN_RIGHT_PAREN, ['{'] = TOKEN_LEFT_BRACE,
+    ['}'] = TOKEN_RIGHT_BRACE, [','] = TOKEN_COMMA,       ['.'] = TOKEN_DOT,
+    ['-'] = TOKEN_MINUS,       ['+'] = TOKEN_PLUS,        [';'] = TOKEN_SEMICOLON,
+    ['/'] = TOKEN_SLASH,       ['*'] = TOKEN_STAR,        ['!'] = TOKEN_BANG,
+    ['='] = TOKEN_EQUAL,       ['>'] = TOKEN_GREATER,     ['<'] = TOKEN_LESS,
+};
+
 typedef struct {
-    const char *start;
-    const char *current;
-    const char *end;
-    int line;
-} Scanner;
+    const char *text;
+    unsigned char length;
+    unsigned char type;
+} KeywordSlot;
 
-static Scanner scanner;
+/* Indexed by keyword_slot(); empty slots have length 0 and match nothing. */
+static const KeywordSlot keyword_slots[32] = {
+    [2] = {"else", 4, TOKEN_ELSE},    [3] = {"for", 3, TOKEN_FOR},
+    [4] = {"false", 5, TOKEN_FALSE},  [7] = {"class", 5, TOKEN_CLASS},
+    [9] = {"if", 2, TOKEN_IF},        [11] = {"or", 2, TOKEN_OR},
+    [13] = {"nil", 3, TOKEN_NIL},     [15] = {"fun", 3, TOKEN_FUN},
+    [17] = {"true", 4, TOKEN_TRUE},   [18] = {"super", 5, TOKEN_SUPER},
+    [19] = {"var", 3, TOKEN_VAR},     [21] = {"while", 5, TOKEN_WHILE},
+    [23] = {"this", 4, TOKEN_THIS},   [24] = {"and", 3, TOKEN_AND},
+    [25] = {"print", 5, TOKEN_PRINT}, [30] = {"return", 6, TOKEN_RETURN},
+};
 
-void scanner_init(const char *source, int source_length) {
-    scanner.start = source;
-    scanner.current = source;
-    scanner.end = source + source_length;
-    scanner.line = 1;
+static unsigned keyword_slot(const unsigned char *word, uint32_t length) {
+    return (length + word[0] + 5u * word[length - 1]) & 31u;
 }
 
-static bool is_letter(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-
-static bool is_digit(char c) {
-    return c >= '0' && c <= '9';
-}
-
-static bool at_end(void) {
-    return scanner.current >= scanner.end;
-}
-
-static char next_char(void) {
-    scanner.current++;
-    return scanner.current[-1];
-}
-
-static char peek_char(void) {
-    return at_end() ? '\0' : *scanner.current;
-}
-
-static char peek_second(void) {
-    if (scanner.current + 1 >= scanner.end) {
-        return '\0';
+static bool same_text(const char *a, const unsigned char *b, uint32_t length) {
+    for (uint32_t i = 0; i < length; i++) {
+        if ((unsigned char)a[i] != b[i]) {
+            return false;
+        }
     }
-    return scanner.current[1];
-}
-
-static bool accept(char expected) {
-    if (at_end() || *scanner.current != expected) {
-        return false;
-    }
-    scanner.current++;
     return true;
 }
 
-/* The token scanned since scanner.start. */
-static Token token_make(TokenType type) {
-    int length = (int)(scanner.current - scanner.start);
-    return (Token){.type = type, .start = scanner.start, .length = length, .line = scanner.line};
-}
-
-/* An error token carries its message as its text, for the compiler to show. */
-static Token token_error(const char *message) {
-    return (Token){.type = TOKEN_ERROR,
-                   .start = message,
-                   .length = (int)strlen(message),
-                   .line = scanner.line};
-}
-
-/* Skips blanks, newlines (counting them) and // comments up to the next
- * token. A comment stops short of its newline, which the next turn counts. */
-static void skip_space(void) {
-    for (;;) {
-        char c = peek_char();
-        if (c == '/' && peek_second() == '/') {
-            while (!at_end() && peek_char() != '\n') {
-                scanner.current++;
-            }
-            continue;
-        }
-        if (c == '\n') {
-            scanner.line++;
-        } else if (c != ' ' && c != '\t' && c != '\r') {
-            return;
-        }
-        scanner.current++;
-    }
-}
-
-/* The keywords sorted by length, so an identifier is only compared with
- * the few of its own length; keyword_from[n] is where length n starts. */
-static const struct {
-    const char *text;
-    TokenType type;
-} keywords[] = {
-    {"if", TOKEN_IF},         {"or", TOKEN_OR},                               /* 2 */
-    {"and", TOKEN_AND},       {"for", TOKEN_FOR},     {"fun", TOKEN_FUN},     /* 3 */
-    {"nil", TOKEN_NIL},       {"var", TOKEN_VAR},                             /* 3 */
-    {"else", TOKEN_ELSE},     {"this", TOKEN_THIS},   {"true", TOKEN_TRUE},   /* 4 */
-    {"class", TOKEN_CLASS},   {"false", TOKEN_FALSE}, {"print", TOKEN_PRINT}, /* 5 */
-    {"super", TOKEN_SUPER},   {"while", TOKEN_WHILE},                         /* 5 */
-    {"return", TOKEN_RETURN},                                                 /* 6 */
-};
-#define KEYWORD_MAX_LENGTH 6
-static const unsigned char keyword_from[KEYWORD_MAX_LENGTH + 2] = {0, 0, 0, 2, 7, 10, 15, 16};
-
-/* The scanned word's token type: a keyword's, or TOKEN_IDENTIFIER. */
-static TokenType word_type(void) {
-    int length = (int)(scanner.current - scanner.start);
-    if (length > KEYWORD_MAX_LENGTH) {
-        return TOKEN_IDENTIFIER;
-    }
-    for (int i = keyword_from[length]; i < keyword_from[length + 1]; i++) {
-        if (keywords[i].text[0] == scanner.start[0] &&
-            memcmp(keywords[i].text, scanner.start, (size_t)length) == 0) {
-            return keywords[i].type;
-        }
+static TokenType word_type(const unsigned char *word, uint32_t length) {
+    const KeywordSlot *slot = &keyword_slots[keyword_slot(word, length)];
+    if (slot->length == length && same_text(slot->text, word, length)) {
+        return (TokenType)slot->type;
     }
     return TOKEN_IDENTIFIER;
 }
 
-static Token scan_word(void) {
-    while (is_letter(peek_char()) || is_digit(peek_char())) {
-        next_char();
-    }
-    return token_make(word_type());
+/* Letters and digits are adjacent classes. */
+static bool is_word_byte(unsigned char byte) {
+    return (unsigned)(byte_class[byte] - C_LETTER) <= C_DIGIT - C_LETTER;
 }
 
-static Token scan_number(void) {
-    while (is_digit(peek_char())) {
-        next_char();
+/* Past the digits of a number, and its fraction if a digit follows the dot
+ * ("1." is the number 1 and a dot). */
+static const unsigned char *number_end(const unsigned char *at) {
+    while (byte_class[*at] == C_DIGIT) {
+        at++;
     }
-    /* A fractional part needs a digit after the dot: "1." is 1 then a dot. */
-    if (peek_char() == '.' && is_digit(peek_second())) {
-        next_char();
-        while (is_digit(peek_char())) {
-            next_char();
+    if (at[0] == '.' && byte_class[at[1]] == C_DIGIT) {
+        at += 2;
+        while (byte_class[*at] == C_DIGIT) {
+            at++;
         }
     }
-    return token_make(TOKEN_NUMBER);
+    return at;
 }
 
-static Token scan_string(void) {
-    while (peek_char() != '"' && !at_end()) {
-        if (peek_char() == '\n') {
-            scanner.line++;
+/* Blanks, newlines (counted in *line) and // comments; a comment stops
+ * before its newline, which the next turn counts. */
+static const unsigned char *skip_trivia(const unsigned char *at, const unsigned char *end,
+                                        int32_t *line) {
+    for (;;) {
+        while (*at == ' ') {
+            at++;
         }
-        next_char();
+        switch (byte_class[*at]) {
+        case C_BLANK: at++; break;
+        case C_NEWLINE:
+            at++;
+            ++*line;
+            break;
+        case C_SLASH:
+            if (at[1] != '/') {
+                return at;
+            }
+            at = memchr(at, '\n', (size_t)(end - at));
+            if (at == NULL) {
+                return end;
+            }
+            break;
+        default: return at;
+        }
     }
-    if (at_end()) {
-        return token_error("Unterminated string.");
-    }
-    next_char(); /* the closing quote */
-    return token_make(TOKEN_STRING);
 }
 
-Token scanner_next(void) {
-    skip_space();
-    scanner.start = scanner.current;
-    if (at_end()) {
-        return token_make(TOKEN_EOF);
+void scan_source(TokenList *list, const char *source, int length, SymbolTable *symbols) {
+    const unsigned char *text = (const unsigned char *)source;
+    const unsigned char *end = text + length;
+    const unsigned char *at = text;
+    int32_t line = 1;
+    list->source = source;
+    list->count = 0;
+    /* Real programs average four or more bytes per token. */
+    list->tokens = growable_reserve(list->tokens, &list->capacity, length / 5 + 16, sizeof(Token));
+    for (;;) {
+        at = skip_trivia(at, end, &line);
+        if (list->count == list->capacity) {
+            list->tokens =
+                growable_reserve(list->tokens, &list->capacity, list->count + 1, sizeof(Token));
+        }
+        Token *token = &list->tokens[list->count++];
+        const unsigned char *start = at;
+        int32_t symbol = -1;
+        TokenType type;
+        if (at >= end) {
+            type = TOKEN_EOF;
+        } else {
+            unsigned char byte = *at++;
+            switch (byte_class[byte]) {
+            case C_LETTER: {
+                uint32_t hash = symbol_hash_step(SYMBOL_HASH_START, byte);
+                for (; is_word_byte(*at); at++) {
+                    hash = symbol_hash_step(hash, *at);
+                }
+                uint32_t size = (uint32_t)(at - start);
+                type = size <= 6 ? word_type(start, size) : TOKEN_IDENTIFIER;
+                if (type == TOKEN_IDENTIFIER) {
+                    symbol = symbol_intern_hashed(symbols, (const char *)start, size, hash);
+                }
+                break;
+            }
+            case C_DIGIT:
+                at = number_end(at);
+                type = TOKEN_NUMBER;
+                break;
+            case C_QUOTE:
+                /* To the closing quote, newlines included; without one the
+                 * rest of the source is one error token. */
+                while (at < end && *at != '"') {
+                    line += *at++ == '\n';
+                }
+                type = at < end ? TOKEN_STRING : TOKEN_ERROR;
+                at += at < end;
+                break;
+            case C_SLASH:
+            case C_SINGLE: type = (TokenType)single_token[byte]; break;
+            case C_PAIR: {
+                bool with_equal = *at == '=';
+                at += with_equal;
+                type = (TokenType)(single_token[byte] + with_equal);
+                break;
+            }
+            default: type = TOKEN_ERROR; break;
+            }
+        }
+        *token = (Token){.start = (uint32_t)(start - text),
+                         .length = (uint32_t)(at - start),
+                         .line = line,
+                         .symbol = symbol,
+                         .type = (uint8_t)type};
+        if (type == TOKEN_EOF) {
+            return;
+        }
     }
+}
 
-    char c = next_char();
-    if (is_letter(c)) {
-        return scan_word();
-    }
-    if (is_digit(c)) {
-        return scan_number();
-    }
+void token_list_free(TokenList *list) {
+    free(list->tokens);
+    list->tokens = NULL;
+    list->count = list->capacity = 0;
+}
 
-    switch (c) {
-    case '(': return token_make(TOKEN_LEFT_PAREN);
-    case ')': return token_make(TOKEN_RIGHT_PAREN);
-    case '{': return token_make(TOKEN_LEFT_BRACE);
-    case '}': return token_make(TOKEN_RIGHT_BRACE);
-    case ';': return token_make(TOKEN_SEMICOLON);
-    case ',': return token_make(TOKEN_COMMA);
-    case '.': return token_make(TOKEN_DOT);
-    case '-': return token_make(TOKEN_MINUS);
-    case '+': return token_make(TOKEN_PLUS);
-    case '/': return token_make(TOKEN_SLASH);
-    case '*': return token_make(TOKEN_STAR);
-    case '!': return token_make(accept('=') ? TOKEN_BANG_EQUAL : TOKEN_BANG);
-    case '=': return token_make(accept('=') ? TOKEN_EQUAL_EQUAL : TOKEN_EQUAL);
-    case '<': return token_make(accept('=') ? TOKEN_LESS_EQUAL : TOKEN_LESS);
-    case '>': return token_make(accept('=') ? TOKEN_GREATER_EQUAL : TOKEN_GREATER);
-    case '"': return scan_string();
-    }
-    return token_error("Unexpected character.");
+const char *token_error_message(const TokenList *list, const Token *token) {
+    return list->source[token->start] == '"' ? "Unterminated string." : "Unexpected character.";
 }

@@ -3,8 +3,9 @@
 --
 --   lua5.4 vm/tests/cli.lua [--result FILE] DRIP
 --
--- Each case runs one shell command and checks its exit status and that
--- stdout/stderr contain given text.
+-- Each case runs one shell command and checks its exit status, that
+-- stdout/stderr contain given text, and optionally that stdout is empty
+-- (quiet = true) or what a function says about the files it left (check).
 
 package.path = (arg and arg[0] and arg[0]:match("(.*/)") or "./") .. "?.lua;" .. package.path
 local support = require("support")
@@ -40,6 +41,8 @@ local function cases(drip)
   local empty = write("empty.drip", "")
   local binary = write("binary.drip", "print 1;\0\255\254 garbage")
   local failing = write("failing.drip", "print 1;\nprint nil + 1;\n")
+  local overflow = write("overflow.drip", "fun down(n) { return down(n + 1); }\ndown(0);\n")
+  local folded = dir .. "/overflow.folded"
   local d = shellQuote(drip)
   return dir, {
     { "--help exits 0 with usage", d .. " --help", 0, "Usage: drip", nil },
@@ -55,7 +58,27 @@ local function cases(drip)
     { "REPL survives errors", "printf 'print nope;\\nprint 1 +;\\nprint \"still here\";\\n' | " .. d, 0, "still here", "Undefined variable 'nope'." },
     { "--folded needs a path", d .. " --folded= " .. hello, 64, nil, "--folded" },
     { "--count needs a file", d .. " --count", 64, nil, "needs a FILE" },
-    { "unwritable folded file exits 74", d .. " --folded=" .. shellQuote(dir .. "/no/such/dir/out") .. " " .. hello, 74, "hello", "could not write folded stacks" },
+    { "unwritable folded file exits 74 before running", d .. " --folded=" .. shellQuote(dir .. "/no/such/dir/out") .. " " .. hello, 74, nil, "could not write folded stacks", quiet = true },
+    { "output to a full device exits 74", "(" .. d .. " " .. hello .. " >/dev/full)", 74, nil, "could not write the output (stdout): No space left on device" },
+    { "disassembly to a full device exits 74", "(" .. d .. " --disassemble " .. fib .. " >/dev/full)", 74, nil, "could not write the output" },
+    { "--count to a full stderr exits 74", "(" .. d .. " --count " .. fib .. " 2>/dev/full)", 74, "55\n", nil },
+    { "--profile to a full stderr exits 74", "(" .. d .. " --profile " .. fib .. " 2>/dev/full)", 74, "55\n", nil },
+    { "--folded of a stack overflow is cut at 256 frames", d .. " --folded=" .. shellQuote(folded) .. " " .. overflow, 70, nil,
+      "call chains deeper than 256 frames were cut",
+      check = function()
+        local text = support.readFile(folded) or ""
+        local lines, deepest, cut = 0, 0, 0
+        for line in text:gmatch("[^\n]+") do
+          lines = lines + 1
+          local _, semicolons = line:gsub(";", "")
+          deepest = math.max(deepest, semicolons + 1)
+          if line:find(";(deeper frames cut) ", 1, true) then cut = cut + 1 end
+        end
+        if lines ~= 257 or deepest ~= 257 or cut ~= 1 or #text > 1000000 then
+          return string.format("folded file: %d lines, %d frames deep, %d cut lines, %d bytes",
+            lines, deepest, cut, #text)
+        end
+      end },
     { "--count reports after output", d .. " --count " .. fib, 0, "55\n", "total" },
     { "--profile names fib", d .. " --profile " .. fib, 0, "55\n", "2,119 ( 99.62%)            2,119" },
     { "--count still reports after a runtime error", d .. " --count --profile " .. failing, 70, "1\n", "total" },
@@ -83,8 +106,12 @@ function M.main(argv)
       problem = string.format("exit %s, expected %d", tostring(status), wantStatus)
     elseif wantOut and not stdout:find(wantOut, 1, true) then
       problem = string.format("stdout lacks %q: %q", wantOut, stdout:sub(1, 200))
+    elseif case.quiet and stdout ~= "" then
+      problem = string.format("stdout should be empty: %q", stdout:sub(1, 200))
     elseif wantErr and not stderr:find(wantErr, 1, true) then
       problem = string.format("stderr lacks %q: %q", wantErr, stderr:sub(1, 200))
+    elseif case.check then
+      problem = case.check()
     end
     if problem then
       failed = failed + 1

@@ -17,6 +17,10 @@
 --                                    runs compared as one blank; these lines
 --                                    must appear in this order
 --   // expect folded: LINE           the $FOLDED file is exactly these lines
+--   // expect stdout from: FILE      stdout is exactly the bytes of FILE (a
+--                                    fixture beside the test), e.g. the
+--                                    disassembly a test with
+--                                    "// args: --disassemble" must print
 --   // expect exit: N                the exit status (when none of the above
 --                                    already implies one)
 --
@@ -85,6 +89,8 @@ function M.parseTest(source)
     end
     text = line:match("// expect exit: (%d+)")
     if text then test.exit = tonumber(text) end
+    text = line:match("// expect stdout from: (%S+)")
+    if text then test.stdoutFrom = text end
   end
   if test.exit == nil then
     if #test.compileErrors > 0 then
@@ -103,6 +109,11 @@ function M.runTest(drip, path, wrap)
   local source = readFile(path)
   if not source then return { "cannot read the test file" } end
   local test = M.parseTest(source)
+  local fixture
+  if test.stdoutFrom then
+    fixture = readFile((path:match("(.*/)") or "./") .. test.stdoutFrom)
+    if not fixture then return { "cannot read the fixture " .. test.stdoutFrom } end
+  end
   local outPath, errPath, foldedPath = os.tmpname(), os.tmpname(), os.tmpname()
   os.remove(foldedPath)
   local args = test.args:gsub("%$FOLDED", foldedPath)
@@ -111,7 +122,8 @@ function M.runTest(drip, path, wrap)
     M.timeout, wrap and (wrap .. " ") or "", drip, args, shellQuote(path),
     shellQuote(outPath), shellQuote(errPath))
   local _, _, status = os.execute(command)
-  local stdout, stderr = lines(readFile(outPath)), lines(readFile(errPath))
+  local stdoutText = readFile(outPath)
+  local stdout, stderr = lines(stdoutText), lines(readFile(errPath))
   local folded = readFile(foldedPath)
   os.remove(outPath); os.remove(errPath); os.remove(foldedPath)
 
@@ -132,7 +144,19 @@ function M.runTest(drip, path, wrap)
     fail(string.format("exit status %s, expected %d", tostring(status), test.exit))
   end
 
-  for i = 1, math.max(#stdout, #test.stdout) do
+  if fixture and stdoutText ~= fixture then
+    local want = lines(fixture)
+    for i = 1, math.max(#stdout, #want) do
+      if stdout[i] ~= want[i] then
+        fail(string.format("stdout differs from %s at line %d: got %q, expected %q",
+          test.stdoutFrom, i, stdout[i] or "<none>", want[i] or "<none>"))
+        break
+      end
+    end
+    if #failures == 0 then fail("stdout differs from " .. test.stdoutFrom .. " (line ends)") end
+  end
+
+  for i = 1, fixture and 0 or math.max(#stdout, #test.stdout) do
     if stdout[i] ~= test.stdout[i] then
       fail(string.format("stdout line %d: got %q, expected %q", i,
         stdout[i] or "<none>", test.stdout[i] or "<none>"))

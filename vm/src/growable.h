@@ -1,0 +1,34 @@
+/* growable.h -- the front end's private arrays (tokens, syntax tree, events,
+ * scopes): plain malloc memory that doubles when full.
+ *
+ * None of it is on the garbage-collected heap: it holds no Drip values, lives
+ * only while one program is compiled, and must not start a collection when
+ * it grows. Running out of memory ends the process with the VM's message and
+ * exit status (see memory.c): a compiler half-way through a program has
+ * nothing sensible to fall back to. */
+#ifndef DRIP_GROWABLE_H
+#define DRIP_GROWABLE_H
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Makes room for at least `needed` items of item_size bytes in *items,
+ * which holds *capacity of them; returns the (possibly moved) array. */
+static inline void *growable_reserve(void *items, int *capacity, int needed, size_t item_size) {
+    if (needed <= *capacity) {
+        return items;
+    }
+    size_t wanted = *capacity < 16 ? 16 : (size_t)*capacity * 2;
+    if (wanted < (size_t)needed) {
+        wanted = (size_t)needed;
+    }
+    void *grown = wanted > (size_t)0x7fffffff ? NULL : realloc(items, wanted * item_size);
+    if (grown == NULL) {
+        fprintf(stderr, "Out of memory.\n");
+        exit(70);
+    }
+    *capacity = (int)wanted;
+    return grown;
+}
+
+#endif
