@@ -9,7 +9,8 @@
 /* Set by --describe: tests print what they would check and call nothing. */
 extern bool describe_only;
 
-/* Prints text in quotes, blanks as '·', control characters escaped, long text cut. */
+/* Prints text in quotes, blanks as '·', control characters escaped, long text cut; NULL
+   as NULL. */
 void show(const char *text);
 /* "  label     \"text\"" on its own line. */
 void show_line(const char *label, const char *text);

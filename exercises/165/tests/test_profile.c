@@ -5,14 +5,16 @@
  * block into one cmocka test named FUNCTION.CASE (parse_row.plain_row, ...). To add a
  * case, add a block; an instructor can grade with other files through --fixtures DIR.
  *
- *   test_profile [--fixtures DIR] [--list] [--run NAME]
+ *   test_profile [--fixtures DIR] [--list | --run NAME | --describe NAME | --each DIR ...]
  *
  *   --list       print the test names, one a line, and stop
- *   --run NAME   run that one test (make exercise-165 runs each test in its own process,
- *                under build/harness/sandbox, so a crash costs only that test)
+ *   --run NAME   run that one test in this process (by hand, or under a debugger)
  *   --describe NAME  print what that test calls and expects, without calling your code
  *                (shown when a test crashed before it could say anything)
- *   (neither)    run every test in this one process, the plain cmocka way
+ *   --each DIR   run every test in its own forked child, with limits, and print one
+ *                status line per test (exercises/harness/fork_tests.c; this is what
+ *                make exercise-165 runs, under build/harness/sandbox)
+ *   (none of these)  run every test in this one process, the plain cmocka way
  *
  * When a test fails it prints the call, the input (blanks shown as '·'), and the
  * expected and actual values in decimal (messages.c), then fails through cmocka. The
@@ -35,6 +37,7 @@
 #include <cmocka.h>
 
 #include "fixtures.h"
+#include "fork_tests.h"
 #include "messages.h"
 #include "profile.h"
 
@@ -588,14 +591,26 @@ static void restore_crash_handlers(void) {
 }
 
 static void usage(void) {
-    fprintf(stderr,
-            "usage: test_profile [--fixtures DIR] [--list] [--run NAME] [--describe NAME]\n");
+    fprintf(stderr, "usage: test_profile [--fixtures DIR] [--list] [--run NAME] [--describe NAME]\n"
+                    "                    [--each DIR [--cpu SEC] [--wall SEC] [--memory MB]\n"
+                    "                     [--output BYTES] [--jobs N] [--only PREFIX] [--status-fd FD]]\n");
     exit(2);
+}
+
+/* Every case as a cmocka test, in file order (parse_row, sum_named, inclusive). */
+static struct CMUnitTest *tests;
+
+/* One test in this process, the cmocka way (fork_tests calls it in each child). */
+static int run_one(size_t i, bool describe, void *context) {
+    (void)context;
+    describe_only = describe;
+    return _cmocka_run_group_tests("exercise 165", &tests[i], 1, NULL, NULL) == 0 ? 0 : 1;
 }
 
 int main(int argc, char **argv) {
     bool list = false;
     const char *run = NULL;
+    ForkOptions each = fork_tests_defaults();
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--list") == 0) {
             list = true;
@@ -606,7 +621,7 @@ int main(int argc, char **argv) {
             describe_only = true;
         } else if (strcmp(argv[i], "--fixtures") == 0 && i + 1 < argc) {
             fixtures_dir = argv[++i];
-        } else {
+        } else if (!fork_tests_option(argc, argv, &i, &each)) {
             usage();
         }
     }
@@ -620,11 +635,13 @@ int main(int argc, char **argv) {
     }
     first_of[3] = ncases;
 
-    struct CMUnitTest *tests = checked_malloc(ncases * sizeof(struct CMUnitTest));
+    tests = checked_malloc(ncases * sizeof(struct CMUnitTest));
+    const char **names = checked_malloc(ncases * sizeof(char *));
     bool found = run == NULL;
     for (size_t f = 0; f < 3; f++) {
         for (size_t i = first_of[f]; i < first_of[f + 1]; i++) {
             tests[i] = (struct CMUnitTest){cases[i].name, tests_of[f], NULL, NULL, &cases[i]};
+            names[i] = cases[i].name;
             found = found || strcmp(cases[i].name, run) == 0;
             if (list) {
                 printf("%s\n", cases[i].name);
@@ -635,6 +652,9 @@ int main(int argc, char **argv) {
     if (!list && !found) {
         fprintf(stderr, "test_profile: no test called '%s' (see --list)\n", run);
         failed = 2;
+    } else if (!list && each.dir != NULL) {
+        save_crash_handlers();
+        failed = fork_tests_run(&each, names, ncases, run_one, NULL);
     } else if (!list) {
         save_crash_handlers();
         if (run != NULL) {
@@ -644,6 +664,7 @@ int main(int argc, char **argv) {
            the function it calls, taking the count of our array built at run time. */
         failed = _cmocka_run_group_tests("exercise 165", tests, ncases, NULL, NULL) == 0 ? 0 : 1;
     }
+    free(names);
     free(tests);
     free_cases();
     return failed;
