@@ -81,11 +81,12 @@ setup:
 	{ echo "setup: apt-get failed; install by hand:$$missing"; exit 1; }
 
 # The suites run as the targets test-suite-NAME of one sub-make, so `make -j2 test` runs
-# two at a time (the `+` hands the sub-make our jobserver). Each prints its output as a
-# whole when it ends (--output-sync; a serial run shows it as it comes) and records its
-# exit status beside its result. What several suites use (TEST_PREBUILD: the VM, the
-# profiler, the sandbox) is built first, once, so that suites running side by side never
-# rebuild a file another one is running.
+# two at a time (the `+` hands the sub-make our jobserver). Each records its exit status
+# beside its result. A serial run shows a suite's output as it comes; a parallel one
+# keeps it in NAME.log and prints it whole when the suite ends (one at a time, under
+# flock), so two suites never interleave. What several suites use (TEST_PREBUILD: the VM,
+# the profiler, the sandbox) is built first, once, so that suites running side by side
+# never rebuild a file another one is running.
 TEST_PREBUILD += all
 
 # $(call test_suites,SUITES): runs the suites and prints the closing line for all of them;
@@ -93,8 +94,8 @@ TEST_PREBUILD += all
 # one more failure.
 define test_suites
 @rm -rf $(TEST_RESULTS); mkdir -p $(TEST_RESULTS)
-+@$(MAKE) --no-print-directory $(TEST_PREBUILD) || echo 1 > $(TEST_RESULTS)/prebuild.status
-+@$(MAKE) --no-print-directory --output-sync=target $(addprefix test-suite-,$(1))
++@$(MAKE) -s --no-print-directory $(TEST_PREBUILD) || echo 1 > $(TEST_RESULTS)/prebuild.status
++@$(MAKE) --no-print-directory $(addprefix test-suite-,$(1))
 @passed=0; failed=0; \
 if [ -e $(TEST_RESULTS)/prebuild.status ]; then \
   echo "make test: building $(TEST_PREBUILD) failed"; failed=1; fi; \
@@ -121,7 +122,13 @@ test-slow: setup
 	$(call test_suites,$(TEST_SLOW_SUITES))
 
 test-suite-%:
-	+@echo "=== $*"; $(MAKE) --no-print-directory test-$*; echo $$? > $(TEST_RESULTS)/$*.status
+	+@status=$(TEST_RESULTS)/$*.status; log=$(TEST_RESULTS)/$*.log; \
+	if [ -n "$(filter -j%,$(MAKEFLAGS))" ]; then \
+	  $(MAKE) --no-print-directory test-$* > $$log 2>&1; echo $$? > $$status; \
+	  flock $(TEST_RESULTS) sh -c 'echo "=== $*"; cat "$$0"' $$log; \
+	else \
+	  echo "=== $*"; $(MAKE) --no-print-directory test-$*; echo $$? > $$status; \
+	fi
 
 clean:
 	rm -rf $(BUILD)

@@ -105,7 +105,7 @@ watch-%: setup $(EX_SANDBOX) $$(call EX_DRIVER_OBJ,$$*)
 	  --format '%w%f' $(EX_SRC) | { run; while read -r saved; do \
 	    while read -r -t 0.2 more; do :; done; run; done; }
 
-EX_CHAPTERS := $(patsubst exercises/%/tests,%,$(wildcard exercises/*/tests))
+EX_CHAPTERS := $(patsubst exercises/%/tests,%,$(wildcard exercises/[0-9]*/tests))
 HELP += $(foreach n,$(EX_CHAPTERS),"exercise-$(n)     build exercises/$(n) with its public tests and run each test alone (SOLUTION=1: the reference; TEST=name: one test)")
 HELP += $(foreach n,$(EX_CHAPTERS),"watch-$(n)        make exercise-$(n) again every time a file in exercises/$(n) is saved (Ctrl-C ends)")
 

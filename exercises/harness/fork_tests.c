@@ -41,15 +41,16 @@
  * in the stderr file; reading it is left to the reader of the status lines (runner.lua),
  * which words both like build/harness/sandbox does.
  */
-#define _DEFAULT_SOURCE
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* dl_iterate_phdr, prctl */
 
 #include "fork_tests.h"
 
 #include <errno.h>
+#include <link.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,6 +213,42 @@ static _Noreturn void run_child(const ForkOptions *o, int out_fd, int err_fd, Fo
 
 /* ------------------------------------------------------------------ the parent */
 
+/* The sanitizers' symbolizer, when the program has it (weak, as above). */
+extern void __sanitizer_symbolize_pc(void *pc, const char *format, char *out, size_t size)
+    __attribute__((weak));
+
+/* Symbolizes one address in the code of each loaded module (the program, the sanitizer
+   runtimes, libc, ...). */
+static int warm_up_module(struct dl_phdr_info *info, size_t size, void *unused) {
+    (void)size;
+    (void)unused;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *segment = &info->dlpi_phdr[i];
+        if (segment->p_type == PT_LOAD && (segment->p_flags & PF_X) && segment->p_memsz > 0) {
+            char line[512];
+            void *code = (void *)(info->dlpi_addr + segment->p_vaddr + segment->p_memsz / 2);
+            __sanitizer_symbolize_pc(code, "%F %L", line, sizeof line);
+            break;
+        }
+    }
+    return 0;
+}
+
+/* A sanitizer report names the function, file and line of every frame; the symbolizer
+   that does it reads each module's debug information the first time it is needed, which
+   takes far longer than a test (tens of milliseconds), and a child's reading dies with
+   it. Done once here, every later child inherits what was read. It is done after the
+   first test that did not end cleanly (the sign of a report), so a run without reports
+   does not pay for it. */
+static void warm_up_symbolizer(void *test_code) {
+    if (__sanitizer_symbolize_pc != NULL) {
+        char line[512];
+        __sanitizer_symbolize_pc(test_code, "%F %L", line, sizeof line);
+        dl_iterate_phdr(warm_up_module, NULL);
+    }
+}
+
+
 typedef struct {
     pid_t pid;   /* 0: a free slot */
     size_t test; /* index into names */
@@ -229,6 +266,7 @@ typedef struct {
     volatile char *done; /* shared with the children: done[i] = 1 when test i finished */
     Slot *slots;
     unsigned running;
+    bool warm; /* the symbolizer has read the debug information (see warm_up_symbolizer) */
 } Runner;
 
 static double now_seconds(void) {
@@ -328,6 +366,10 @@ static void finish(Runner *r, Slot *slot, int wait_status, const struct rusage *
            report at exit, LeakSanitizer's for one, changes it). */
         bool clean = strcmp(slot->status, "ok") == 0 ||
                      (strcmp(slot->status, "exit 1") == 0 && r->done[slot->test] == DONE_FAILED);
+        if (!clean && !r->warm) {
+            warm_up_symbolizer((void *)(uintptr_t)r->run); /* more reports may follow */
+            r->warm = true;
+        }
         if (!clean && start(r, slot, slot->test, true)) {
             return; /* the status goes out when the describe run ends */
         }
@@ -435,7 +477,7 @@ int fork_tests_run(const ForkOptions *o, const char *const *names, size_t count,
         fprintf(stderr, "fork_tests: out of memory\n");
         exit(2);
     }
-    Runner r = {o, names, run, context, page, slots, 0};
+    Runner r = {o, names, run, context, page, slots, 0, false};
     size_t next = 0;
     for (;;) {
         for (unsigned j = 0; j < o->jobs && next < count; j++) {

@@ -150,16 +150,20 @@ local sanitizer_meaning = {
   ["SEGV"] = "a bad pointer: NULL, or memory that was never yours",
   ["heap-use-after-free"] = "you used memory after free()ing it",
   ["double-free"] = "you free()d the same block twice",
-  ["stack-buffer-overflow"] = "you went past the end of a local array",
+  ["stack-buffer-overflow"] = "you went past the end of a local variable or array (the "
+    .. "caller's too: a Row * points to one Row, not to an array)",
   ["global-buffer-overflow"] = "you went past the end of a global array or string literal",
   ["stack-use-after-return"] = "you used a pointer to a local variable after its function "
     .. "returned",
   ["attempting free on address which was not malloc()-ed"] = "something was free()d that "
-    .. "malloc did not return: a pointer into a string, or a static or local buffer",
+    .. "malloc did not return. The caller frees every name you hand out (row->name, each "
+    .. "Cost name): each must be a malloc'd copy, not a pointer into the input or a static "
+    .. "or local buffer",
   ["attempting double-free"] = "you free()d the same block twice",
   ["use-of-uninitialized-value"] = "a value was used before anything was stored in it",
   ["load of value"] = "a variable (often a bool) was read before anything was stored in it",
-  ["null pointer"] = "a NULL pointer was used (check what malloc and your helpers return)",
+  ["null pointer"] = "a NULL pointer was used: check pointers that may be NULL before "
+    .. "using them (a NULL input the contract allows, or what malloc returned)",
 }
 
 -- Wraps text at blanks into lines of at most width characters, each starting with prefix.
@@ -210,6 +214,44 @@ local function driver_block(stderr)
   return table.concat(lines, "\n")
 end
 
+-- A path below the current folder, shortened to start there.
+local function relative(path)
+  local cwd = os.getenv("PWD")
+  if cwd and path:sub(1, #cwd + 1) == cwd .. "/" then
+    return path:sub(#cwd + 2)
+  end
+  return path
+end
+
+-- The lines of the code under test that a sanitizer report names: where it happened,
+-- and where the memory involved was allocated and freed.
+local function places(result)
+  local lines, seen_error, said = {}, false, {}
+  for _, stack in ipairs(result.stacks or {}) do
+    local where = relative(stack.where)
+    if said[stack.kind .. where] then
+      where = nil -- the same place again (several leaks from one line)
+    end
+    said[stack.kind .. (where or "")] = true
+    if not where then
+      goto next_stack
+    elseif stack.kind == "error" and not seen_error then
+      lines[#lines + 1] = "It happened at " .. where .. "."
+      seen_error = true
+    elseif stack.kind == "allocated" then
+      lines[#lines + 1] = (result.verdict == "leak" and "The memory was allocated at "
+        or "The memory involved was allocated at ") .. where .. "."
+    elseif stack.kind == "freed" then
+      lines[#lines + 1] = "It was freed at " .. where .. "."
+    end
+    ::next_stack::
+  end
+  if #lines > 0 and not seen_error and result.verdict ~= "leak" then
+    table.insert(lines, 1, "It happened outside your code (in the test, using what your code returned).")
+  end
+  return lines
+end
+
 local function explain(result)
   local lines = {}
   local template = explanations[result.verdict]
@@ -240,14 +282,8 @@ local function explain(result)
         end
       end
     end
-    if result.where then
-      local cwd = os.getenv("PWD")
-      local where = result.where
-      if cwd and where:sub(1, #cwd + 1) == cwd .. "/" then
-        where = where:sub(#cwd + 2)
-      end
-      local verb = result.verdict == "leak" and "The memory was allocated at " or "It happened at "
-      lines[#lines + 1] = "  " .. verb .. where .. "."
+    for _, line in ipairs(places(result)) do
+      lines[#lines + 1] = "  " .. line
     end
     local failure = driver_block(result.stderr)
     if failure ~= "" then
@@ -321,9 +357,7 @@ local function one_line(r)
   if r.verdict == "failed" and rule ~= "" then
     return rule
   end
-  local label = verdict_label[r.verdict] or r.verdict
-  local how = r.status:sub(1, #label) == label and r.status or label .. ": " .. r.status
-  return rule == "" and how or string.format("%s (%s)", rule, how)
+  return rule == "" and r.status or string.format("%s (%s)", rule, r.status)
 end
 
 -- The hint to show for a function that failed this run (state counts its failing runs).
@@ -343,9 +377,31 @@ local function write_hint(opts, hints, state, func)
   end
 end
 
+-- What the code under test printed on stdout (cmocka's own lines left out), at most
+-- `most` lines: a student's debugging printf.
+local function printed(stdout, most)
+  local lines, total = {}, 0
+  for line in stdout:gmatch("[^\n]+") do
+    if not line:match("^%[") then
+      total = total + 1
+      if total <= most then
+        lines[#lines + 1] = "    " .. line
+      end
+    end
+  end
+  if total > most then
+    lines[#lines + 1] = string.format("    ... (%d lines in all)", total)
+  end
+  return table.concat(lines, "\n")
+end
+
 local function write_failure(r)
   io.write(string.format("\n✗ %s  (%s)\n", r.name, verdict_label[r.verdict] or r.verdict))
   io.write(explain(r), "\n")
+  local said = printed(r.stdout, 10)
+  if said ~= "" then
+    io.write("  Your code printed:\n", said, "\n")
+  end
 end
 
 local function see_one(opts, name)

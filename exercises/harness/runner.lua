@@ -12,7 +12,7 @@
 --
 --     { name = "parse_row.plain_row", func = "parse_row", verdict = "failed",
 --       status = "exit 1", stdout = "...", stderr = "...", describe = "...",
---       where = "profile.c:42 in parse_row" }
+--       where = "profile.c:42 in parse_row", stacks = { { kind = "error", where = ... } } }
 --
 -- status is worded like the sandbox's line (the first sanitizer report in stderr wins
 -- over the bare exit status, as in sandbox.c). verdict is one of: passed, failed (an
@@ -73,20 +73,58 @@ function M.sandbox_command(opts, argv)
   return command_line(words)
 end
 
--- Where in the code under test a sanitizer report points: the first stack frame in a
--- file whose name ends with one of opts.sources (e.g. {"profile.c"}).
-function M.where(stderr, sources)
-  for line in stderr:gmatch("[^\n]+") do
-    local func, file, lineno = line:match("#%d+ 0x%x+ in (%S+) (%S+):(%d+)")
-    if func then
-      for _, source in ipairs(sources or {}) do
-        if file == source or file:sub(-#source - 1) == "/" .. source then
-          return string.format("%s:%s in %s", file, lineno, func)
-        end
+-- "file:line in function" when a stack trace line is in one of sources, else nil.
+local function frame_in(line, sources)
+  local func, file, lineno = line:match("#%d+ 0x%x+ in (%S+) (%S+):(%d+)")
+  if func then
+    for _, source in ipairs(sources or {}) do
+      if file == source or file:sub(-#source - 1) == "/" .. source then
+        return string.format("%s:%s in %s", file, lineno, func)
       end
     end
   end
   return nil
+end
+
+-- Where in the code under test a sanitizer report points: the first stack frame in a
+-- file whose name ends with one of opts.sources (e.g. {"profile.c"}).
+function M.where(stderr, sources)
+  for line in stderr:gmatch("[^\n]+") do
+    local where = frame_in(line, sources)
+    if where then
+      return where
+    end
+  end
+  return nil
+end
+
+-- Every stack trace of a sanitizer report with the first frame in sources: a list of
+-- { kind = "error" | "allocated" | "freed", where = "file:line in function" }. A report
+-- has the error's own stack first, then maybe where the memory was allocated and freed
+-- (a leak report has only "allocated from").
+function M.stacks(stderr, sources)
+  local list, kind, current, previous = {}, nil, nil, ""
+  for line in (stderr .. "\n"):gmatch("([^\n]*)\n") do
+    if line:match("^%s*#0 ") then
+      kind = (previous:find("freed", 1, true) and "freed")
+        or (previous:find("allocated", 1, true) and "allocated") or "error"
+      current = { kind = kind }
+      list[#list + 1] = current
+    end
+    if current and line:match("^%s*#%d+ ") then
+      current.where = current.where or frame_in(line, sources)
+    elseif not line:match("^%s*$") then
+      current = nil
+    end
+    previous = line
+  end
+  local found = {}
+  for _, stack in ipairs(list) do
+    if stack.where then
+      found[#found + 1] = stack
+    end
+  end
+  return found
 end
 
 -- Turns a status line into a verdict (see the top of the file).
@@ -125,7 +163,8 @@ local function sanitizer_error(line)
   if not report then
     return nil
   end
-  for _, cut in ipairs({ " on address", " on unknown address", " on 0x", " at pc", " (", " in thread" }) do
+  for _, cut in ipairs({ " on address 0x", " on unknown address", " on 0x", ": 0x", " at pc", " (",
+                         " in thread" }) do
     local at = report:find(cut, 1, true)
     if at then
       report = report:sub(1, at - 1)
@@ -193,6 +232,7 @@ function M.result(opts, name, fate)
     stderr = stderr,
     describe = read_file(base .. ".describe"),
     where = M.where(stderr, opts.sources),
+    stacks = M.stacks(stderr, opts.sources),
   }
 end
 

@@ -101,3 +101,11 @@ void show_difference(const char *expected, const char *actual) {
     show(actual + i);
     fputc('\n', stderr);
 }
+
+/* The input was const, and the code under test wrote into it (strtok does). */
+void show_changed_input(const char *what, const char *now) {
+    fprintf(stderr, "  but:      your code changed the %s, which is now ", what);
+    show(now);
+    fprintf(stderr, "\n            (it is const, the caller's: read it, never write into it;"
+                    " strtok writes)\n");
+}

@@ -43,6 +43,11 @@
 
 static void restore_crash_handlers(void);
 
+/* What the Row holds before parse_row is called: a value no test expects, so a field the
+   code under test forgot to set shows as such. */
+#define JUNK_IR 12345
+#define JUNK_PCT 12345.0
+
 /* ================================================================== parse_row */
 
 /* The call and what it should return (a failure adds what it did return). */
@@ -91,7 +96,8 @@ static void test_parse_row(void **state) {
         describe_parse_row(c, line, want_row, want_ir, want_has_pct, want_pct, want_name);
         return;
     }
-    Row row = {12345, true, 12345.0, NULL}; /* junk, so a function that sets nothing shows */
+    Row row = {JUNK_IR, true, JUNK_PCT, NULL}; /* so a function that sets nothing shows */
+    char *before = copy_string(line);
     int rc = parse_row(line, &row);
 
     bool ok;
@@ -102,8 +108,9 @@ static void test_parse_row(void **state) {
              fabs(row.pct - want_pct) < 1e-6 && row.name != NULL &&
              strcmp(row.name, want_name) == 0;
     }
-    if (!ok) {
-        describe_parse_row(c, line, want_row, want_ir, want_has_pct, want_pct, want_name);
+    bool unchanged = strcmp(before, line) == 0;
+    if (!ok || !unchanged) {
+        describe_parse_row(c, before, want_row, want_ir, want_has_pct, want_pct, want_name);
         fprintf(stderr, "  actual:   returns %d (%s)", rc, return_meaning("parse_row", rc));
         if (rc == 1 || (rc == 0 && row.name != NULL)) {
             fprintf(stderr, " with ir = %llu, has_pct = %s, pct = %.2f\n",
@@ -116,12 +123,21 @@ static void test_parse_row(void **state) {
                     show_difference(want_name, row.name);
                 }
             }
+            if (rc == 1 && (row.ir == JUNK_IR || row.pct == JUNK_PCT)) {
+                fprintf(stderr, "  note:     %s is what the test put in the Row before the call: "
+                                "your code did not set it\n",
+                        row.ir == JUNK_IR ? "ir = 12345" : "pct = 12345.00");
+            }
         } else {
             fputc('\n', stderr);
         }
+        if (!unchanged) {
+            show_changed_input("line", line);
+        }
     }
+    free(before);
     free(row.name);
-    if (!ok) {
+    if (!ok || !unchanged) {
         fail();
     }
 }
@@ -243,6 +259,12 @@ static void test_sum_named(void **state) {
                 die(c->file, f->line, "row: expected 'IR NAME'");
             }
             add_row(&list, ir, name);
+        } else if (strcmp(f->key, "null-row") == 0) {
+            uint64_t ir;
+            if (!parse_u64(f->value, &ir)) {
+                die(c->file, f->line, "null-row: expected a number (IR)");
+            }
+            add_row(&list, ir, NULL); /* a row whose name is NULL */
         }
     }
     if (control_count > list.count) {
@@ -339,6 +361,11 @@ static InclusiveCase read_inclusive_case(const Case *c) {
         if (strcmp(f->key, "stack") == 0) {
             char *stack = split_last_blank(f, c->file, &number);
             add_stack(&t, stack, number);
+        } else if (strcmp(f->key, "null-stack") == 0) {
+            if (!parse_u64(f->value, &number)) {
+                die(c->file, f->line, "null-stack: expected a number (COUNT)");
+            }
+            add_stack(&t, NULL, number); /* a stack that is NULL: an empty one */
         } else if (strcmp(f->key, "want") == 0 && strcmp(f->value, "error") == 0) {
             t.want_error = true;
         } else if (strcmp(f->key, "want") == 0 && strcmp(f->value, "nothing") != 0) {
@@ -492,10 +519,39 @@ static void describe_inclusive(const Case *c, const Folded *stacks, size_t nstac
 
 /* One call of inclusive over the first nstacks stacks; prints the failure and returns
    false when the result is not the expected one. */
+/* A copy of the stacks (their text too), to show the input as it was and to notice code
+   that wrote into it. */
+static Folded *copy_stacks(const Folded *stacks, size_t n) {
+    Folded *copy = checked_malloc(n * sizeof(Folded));
+    for (size_t i = 0; i < n; i++) {
+        copy[i].stack = stacks[i].stack == NULL ? NULL : copy_string(stacks[i].stack);
+        copy[i].count = stacks[i].count;
+    }
+    return copy;
+}
+
+static void free_stacks(Folded *copy, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        free((char *)copy[i].stack);
+    }
+    free(copy);
+}
+
+/* The first stack whose text differs from its copy, or n. */
+static size_t first_changed_stack(const Folded *copy, const Folded *stacks, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        if (copy[i].stack != NULL && strcmp(copy[i].stack, stacks[i].stack) != 0) {
+            return i;
+        }
+    }
+    return n;
+}
+
 static bool check_inclusive(const Case *c, const Folded *stacks, size_t nstacks, const Cost *want,
                             size_t nwant, bool want_error, bool check_order) {
     Cost *costs = NULL;
     size_t ncosts = 4242; /* junk, so a function that sets nothing shows */
+    Folded *before = copy_stacks(stacks, nstacks);
     int rc = inclusive(stacks, nstacks, &costs, &ncosts);
 
     bool ok;
@@ -509,8 +565,10 @@ static bool check_inclusive(const Case *c, const Folded *stacks, size_t nstacks,
         ok = compare_costs(want, nwant, costs, ncosts, false) == 0 &&
              (!check_order || first_out_of_order(want, costs, ncosts) == ncosts);
     }
+    size_t changed = first_changed_stack(before, stacks, nstacks);
+    ok = ok && changed == nstacks;
     if (!ok) {
-        describe_inclusive(c, stacks, nstacks, want, nwant, want_error);
+        describe_inclusive(c, before, nstacks, want, nwant, want_error);
         fprintf(stderr, "  actual:   returns %d (%s)", rc, return_meaning("inclusive", rc));
         if (rc == 0 && problem != NULL) {
             fprintf(stderr, ", but %s\n", problem);
@@ -527,7 +585,13 @@ static bool check_inclusive(const Case *c, const Folded *stacks, size_t nstacks,
         } else {
             fputc('\n', stderr);
         }
+        if (changed < nstacks) {
+            char what[64];
+            snprintf(what, sizeof what, "text of stack %zu", changed + 1);
+            show_changed_input(what, stacks[changed].stack);
+        }
     }
+    free_stacks(before, nstacks);
     if (rc == 0 && costs != NULL) {
         for (size_t i = 0; i < ncosts; i++) {
             free(costs[i].name);

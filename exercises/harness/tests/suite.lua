@@ -340,6 +340,23 @@ local function runner_tests()
   check("runner: where() finds the first frame in profile.c, not test_profile.c",
     runner.where(asan, { "profile.c" }) == "/w/exercises/165/profile.c:42 in parse_row",
     runner.where(asan, { "profile.c" }))
+  local uaf = "==1==ERROR: AddressSanitizer: heap-use-after-free on address 0x1 at pc 0x2\n"
+    .. "READ of size 1 at 0x1 thread T0\n    #0 0x3 in strcmp x.inc:1\n"
+    .. "    #1 0x4 in by_cost /w/profile.c:94\n    #2 0x5 in main /w/test_profile.c:9\n\n"
+    .. "0x1 is located 0 bytes inside of 5-byte region [0x1,0x6)\nfreed by thread T0 here:\n"
+    .. "    #0 0x5 in free x.inc:2\n    #1 0x6 in inclusive /w/profile.c:138\n\n"
+    .. "previously allocated by thread T0 here:\n    #0 0x7 in malloc x.inc:3\n"
+    .. "    #1 0x8 in inclusive /w/profile.c:121\n"
+  local stacks = runner.stacks(uaf, { "profile.c" })
+  check("runner: stacks() tells where it happened, was freed and was allocated",
+    #stacks == 3 and stacks[1].kind == "error" and stacks[1].where == "/w/profile.c:94 in by_cost"
+      and stacks[2].kind == "freed" and stacks[2].where == "/w/profile.c:138 in inclusive"
+      and stacks[3].kind == "allocated" and stacks[3].where == "/w/profile.c:121 in inclusive",
+    #stacks)
+  check("runner: a bad free keeps its words, not the address",
+    runner.sanitizer_report("==1==ERROR: AddressSanitizer: attempting free on address which was "
+      .. "not malloc()-ed: 0x6060 in thread T0\n")
+      == "AddressSanitizer: attempting free on address which was not malloc()-ed")
   check("runner: quote() survives apostrophes",
     select(2, sh("printf %s " .. runner.quote("fib'2 a b"))) == "fib'2 a b")
   local hints = run_exercise.read_hints("exercises/165/README.md")
