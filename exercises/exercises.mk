@@ -46,13 +46,15 @@ $(EX_SANDBOX): $(EX_HARNESS)/sandbox.c
 sandbox: $(EX_SANDBOX)
 HELP += "sandbox          build the process sandbox every test and check runs in (build/harness/sandbox)"
 
-# The test drivers (exercises/N/tests/*.c) and the fork-per-test runner they link
-# (exercises/harness/fork_tests.c) are our code: built once, with -Werror and the
+# The test drivers (exercises/N/tests/*.c) and the harness pieces they link (fork_tests.c,
+# one forked child per test; alloc_fail.c, failing allocations) are our code: built once, with -Werror and the
 # sanitizers, into $(BUILD)/exercise-driver/ (FIXTURES_DIR = the driver's folder). Each
 # `make exercise-N` then compiles only the student's files and links.
 EX_DRIVER_DIR := $(BUILD)/exercise-driver
 EX_DRIVER_OBJ  = $(patsubst exercises/%.c,$(EX_DRIVER_DIR)/%.o,$(wildcard exercises/$(1)/tests/*.c) \
-                   $(EX_HARNESS)/fork_tests.c)
+                   $(EX_HARNESS)/fork_tests.c $(EX_HARNESS)/alloc_fail.c)
+# Every allocation call goes through alloc_fail.c, so a test can make them fail.
+EX_WRAP       := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup
 
 $(EX_DRIVER_DIR)/%.o: exercises/%.c
 	@mkdir -p $(@D)
@@ -72,7 +74,7 @@ exercise-%: setup $(EX_SANDBOX) $$(call EX_DRIVER_OBJ,$$*)
 	@mkdir -p $(EX_OUT)
 	@echo "Building $(EX_SRC)/*.c with the public tests of exercises/$*/tests ..."
 	@if ! $(CC) $(EX_WARN) $(SANITIZE) -g -O0 -I$(EX_SRC) -o $(EX_OUT)/tests \
-	       $(wildcard $(EX_SRC)/*.c) $(call EX_DRIVER_OBJ,$*) $(EX_CMOCKA) -lm \
+	       $(wildcard $(EX_SRC)/*.c) $(call EX_DRIVER_OBJ,$*) $(EX_WRAP) $(EX_CMOCKA) -lm \
 	       > $(EX_OUT)/build.log 2>&1; then \
 	  echo; echo "Your code does not compile yet, so no test could run. The compiler says:"; echo; \
 	  sed 's/^/    /' $(EX_OUT)/build.log; echo; \
@@ -104,6 +106,13 @@ watch-%: setup $(EX_SANDBOX) $$(call EX_DRIVER_OBJ,$$*)
 	inotifywait -q -m -r -e close_write -e moved_to --exclude '$(EX_WATCH_IGNORE)' \
 	  --format '%w%f' $(EX_SRC) | { run; while read -r saved; do \
 	    while read -r -t 0.2 more; do :; done; run; done; }
+
+# The student's loop, timed: save profile.c, then make exercise-N to its last line.
+.PHONY: bench-loop
+bench-loop: setup $(EX_SANDBOX)
+	@for n in $(EX_CHAPTERS); do bash $(EX_HARNESS)/bench_loop.sh $$n 9; done
+BENCH_TARGETS += bench-loop
+HELP += "bench-loop       edit-to-verdict of make exercise-N (stubs and reference): median wall and CPU time"
 
 EX_CHAPTERS := $(patsubst exercises/%/tests,%,$(wildcard exercises/[0-9]*/tests))
 HELP += $(foreach n,$(EX_CHAPTERS),"exercise-$(n)     build exercises/$(n) with its public tests and run each test alone (SOLUTION=1: the reference; TEST=name: one test)")
