@@ -46,8 +46,8 @@
 #include "fork_tests.h"
 
 #include <errno.h>
-#include <link.h>
 #include <fcntl.h>
+#include <link.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
@@ -99,7 +99,7 @@ static unsigned whole(const char *option, const char *value, double max) {
 }
 
 bool fork_tests_option(int argc, char **argv, int *i, ForkOptions *options) {
-    static const char *const known[] = {"--each", "--cpu",  "--wall",      "--memory",
+    static const char *const known[] = {"--each",   "--cpu",  "--wall", "--memory",
                                         "--output", "--jobs", "--only", "--status-fd"};
     const char *option = argv[*i];
     size_t which = 0;
@@ -248,14 +248,13 @@ static void warm_up_symbolizer(void *test_code) {
     }
 }
 
-
 typedef struct {
     pid_t pid;   /* 0: a free slot */
     size_t test; /* index into names */
     bool describing;
-    double started;     /* CLOCK_MONOTONIC seconds */
-    char killed[80];    /* why we killed it, as a status; "" when we did not */
-    char status[96];    /* the test's status, kept while its describe child runs */
+    double started;  /* CLOCK_MONOTONIC seconds */
+    char killed[80]; /* why we killed it, as a status; "" when we did not */
+    char status[96]; /* the test's status, kept while its describe child runs */
 } Slot;
 
 typedef struct {
@@ -263,7 +262,7 @@ typedef struct {
     const char *const *names;
     ForkTest run;
     void *context;
-    volatile char *done; /* shared with the children: done[i] = 1 when test i finished */
+    volatile char *done; /* shared with the children: DONE_PASSED or DONE_FAILED, 0 */
     Slot *slots;
     unsigned running;
     bool warm; /* the symbolizer has read the debug information (see warm_up_symbolizer) */
@@ -315,12 +314,11 @@ static const char *signal_name(int signo) {
     static const struct {
         int number;
         const char *name;
-    } names[] = {{SIGSEGV, "SIGSEGV"}, {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"},
-                 {SIGFPE, "SIGFPE"},   {SIGILL, "SIGILL"},   {SIGKILL, "SIGKILL"},
-                 {SIGTERM, "SIGTERM"}, {SIGINT, "SIGINT"},   {SIGQUIT, "SIGQUIT"},
-                 {SIGHUP, "SIGHUP"},   {SIGPIPE, "SIGPIPE"}, {SIGALRM, "SIGALRM"},
-                 {SIGTRAP, "SIGTRAP"}, {SIGSYS, "SIGSYS"},   {SIGUSR1, "SIGUSR1"},
-                 {SIGUSR2, "SIGUSR2"}};
+    } names[] = {
+        {SIGSEGV, "SIGSEGV"}, {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"},   {SIGFPE, "SIGFPE"},
+        {SIGILL, "SIGILL"},   {SIGKILL, "SIGKILL"}, {SIGTERM, "SIGTERM"}, {SIGINT, "SIGINT"},
+        {SIGQUIT, "SIGQUIT"}, {SIGHUP, "SIGHUP"},   {SIGPIPE, "SIGPIPE"}, {SIGALRM, "SIGALRM"},
+        {SIGTRAP, "SIGTRAP"}, {SIGSYS, "SIGSYS"},   {SIGUSR1, "SIGUSR1"}, {SIGUSR2, "SIGUSR2"}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (names[i].number == signo) {
             return names[i].name;

@@ -38,7 +38,7 @@ bool fork_tests_option(int argc, char **argv, int *i, ForkOptions *options);
 /* Runs the tests (names[0..count-1], each a file-name-safe word) and writes one line per
    test to options->status_fd as it ends: "INDEX<TAB>NAME<TAB>STATUS". Returns 0, or 2 when
    the capture folder cannot be used. */
-int fork_tests_run(const ForkOptions *options, const char *const *names, size_t count,
-                   ForkTest run, void *context);
+int fork_tests_run(const ForkOptions *options, const char *const *names, size_t count, ForkTest run,
+                   void *context);
 
 #endif

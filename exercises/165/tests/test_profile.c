@@ -114,8 +114,9 @@ static void show_row_returned(int rc, const Row *row, const RowWanted *w) {
         }
     }
     if (rc == 1 && (row->ir == JUNK_IR || row->pct == JUNK_PCT)) {
-        fprintf(stderr, "  note:     %s is what the test put in the Row before the call: "
-                        "your code did not set it\n",
+        fprintf(stderr,
+                "  note:     %s is what the test put in the Row before the call: "
+                "your code did not set it\n",
                 row->ir == JUNK_IR ? "ir = 12345" : "pct = 12345.00");
     }
 }
@@ -663,10 +664,10 @@ static bool check_inclusive(const Case *c, const Folded *stacks, size_t nstacks,
     return ok;
 }
 
-#define OUT_OF_MEMORY_THEN                                                                     \
-    "  then:     the same stacks again, with allocation number 1, 2, 3, ... failing in turn "  \
-    "(malloc returns NULL,\n            as when memory runs out) until a call allocates no "    \
-    "more: each must return -1 having freed\n            what it allocated, or cope and "      \
+#define OUT_OF_MEMORY_THEN                                                                         \
+    "  then:     the same stacks again, with allocation number 1, 2, 3, ... failing in turn "      \
+    "(malloc returns NULL,\n            as when memory runs out) until a call allocates no "       \
+    "more: each must return -1 having freed\n            what it allocated, or cope and "          \
     "return the right result\n"
 
 /* The case's stacks again with allocation k failing, for k = 1, 2, ... until a call no
@@ -765,9 +766,10 @@ static void restore_crash_handlers(void) {
 }
 
 static void usage(void) {
-    fprintf(stderr, "usage: test_profile [--fixtures DIR] [--list] [--run NAME] [--describe NAME]\n"
-                    "                    [--each DIR [--cpu SEC] [--wall SEC] [--memory MB]\n"
-                    "                     [--output BYTES] [--jobs N] [--only PREFIX] [--status-fd FD]]\n");
+    fprintf(stderr,
+            "usage: test_profile [--fixtures DIR] [--list] [--run NAME] [--describe NAME]\n"
+            "                    [--each DIR [--cpu SEC] [--wall SEC] [--memory MB]\n"
+            "                     [--output BYTES] [--jobs N] [--only PREFIX] [--status-fd FD]]\n");
     exit(2);
 }
 
