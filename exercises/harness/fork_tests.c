@@ -165,6 +165,14 @@ static size_t allocated_bytes(void) {
     return __sanitizer_get_current_allocated_bytes ? __sanitizer_get_current_allocated_bytes() : 0;
 }
 
+/* Puts open file fd in the place of target (stdin, stdout, stderr) and closes fd. */
+static void move_fd(int fd, int target) {
+    if (fd >= 0 && fd != target) {
+        dup2(fd, target);
+        close(fd);
+    }
+}
+
 /* In the child: its own group, streams to the capture files, the limits; never returns. */
 static _Noreturn void run_child(const ForkOptions *o, int out_fd, int err_fd, ForkTest run,
                                 void *context, size_t i, bool describe, volatile char *done) {
@@ -174,15 +182,9 @@ static _Noreturn void run_child(const ForkOptions *o, int out_fd, int err_fd, Fo
     if (getppid() != parent_pid) {
         _exit(1); /* the parent died before prctl */
     }
-    int null_fd = open("/dev/null", O_RDONLY);
-    if (null_fd >= 0) {
-        dup2(null_fd, STDIN_FILENO);
-        close(null_fd);
-    }
-    dup2(out_fd, STDOUT_FILENO);
-    dup2(err_fd, STDERR_FILENO);
-    close(out_fd);
-    close(err_fd);
+    move_fd(open("/dev/null", O_RDONLY), STDIN_FILENO);
+    move_fd(out_fd, STDOUT_FILENO);
+    move_fd(err_fd, STDERR_FILENO);
     /* Unbuffered: a printf just before a crash still reaches the file, and stdio
        allocates no buffer (which the leak shortcut below would count as in use). */
     setvbuf(stdout, NULL, _IONBF, 0);
