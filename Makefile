@@ -11,7 +11,9 @@
 # A suite registers itself with `TEST_SUITES += NAME` and provides the target
 # `test-NAME`, which writes "PASSED FAILED" (two integers) to
 # $(TEST_RESULTS)/NAME.result. A suite that exits non-zero or writes no result
-# counts as one more failure, so a broken suite can never look green.
+# counts as one more failure, so a broken suite can never look green. Suites run
+# side by side under `make -jN test`; what two of them need is built first
+# (TEST_PREBUILD, which a fragment may add to).
 
 .DEFAULT_GOAL := all
 .SUFFIXES:
@@ -26,23 +28,27 @@ SANITIZE     := -fsanitize=address,undefined -fno-omit-frame-pointer
 LUA          ?= lua5.4
 
 TEST_SUITES  :=
+TEST_SLOW_SUITES :=
+TEST_PREBUILD :=
 HELP         :=
 
 # Debian packages the workbook needs, and how to tell each one is present.
-SETUP_PACKAGES := pkg-config libcmocka-dev lua5.4 lua-dkjson valgrind pandoc
+SETUP_PACKAGES := pkg-config libcmocka-dev lua5.4 lua-dkjson valgrind pandoc inotify-tools
 SETUP_CHECK_pkg-config    := command -v pkg-config
 SETUP_CHECK_libcmocka-dev := pkg-config --exists cmocka
 SETUP_CHECK_lua5.4        := command -v lua5.4
 SETUP_CHECK_lua-dkjson    := lua5.4 -e 'require "dkjson"'
 SETUP_CHECK_valgrind      := command -v valgrind
 SETUP_CHECK_pandoc        := command -v pandoc
+SETUP_CHECK_inotify-tools := command -v inotifywait
 
 BENCH_TARGETS :=
 
 HELP += "bench            run the benchmarks (times, instruction counts, ratios)"
 HELP += "all              build the VM and the profiler (build/drip, build/dripprof)"
 HELP += "setup            install missing Debian packages ($(SETUP_PACKAGES))"
-HELP += "test             run the workbook's own tests; ends with 'N passed, N failed'"
+HELP += "test             run the workbook's own tests; ends with 'N passed, N failed' (-j2 runs two suites at a time)"
+HELP += "test-slow        the long checks (CI runs them after make test)"
 HELP += "clean            remove build/"
 
 .PHONY: all bench
@@ -55,7 +61,7 @@ include $(wildcard vm/vm.mk vm/prof/prof.mk exercises/exercises.mk grader/grader
 bench: $(BENCH_TARGETS)
 
 
-.PHONY: help setup test clean
+.PHONY: help setup test test-slow clean
 help:
 	@echo "Drip Workbook targets:"
 	@for line in $(HELP); do echo "  make $$line"; done
@@ -77,23 +83,55 @@ setup:
 	DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq$$missing || \
 	{ echo "setup: apt-get failed; install by hand:$$missing"; exit 1; }
 
+# The suites run as the targets test-suite-NAME of one sub-make, so `make -j2 test` runs
+# two at a time (the `+` hands the sub-make our jobserver). Each records its exit status
+# beside its result. A serial run shows a suite's output as it comes; a parallel one
+# keeps it in NAME.log and prints it whole when the suite ends (one at a time, under
+# flock), so two suites never interleave. What several suites use (TEST_PREBUILD: the VM,
+# the profiler, the sandbox) is built first, once, so that suites running side by side
+# never rebuild a file another one is running.
+TEST_PREBUILD += all
+
+# $(call test_suites,SUITES): runs the suites and prints the closing line for all of them;
+# a suite that exits non-zero without counting a failure, or writes no result, counts as
+# one more failure.
+define test_suites
+@rm -rf $(TEST_RESULTS); mkdir -p $(TEST_RESULTS)
++@$(MAKE) -s --no-print-directory $(TEST_PREBUILD) || echo 1 > $(TEST_RESULTS)/prebuild.status
++@$(MAKE) --no-print-directory $(addprefix test-suite-,$(1))
+@passed=0; failed=0; \
+if [ -e $(TEST_RESULTS)/prebuild.status ]; then \
+  echo "make test: building $(TEST_PREBUILD) failed"; failed=1; fi; \
+for suite in $(1); do \
+  result=$(TEST_RESULTS)/$$suite.result; status=$$(cat $(TEST_RESULTS)/$$suite.status 2>/dev/null); \
+  if [ -r $$result ] && read p f < $$result && [ -n "$$f" ]; then \
+    passed=$$((passed + p)); failed=$$((failed + f)); \
+    if [ "$$status" != 0 ] && [ $$f -eq 0 ]; then \
+      echo "suite $$suite exited $$status but reported no failure"; failed=$$((failed + 1)); fi; \
+  else \
+    echo "suite $$suite wrote no result (exit $$status)"; failed=$$((failed + 1)); \
+  fi; \
+done; \
+echo; echo "$$passed passed, $$failed failed"; \
+[ $$failed -eq 0 ]
+endef
+
 test: setup
-	@rm -rf $(TEST_RESULTS); mkdir -p $(TEST_RESULTS)
-	@passed=0; failed=0; \
-	for suite in $(TEST_SUITES); do \
-	  echo "=== $$suite"; \
-	  $(MAKE) --no-print-directory test-$$suite; status=$$?; \
-	  result=$(TEST_RESULTS)/$$suite.result; \
-	  if [ -r $$result ] && read p f < $$result && [ -n "$$f" ]; then \
-	    passed=$$((passed + p)); failed=$$((failed + f)); \
-	    if [ $$status -ne 0 ] && [ $$f -eq 0 ]; then \
-	      echo "suite $$suite exited $$status but reported no failure"; failed=$$((failed + 1)); fi; \
-	  else \
-	    echo "suite $$suite wrote no result (exit $$status)"; failed=$$((failed + 1)); \
-	  fi; \
-	done; \
-	echo; echo "$$passed passed, $$failed failed"; \
-	[ $$failed -eq 0 ]
+	$(call test_suites,$(TEST_SUITES))
+
+# Long checks, run by .ci/run after make test: a part registers TEST_SLOW_SUITES +=
+# slow-NAME and provides test-slow-NAME, which writes $(TEST_RESULTS)/slow-NAME.result.
+test-slow: setup
+	$(call test_suites,$(TEST_SLOW_SUITES))
+
+test-suite-%:
+	+@status=$(TEST_RESULTS)/$*.status; log=$(TEST_RESULTS)/$*.log; \
+	if [ -n "$(filter -j%,$(MAKEFLAGS))" ]; then \
+	  $(MAKE) --no-print-directory test-$* > $$log 2>&1; echo $$? > $$status; \
+	  flock $(TEST_RESULTS) sh -c 'echo "=== $*"; cat "$$0"' $$log; \
+	else \
+	  echo "=== $*"; $(MAKE) --no-print-directory test-$*; echo $$? > $$status; \
+	fi
 
 clean:
 	rm -rf $(BUILD)

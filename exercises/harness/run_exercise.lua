@@ -1,17 +1,21 @@
--- run_exercise.lua: the student's test run behind `make exercise-N`.
+-- run_exercise.lua: the student's test run behind `make exercise-N` and `make watch-N`.
 --
 --   lua5.4 exercises/harness/run_exercise.lua --sandbox PATH --binary PATH [--handout README.md]
---       [--sources profile.c,...] [--state FILE] [--timeout SEC] [--only PREFIX]
---       [--details N] [--title TEXT] [--workdir DIR] [--tsv FILE] [-- ARGS FOR THE BINARY]
+--       [--sources profile.c,...] [--state FILE] [--timeout CPU-SEC] [--wall SEC] [--jobs N]
+--       [--only PREFIX] [--details N] [--chapter N] [--title TEXT] [--workdir DIR]
+--       [--tsv FILE] [--brief yes] [--build-log FILE] [-- ARGS FOR THE BINARY]
 --
--- Runs each test in its own sandboxed process (runner.lua), then explains the failures
--- the way a beginner can act on: the function, the input (blanks made visible), expected
+-- Runs each test in its own forked child (runner.lua), then explains the failures the
+-- way a beginner can act on: the function, the input (blanks made visible), expected
 -- and actual values in decimal, what a crash or a timeout means, where a sanitizer says
 -- it happened, and the hint to read next. Hints come from the handout: a heading such as
 -- "#### parse_row, hint 1: ..." and the text under it. The first three runs that fail a
--- function show its hint 1, the next three hint 2, and so on (counted in --state).
--- Ends with a progress line (parse_row 9/12 · sum_named 3/3 · inclusive 0/6) and exits 0
--- only when every test passed. --tsv writes "name<TAB>verdict<TAB>status" lines.
+-- function show its hint 1, the next three hint 2, and so on (counted in --state). A
+-- function whose every test got -1 (what the shipped stubs return) is one line: "not
+-- written yet?". The full report ends with a progress line (parse_row 9/12 · sum_named
+-- 3/3 · inclusive 0/6); --brief (watch mode) starts with it and shows only the first
+-- failure in full, then the compiler's warnings from --build-log. Exits 0 only when
+-- every test passed. --tsv writes "name<TAB>verdict<TAB>status" lines.
 local here = arg[0]:match("^(.*)/[^/]*$") or "."
 package.path = here .. "/?.lua;" .. package.path
 local runner = require("runner")
@@ -21,7 +25,8 @@ local M = {}
 -- ------------------------------------------------------------------ arguments
 
 local function parse_args(argv)
-  local opts = { timeout = 2, details = 2, sources = {}, args = {}, title = "the exercise" }
+  local opts = { timeout = 2, wall = 60, jobs = 1, details = 2, sources = {}, args = {},
+                 title = "the exercise" }
   local i = 1
   while i <= #argv do
     local flag, value = argv[i], argv[i + 1]
@@ -115,13 +120,15 @@ end
 
 local explanations = {
   crashed = "Your code crashed (%s) before the test could check anything.",
-  timeout = "The test did not finish: %s. An endless loop? Check that every loop moves on "
-    .. "(advances its pointer or index) on every path.",
+  timeout = "The test did not finish: %s. Your code is too slow or in an endless loop. "
+    .. "Check that every loop moves on (advances its pointer or index) on every path, and "
+    .. "that the big tests do not search a long list for every name.",
   sanitizer = "A sanitizer stopped the test: %s.",
   leak = "LeakSanitizer found memory that was never freed: %s. Free what you malloc "
     .. "unless you hand it to the caller (the caller frees Row.name and the Cost array "
     .. "with its names).",
   output = "The test printed too much (%s): a printf left in a loop?",
+  memory = "The test used too much memory (%s): a loop that keeps allocating?",
   exit = "The test process ended with %s instead of returning from your function: "
     .. "did your code call exit()? Return an error value (-1) instead.",
   error = "The test could not be run: %s.",
@@ -143,8 +150,20 @@ local sanitizer_meaning = {
   ["SEGV"] = "a bad pointer: NULL, or memory that was never yours",
   ["heap-use-after-free"] = "you used memory after free()ing it",
   ["double-free"] = "you free()d the same block twice",
-  ["stack-buffer-overflow"] = "you went past the end of a local array",
+  ["stack-buffer-overflow"] = "you went past the end of a local variable or array (the "
+    .. "caller's too: a Row * points to one Row, not to an array)",
   ["global-buffer-overflow"] = "you went past the end of a global array or string literal",
+  ["stack-use-after-return"] = "you used a pointer to a local variable after its function "
+    .. "returned",
+  ["attempting free on address which was not malloc()-ed"] = "something was free()d that "
+    .. "malloc did not return. The caller frees every name you hand out (row->name, each "
+    .. "Cost name): each must be a malloc'd copy, not a pointer into the input or a static "
+    .. "or local buffer",
+  ["attempting double-free"] = "you free()d the same block twice",
+  ["use-of-uninitialized-value"] = "a value was used before anything was stored in it",
+  ["load of value"] = "a variable (often a bool) was read before anything was stored in it",
+  ["null pointer"] = "a NULL pointer was used: check pointers that may be NULL before "
+    .. "using them (a NULL input the contract allows, or what malloc returned)",
 }
 
 -- Wraps text at blanks into lines of at most width characters, each starting with prefix.
@@ -169,6 +188,7 @@ local verdict_label = {
   sanitizer = "memory error or undefined behaviour",
   leak = "memory leak",
   output = "too much output",
+  memory = "too much memory",
   exit = "exited",
   error = "could not run",
 }
@@ -194,7 +214,45 @@ local function driver_block(stderr)
   return table.concat(lines, "\n")
 end
 
-local function explain(opts, result)
+-- A path below the current folder, shortened to start there.
+local function relative(path)
+  local cwd = os.getenv("PWD")
+  if cwd and path:sub(1, #cwd + 1) == cwd .. "/" then
+    return path:sub(#cwd + 2)
+  end
+  return path
+end
+
+-- The lines of the code under test that a sanitizer report names: where it happened,
+-- and where the memory involved was allocated and freed.
+local function places(result)
+  local lines, seen_error, said = {}, false, {}
+  for _, stack in ipairs(result.stacks or {}) do
+    local where = relative(stack.where)
+    if said[stack.kind .. where] then
+      where = nil -- the same place again (several leaks from one line)
+    end
+    said[stack.kind .. (where or "")] = true
+    if not where then
+      goto next_stack
+    elseif stack.kind == "error" and not seen_error then
+      lines[#lines + 1] = "It happened at " .. where .. "."
+      seen_error = true
+    elseif stack.kind == "allocated" then
+      lines[#lines + 1] = (result.verdict == "leak" and "The memory was allocated at "
+        or "The memory involved was allocated at ") .. where .. "."
+    elseif stack.kind == "freed" then
+      lines[#lines + 1] = "It was freed at " .. where .. "."
+    end
+    ::next_stack::
+  end
+  if #lines > 0 and not seen_error and result.verdict ~= "leak" then
+    table.insert(lines, 1, "It happened outside your code (in the test, using what your code returned).")
+  end
+  return lines
+end
+
+local function explain(result)
   local lines = {}
   local template = explanations[result.verdict]
   if template then
@@ -224,14 +282,8 @@ local function explain(opts, result)
         end
       end
     end
-    if result.where then
-      local cwd = os.getenv("PWD")
-      local where = result.where
-      if cwd and where:sub(1, #cwd + 1) == cwd .. "/" then
-        where = where:sub(#cwd + 2)
-      end
-      local verb = result.verdict == "leak" and "The memory was allocated at " or "It happened at "
-      lines[#lines + 1] = "  " .. verb .. where .. "."
+    for _, line in ipairs(places(result)) do
+      lines[#lines + 1] = "  " .. line
     end
     local failure = driver_block(result.stderr)
     if failure ~= "" then
@@ -239,16 +291,8 @@ local function explain(opts, result)
       lines[#lines + 1] = "  The test also says:"
       lines[#lines + 1] = indent(failure:gsub("^%s*FAILED [^\n]*\n?", ""), "  ")
     else
-      -- A crash leaves no message of the test's own: ask the driver what the test does.
-      local argv = { opts.binary }
-      for _, a in ipairs(opts.args) do
-        argv[#argv + 1] = a
-      end
-      argv[#argv + 1] = "--describe"
-      argv[#argv + 1] = result.name
-      local describe_opts = setmetatable({ tag = result.name .. ".describe" }, { __index = opts })
-      local _, _, described = runner.sandboxed(describe_opts, argv)
-      local block = driver_block(described):gsub("^%s*TEST [^\n]*\n?", "")
+      -- A crash leaves no message of the test's own: the driver described the test.
+      local block = driver_block(result.describe or ""):gsub("^%s*TEST [^\n]*\n?", "")
       if block ~= "" then
         lines[#lines + 1] = "  The test was:"
         lines[#lines + 1] = indent(block, "  ")
@@ -270,36 +314,9 @@ local function progress_line(funcs, counts)
   return table.concat(parts, " · ")
 end
 
-function M.main(argv)
-  local opts = parse_args(argv)
-  os.execute("mkdir -p " .. runner.quote(opts.workdir))
-  -- One character per finished test, so that a slow run (endless loops cost the whole
-  -- time limit each) visibly makes progress: . passed, F failed, C crashed, T timed out,
-  -- S sanitizer, L leak, O output, X anything else.
-  local marks = { passed = ".", failed = "F", crashed = "C", timeout = "T", sanitizer = "S",
-                  leak = "L", output = "O" }
-  local done = 0
-  io.write("Running the tests: ")
-  opts.on_result = function(result)
-    done = done + 1
-    io.write(marks[result.verdict] or "X", done % 60 == 0 and "\n                   " or "")
-    io.stdout:flush()
-  end
-  local results, problem = runner.run_all(opts)
-  io.write("\n")
-  if results and #results > 0 then
-    io.write("(. passed, F wrong result, C crashed, T timed out, S sanitizer report, L leak, "
-      .. "O too much output)\n")
-  end
-  if not results then
-    io.write("Could not list the tests: ", problem, "\n")
-    return 2
-  end
-  if #results == 0 then
-    io.write("No test matches '", tostring(opts.only), "' (names look like parse_row.plain_row).\n")
-    return 2
-  end
-
+-- Results grouped by function, in the order of the tests: funcs (names) and counts[func]
+-- = { passed, total, failing = {results} }.
+local function group(results)
   local funcs, counts = {}, {}
   for _, r in ipairs(results) do
     if not counts[r.func] then
@@ -314,68 +331,216 @@ function M.main(argv)
       c.failing[#c.failing + 1] = r
     end
   end
+  return funcs, counts
+end
 
+-- True when every test of the function failed by getting -1, what the shipped stubs
+-- return: the function is most likely not written yet, and one line says so (unless the
+-- student asked for some tests by name: then they are shown).
+local function all_stub_answers(opts, c)
+  if c.passed > 0 or opts.only then
+    return false
+  end
+  for _, r in ipairs(c.failing) do
+    if r.verdict ~= "failed" or not driver_block(r.stderr):find("\n  actual:%s+returns %-1 ") then
+      return false
+    end
+  end
+  return true
+end
+
+-- One line for a failing test: the rule it checks, and how it ended unless it merely
+-- got a wrong result.
+local function one_line(r)
+  local rule = driver_block(r.stderr):match("\n  rule:%s+([^\n]*)")
+    or driver_block(r.describe or ""):match("\n  rule:%s+([^\n]*)") or ""
+  if r.verdict == "failed" and rule ~= "" then
+    return rule
+  end
+  return rule == "" and r.status or string.format("%s (%s)", rule, r.status)
+end
+
+-- The hint to show for a function that failed this run (state counts its failing runs).
+local function write_hint(opts, hints, state, func)
+  local tiers = hints[func] or {}
+  -- Hint 1 for the first three failing runs, then the next hint every three runs.
+  local tier = math.min(1 + ((state[func] or 1) - 1) // 3, #tiers)
+  local hint = tiers[tier]
+  if hint then
+    io.write(string.format("\n  Hint %d of %d for %s (%s, \"%s, hint %d\"):\n", tier, #tiers,
+      func, opts.handout, func, tier))
+    io.write(indent(hint.text, "    "), "\n")
+    if tier < #tiers then
+      io.write("    (Still stuck after a few more runs? Then you will see hint ", tier + 1,
+        ", or read it now in the handout.)\n")
+    end
+  end
+end
+
+-- What the code under test printed on stdout (cmocka's own lines left out), at most
+-- `most` lines: a student's debugging printf.
+local function printed(stdout, most)
+  local lines, total = {}, 0
+  for line in stdout:gmatch("[^\n]+") do
+    if not line:match("^%[") then
+      total = total + 1
+      if total <= most then
+        lines[#lines + 1] = "    " .. line
+      end
+    end
+  end
+  if total > most then
+    lines[#lines + 1] = string.format("    ... (%d lines in all)", total)
+  end
+  return table.concat(lines, "\n")
+end
+
+local function write_failure(r)
+  io.write(string.format("\n✗ %s  (%s)\n", r.name, verdict_label[r.verdict] or r.verdict))
+  io.write(explain(r), "\n")
+  local said = printed(r.stdout, 10)
+  if said ~= "" then
+    io.write("  Your code printed:\n", said, "\n")
+  end
+end
+
+local function see_one(opts, name)
+  return string.format("make exercise-%s TEST=%s", opts.chapter or "N", name)
+end
+
+-- The full report of one function with failing tests.
+local function write_function(opts, hints, state, func, c)
+  io.write("\n", string.rep("=", 78), "\n")
+  if all_stub_answers(opts, c) then
+    io.write(string.format("%s: not written yet? Every test (%d) got -1, what the shipped stub "
+      .. "returns.\n  Start with the handout's section on %s, then run its first test alone:\n"
+      .. "    %s\n",
+      func, c.total, func, see_one(opts, c.failing[1].name)))
+    return
+  end
+  io.write(string.format("%s: %d of %d tests fail\n", func, #c.failing, c.total))
+  for i = 1, math.min(opts.details, #c.failing) do
+    write_failure(c.failing[i])
+  end
+  if #c.failing > opts.details then
+    io.write(string.format("\n  The other %d failing tests of %s, each with the rule it checks:\n",
+      #c.failing - opts.details, func))
+    for i = opts.details + 1, #c.failing do
+      io.write(string.format("  ✗ %s: %s\n", c.failing[i].name, one_line(c.failing[i])))
+    end
+    io.write("  See one in full: ", see_one(opts, c.failing[opts.details + 1].name), "\n")
+  end
+  write_hint(opts, hints, state, func)
+end
+
+-- Watch mode: the progress line first, then the first failure in full, then warnings.
+local function write_brief(opts, hints, state, funcs, counts, failed_total, total)
+  if os.execute("test -t 1") then
+    io.write("\27[H\27[2J") -- a terminal: clear it, so the progress line is on top
+  end
+  io.write(progress_line(funcs, counts), "\n")
+  if failed_total == 0 then
+    io.write(string.format("All %d tests pass.\n", total))
+  else
+    io.write(string.format("%d of %d tests fail.\n", failed_total, total))
+    local stubs, first = {}, nil
+    for _, func in ipairs(funcs) do
+      local c = counts[func]
+      if all_stub_answers(opts, c) then
+        stubs[#stubs + 1] = func
+      elseif #c.failing > 0 and not first then
+        first = func
+      end
+    end
+    if #stubs > 0 then
+      io.write(table.concat(stubs, ", "), ": not written yet? (every test got -1, what the "
+        .. "shipped stubs return)\n")
+    end
+    if first then
+      io.write("The first failure:\n")
+      write_failure(counts[first].failing[1])
+      write_hint(opts, hints, state, first)
+    end
+    io.write("\n(make exercise-", opts.chapter or "N", " shows every failure.)\n")
+  end
+  local log = opts.build_log and io.open(opts.build_log, "r")
+  if log then
+    local warnings = log:read("a")
+    log:close()
+    if warnings:match("%S") then
+      io.write("\nThe compiler warns (warnings often point at real bugs):\n", indent(warnings, "    "))
+    end
+  end
+end
+
+local function write_tsv(path, results)
+  local f = assert(io.open(path, "w"))
+  for _, r in ipairs(results) do
+    f:write(r.name, "\t", r.verdict, "\t", r.status, "\n")
+  end
+  f:close()
+end
+
+function M.main(argv)
+  local opts = parse_args(argv)
+  os.execute("mkdir -p " .. runner.quote(opts.workdir))
+  -- One character per finished test, so that a slow run (endless loops cost the whole
+  -- time limit each) visibly makes progress: . passed, F failed, C crashed, T timed out,
+  -- S sanitizer, L leak, O output, M memory, E exit(), X anything else.
+  local marks = { passed = ".", failed = "F", crashed = "C", timeout = "T", sanitizer = "S",
+                  leak = "L", output = "O", memory = "M", exit = "E" }
+  local done = 0
+  io.write("Running the tests: ")
+  io.stdout:flush()
+  opts.on_result = function(result)
+    done = done + 1
+    io.write(marks[result.verdict] or "X", done % 60 == 0 and "\n                   " or "")
+    io.stdout:flush()
+  end
+  local results, problem = runner.run_all(opts)
+  io.write("\n")
+  if not results then
+    io.write("Could not run the tests: ", problem, "\n")
+    return 2
+  end
+  if #results == 0 then
+    io.write("No test matches '", tostring(opts.only), "' (names look like parse_row.plain_row).\n")
+    return 2
+  end
+  if opts.tsv then
+    write_tsv(opts.tsv, results)
+  end
+
+  local funcs, counts = group(results)
   local hints = M.read_hints(opts.handout)
   local state = read_state(opts.state)
   local failed_total = 0
-  io.write(string.format("Ran %d test%s of %s, each in its own process (time limit %s s).\n",
-    #results, #results == 1 and "" or "s", opts.title, opts.timeout))
   for _, func in ipairs(funcs) do
     local c = counts[func]
     failed_total = failed_total + #c.failing
     if #c.failing == 0 then
       state[func] = nil
-    else
-      io.write("\n", string.rep("=", 78), "\n")
-      io.write(string.format("%s: %d of %d tests fail\n", func, #c.failing, c.total))
-      for i, r in ipairs(c.failing) do
-        if i <= opts.details then
-          io.write(string.format("\n✗ %s  (%s)\n", r.name, verdict_label[r.verdict] or r.verdict))
-          io.write(explain(opts, r), "\n")
-        end
-      end
-      if #c.failing > opts.details then
-        io.write(string.format("\n  The other %d failing tests of %s, each with the rule it checks:\n",
-          #c.failing - opts.details, func))
-        for i = opts.details + 1, #c.failing do
-          local r = c.failing[i]
-          local rule = driver_block(r.stderr):match("\n  rule:%s+([^\n]*)")
-          if r.verdict ~= "failed" or not rule then
-            rule = (verdict_label[r.verdict] or r.verdict) .. ": " .. r.status
-          end
-          io.write(string.format("  ✗ %s: %s\n", r.name, rule))
-        end
-        io.write(string.format("  See one in full: make exercise-%s TEST=%s\n", opts.chapter or "N",
-          c.failing[opts.details + 1].name))
-      end
-      state[func] = (state[func] or 0) + 1
-      local tiers = hints[func] or {}
-      -- Hint 1 for the first three failing runs, then the next hint every three runs.
-      local tier = math.min(1 + (state[func] - 1) // 3, #tiers)
-      local hint = tiers[tier]
-      if hint then
-        io.write(string.format("\n  Hint %d of %d for %s (%s, \"%s, hint %d\"):\n", tier, #tiers,
-          func, opts.handout, func, tier))
-        io.write(indent(hint.text, "    "), "\n")
-        if tier < #tiers then
-          io.write("    (Still stuck after a few more runs? Then you will see hint ", tier + 1,
-            ", or read it now in the handout.)\n")
-        end
-      end
+    elseif not all_stub_answers(opts, c) then
+      state[func] = (state[func] or 0) + 1 -- a stub's -1 is no attempt: no hint tier used up
     end
   end
   if not opts.only then
     write_state(opts.state, state)
   end
 
-  if opts.tsv then
-    local f = assert(io.open(opts.tsv, "w"))
-    for _, r in ipairs(results) do
-      f:write(r.name, "\t", r.verdict, "\t", r.status, "\n")
-    end
-    f:close()
+  if opts.brief then
+    write_brief(opts, hints, state, funcs, counts, failed_total, #results)
+    return 0 -- watch mode goes on either way
   end
-
+  io.write("(. passed, F wrong result, C crashed, T timed out, S sanitizer report, L leak, "
+    .. "O too much output, M too much memory, E exited)\n")
+  io.write(string.format("Ran %d test%s of %s, each in its own process (time limit %s s of CPU "
+    .. "time).\n", #results, #results == 1 and "" or "s", opts.title, opts.timeout))
+  for _, func in ipairs(funcs) do
+    if #counts[func].failing > 0 then
+      write_function(opts, hints, state, func, counts[func])
+    end
+  end
   io.write("\n", string.rep("=", 78), "\n")
   io.write(progress_line(funcs, counts), "\n")
   if failed_total == 0 then

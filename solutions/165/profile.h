@@ -24,8 +24,9 @@ typedef struct {
     char *name;   /* the rest of the line after the two blanks; malloc'd, the caller free()s it */
 } Row;
 
-/* 1: line is a row and *row is filled; 0: not a row (*row is left with name == NULL);
-   -1: error (out of memory, or not written yet: the shipped stubs return -1).
+/* 1: line is a row and *row is filled; 0: not a row; -1: error (out of memory). After 0
+   or -1, row->name is NULL (nothing to free) and ir, has_pct and pct are unspecified. (The
+   shipped stub returns -1 and touches nothing: not written yet.)
  *
  * A row is: optional leading spaces; a count (plain digits, or digits strictly grouped
  * in threes by commas: "20,186,274,402"; at most UINT64_MAX); optionally " (" + padding

@@ -13,30 +13,46 @@
 /* Longest piece of an input shown in a message; longer text is cut with a note. */
 #define SHOW_MAX 160
 
+/* Writes one character of a message: control characters escaped (\n, \r, \t, \x1b), and
+   blanks as '·' when they must be visible. */
+static void put_visible(unsigned char c, bool blanks_visible) {
+    if (c == ' ' && blanks_visible) {
+        fputs("·", stderr);
+    } else if (c == '\n') {
+        fputs("\\n", stderr);
+    } else if (c == '\r') {
+        fputs("\\r", stderr);
+    } else if (c == '\t') {
+        fputs("\\t", stderr);
+    } else if (c < 32 || c == 127) {
+        fprintf(stderr, "\\x%02x", c);
+    } else {
+        fputc(c, stderr);
+    }
+}
+
 /* Prints text with its blanks made visible ('·') and control characters escaped, cut
    after SHOW_MAX characters. */
 void show(const char *text) {
+    if (text == NULL) {
+        fputs("NULL", stderr);
+        return;
+    }
     size_t length = strlen(text);
     fputc('"', stderr);
     for (size_t i = 0; i < length && i < SHOW_MAX; i++) {
-        unsigned char c = (unsigned char)text[i];
-        if (c == ' ') {
-            fputs("·", stderr);
-        } else if (c == '\n') {
-            fputs("\\n", stderr);
-        } else if (c == '\r') {
-            fputs("\\r", stderr);
-        } else if (c == '\t') {
-            fputs("\\t", stderr);
-        } else if (c < 32 || c == 127) {
-            fprintf(stderr, "\\x%02x", c);
-        } else {
-            fputc(c, stderr);
-        }
+        put_visible((unsigned char)text[i], true);
     }
     fputc('"', stderr);
     if (length > SHOW_MAX) {
         fprintf(stderr, "... (%zu characters in all)", length);
+    }
+}
+
+/* Prints prose (a rule) on one line: control characters escaped as in show(), blanks kept. */
+static void show_prose(const char *text) {
+    for (const char *p = text; *p != '\0'; p++) {
+        put_visible((unsigned char)*p, false);
     }
 }
 
@@ -53,10 +69,13 @@ void begin_failure(const Case *c, const char *call) {
     fprintf(stderr, "\n%s %s\n", describe_only ? "TEST" : "FAILED", c->name);
     const char *why = required(c, "why");
     const char *from = field(c, "from");
-    fprintf(stderr, "  rule:     %s\n", why + strspn(why, " "));
+    fputs("  rule:     ", stderr);
+    show_prose(why + strspn(why, " "));
     if (from != NULL) {
-        fprintf(stderr, "  from:     %s\n", from + strspn(from, " "));
+        fputs("\n  from:     ", stderr);
+        show_prose(from + strspn(from, " "));
     }
+    fputc('\n', stderr);
     fprintf(stderr, "  call:     %s\n", call);
 }
 
@@ -81,4 +100,12 @@ void show_difference(const char *expected, const char *actual) {
     fprintf(stderr, ", got ");
     show(actual + i);
     fputc('\n', stderr);
+}
+
+/* The input was const, and the code under test wrote into it (strtok does). */
+void show_changed_input(const char *what, const char *now) {
+    fprintf(stderr, "  but:      your code changed the %s, which is now ", what);
+    show(now);
+    fprintf(stderr, "\n            (it is const, the caller's: read it, never write into it;"
+                    " strtok writes)\n");
 }

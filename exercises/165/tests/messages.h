@@ -9,7 +9,8 @@
 /* Set by --describe: tests print what they would check and call nothing. */
 extern bool describe_only;
 
-/* Prints text in quotes, blanks as '·', control characters escaped, long text cut. */
+/* Prints text in quotes, blanks as '·', control characters escaped, long text cut; NULL
+   as NULL. */
 void show(const char *text);
 /* "  label     \"text\"" on its own line. */
 void show_line(const char *label, const char *text);
@@ -19,5 +20,7 @@ void begin_failure(const Case *c, const char *call);
 const char *return_meaning(const char *function, int rc);
 /* Where two strings first differ, for long names that are hard to compare by eye. */
 void show_difference(const char *expected, const char *actual);
+/* "but: your code changed the WHAT, which is now ...": a const input was written into. */
+void show_changed_input(const char *what, const char *now);
 
 #endif

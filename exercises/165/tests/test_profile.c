@@ -5,14 +5,16 @@
  * block into one cmocka test named FUNCTION.CASE (parse_row.plain_row, ...). To add a
  * case, add a block; an instructor can grade with other files through --fixtures DIR.
  *
- *   test_profile [--fixtures DIR] [--list] [--run NAME]
+ *   test_profile [--fixtures DIR] [--list | --run NAME | --describe NAME | --each DIR ...]
  *
  *   --list       print the test names, one a line, and stop
- *   --run NAME   run that one test (make exercise-165 runs each test in its own process,
- *                under build/harness/sandbox, so a crash costs only that test)
+ *   --run NAME   run that one test in this process (by hand, or under a debugger)
  *   --describe NAME  print what that test calls and expects, without calling your code
  *                (shown when a test crashed before it could say anything)
- *   (neither)    run every test in this one process, the plain cmocka way
+ *   --each DIR   run every test in its own forked child, with limits, and print one
+ *                status line per test (exercises/harness/fork_tests.c; this is what
+ *                make exercise-165 runs, under build/harness/sandbox)
+ *   (none of these)  run every test in this one process, the plain cmocka way
  *
  * When a test fails it prints the call, the input (blanks shown as '·'), and the
  * expected and actual values in decimal (messages.c), then fails through cmocka. The
@@ -34,91 +36,167 @@
 
 #include <cmocka.h>
 
+#include "alloc_fail.h"
 #include "fixtures.h"
+#include "fork_tests.h"
 #include "messages.h"
 #include "profile.h"
 
 static void restore_crash_handlers(void);
 
+/* What the Row holds before parse_row is called: a value no test expects, so a field the
+   code under test forgot to set shows as such. */
+#define JUNK_IR 12345
+#define JUNK_PCT 12345.0
+
 /* ================================================================== parse_row */
 
+/* What a parse_row case expects: a row with these values, or "not a row". */
+typedef struct {
+    bool row;
+    uint64_t ir;
+    bool has_pct;
+    double pct;
+    const char *name;
+} RowWanted;
+
+static RowWanted read_row_wanted(const Case *c) {
+    const char *want = required(c, "want");
+    RowWanted w = {false, 0, false, -1.0, NULL};
+    if (strncmp(want, "row ", 4) == 0) {
+        /* "row IR PCT NAME": the name is everything after the third blank. */
+        char ir_text[32], pct_text[32];
+        int name_at = 0;
+        if (sscanf(want, "row %31s %31s %n", ir_text, pct_text, &name_at) != 2 || name_at == 0 ||
+            !parse_u64(ir_text, &w.ir)) {
+            die(c->file, c->line, "want: expected 'row IR PCT NAME' or 'not a row'");
+        }
+        w.row = true;
+        w.has_pct = strcmp(pct_text, "-") != 0;
+        w.pct = w.has_pct ? strtod(pct_text, NULL) : -1.0;
+        w.name = want + name_at;
+    } else if (strcmp(want, "not a row") != 0) {
+        die(c->file, c->line, "want: expected 'row IR PCT NAME' or 'not a row'");
+    }
+    return w;
+}
+
 /* The call and what it should return (a failure adds what it did return). */
-static void describe_parse_row(const Case *c, const char *line, bool want_row, uint64_t want_ir,
-                               bool want_has_pct, double want_pct, const char *want_name) {
+static void describe_parse_row(const Case *c, const char *line, const RowWanted *w) {
     begin_failure(c, "parse_row(line, &row)");
     show_line("line:", line);
     fprintf(stderr,
             "            (· is one blank; \\n, \\r, \\t are newline, carriage return, TAB)\n");
-    if (want_row) {
+    if (w->row) {
         fprintf(stderr, "  expected: returns 1 (a row) with ir = %llu, has_pct = %s, pct = %.2f\n",
-                (unsigned long long)want_ir, want_has_pct ? "true" : "false", want_pct);
-        show_line("  name =", want_name);
+                (unsigned long long)w->ir, w->has_pct ? "true" : "false", w->pct);
+        show_line("  name =", w->name);
     } else {
         fprintf(stderr, "  expected: returns 0 (not a row), with row.name left NULL\n");
     }
+}
+
+/* What parse_row returned, after "actual:". */
+static void show_row_returned(int rc, const Row *row, const RowWanted *w) {
+    fprintf(stderr, "  actual:   returns %d (%s)", rc, return_meaning("parse_row", rc));
+    if (rc != 1 && !(rc == 0 && row->name != NULL)) {
+        fputc('\n', stderr);
+        return;
+    }
+    fprintf(stderr, " with ir = %llu, has_pct = %s, pct = %.2f\n", (unsigned long long)row->ir,
+            row->has_pct ? "true" : "false", row->pct);
+    if (row->name == NULL) {
+        fprintf(stderr, "    name = NULL\n");
+    } else {
+        show_line("  name =", row->name);
+        if (w->name != NULL && strcmp(row->name, w->name) != 0) {
+            show_difference(w->name, row->name);
+        }
+    }
+    if (rc == 1 && (row->ir == JUNK_IR || row->pct == JUNK_PCT)) {
+        fprintf(stderr,
+                "  note:     %s is what the test put in the Row before the call: "
+                "your code did not set it\n",
+                row->ir == JUNK_IR ? "ir = 12345" : "pct = 12345.00");
+    }
+}
+
+/* One call of parse_row; prints the failure and returns false when the result is not
+   the expected one or the line was written into. */
+static bool check_parse_row(const Case *c, const char *line, const RowWanted *w) {
+    Row row = {JUNK_IR, true, JUNK_PCT, NULL}; /* so a function that sets nothing shows */
+    char *before = copy_string(line);
+    int rc = parse_row(line, &row);
+
+    bool ok;
+    if (!w->row) {
+        ok = rc == 0 && row.name == NULL;
+    } else {
+        ok = rc == 1 && row.ir == w->ir && row.has_pct == w->has_pct &&
+             fabs(row.pct - w->pct) < 1e-6 && row.name != NULL && strcmp(row.name, w->name) == 0;
+    }
+    bool unchanged = strcmp(before, line) == 0;
+    if (!ok || !unchanged) {
+        describe_parse_row(c, before, w);
+        show_row_returned(rc, &row, w);
+        if (!unchanged) {
+            show_changed_input("line", line);
+        }
+    }
+    free(before);
+    free(row.name);
+    return ok && unchanged;
+}
+
+/* The same line again, with every allocation failing: -1, and row.name NULL. */
+static bool check_parse_row_out_of_memory(const Case *c, const char *line, const RowWanted *w) {
+    static char junk[] = "junk";
+    Row row = {JUNK_IR, true, JUNK_PCT, junk}; /* a name that is not NULL before the call */
+    alloc_fail_from(1);
+    int rc = parse_row(line, &row);
+    long asked = alloc_fail_count();
+    alloc_fail_from(0);
+    bool ok = rc == -1 && row.name == NULL;
+    if (!ok) {
+        describe_parse_row(c, line, w);
+        fprintf(stderr, "  then:     the same call with every malloc failing (returning NULL, as "
+                        "when memory runs out)\n"
+                        "  expected: returns -1 (out of memory), with row.name NULL\n");
+        show_row_returned(rc, &row, w);
+        if (rc == -1 && row.name == junk) {
+            fprintf(stderr, "  note:     row.name is still the \"junk\" the test put there: "
+                            "set it to NULL\n");
+        }
+        if (asked == 0) {
+            fprintf(stderr, "  note:     your code allocated nothing the test could make fail "
+                            "(it counts malloc, calloc, realloc, strdup, strndup)\n");
+        }
+    }
+    if (rc == 1 && row.name != junk) {
+        free(row.name);
+    }
+    return ok;
 }
 
 static void test_parse_row(void **state) {
     restore_crash_handlers();
     const Case *c = *state;
     const char *line = required(c, "line");
-    const char *want = required(c, "want");
-
-    bool want_row = strncmp(want, "row ", 4) == 0;
-    uint64_t want_ir = 0;
-    double want_pct = -1.0;
-    bool want_has_pct = false;
-    const char *want_name = NULL;
-    if (want_row) {
-        /* "row IR PCT NAME": the name is everything after the third blank. */
-        char ir_text[32], pct_text[32];
-        int name_at = 0;
-        if (sscanf(want, "row %31s %31s %n", ir_text, pct_text, &name_at) != 2 || name_at == 0 ||
-            !parse_u64(ir_text, &want_ir)) {
-            die(c->file, c->line, "want: expected 'row IR PCT NAME' or 'not a row'");
-        }
-        want_has_pct = strcmp(pct_text, "-") != 0;
-        want_pct = want_has_pct ? strtod(pct_text, NULL) : -1.0;
-        want_name = want + name_at;
-    } else if (strcmp(want, "not a row") != 0) {
-        die(c->file, c->line, "want: expected 'row IR PCT NAME' or 'not a row'");
+    RowWanted w = read_row_wanted(c);
+    bool out_of_memory = field(c, "out-of-memory") != NULL;
+    if (out_of_memory && !w.row) {
+        die(c->file, c->line, "out-of-memory: needs a line that is a row");
     }
-
     if (describe_only) {
-        describe_parse_row(c, line, want_row, want_ir, want_has_pct, want_pct, want_name);
+        describe_parse_row(c, line, &w);
+        if (out_of_memory) {
+            fprintf(stderr, "  then:     the same call with every malloc failing: returns -1, "
+                            "with row.name NULL\n");
+        }
         return;
     }
-    Row row = {12345, true, 12345.0, NULL}; /* junk, so a function that sets nothing shows */
-    int rc = parse_row(line, &row);
-
-    bool ok;
-    if (!want_row) {
-        ok = rc == 0 && row.name == NULL;
-    } else {
-        ok = rc == 1 && row.ir == want_ir && row.has_pct == want_has_pct &&
-             fabs(row.pct - want_pct) < 1e-6 && row.name != NULL &&
-             strcmp(row.name, want_name) == 0;
-    }
-    if (!ok) {
-        describe_parse_row(c, line, want_row, want_ir, want_has_pct, want_pct, want_name);
-        fprintf(stderr, "  actual:   returns %d (%s)", rc, return_meaning("parse_row", rc));
-        if (rc == 1 || (rc == 0 && row.name != NULL)) {
-            fprintf(stderr, " with ir = %llu, has_pct = %s, pct = %.2f\n",
-                    (unsigned long long)row.ir, row.has_pct ? "true" : "false", row.pct);
-            if (row.name == NULL) {
-                fprintf(stderr, "    name = NULL\n");
-            } else {
-                show_line("  name =", row.name);
-                if (want_name != NULL && strcmp(row.name, want_name) != 0) {
-                    show_difference(want_name, row.name);
-                }
-            }
-        } else {
-            fputc('\n', stderr);
-        }
-    }
-    free(row.name);
-    if (!ok) {
+    if (!check_parse_row(c, line, &w) ||
+        (out_of_memory && !check_parse_row_out_of_memory(c, line, &w))) {
         fail();
     }
 }
@@ -240,6 +318,12 @@ static void test_sum_named(void **state) {
                 die(c->file, f->line, "row: expected 'IR NAME'");
             }
             add_row(&list, ir, name);
+        } else if (strcmp(f->key, "null-row") == 0) {
+            uint64_t ir;
+            if (!parse_u64(f->value, &ir)) {
+                die(c->file, f->line, "null-row: expected a number (IR)");
+            }
+            add_row(&list, ir, NULL); /* a row whose name is NULL */
         }
     }
     if (control_count > list.count) {
@@ -336,6 +420,11 @@ static InclusiveCase read_inclusive_case(const Case *c) {
         if (strcmp(f->key, "stack") == 0) {
             char *stack = split_last_blank(f, c->file, &number);
             add_stack(&t, stack, number);
+        } else if (strcmp(f->key, "null-stack") == 0) {
+            if (!parse_u64(f->value, &number)) {
+                die(c->file, f->line, "null-stack: expected a number (COUNT)");
+            }
+            add_stack(&t, NULL, number); /* a stack that is NULL: an empty one */
         } else if (strcmp(f->key, "want") == 0 && strcmp(f->value, "error") == 0) {
             t.want_error = true;
         } else if (strcmp(f->key, "want") == 0 && strcmp(f->value, "nothing") != 0) {
@@ -489,10 +578,46 @@ static void describe_inclusive(const Case *c, const Folded *stacks, size_t nstac
 
 /* One call of inclusive over the first nstacks stacks; prints the failure and returns
    false when the result is not the expected one. */
+static void free_costs(Cost *costs, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        free(costs[i].name);
+    }
+    free(costs);
+}
+
+/* A copy of the stacks (their text too), to show the input as it was and to notice code
+   that wrote into it. */
+static Folded *copy_stacks(const Folded *stacks, size_t n) {
+    Folded *copy = checked_malloc(n * sizeof(Folded));
+    for (size_t i = 0; i < n; i++) {
+        copy[i].stack = stacks[i].stack == NULL ? NULL : copy_string(stacks[i].stack);
+        copy[i].count = stacks[i].count;
+    }
+    return copy;
+}
+
+static void free_stacks(Folded *copy, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        free((char *)copy[i].stack);
+    }
+    free(copy);
+}
+
+/* The first stack whose text differs from its copy, or n. */
+static size_t first_changed_stack(const Folded *copy, const Folded *stacks, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        if (copy[i].stack != NULL && strcmp(copy[i].stack, stacks[i].stack) != 0) {
+            return i;
+        }
+    }
+    return n;
+}
+
 static bool check_inclusive(const Case *c, const Folded *stacks, size_t nstacks, const Cost *want,
                             size_t nwant, bool want_error, bool check_order) {
     Cost *costs = NULL;
     size_t ncosts = 4242; /* junk, so a function that sets nothing shows */
+    Folded *before = copy_stacks(stacks, nstacks);
     int rc = inclusive(stacks, nstacks, &costs, &ncosts);
 
     bool ok;
@@ -506,8 +631,10 @@ static bool check_inclusive(const Case *c, const Folded *stacks, size_t nstacks,
         ok = compare_costs(want, nwant, costs, ncosts, false) == 0 &&
              (!check_order || first_out_of_order(want, costs, ncosts) == ncosts);
     }
+    size_t changed = first_changed_stack(before, stacks, nstacks);
+    ok = ok && changed == nstacks;
     if (!ok) {
-        describe_inclusive(c, stacks, nstacks, want, nwant, want_error);
+        describe_inclusive(c, before, nstacks, want, nwant, want_error);
         fprintf(stderr, "  actual:   returns %d (%s)", rc, return_meaning("inclusive", rc));
         if (rc == 0 && problem != NULL) {
             fprintf(stderr, ", but %s\n", problem);
@@ -524,29 +651,80 @@ static bool check_inclusive(const Case *c, const Folded *stacks, size_t nstacks,
         } else {
             fputc('\n', stderr);
         }
-    }
-    if (rc == 0 && costs != NULL) {
-        for (size_t i = 0; i < ncosts; i++) {
-            free(costs[i].name);
+        if (changed < nstacks) {
+            char what[64];
+            snprintf(what, sizeof what, "text of stack %zu", changed + 1);
+            show_changed_input(what, stacks[changed].stack);
         }
-        free(costs);
+    }
+    free_stacks(before, nstacks);
+    if (rc == 0 && costs != NULL) {
+        free_costs(costs, ncosts);
     }
     return ok;
+}
+
+#define OUT_OF_MEMORY_THEN                                                                         \
+    "  then:     the same stacks again, with allocation number 1, 2, 3, ... failing in turn "      \
+    "(malloc returns NULL,\n            as when memory runs out) until a call allocates no "       \
+    "more: each must return -1 having freed\n            what it allocated, or cope and "          \
+    "return the right result\n"
+
+/* The case's stacks again with allocation k failing, for k = 1, 2, ... until a call no
+   longer gets that far. Each call returns -1 (a leak on that path shows at the end, from
+   LeakSanitizer) or copes and returns the right result. */
+static bool check_inclusive_out_of_memory(const Case *c, const InclusiveCase *t) {
+    for (long k = 1; k <= 100000; k++) {
+        Cost *costs = NULL;
+        size_t ncosts = 0;
+        alloc_fail_from(k);
+        int rc = inclusive(t->stacks, t->nstacks, &costs, &ncosts);
+        long asked = alloc_fail_count();
+        alloc_fail_from(0);
+        bool right = rc == 0 && (ncosts == 0 || costs != NULL) &&
+                     compare_costs(t->want, t->nwant, costs, ncosts, false) == 0;
+        if (rc == 0 && costs != NULL) {
+            free_costs(costs, ncosts);
+        }
+        const char *problem = NULL;
+        if (rc == -1 && asked < k) {
+            problem = "returns -1, though no allocation failed";
+        } else if (rc == 0 && !right) {
+            problem = "returns 0 (success) with a wrong result";
+        } else if (rc != 0 && rc != -1) {
+            problem = "returns a value inclusive may not return";
+        }
+        if (problem != NULL) {
+            describe_inclusive(c, t->stacks, t->nstacks, t->want, t->nwant, false);
+            fputs(OUT_OF_MEMORY_THEN, stderr);
+            fprintf(stderr, "  actual:   with allocation number %ld failing, it %s\n", k, problem);
+            return false;
+        }
+        if (asked < k) {
+            return true; /* no allocation failed: every failure point was tried */
+        }
+    }
+    return true;
 }
 
 static void test_inclusive(void **state) {
     restore_crash_handlers();
     const Case *c = *state;
     InclusiveCase t = read_inclusive_case(c);
+    bool out_of_memory = field(c, "out-of-memory") != NULL;
 
     bool ok = true;
     if (describe_only) {
         describe_inclusive(c, t.stacks, t.nstacks, t.want, t.nwant, t.want_error);
+        if (out_of_memory) {
+            fputs(OUT_OF_MEMORY_THEN, stderr);
+        }
     } else {
         ok = (!t.has_control || check_inclusive(c, t.stacks, t.control_count, t.control_want,
                                                 t.ncontrol_want, false, false)) &&
              check_inclusive(c, t.stacks, t.nstacks, t.want, t.nwant, t.want_error,
-                             field(c, "order") != NULL);
+                             field(c, "order") != NULL) &&
+             (!out_of_memory || check_inclusive_out_of_memory(c, &t));
     }
 
     for (size_t i = 0; i < t.nstacks; i++) {
@@ -589,13 +767,26 @@ static void restore_crash_handlers(void) {
 
 static void usage(void) {
     fprintf(stderr,
-            "usage: test_profile [--fixtures DIR] [--list] [--run NAME] [--describe NAME]\n");
+            "usage: test_profile [--fixtures DIR] [--list] [--run NAME] [--describe NAME]\n"
+            "                    [--each DIR [--cpu SEC] [--wall SEC] [--memory MB]\n"
+            "                     [--output BYTES] [--jobs N] [--only PREFIX] [--status-fd FD]]\n");
     exit(2);
+}
+
+/* Every case as a cmocka test, in file order (parse_row, sum_named, inclusive). */
+static struct CMUnitTest *tests;
+
+/* One test in this process, the cmocka way (fork_tests calls it in each child). */
+static int run_one(size_t i, bool describe, void *context) {
+    (void)context;
+    describe_only = describe;
+    return _cmocka_run_group_tests("exercise 165", &tests[i], 1, NULL, NULL) == 0 ? 0 : 1;
 }
 
 int main(int argc, char **argv) {
     bool list = false;
     const char *run = NULL;
+    ForkOptions each = fork_tests_defaults();
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--list") == 0) {
             list = true;
@@ -606,7 +797,7 @@ int main(int argc, char **argv) {
             describe_only = true;
         } else if (strcmp(argv[i], "--fixtures") == 0 && i + 1 < argc) {
             fixtures_dir = argv[++i];
-        } else {
+        } else if (!fork_tests_option(argc, argv, &i, &each)) {
             usage();
         }
     }
@@ -620,11 +811,13 @@ int main(int argc, char **argv) {
     }
     first_of[3] = ncases;
 
-    struct CMUnitTest *tests = checked_malloc(ncases * sizeof(struct CMUnitTest));
+    tests = checked_malloc(ncases * sizeof(struct CMUnitTest));
+    const char **names = checked_malloc(ncases * sizeof(char *));
     bool found = run == NULL;
     for (size_t f = 0; f < 3; f++) {
         for (size_t i = first_of[f]; i < first_of[f + 1]; i++) {
             tests[i] = (struct CMUnitTest){cases[i].name, tests_of[f], NULL, NULL, &cases[i]};
+            names[i] = cases[i].name;
             found = found || strcmp(cases[i].name, run) == 0;
             if (list) {
                 printf("%s\n", cases[i].name);
@@ -635,6 +828,9 @@ int main(int argc, char **argv) {
     if (!list && !found) {
         fprintf(stderr, "test_profile: no test called '%s' (see --list)\n", run);
         failed = 2;
+    } else if (!list && each.dir != NULL) {
+        save_crash_handlers();
+        failed = fork_tests_run(&each, names, ncases, run_one, NULL);
     } else if (!list) {
         save_crash_handlers();
         if (run != NULL) {
@@ -644,6 +840,7 @@ int main(int argc, char **argv) {
            the function it calls, taking the count of our array built at run time. */
         failed = _cmocka_run_group_tests("exercise 165", tests, ncases, NULL, NULL) == 0 ? 0 : 1;
     }
+    free(names);
     free(tests);
     free_cases();
     return failed;

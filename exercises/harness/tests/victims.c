@@ -1,8 +1,11 @@
-/* victims.c: small programs that misbehave on purpose, one per mode, for the sandbox's
- * unit tests (test_sandbox.lua). Each mode is the kind of failure student code produces;
- * the test checks that the sandbox names it right and quickly.
+/* victims.c: small programs that misbehave on purpose, one per mode, for the harness's
+ * own tests (suite.lua). Each mode is the kind of failure student code produces; the
+ * tests check that the sandbox, and the fork-per-test runner, name it right.
  *
- *   victims MODE    with MODE one of the names in the table at the bottom.
+ *   victims MODE                   one mode, as a program (for build/harness/sandbox)
+ *   victims --each DIR [OPTIONS] [MODE...]   every mode (or those named) as a test in
+ *                                  its own forked child (fork_tests.c; OPTIONS as there:
+ *                                  --cpu, --wall, ...)
  *
  * Built twice: plain, and with -fsanitize=address,undefined (for leak, heap-overflow,
  * int-overflow, which only a sanitizer notices).
@@ -14,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "fork_tests.h"
 
 static volatile int sink;
 
@@ -61,6 +66,29 @@ static int sleeps(void) {
 
 static int exits_3(void) {
     exit(3);
+}
+
+/* exit(0) from inside a test: a fresh process would look like a pass. */
+static int exits_0(void) {
+    exit(0);
+}
+
+/* A test whose own check says no (the driver's usual failure). */
+static int fails(void) {
+    fprintf(stderr, "FAILED fails\n  the check said no\n");
+    return 1;
+}
+
+/* Changes a static variable: no other test may see the change. */
+static int static_state = 0;
+
+static int writes_static(void) {
+    static_state = 42;
+    return 0;
+}
+
+static int reads_static(void) {
+    return static_state == 0 ? 0 : 1;
 }
 
 static int floods(void) {
@@ -169,14 +197,62 @@ static const Mode modes[] = {
     {"grandchild", leaves_grandchild},
     {"sigterm", kills_itself},
     {"big-file", writes_big_file},
+    {"exit0", exits_0},
+    {"fails", fails},
+    {"writes-static", writes_static},
+    {"reads-static", reads_static},
 };
+#define NMODES (sizeof modes / sizeof modes[0])
 
-int main(int argc, char **argv) {
-    for (size_t i = 0; argc == 2 && i < sizeof modes / sizeof modes[0]; i++) {
-        if (strcmp(argv[1], modes[i].name) == 0) {
-            return modes[i].run();
+static const Mode *find_mode(const char *name);
+
+/* Test i of the list of mode names in context; its description is one line. */
+static int run_mode(size_t i, bool describe, void *context) {
+    const char *name = ((const char **)context)[i];
+    if (describe) {
+        fprintf(stderr, "TEST %s\n  the victim mode %s\n", name, name);
+        return 0;
+    }
+    return find_mode(name)->run();
+}
+
+/* The mode called name, or NULL. */
+static const Mode *find_mode(const char *name) {
+    for (size_t i = 0; i < NMODES; i++) {
+        if (strcmp(name, modes[i].name) == 0) {
+            return &modes[i];
         }
     }
-    fprintf(stderr, "usage: victims MODE (see victims.c)\n");
+    return NULL;
+}
+
+static int run_each(int argc, char **argv) {
+    ForkOptions options = fork_tests_defaults();
+    const char *names[NMODES];
+    size_t count = 0;
+    for (int i = 1; i < argc; i++) {
+        if (argv[i][0] != '-' && find_mode(argv[i]) != NULL && count < NMODES) {
+            names[count++] = argv[i];
+        } else if (!fork_tests_option(argc, argv, &i, &options)) {
+            fprintf(stderr, "victims: unknown option or mode '%s'\n", argv[i]);
+            return 2;
+        }
+    }
+    if (count == 0) {
+        for (size_t i = 0; i < NMODES; i++) {
+            names[count++] = modes[i].name;
+        }
+    }
+    return fork_tests_run(&options, names, count, run_mode, (void *)names);
+}
+
+int main(int argc, char **argv) {
+    if (argc > 1 && strcmp(argv[1], "--each") == 0) {
+        return run_each(argc, argv);
+    }
+    if (argc == 2 && find_mode(argv[1]) != NULL) {
+        return find_mode(argv[1])->run();
+    }
+    fprintf(stderr, "usage: victims MODE | victims --each DIR [OPTIONS] (see victims.c)\n");
     return 2;
 }

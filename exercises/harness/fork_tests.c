@@ -1,0 +1,508 @@
+/* fork_tests.c: one forked child per test, with its own limits (see fork_tests.h).
+ *
+ * Why fork: a test of the exercises takes microseconds, but a fresh AddressSanitizer
+ * process takes tens of milliseconds to start (shadow memory, interceptors, reading the
+ * data files), and on a busy machine far more. So the driver starts once and forks a
+ * child per test. The child is a copy of the initialised process: the sanitizers are on,
+ * the data is read, and anything the test does (a crash, an abort, a stack overflow, an
+ * exit(), static variables, leaks) dies with the child, as with a fresh process.
+ *
+ * Limits, per child:
+ * - CPU time, RLIMIT_CPU: SIGXCPU at the limit, SIGKILL one second later. CPU seconds,
+ *   not wall-clock seconds, so a busy machine cannot turn a pass into a timeout.
+ * - A wall-clock backstop (generous) for a child that sleeps or blocks without using CPU.
+ * - Resident memory, read from /proc/PID/statm while the child runs. RLIMIT_AS is no use
+ *   under AddressSanitizer (it reserves terabytes of address space), and ASan's own
+ *   hard_rss_limit_mb is checked by a thread that fork() does not copy into the child.
+ * - Output: stdout and stderr go to two files (DIR/NAME.stdout, DIR/NAME.stderr), each
+ *   capped by RLIMIT_FSIZE; a child that writes more gets SIGXFSZ.
+ * - Its own process group, so a kill also ends anything it started; stdin is /dev/null.
+ *
+ * The parent waits in poll() on a pipe that its SIGCHLD handler writes to, waking every
+ * few milliseconds to check the wall clock and the memory of the running children.
+ *
+ * A child that finishes its test marks it passed or failed in a shared page, which tells
+ * a finished test from code under test that called exit() itself, and a failure of the
+ * test's own checks from an exit status a sanitizer chose. Then it calls exit(), which runs
+ * LeakSanitizer's check as at the end of a fresh process. That check costs a few
+ * milliseconds (it scans megabytes of the sanitizer runtimes' globals), more than most
+ * tests, so a child whose test freed every byte it allocated (the sanitizer allocator's
+ * count of bytes in use is back where it was) skips it with _exit(): nothing can leak.
+ *
+ * When a test did not end cleanly (passed, or failed its checks), a second child runs it
+ * in describe mode into DIR/NAME.describe: what the test calls and expects, for a report
+ * about a crash that left no message of its own. Then the status line goes out:
+ *
+ *   INDEX<TAB>NAME<TAB>STATUS     STATUS: ok, exit N, crashed: SIGSEGV (or signal N),
+ *       timed out after N s of CPU time, timed out after N s (wall clock),
+ *       output limit: more than N bytes, memory limit: more than N MB
+ *
+ * The status is the child's fate as the process table tells it. A sanitizer's report is
+ * in the stderr file; reading it is left to the reader of the status lines (runner.lua),
+ * which words both like build/harness/sandbox does.
+ */
+#define _GNU_SOURCE /* dl_iterate_phdr, prctl */
+
+#include "fork_tests.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* How often the parent looks at the running children when none ends (milliseconds). */
+#define POLICE_INTERVAL_MS 5
+
+/* What a child writes into done[i] when its test returns: 0 means it never did. */
+enum { DONE_PASSED = 1, DONE_FAILED = 2 };
+
+/* ------------------------------------------------------------------ options */
+
+ForkOptions fork_tests_defaults(void) {
+    return (ForkOptions){NULL, 2, 60.0, 512, 65536, 1, NULL, STDOUT_FILENO};
+}
+
+static _Noreturn void bad_value(const char *option, const char *value) {
+    fprintf(stderr, "fork_tests: %s needs a positive number, got '%s'\n", option, value);
+    exit(2);
+}
+
+static double positive(const char *option, const char *value, double max) {
+    char *end;
+    errno = 0;
+    double number = strtod(value, &end);
+    if (errno != 0 || end == value || *end != '\0' || !(number > 0) || number > max) {
+        bad_value(option, value);
+    }
+    return number;
+}
+
+static unsigned whole(const char *option, const char *value, double max) {
+    double number = positive(option, value, max);
+    if (number != (double)(unsigned)number) {
+        bad_value(option, value);
+    }
+    return (unsigned)number;
+}
+
+bool fork_tests_option(int argc, char **argv, int *i, ForkOptions *options) {
+    static const char *const known[] = {"--each",   "--cpu",  "--wall", "--memory",
+                                        "--output", "--jobs", "--only", "--status-fd"};
+    const char *option = argv[*i];
+    size_t which = 0;
+    while (which < 8 && strcmp(option, known[which]) != 0) {
+        which++;
+    }
+    if (which == 8) {
+        return false;
+    }
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "fork_tests: %s needs a value\n", option);
+        exit(2);
+    }
+    const char *value = argv[++*i];
+    switch (which) {
+    case 0: options->dir = value; break;
+    case 1: options->cpu_seconds = whole(option, value, 3600); break;
+    case 2: options->wall_seconds = positive(option, value, 86400); break;
+    case 3: options->memory_mb = whole(option, value, 1 << 20); break;
+    case 4: options->output_bytes = whole(option, value, 1 << 30); break;
+    case 5: options->jobs = whole(option, value, 64); break;
+    case 6: options->only = value; break;
+    default: options->status_fd = (int)whole(option, value, 1 << 20); break;
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------------ the child */
+
+static int wake_pipe[2] = {-1, -1}; /* written by the SIGCHLD handler, read by poll() */
+static sigset_t parent_mask;        /* the signal mask to give back to each child */
+static pid_t parent_pid;
+
+static void on_sigchld(int signo) {
+    (void)signo;
+    int saved = errno;
+    ssize_t ignored = write(wake_pipe[1], "x", 1);
+    (void)ignored;
+    errno = saved;
+}
+
+static void limit(int resource, rlim_t soft, rlim_t hard) {
+    struct rlimit r = {soft, hard};
+    setrlimit(resource, &r);
+}
+
+/* Opens DIR/NAME.SUFFIX for writing, truncated; -1 (and a message) when it cannot. */
+static int open_capture(const ForkOptions *o, const char *name, const char *suffix) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.%s", o->dir, name, suffix);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        fprintf(stderr, "fork_tests: cannot write %s: %s\n", path, strerror(errno));
+    }
+    return fd;
+}
+
+/* The sanitizer allocator's count of bytes in use; 0 in a build without AddressSanitizer
+   (the weak symbol is then missing). */
+extern size_t __sanitizer_get_current_allocated_bytes(void) __attribute__((weak));
+
+static size_t allocated_bytes(void) {
+    return __sanitizer_get_current_allocated_bytes ? __sanitizer_get_current_allocated_bytes() : 0;
+}
+
+/* Puts open file fd in the place of target (stdin, stdout, stderr) and closes fd. */
+static void move_fd(int fd, int target) {
+    if (fd >= 0 && fd != target) {
+        dup2(fd, target);
+        close(fd);
+    }
+}
+
+/* In the child: its own group, streams to the capture files, the limits; never returns. */
+static _Noreturn void run_child(const ForkOptions *o, int out_fd, int err_fd, ForkTest run,
+                                void *context, size_t i, bool describe, volatile char *done) {
+    setpgid(0, 0);
+    /* Its own group is out of reach of whoever kills ours: so it dies with its parent. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent_pid) {
+        _exit(1); /* the parent died before prctl */
+    }
+    move_fd(open("/dev/null", O_RDONLY), STDIN_FILENO);
+    move_fd(out_fd, STDOUT_FILENO);
+    move_fd(err_fd, STDERR_FILENO);
+    /* Unbuffered: a printf just before a crash still reaches the file, and stdio
+       allocates no buffer (which the leak shortcut below would count as in use). */
+    setvbuf(stdout, NULL, _IONBF, 0);
+    close(wake_pipe[0]);
+    close(wake_pipe[1]);
+    if (o->status_fd > STDERR_FILENO) {
+        close(o->status_fd); /* a child that outlived us would keep the reader waiting */
+    }
+    signal(SIGCHLD, SIG_DFL);
+    sigprocmask(SIG_SETMASK, &parent_mask, NULL);
+    limit(RLIMIT_CORE, 0, 0);
+    limit(RLIMIT_CPU, o->cpu_seconds, o->cpu_seconds + 1);
+    limit(RLIMIT_FSIZE, (rlim_t)o->output_bytes, (rlim_t)o->output_bytes);
+
+    size_t before = allocated_bytes();
+    int code = run(i, describe, context) == 0 ? 0 : 1;
+    if (!describe) {
+        done[i] = (char)(DONE_PASSED + code);
+    }
+    if (before != 0 && allocated_bytes() == before) {
+        /* Every byte the test allocated was freed: LeakSanitizer's check at exit (a few
+           milliseconds, most of a test's cost) could find nothing. */
+        fflush(NULL);
+        _exit(code);
+    }
+    exit(code);
+}
+
+/* ------------------------------------------------------------------ the parent */
+
+/* The sanitizers' symbolizer, when the program has it (weak, as above). */
+extern void __sanitizer_symbolize_pc(void *pc, const char *format, char *out, size_t size)
+    __attribute__((weak));
+
+/* Symbolizes one address in the code of each loaded module (the program, the sanitizer
+   runtimes, libc, ...). */
+static int warm_up_module(struct dl_phdr_info *info, size_t size, void *unused) {
+    (void)size;
+    (void)unused;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *segment = &info->dlpi_phdr[i];
+        if (segment->p_type == PT_LOAD && (segment->p_flags & PF_X) && segment->p_memsz > 0) {
+            char line[512];
+            void *code = (void *)(info->dlpi_addr + segment->p_vaddr + segment->p_memsz / 2);
+            __sanitizer_symbolize_pc(code, "%F %L", line, sizeof line);
+            break;
+        }
+    }
+    return 0;
+}
+
+/* A sanitizer report names the function, file and line of every frame; the symbolizer
+   that does it reads each module's debug information the first time it is needed, which
+   takes far longer than a test (tens of milliseconds), and a child's reading dies with
+   it. Done once here, every later child inherits what was read. It is done after the
+   first test that did not end cleanly (the sign of a report), so a run without reports
+   does not pay for it. */
+static void warm_up_symbolizer(void *test_code) {
+    if (__sanitizer_symbolize_pc != NULL) {
+        char line[512];
+        __sanitizer_symbolize_pc(test_code, "%F %L", line, sizeof line);
+        dl_iterate_phdr(warm_up_module, NULL);
+    }
+}
+
+typedef struct {
+    pid_t pid;   /* 0: a free slot */
+    size_t test; /* index into names */
+    bool describing;
+    double started;  /* CLOCK_MONOTONIC seconds */
+    char killed[80]; /* why we killed it, as a status; "" when we did not */
+    char status[96]; /* the test's status, kept while its describe child runs */
+} Slot;
+
+typedef struct {
+    const ForkOptions *o;
+    const char *const *names;
+    ForkTest run;
+    void *context;
+    volatile char *done; /* shared with the children: DONE_PASSED or DONE_FAILED, 0 */
+    Slot *slots;
+    unsigned running;
+    bool warm; /* the symbolizer has read the debug information (see warm_up_symbolizer) */
+} Runner;
+
+static double now_seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Forks the child for test i (or its describe run) into slot; false when it could not. */
+static bool start(Runner *r, Slot *slot, size_t i, bool describe) {
+    const char *name = r->names[i];
+    if (!describe) {
+        char path[4096]; /* a describe file from an earlier run must not look like this one's */
+        snprintf(path, sizeof path, "%s/%s.describe", r->o->dir, name);
+        unlink(path);
+    }
+    int out_fd = open_capture(r->o, name, describe ? "describe" : "stdout");
+    int err_fd = describe ? dup(out_fd) : open_capture(r->o, name, "stderr");
+    if (out_fd < 0 || err_fd < 0) {
+        close(out_fd);
+        close(err_fd);
+        return false;
+    }
+    fflush(NULL); /* or the child's exit() would write our buffered output again */
+    pid_t pid = fork();
+    if (pid == 0) {
+        run_child(r->o, out_fd, err_fd, r->run, r->context, i, describe, r->done);
+    }
+    close(out_fd);
+    close(err_fd);
+    if (pid < 0) {
+        fprintf(stderr, "fork_tests: fork: %s\n", strerror(errno));
+        return false;
+    }
+    setpgid(pid, pid); /* on both sides of fork, so neither can race the other */
+    slot->pid = pid;
+    slot->test = i;
+    slot->describing = describe;
+    slot->started = now_seconds();
+    slot->killed[0] = '\0';
+    r->running++;
+    return true;
+}
+
+static const char *signal_name(int signo) {
+    static const struct {
+        int number;
+        const char *name;
+    } names[] = {
+        {SIGSEGV, "SIGSEGV"}, {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"},   {SIGFPE, "SIGFPE"},
+        {SIGILL, "SIGILL"},   {SIGKILL, "SIGKILL"}, {SIGTERM, "SIGTERM"}, {SIGINT, "SIGINT"},
+        {SIGQUIT, "SIGQUIT"}, {SIGHUP, "SIGHUP"},   {SIGPIPE, "SIGPIPE"}, {SIGALRM, "SIGALRM"},
+        {SIGTRAP, "SIGTRAP"}, {SIGSYS, "SIGSYS"},   {SIGUSR1, "SIGUSR1"}, {SIGUSR2, "SIGUSR2"}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (names[i].number == signo) {
+            return names[i].name;
+        }
+    }
+    return NULL;
+}
+
+/* The fate of an ended child as a status line (see the top of the file). */
+static void describe_fate(const Runner *r, const Slot *slot, int wait_status,
+                          const struct rusage *usage, char *out, size_t size) {
+    double cpu = (double)usage->ru_utime.tv_sec + (double)usage->ru_utime.tv_usec / 1e6 +
+                 (double)usage->ru_stime.tv_sec + (double)usage->ru_stime.tv_usec / 1e6;
+    int signo = WIFSIGNALED(wait_status) ? WTERMSIG(wait_status) : 0;
+    if (slot->killed[0] != '\0') {
+        snprintf(out, size, "%s", slot->killed);
+    } else if (signo == SIGXCPU || (signo == SIGKILL && cpu >= r->o->cpu_seconds)) {
+        snprintf(out, size, "timed out after %u s of CPU time", r->o->cpu_seconds);
+    } else if (signo == SIGXFSZ) {
+        snprintf(out, size, "output limit: more than %lld bytes", r->o->output_bytes);
+    } else if (signo != 0 && signal_name(signo) != NULL) {
+        snprintf(out, size, "crashed: %s", signal_name(signo));
+    } else if (signo != 0) {
+        snprintf(out, size, "crashed: signal %d", signo);
+    } else if (WEXITSTATUS(wait_status) != 0 || r->done[slot->test] != DONE_PASSED) {
+        snprintf(out, size, "exit %d", WEXITSTATUS(wait_status));
+    } else {
+        snprintf(out, size, "ok");
+    }
+}
+
+static void emit(const Runner *r, const Slot *slot) {
+    dprintf(r->o->status_fd, "%zu\t%s\t%s\n", slot->test, r->names[slot->test], slot->status);
+}
+
+/* A child ended: the test's status, then (unless it ended cleanly) its describe run. */
+static void finish(Runner *r, Slot *slot, int wait_status, const struct rusage *usage) {
+    kill(-slot->pid, SIGKILL); /* anything the child left running in its group */
+    r->running--;
+    if (!slot->describing) {
+        describe_fate(r, slot, wait_status, usage, slot->status, sizeof slot->status);
+        /* Clean: the test returned and the exit status is the one it chose (a sanitizer's
+           report at exit, LeakSanitizer's for one, changes it). */
+        bool clean = strcmp(slot->status, "ok") == 0 ||
+                     (strcmp(slot->status, "exit 1") == 0 && r->done[slot->test] == DONE_FAILED);
+        if (!clean && !r->warm) {
+            warm_up_symbolizer((void *)(uintptr_t)r->run); /* more reports may follow */
+            r->warm = true;
+        }
+        if (!clean && start(r, slot, slot->test, true)) {
+            return; /* the status goes out when the describe run ends */
+        }
+    }
+    emit(r, slot);
+    slot->pid = 0;
+}
+
+/* Resident memory of a process in MB, from /proc; 0 when it cannot be read. */
+static long long resident_mb(pid_t pid) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/statm", (int)pid);
+    FILE *f = fopen(path, "r");
+    long long size = 0, resident = 0;
+    if (f != NULL) {
+        if (fscanf(f, "%lld %lld", &size, &resident) != 2) {
+            resident = 0;
+        }
+        fclose(f);
+    }
+    return resident * sysconf(_SC_PAGESIZE) / (1024 * 1024);
+}
+
+/* Kills the children over their wall-clock or memory limit. */
+static void police(Runner *r) {
+    double now = now_seconds();
+    for (unsigned j = 0; j < r->o->jobs; j++) {
+        Slot *slot = &r->slots[j];
+        if (slot->pid == 0 || slot->killed[0] != '\0') {
+            continue;
+        }
+        if (now - slot->started > r->o->wall_seconds) {
+            snprintf(slot->killed, sizeof slot->killed, "timed out after %g s (wall clock)",
+                     r->o->wall_seconds);
+        } else if (resident_mb(slot->pid) > r->o->memory_mb) {
+            snprintf(slot->killed, sizeof slot->killed, "memory limit: more than %lld MB",
+                     r->o->memory_mb);
+        } else {
+            continue;
+        }
+        kill(-slot->pid, SIGKILL);
+    }
+}
+
+/* Reaps every child that has ended. */
+static void reap(Runner *r) {
+    int wait_status;
+    struct rusage usage;
+    pid_t pid;
+    while ((pid = wait4(-1, &wait_status, WNOHANG, &usage)) > 0) {
+        for (unsigned j = 0; j < r->o->jobs; j++) {
+            if (r->slots[j].pid == pid) {
+                finish(r, &r->slots[j], wait_status, &usage);
+                break;
+            }
+        }
+    }
+}
+
+/* Sleeps until a child ends or POLICE_INTERVAL_MS pass. */
+static void wait_a_little(void) {
+    struct pollfd p = {wake_pipe[0], POLLIN, 0};
+    if (poll(&p, 1, POLICE_INTERVAL_MS) > 0) {
+        char sink[64];
+        while (read(wake_pipe[0], sink, sizeof sink) > 0) {
+        }
+    }
+}
+
+static bool setup_parent(void) {
+    if (pipe(wake_pipe) != 0) {
+        fprintf(stderr, "fork_tests: pipe: %s\n", strerror(errno));
+        return false;
+    }
+    for (int k = 0; k < 2; k++) {
+        fcntl(wake_pipe[k], F_SETFD, FD_CLOEXEC);
+        fcntl(wake_pipe[k], F_SETFL, O_NONBLOCK);
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigchld;
+    sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGCHLD, &sa, NULL);
+    sigprocmask(SIG_SETMASK, NULL, &parent_mask);
+    parent_pid = getpid();
+    return true;
+}
+
+int fork_tests_run(const ForkOptions *o, const char *const *names, size_t count, ForkTest run,
+                   void *context) {
+    struct stat st;
+    if (o->dir == NULL || stat(o->dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "fork_tests: --each needs an existing folder, got '%s'\n",
+                o->dir == NULL ? "(none)" : o->dir);
+        return 2;
+    }
+    if (!setup_parent()) {
+        return 2;
+    }
+    void *page = mmap(NULL, count == 0 ? 1 : count, PROT_READ | PROT_WRITE,
+                      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    Slot *slots = calloc(o->jobs, sizeof(Slot));
+    if (page == MAP_FAILED || slots == NULL) {
+        fprintf(stderr, "fork_tests: out of memory\n");
+        exit(2);
+    }
+    Runner r = {o, names, run, context, page, slots, 0, false};
+    size_t next = 0;
+    for (;;) {
+        for (unsigned j = 0; j < o->jobs && next < count; j++) {
+            while (slots[j].pid == 0 && next < count) {
+                size_t i = next++;
+                if (o->only != NULL && strncmp(names[i], o->only, strlen(o->only)) != 0) {
+                    continue;
+                }
+                if (!start(&r, &slots[j], i, false)) {
+                    dprintf(o->status_fd, "%zu\t%s\terror: could not start the test\n", i,
+                            names[i]);
+                }
+            }
+        }
+        if (r.running == 0 && next >= count) {
+            break;
+        }
+        wait_a_little();
+        reap(&r);
+        police(&r);
+    }
+    free(slots);
+    munmap(page, count == 0 ? 1 : count);
+    close(wake_pipe[0]);
+    close(wake_pipe[1]);
+    signal(SIGCHLD, SIG_DFL);
+    return 0;
+}

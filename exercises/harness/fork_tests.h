@@ -1,0 +1,44 @@
+/* fork_tests.h: run each test of a driver in its own forked child, with limits.
+ *
+ * A test driver (a .c file in exercises/N/tests) starts once, reads its data, and hands this
+ * module its list of tests and a function that runs one of them. Each test then runs in a
+ * child made with fork(), under CPU, memory and output limits, and one status line per
+ * test says how it ended (fork_tests.c has the design, exercises/harness/README.md the
+ * status lines).
+ */
+#ifndef HARNESS_FORK_TESTS_H
+#define HARNESS_FORK_TESTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct {
+    const char *dir;        /* capture files DIR/NAME.stdout, .stderr, .describe; NULL: off */
+    unsigned cpu_seconds;   /* CPU time per test (RLIMIT_CPU) */
+    double wall_seconds;    /* wall-clock backstop per test, for a child that sleeps */
+    long long memory_mb;    /* resident memory per test */
+    long long output_bytes; /* per capture file (RLIMIT_FSIZE) */
+    unsigned jobs;          /* children at a time */
+    const char *only;       /* run only the tests whose name starts so; NULL: all */
+    int status_fd;          /* where the status lines go */
+} ForkOptions;
+
+/* Runs test i in a child: returns 0 when it passed, non-zero when its checks failed.
+   describe: print what the test calls and expects, without calling the code under test. */
+typedef int (*ForkTest)(size_t i, bool describe, void *context);
+
+/* The defaults: no dir, 2 s of CPU, 60 s of wall clock, 512 MB, 65536 bytes, 1 job, stdout. */
+ForkOptions fork_tests_defaults(void);
+
+/* Reads one of the options --each DIR, --cpu SEC, --wall SEC, --memory MB, --output BYTES,
+   --jobs N, --only PREFIX, --status-fd FD at argv[*i] (advancing *i past its value). Returns
+   false when argv[*i] is not one of them; stops the driver (exit 2) on a bad value. */
+bool fork_tests_option(int argc, char **argv, int *i, ForkOptions *options);
+
+/* Runs the tests (names[0..count-1], each a file-name-safe word) and writes one line per
+   test to options->status_fd as it ends: "INDEX<TAB>NAME<TAB>STATUS". Returns 0, or 2 when
+   the capture folder cannot be used. */
+int fork_tests_run(const ForkOptions *options, const char *const *names, size_t count, ForkTest run,
+                   void *context);
+
+#endif
