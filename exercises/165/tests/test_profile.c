@@ -576,11 +576,10 @@ static void describe_inclusive(const Case *c, const Folded *stacks, size_t nstac
     }
 }
 
-/* One call of inclusive over the first nstacks stacks; prints the failure and returns
-   false when the result is not the expected one. */
-static void free_costs(Cost *costs, size_t n) {
-    for (size_t i = 0; i < n; i++) {
-        free(costs[i].name);
+/* Gives back what inclusive() handed over: every name, then the array (profile.h). */
+static void release_costs(Cost *costs, size_t n) {
+    while (n > 0) {
+        free(costs[--n].name);
     }
     free(costs);
 }
@@ -613,6 +612,8 @@ static size_t first_changed_stack(const Folded *copy, const Folded *stacks, size
     return n;
 }
 
+/* One call of inclusive over the first nstacks stacks; prints the failure and returns
+   false when the result is not the expected one. */
 static bool check_inclusive(const Case *c, const Folded *stacks, size_t nstacks, const Cost *want,
                             size_t nwant, bool want_error, bool check_order) {
     Cost *costs = NULL;
@@ -659,7 +660,7 @@ static bool check_inclusive(const Case *c, const Folded *stacks, size_t nstacks,
     }
     free_stacks(before, nstacks);
     if (rc == 0 && costs != NULL) {
-        free_costs(costs, ncosts);
+        release_costs(costs, ncosts);
     }
     return ok;
 }
@@ -684,7 +685,7 @@ static bool check_inclusive_out_of_memory(const Case *c, const InclusiveCase *t)
         bool right = rc == 0 && (ncosts == 0 || costs != NULL) &&
                      compare_costs(t->want, t->nwant, costs, ncosts, false) == 0;
         if (rc == 0 && costs != NULL) {
-            free_costs(costs, ncosts);
+            release_costs(costs, ncosts);
         }
         const char *problem = NULL;
         if (rc == -1 && asked < k) {
