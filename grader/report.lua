@@ -12,17 +12,31 @@ local json = require("dkjson")
 
 local M = {}
 
+-- What the checked code answered when only trivial answers were right in it.
+local TRIVIAL_NOTE = "answers that code doing nothing would also give count only as far as %s gets real "
+  .. "answers right elsewhere (%d%% here)"
+
+-- One line saying how a check went. "passed" only with full points: a status never
+-- contradicts the score next to it.
 local function verdict(check)
   if check.skipped then
     return check.skipped
   end
-  if check.class == "ok" and check.matched == check.total and not check.ratio then
-    return "passed"
+  local full = (check.score or 0) >= (check.points or 0) - 1e-9
+  if check.kind == "speed" or check.class == "build" or check.class == "wrong" then
+    return check.status
   end
-  if check.class == "ok" and not check.ratio then
-    return string.format("wrong answers: %d of %d right", check.matched, check.total)
+  local note = ""
+  if (check.matched_trivial or 0) > 0 and (check.trivial_weight or 1) < 1 then
+    note = "; " .. string.format(TRIVIAL_NOTE, check.func, math.floor((check.trivial_weight or 0) * 100))
   end
-  if check.total and check.total > 0 and check.class ~= "build" and check.kind ~= "speed" and check.class ~= "wrong" then
+  if check.class == "ok" and check.matched == check.total then
+    return full and "passed" or ("all " .. check.total .. " answers match" .. note)
+  end
+  if check.class == "ok" then
+    return string.format("wrong answers: %d of %d right%s", check.matched, check.total, note)
+  end
+  if check.total and check.total > 0 then
     return string.format("%s (%d of %d answers right)", check.status, check.matched or 0, check.total)
   end
   return check.status
@@ -77,6 +91,7 @@ function M.text(result)
   say("submission: %s", result.submission)
   say("seed: %d (repeat this run with SEED=%d)", result.seed, result.seed)
   say("fixtures: %s (%d files)", result.fixtures_dir or "?", #result.fixtures)
+  say("isolation: %s", result.isolation or "?")
   if result.build.ok then
     say("build: ok%s", result.build.warnings > 0 and string.format(" with %d warning(s):", result.build.warnings) or "")
     if result.build.warnings > 0 then
@@ -86,6 +101,8 @@ function M.text(result)
         end
       end
     end
+  elseif result.build.refused then
+    say("build: %s", result.build.error)
   else
     say("build: FAILED: %s", result.build.error or "?")
   end
@@ -136,6 +153,7 @@ function M.gradescope(result, text)
       max_score = result.max_score,
       fixtures = result.fixtures,
       build_ok = result.build.ok,
+      isolation = result.isolation,
     },
   }
 end

@@ -53,15 +53,21 @@ end
 local SUBSET = { "book-fib-self.txt", "c-wordfreq-self.txt", "c-wordfreq-nopct.txt", "vm-fib.folded",
   "vm-zoo.folded", "toy-vm.folded", "book-fib.folded" }
 
-local function test_verify()
-  local dir = ROOT .. "/fixtures-subset"
+-- A fixture folder with some of the committed fixtures and their answers.
+local function fixture_subset(tag, names)
+  local dir = ROOT .. "/fixtures-" .. tag
   util.rm_rf(dir)
   util.mkdir_p(dir .. "/expected")
   util.copy("grader/fixtures/165/fixtures.lua", dir .. "/fixtures.lua")
-  for _, name in ipairs(SUBSET) do
+  for _, name in ipairs(names) do
     util.copy("grader/fixtures/165/" .. name, dir .. "/" .. name)
     util.copy("grader/fixtures/165/expected/" .. name .. ".expected", dir .. "/expected/" .. name .. ".expected")
   end
+  return dir
+end
+
+local function test_verify()
+  local dir = fixture_subset("subset", SUBSET)
   local problems, lines = verify.verify({ out = ROOT .. "/verify", seed = SEED, speed_lines = SPEED_LINES,
     no_speed = true, fixtures = dir })
   for _, line in ipairs(lines) do
@@ -274,8 +280,36 @@ local function test_seed()
   check(a ~= c, "another seed generates other inputs")
 end
 
+-- The attack suite (grader/165/attacks/) at one isolation level: every attack comes to its
+-- designed outcome, nothing survives, the repository is unchanged, the stubs still score 0.
+local function test_attacks(level)
+  local attacks = require("attacks")
+  -- At the user level the grader makes the repository private (chmod 700): undo it after.
+  local mode = util.capture("stat -c %a .")
+  local fixtures = fixture_subset("attacks", { "book-fib-self.txt", "toy-vm.folded" })
+  local outcomes = attacks.run({ level = level, out = ROOT .. "/attacks-" .. level, seed = SEED,
+    fixtures = fixtures, speed_lines = SPEED_LINES })
+  for _, o in ipairs(outcomes) do
+    check(#o.problems == 0, "attack (" .. level .. ") " .. o.name, table.concat(o.problems, "; "))
+  end
+  local json_path = ROOT .. "/attacks-" .. level .. "/stubs.json"
+  local code, _, stderr = run(grade_cmd("GRADE_NO_SPEED=1 GRADE_ISOLATION=" .. level .. " FIXTURES="
+    .. util.quote(fixtures), "--submission exercises/165 --quiet --out " .. ROOT .. "/attacks-" .. level
+    .. "/stubs --json " .. json_path))
+  local r = decode(json_path) or {}
+  check(code == 0 and r.score == 0, "attack (" .. level .. "): the shipped stubs still score 0 afterwards", stderr)
+  check(type(r.extra_data) == "table" and tostring(r.extra_data.isolation):match("^" .. level .. ":"),
+    "attack (" .. level .. "): results.json names the isolation level", tostring(r.extra_data and r.extra_data.isolation))
+  util.run("chmod " .. mode:gsub("%s+", "") .. " .")
+end
+
 local function main(argv)
   util.mkdir_p(ROOT)
+  if argv[1] == "--attacks" then
+    test_attacks(argv[2] or "bwrap")
+    print(string.format("%d passed, %d failed", passed, failed))
+    return failed == 0
+  end
   if argv[1] == "--batch" then
     test_batch(tonumber(argv[2]) or 20)
     print(string.format("%d passed, %d failed", passed, failed))

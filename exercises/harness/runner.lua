@@ -42,8 +42,9 @@ end
 
 -- The shell command that runs argv under the sandbox. opts: sandbox (its path), and the
 -- sandbox's options timeout, memory, output, file_size, procs, stdout, stderr (each left
--- out when nil, so the sandbox's default applies). The grader builds its checks' command
--- lines here too.
+-- out when nil, so the sandbox's default applies), plus opts.extra, a list of further
+-- option words (the grader's --cpu, --isolate, --file, ...). The grader builds its checks'
+-- command lines here too.
 function M.sandbox_command(opts, argv)
   local words = { opts.sandbox }
   local function option(name, value)
@@ -59,6 +60,9 @@ function M.sandbox_command(opts, argv)
   option("--procs", opts.procs)
   option("--stdout", opts.stdout)
   option("--stderr", opts.stderr)
+  for _, word in ipairs(opts.extra or {}) do
+    words[#words + 1] = word
+  end
   words[#words + 1] = "--"
   for _, word in ipairs(argv) do
     words[#words + 1] = word

@@ -30,6 +30,19 @@ M.families = {
   { group = "speed", func = "inclusive" },
 }
 
+-- Answers that code doing nothing would give ("not a row", a sum of 0, no function) or
+-- the stubs' error (-1). They earn credit only as far as the same function gets real
+-- answers right elsewhere in the run (engine.lua, "Scoring rules").
+local TRIVIAL = {
+  parse_row = { ["0"] = true, ["-1"] = true },
+  sum_named = { ["0 sum=0"] = true, ["-1"] = true },
+  inclusive = { ["0 n=0"] = true, ["-1"] = true },
+}
+
+function M.trivial(func, result)
+  return TRIVIAL[func] ~= nil and TRIVIAL[func][result] == true
+end
+
 -- Folded files by extension; everything else is read as callgrind_annotate output.
 function M.kind(name)
   if name:match("%.folded$") or name:match("%.collapsed$") or name:match("%.stacks$") then
