@@ -329,7 +329,7 @@ end
 -- the LAST "Collected" line, with that pid: it is written at exit, after every line the
 -- program could write (it may not fork: --procs 1).
 function M.callgrind_count(log)
-  local pid = log:match("^==(%d+)== ")
+  local pid = log:match("^==(%d+)== Callgrind, ")
   if not pid then
     return nil, "valgrind wrote no log"
   end

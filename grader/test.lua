@@ -14,6 +14,7 @@ local util = require("util")
 local json = require("dkjson")
 local verify = require("verify")
 local engine = require("engine")
+local sandbox = require("sandbox")
 
 local LUA = os.getenv("LUA") or "lua5.4"
 local ROOT = engine.root .. "/test"
@@ -203,6 +204,22 @@ local function test_fixture_folder()
   code, _, stderr = run(env .. " " .. LUA .. " grader/expected.lua")
   check(code == 1 and stderr:find(dir .. "/book.txt:1: no callgrind_annotate row", 1, true),
     "a file with no annotate rows is refused with file and line", stderr)
+
+  util.write_file(dir .. "/book.txt", "--------\n20,186,274,402 (100.0%)  PROGRAM TOTALS\n")
+  for _, empty in ipairs({ "", "\n\n" }) do
+    util.write_file(dir .. "/toy-vm.folded", empty)
+    code, _, stderr = run(env .. " " .. LUA .. " grader/expected.lua")
+    check(code == 1 and stderr:find(dir .. "/toy-vm.folded:1: no stack", 1, true),
+      "a folded fixture with no stack is refused with file and line (" .. #empty .. " bytes)", stderr)
+  end
+  util.write_file(dir .. "/toy-vm.folded", "main;run 5\n")
+  util.write_file(dir .. "/book.txt", "--------\n20,186,274,402 (100.0%)  PROGRAM TOTALS\n3,4")
+  code, _, stderr = run(env .. " " .. LUA .. " grader/expected.lua")
+  check(code == 1 and stderr:find(dir .. "/book.txt:3: the last line has no newline", 1, true),
+    "an annotate fixture cut short (last line without a newline) is refused with file and line", stderr)
+  util.write_file(dir .. "/book.txt", "--------\n20,186,274,402 (100.0%)  PROGRAM TOTALS\n\n  ")
+  code, _, stderr = run(env .. " " .. LUA .. " grader/expected.lua")
+  check(code == 0, "an annotate fixture ending in a blank line without a newline is accepted", stderr)
 end
 
 -- Bad submissions are results, not grader crashes.
@@ -303,6 +320,72 @@ local function test_attacks(level)
   util.run("chmod " .. mode:gsub("%s+", "") .. " .")
 end
 
+-- The speed check reads callgrind's log defensively: the program can write lines into it.
+local function test_callgrind_log()
+  local real = "==7== Callgrind, a call-graph generating cache profiler\n==7== Command: ./check inclusive x\n"
+  local ending = "==7== Events    : Ir\n==7== Collected : 123456\n==7== \n==7== I   refs:      123,456\n"
+  check(engine.callgrind_count(real .. ending) == 123456, "callgrind log: the count is read")
+  check(engine.callgrind_count(real .. "==7== Collected : 1\n" .. ending) == 123456,
+    "callgrind log: a count the program wrote before valgrind's own is ignored")
+  check(engine.callgrind_count(real .. "==7== Command: /bin/true\n" .. ending) == nil,
+    "callgrind log: a second program (exec) means no count")
+  check(engine.callgrind_count(real) == nil, "callgrind log: no count when valgrind wrote none")
+  check(engine.callgrind_count("==8== Collected : 5\n" .. real) == nil,
+    "callgrind log: a log that does not start with valgrind's header gives no count")
+end
+
+-- Verdicts do not depend on load: the reference, an endless loop and a crash, graded with
+-- CPU limits scaled down to a quarter, on the machine as it is and with three busy loops
+-- per core beside it, get the same points and the same statuses.
+local function test_load()
+  local fixtures = fixture_subset("load", { "book-fib-self.txt", "toy-vm.folded" })
+  local subs = ROOT .. "/load-submissions"
+  util.rm_rf(subs)
+  local base = util.read_file("grader/165/mutants/profile.c")
+  local candidates = { reference = util.read_file("solutions/165/profile.c"),
+    hangs = "#define FAULT_HANGS_ON_EMPTY_NEEDLE 1\n" .. base, crashes = "#define FAULT_NEEDS_SEMICOLON 1\n" .. base }
+  for name, text in pairs(candidates) do
+    util.mkdir_p(subs .. "/" .. name)
+    util.write_file(subs .. "/" .. name .. "/profile.c", text)
+  end
+  local function grade(tag)
+    local out = ROOT .. "/load-" .. tag
+    local code, _, stderr = run(string.format("GRADE_NO_SPEED=1 GRADE_CPU_SCALE=0.25 FIXTURES=%s %s grader/batch.lua %s"
+      .. " --skip-reference --out %s --seed %d", util.quote(fixtures), LUA, subs, out, SEED))
+    check(code == 0, "load: the batch ran (" .. tag .. ")", stderr)
+    local verdicts, full = {}, {}
+    for name in pairs(candidates) do
+      local r = decode(out .. "/" .. name .. "/results.json") or {}
+      full[name] = r.score ~= nil and r.extra_data ~= nil and r.score == r.extra_data.max_score
+      local lines = { name .. " " .. tostring(r.score) }
+      for _, t in ipairs(r.tests or {}) do
+        lines[#lines + 1] = string.format("%s %s %s", t.name, util.points(t.score), t.output:match("^[^\n]*"))
+      end
+      table.sort(lines)
+      verdicts[name] = table.concat(lines, "\n")
+    end
+    return verdicts, full
+  end
+  local quiet, full = grade("quiet")
+  local busy = {}
+  for _ = 1, 3 * util.nproc() do
+    busy[#busy + 1] = util.capture("sh -c 'while :; do :; done' > /dev/null 2>&1 & echo $!"):match("%d+")
+  end
+  local ok, loaded = pcall(grade, "busy")
+  util.run("kill " .. table.concat(busy, " ") .. " 2>/dev/null")
+  if not ok then
+    error(loaded, 0)
+  end
+  for name in pairs(candidates) do
+    check(quiet[name] == loaded[name], "load: " .. name .. " gets the same points and statuses with "
+      .. 3 * util.nproc() .. " busy loops beside it", "quiet:\n" .. quiet[name] .. "\nbusy:\n" .. loaded[name])
+  end
+  check(full.reference, "load: the reference scores full marks with a quarter of the CPU time", quiet.reference)
+  check(quiet.hangs:match("timed out after 0%.5 s of CPU time") ~= nil, "load: an endless loop is a CPU-time timeout",
+    quiet.hangs)
+  check(quiet.crashes:match("SEGV") ~= nil, "load: a crash is reported as the crash", quiet.crashes)
+end
+
 local function main(argv)
   util.mkdir_p(ROOT)
   if argv[1] == "--attacks" then
@@ -329,8 +412,20 @@ local function main(argv)
   timed("pristine files", test_pristine)
   timed("gradescope zip", test_gradescope)
   timed("fixture folders", test_fixture_folder)
+  timed("callgrind log", test_callgrind_log)
   timed("SUBMISSIONS batch", test_batch, 3)
   timed("mutants (verify)", test_verify)
+  timed("verdicts under load", test_load)
+  for _, level in ipairs({ "bwrap", "user" }) do
+    local ok, why = pcall(sandbox.use, level)
+    local probe = ok and select(2, pcall(sandbox.run, { isolation = level, cpu = 5, argv = { "true" } }))
+    if type(probe) == "table" and probe.ok then
+      timed("attacks (" .. level .. ")", test_attacks, level)
+    else
+      print("SKIP grader: the attack suite at the " .. level .. " level: not possible on this machine ("
+        .. tostring(type(probe) == "table" and (probe.status or probe.message) or why) .. ")")
+    end
+  end
   util.mkdir_p(util.dirname(result_file))
   util.write_file(result_file, string.format("%d %d\n", passed, failed))
   print(string.format("grader: %d passed, %d failed", passed, failed))

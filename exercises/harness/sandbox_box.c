@@ -448,8 +448,9 @@ static void remove_tree(int parent, const char *name) {
     }
 }
 
-/* Removes everything uid owns below dir, looking only where uid could have gone (folders
-   others may enter), at most `depth` levels down. */
+/* Removes everything uid owns below dir, looking where uid could have written: folders
+   anyone may write to (as /tmp itself), at most `depth` levels down. A world-writable folder
+   below one that is not is left alone: finding it would mean walking all of /tmp. */
 static void sweep(int parent, const char *name, uid_t uid, int depth) {
     int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     DIR *dir = fd < 0 ? NULL : fdopendir(fd);
@@ -468,7 +469,8 @@ static void sweep(int parent, const char *name, uid_t uid, int depth) {
         }
         if (st.st_uid == uid) {
             remove_tree(dirfd(dir), entry->d_name);
-        } else if (S_ISDIR(st.st_mode) && (st.st_mode & S_IXOTH) && depth > 0) {
+        } else if (S_ISDIR(st.st_mode) && (st.st_mode & S_IWOTH) && (st.st_mode & S_IXOTH) &&
+                   depth > 0) {
             sweep(dirfd(dir), entry->d_name, uid, depth - 1);
         }
     }
@@ -521,7 +523,7 @@ void box_destroy(const Box *box, const Options *o) {
     if (o->isolation == ISOLATE_USER && box->drop) {
         static const char *const shared[] = {"/tmp", "/var/tmp", "/dev/shm"};
         for (size_t i = 0; i < sizeof shared / sizeof shared[0]; i++) {
-            sweep(AT_FDCWD, shared[i], box->uid, 6);
+            sweep(AT_FDCWD, shared[i], box->uid, 4);
         }
         remove_ipc(box->uid);
     }

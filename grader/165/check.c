@@ -26,7 +26,8 @@
  * The grader runs this under the sandbox with OUT = /dev/fd/3, the sandbox's results channel.
  *
  * Text in keys and results is escaped (see put_escaped) so names with tabs, newlines or bytes
- * above 0x7e stay on one line. Exit status: 0 when the run finished (whatever the answers), 3 when
+ * above 0x7e stay on one line. In ROWS and VECTORS, a name or stack of exactly "\N" (which
+ * the escape never writes) is NULL: profile.h says what each function must make of it. Exit status: 0 when the run finished (whatever the answers), 3 when
  * an input file is unreadable or malformed, with "FILE:LINE: why" on stderr.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -40,6 +41,7 @@
 #include <string.h>
 
 #define EXIT_BAD_INPUT 3
+#define NULL_TEXT "\\N" /* a NULL name or stack in ROWS and VECTORS */
 
 /* Writes s[0..len) with '\\', tab, CR, LF and bytes outside 0x20..0x7e escaped. */
 static void put_escaped(FILE *out, const char *s, size_t len) {
@@ -230,7 +232,8 @@ static int read_rows(const char *path, RowList *list) {
         char *tab = strchr(line, '\t');
         char *end = NULL;
         unsigned long long ir = tab == NULL ? 0 : strtoull(line, &end, 10);
-        if (tab == NULL || end != tab || unescape(tab + 1) < 0) {
+        bool null = tab != NULL && strcmp(tab + 1, NULL_TEXT) == 0;
+        if (tab == NULL || end != tab || (!null && unescape(tab + 1) < 0)) {
             fprintf(stderr, "%s:%zu: expected \"ir<TAB>name\"\n", path, number);
             status = EXIT_BAD_INPUT;
             break;
@@ -247,7 +250,7 @@ static int read_rows(const char *path, RowList *list) {
         row->ir = (uint64_t)ir;
         row->has_pct = false;
         row->pct = -1.0;
-        row->name = strdup(tab + 1);
+        row->name = null ? NULL : strdup(tab + 1);
     }
     free(line);
     fclose(in);
@@ -377,7 +380,8 @@ static int check_stacks(const char *path, const char *out_path) {
         char *tab = strchr(line, '\t');
         char *end = NULL;
         unsigned long long n = tab == NULL ? 0 : strtoull(line, &end, 10);
-        if (tab == NULL || end != tab || unescape(tab + 1) < 0) {
+        bool null = tab != NULL && strcmp(tab + 1, NULL_TEXT) == 0;
+        if (tab == NULL || end != tab || (!null && unescape(tab + 1) < 0)) {
             fprintf(stderr, "%s:%zu: expected \"count<TAB>stack\"\n", path, number);
             status = EXIT_BAD_INPUT;
             break;
@@ -390,7 +394,7 @@ static int check_stacks(const char *path, const char *out_path) {
                 exit(EXIT_BAD_INPUT);
             }
         }
-        stacks[count].stack = strdup(tab + 1);
+        stacks[count].stack = null ? NULL : strdup(tab + 1);
         stacks[count].count = (uint64_t)n;
         count++;
     }
