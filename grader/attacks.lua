@@ -70,6 +70,19 @@ local function submission_text(dir, attack, root, out)
   return (text:gsub("@ROOT@", root):gsub("@OUT@", out))
 end
 
+-- Writes an attack's submission to file (profile.c), with root and out for @ROOT@, @OUT@.
+local function write_submission(dir, attack, file, root, out)
+  if attack.kind == "symlink" then
+    util.run("ln -s " .. util.quote((attack.target:gsub("@ROOT@", root))) .. " " .. util.quote(file))
+  elseif attack.kind == "huge" then
+    util.run(string.format("head -c %d /dev/zero | tr '\\0' '/' > %s", attack.size, util.quote(file)))
+  elseif attack.kind == "copy" then
+    util.copy(attack.from, file)
+  else
+    util.write_file(file, submission_text(dir, attack, root, out))
+  end
+end
+
 -- Lays out one folder per attack under subs; returns the attacks, split by speed.
 local function lay_out(chapter_dir, subs, root, out)
   local attacks = assert(util.load_data(chapter_dir .. "/attacks.lua"))
@@ -77,14 +90,7 @@ local function lay_out(chapter_dir, subs, root, out)
   for _, attack in ipairs(attacks) do
     local folder = subs .. (attack.with_speed and "/speed/" or "/plain/") .. attack.name
     util.mkdir_p(folder)
-    local file = folder .. "/profile.c"
-    if attack.kind == "symlink" then
-      util.run("ln -s " .. util.quote((attack.target:gsub("@ROOT@", root))) .. " " .. util.quote(file))
-    elseif attack.kind == "huge" then
-      util.run(string.format("head -c %d /dev/zero | tr '\\0' '/' > %s", attack.size, util.quote(file)))
-    else
-      util.write_file(file, submission_text(chapter_dir, attack, root, out .. "/" .. attack.name))
-    end
+    write_submission(chapter_dir, attack, folder .. "/profile.c", root, out .. "/" .. attack.name)
     local list = attack.with_speed and timed or plain
     list[#list + 1] = attack
   end
@@ -126,6 +132,12 @@ local function judge(attack, result, text, all)
     return { "was not graded (no results.json)" }
   end
   local max = result.extra_data and result.extra_data.max_score or 0
+  for _, t in ipairs(result.tests or {}) do
+    if (t.output or ""):match("^passed") and t.score < t.max_score - 1e-9 then
+      problems[#problems + 1] = "'passed' next to " .. util.points(t.score) .. " of " .. util.points(t.max_score)
+        .. " points: " .. t.name
+    end
+  end
   if attack.score == 0 then
     expect(result.score < 1e-9, "should score 0, scored " .. util.points(result.score))
   elseif attack.score == "full" then
@@ -138,6 +150,15 @@ local function judge(attack, result, text, all)
   end
   if attack.status then
     expect(text:match(attack.status), "no check reports '" .. attack.status .. "'")
+  end
+  if attack.forks_at_most then
+    local seen = 0
+    for n in text:gmatch("attack: forked (%d+)") do
+      seen = seen + 1
+      expect(tonumber(n) <= attack.forks_at_most, "forked " .. n .. " processes, more than "
+        .. attack.forks_at_most)
+    end
+    expect(seen > 0, "no fork count in the report")
   end
   local got, fmax = family_scores(result)
   for family, want in pairs(attack.families or {}) do
@@ -160,6 +181,68 @@ local function judge(attack, result, text, all)
     end
   end
   return problems
+end
+
+-- Emulates Gradescope for each attack (and the reference and the stubs): the zip unpacked
+-- into a folder bind-mounted on /autograder in a private mount namespace (root only), the
+-- attack's profile.c in /autograder/submission, run_autograder as Gradescope runs it.
+-- opts: level, out, zip, names (attacks to run). Returns a list of { name, problems }.
+function M.gradescope(opts)
+  local dir = util.realpath("grader/165/attacks")
+  local attacks = assert(util.load_data(dir .. "/attacks.lua"))
+  local by_name = {}
+  for _, a in ipairs(attacks) do
+    by_name[a.name] = a
+  end
+  by_name.reference = { name = "reference", kind = "copy", from = "solutions/165/profile.c", score = "full" }
+  by_name.stubs = { name = "stubs", kind = "copy", from = "exercises/165/profile.c", score = 0 }
+  local root = opts.out .. "/autograder"
+  util.rm_rf(root)
+  util.mkdir_p(root .. "/source")
+  util.run("unzip -q " .. util.quote(opts.zip) .. " -d " .. util.quote(root .. "/source"))
+  -- Gradescope runs /autograder/run_autograder, a copy of the zip's.
+  util.copy(root .. "/source/run_autograder", root .. "/run_autograder")
+  root = util.realpath(root)
+  local secret = "drip-secret-" .. tostring(os.time()) .. tostring({}):match("0x(%x+)")
+  local secrets = secret_lines(require("165.rubric"))
+  secrets[#secrets + 1] = secret
+  local made_mountpoint = not util.is_dir("/autograder") and util.run("mkdir /autograder")
+  local outcomes = {}
+  for _, name in ipairs(opts.names) do
+    local attack = assert(by_name[name], "no attack " .. name)
+    util.rm_rf(root .. "/submission")
+    util.rm_rf(root .. "/results")
+    util.mkdir_p(root .. "/submission/nested")
+    write_submission(dir, attack, root .. "/submission/nested/profile.c", "/autograder/source", "/autograder/results")
+    local log = opts.out .. "/" .. name .. ".log"
+    util.run(string.format("GRADE_ISOLATION=%s GRADE_NO_SPEED=1 GRADE_TEST_SECRET=%s unshare -m --propagation private "
+      .. "sh -c 'mount --bind %s /autograder && exec bash /autograder/run_autograder' > %s 2>&1", opts.level, secret,
+      util.quote(root), util.quote(log)))
+    local path = root .. "/results/results.json"
+    local first = util.read_file(path) or ""
+    local result = json.decode(first ~= "" and first or "null")
+    local text = type(result) == "table" and result.output or ""
+    local problems = judge(attack, result, text, {})
+    util.run("sleep 1")
+    if (util.read_file(path) or "") ~= first then
+      problems[#problems + 1] = "results.json changed after grading"
+    end
+    local visible = table.concat(strings_of(result), "\n")
+    for _, s in ipairs(secrets) do
+      if visible:find(s, 1, true) then
+        problems[#problems + 1] = "results.json shows a secret: " .. util.shorten(s, 60)
+        break
+      end
+    end
+    if not util.capture("stat -c %a " .. util.quote(root .. "/source")):match("^700") then
+      problems[#problems + 1] = "/autograder/source is not private to root while grading"
+    end
+    outcomes[#outcomes + 1] = { name = name, problems = problems }
+  end
+  if made_mountpoint then
+    util.run("rmdir /autograder")
+  end
+  return outcomes
 end
 
 -- Grades the attacks of every chapter at isolation `level`. opts: level, out, seed,

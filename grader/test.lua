@@ -1,7 +1,9 @@
 -- test.lua: the grader's own tests (`make test-grader`, suite `grader` of `make test`).
 --
 --   lua5.4 grader/test.lua RESULT_FILE        writes "PASSED FAILED" to RESULT_FILE
---   lua5.4 grader/test.lua --batch N          the scale test: N copies with SUBMISSIONS
+--   lua5.4 grader/test.lua --batch N          the scale test: N copies with SUBMISSIONS, busy machine
+--   lua5.4 grader/test.lua --attacks LEVEL    the attack suite at one isolation level
+--   lua5.4 grader/test.lua --gradescope       the attacks through the Gradescope layout (root)
 --
 -- Every test drives the real entry points (grade.lua, batch.lua, expected.lua,
 -- verify.lua) as processes, the way `make` does, and checks what they print
@@ -115,8 +117,20 @@ local function test_results_json(path)
   check(tests_ok, "results.json tests[] have name, number, score, max_score, status, output, tags, visibility")
 end
 
--- SUBMISSIONS: stubs and reference copies, graded in parallel with the speed check on.
-local function test_batch(copies)
+-- Starts n busy loops; returns a function that ends them.
+local function busy_loops(n)
+  local pids = {}
+  for _ = 1, n do
+    pids[#pids + 1] = util.capture("sh -c 'while :; do :; done' > /dev/null 2>&1 & echo $!"):match("%d+")
+  end
+  return function()
+    util.run("kill " .. table.concat(pids, " ") .. " 2>/dev/null")
+  end
+end
+
+-- SUBMISSIONS: stubs and reference copies, graded in parallel with the speed check on
+-- (with `busy`, while three busy loops per core keep the machine loaded).
+local function test_batch(copies, busy)
   local subs = ROOT .. "/submissions"
   util.rm_rf(subs)
   for i = 1, copies do
@@ -129,8 +143,13 @@ local function test_batch(copies)
   util.mkdir_p(subs .. "/student-empty")
   local out = ROOT .. "/batch"
   -- --skip-reference: a reference copy is among the submissions anyway.
-  local code, stdout, stderr = run(string.format("SPEED_LINES=%d %s grader/batch.lua %s --skip-reference --out %s --seed %d",
-    SPEED_LINES, LUA, subs, out, SEED))
+  local stop = busy and busy_loops(3 * util.nproc()) or function() end
+  local ok, code, stdout, stderr = pcall(run, string.format(
+    "SPEED_LINES=%d %s grader/batch.lua %s --skip-reference --out %s --seed %d", SPEED_LINES, LUA, subs, out, SEED))
+  stop()
+  if not ok then
+    error(code, 0)
+  end
   check(code == 0, "SUBMISSIONS batch exits 0", stderr)
   local csv = util.read_file(out .. "/scores.csv") or ""
   local rows = util.split_lines(csv)
@@ -273,7 +292,18 @@ local function test_gradescope()
   end
   check(names["run_autograder"] == 493 and names["setup.sh"] == 493, "make gradescope: run_autograder and setup.sh, executable", stderr)
   check(names["solutions/165/profile.c"] and names["grader/165/check.c"] and names["exercises/harness/sandbox.c"]
-    and names["vm/prof/folded.c"] and names["Makefile"] and true or false, "make gradescope: the zip carries the grader, reference and reader")
+    and names["exercises/harness/sandbox_box.c"] and names["vm/prof/folded.c"] and names["Makefile"] and true
+    or false, "make gradescope: the zip carries the grader, reference, sandbox and reader")
+  local useless = {}
+  for name in pairs(names) do
+    if name:match("mutants/") or name:match("attacks") or name:match("^exercises/165/") or name:match("test%.lua$") then
+      useless[#useless + 1] = name
+    end
+  end
+  check(#useless == 0, "make gradescope: no mutant (a correct implementation), attack, stub or test in the zip",
+    table.concat(useless, " "))
+  local run_script = data:match("chmod 700 /autograder /autograder/source")
+  check(run_script ~= nil, "make gradescope: run_autograder makes /autograder private before grading")
 end
 
 -- Same seed, same generated inputs; another seed, other inputs.
@@ -367,12 +397,9 @@ local function test_load()
     return verdicts, full
   end
   local quiet, full = grade("quiet")
-  local busy = {}
-  for _ = 1, 3 * util.nproc() do
-    busy[#busy + 1] = util.capture("sh -c 'while :; do :; done' > /dev/null 2>&1 & echo $!"):match("%d+")
-  end
+  local stop = busy_loops(3 * util.nproc())
   local ok, loaded = pcall(grade, "busy")
-  util.run("kill " .. table.concat(busy, " ") .. " 2>/dev/null")
+  stop()
   if not ok then
     error(loaded, 0)
   end
@@ -386,15 +413,52 @@ local function test_load()
   check(quiet.crashes:match("SEGV") ~= nil, "load: a crash is reported as the crash", quiet.crashes)
 end
 
+-- The Gradescope layout: the zip's run_autograder on the reference, the stubs and the
+-- attacks that aim at it, at every isolation level this machine offers (root only).
+local GRADESCOPE_ATTACKS = { "reference", "stubs", "include_gradescope", "include_relative", "incbin",
+  "exec_reference", "rewrite_results", "read_expected", "exfiltrate", "env_dump", "fork_bomb", "do_nothing",
+  "leak_off", "symlink_solution", "huge_source" }
+
+local function test_gradescope_emulation()
+  if not util.is_root() then
+    print("SKIP grader: Gradescope emulation needs root (a private mount namespace on /autograder)")
+    return
+  end
+  local code, _, stderr = run(LUA .. " grader/gradescope.lua")
+  check(code == 0, "make gradescope builds the zip", stderr)
+  local attacks = require("attacks")
+  local before = attacks.repository_fingerprint()
+  for _, level in ipairs({ "bwrap", "user" }) do
+    local ok, probe = pcall(sandbox.run, { isolation = level, cpu = 5, argv = { "true" } })
+    if ok and probe.ok then
+      local outcomes = attacks.gradescope({ level = level, out = util.realpath(ROOT) .. "/gradescope-" .. level,
+        zip = "build/gradescope/autograder.zip", names = GRADESCOPE_ATTACKS })
+      for _, o in ipairs(outcomes) do
+        check(#o.problems == 0, "gradescope (" .. level .. ") " .. o.name, table.concat(o.problems, "; "))
+      end
+    else
+      print("SKIP grader: Gradescope emulation at the " .. level .. " level: not possible here")
+    end
+  end
+  local survivors = util.capture("ps -eo comm= | grep -c '^drip-attack' || true"):match("%d+")
+  check(tonumber(survivors) == 0, "gradescope: no attack process survives", survivors)
+  check(attacks.repository_fingerprint() == before, "gradescope: the repository is unchanged")
+end
+
 local function main(argv)
   util.mkdir_p(ROOT)
+  if argv[1] == "--gradescope" then
+    test_gradescope_emulation()
+    print(string.format("%d passed, %d failed", passed, failed))
+    return failed == 0
+  end
   if argv[1] == "--attacks" then
     test_attacks(argv[2] or "bwrap")
     print(string.format("%d passed, %d failed", passed, failed))
     return failed == 0
   end
   if argv[1] == "--batch" then
-    test_batch(tonumber(argv[2]) or 20)
+    test_batch(tonumber(argv[2]) or 20, true)
     print(string.format("%d passed, %d failed", passed, failed))
     return failed == 0
   end

@@ -7,6 +7,7 @@
 --   build        a Lua pattern the report's build line must match
 --   status       a Lua pattern some check's report must match
 --   families     { family = "zero" | "full" }
+--   forks_at_most  every "attack: forked N" in the report has N at most this
 --   speed        "not_full": the speed check must not give full marks;
 --                "no_better_than": NAME, no more speed points than that entry
 -- and, for every attack: the grading finished, nothing of the solution, the expected
@@ -28,7 +29,7 @@ return {
   { name = "rewrite_results", base = "stubs", score = 0 },
   { name = "read_expected", base = "stubs", score = 0 },
   { name = "exfiltrate", base = "stubs", score = 0, status = "crashed: SIGABRT" },
-  { name = "fork_bomb", base = "stubs", score = 0, status = "attack: forked %d" },
+  { name = "fork_bomb", base = "stubs", score = 0, forks_at_most = 15 }, -- limits.procs is 16
   { name = "setsid_escape", base = "correct", score = "full" },
   { name = "kill_parent", base = "correct", score = "full" },
   { name = "ptrace_parent", base = "correct", families = { parse_row_fixtures = "full", inclusive_fixtures = "full" } },
@@ -38,9 +39,10 @@ return {
       inclusive_fixtures = "full" } },
   { name = "leak_off", base = "correct", faults = { "LEAK" }, score = 0, build = "refused: .*__lsan_is_turned_off" },
   { name = "do_nothing", base = "none", score = 0 },
-  { name = "symlink_solution", kind = "symlink", target = "@ROOT@/solutions/165/profile.c", score = 0 },
-  { name = "symlink_shadow", kind = "symlink", target = "/etc/shadow", score = 0 },
-  { name = "huge_source", kind = "huge", size = 3 << 20, score = 0 },
+  { name = "symlink_solution", kind = "symlink", target = "@ROOT@/solutions/165/profile.c", score = 0,
+    build = "FAILED: the submission" },
+  { name = "symlink_shadow", kind = "symlink", target = "/etc/shadow", score = 0, build = "FAILED: the submission" },
+  { name = "huge_source", kind = "huge", size = 3 << 20, score = 0, build = "the limit is" },
   { name = "include_dev_zero", base = "stubs", score = 0, build = "FAILED" },
   { name = "include_environ", base = "stubs", score = 0 },
   { name = "env_dump", base = "correct", families = { parse_row_fixtures = "zero", inclusive_fixtures = "full" } },
