@@ -138,6 +138,9 @@ local function judge(attack, result, text, all)
         .. " points: " .. t.name
     end
   end
+  if text:find("[%z\1-\9\11-\31\127]") then
+    problems[#problems + 1] = "the report holds a control character (an escape sequence?)"
+  end
   if attack.score == 0 then
     expect(result.score < 1e-9, "should score 0, scored " .. util.points(result.score))
   elseif attack.score == "full" then
@@ -183,6 +186,21 @@ local function judge(attack, result, text, all)
   return problems
 end
 
+-- What every attack's results must show once grading is over: results.json as it was
+-- first read (a survivor would rewrite it), and no secret in anything the student sees.
+local function after_grading(problems, path, first, result, secrets)
+  if (util.read_file(path) or "") ~= first then
+    problems[#problems + 1] = "results.json changed after grading"
+  end
+  local visible = table.concat(strings_of(result), "\n")
+  for _, s in ipairs(secrets) do
+    if visible:find(s, 1, true) then
+      problems[#problems + 1] = "results.json shows a secret: " .. util.shorten(s, 60)
+      return
+    end
+  end
+end
+
 -- Emulates Gradescope for each attack (and the reference and the stubs): the zip unpacked
 -- into a folder bind-mounted on /autograder in a private mount namespace (root only), the
 -- attack's profile.c in /autograder/submission, run_autograder as Gradescope runs it.
@@ -224,16 +242,7 @@ function M.gradescope(opts)
     local text = type(result) == "table" and result.output or ""
     local problems = judge(attack, result, text, {})
     util.run("sleep 1")
-    if (util.read_file(path) or "") ~= first then
-      problems[#problems + 1] = "results.json changed after grading"
-    end
-    local visible = table.concat(strings_of(result), "\n")
-    for _, s in ipairs(secrets) do
-      if visible:find(s, 1, true) then
-        problems[#problems + 1] = "results.json shows a secret: " .. util.shorten(s, 60)
-        break
-      end
-    end
+    after_grading(problems, path, first, result, secrets)
     if not util.capture("stat -c %a " .. util.quote(root .. "/source")):match("^700") then
       problems[#problems + 1] = "/autograder/source is not private to root while grading"
     end
@@ -293,17 +302,8 @@ function M.run(opts)
       secrets[#secrets + 1] = secret
       for _, attack in ipairs(all) do
         local problems = judge(attack, results[attack.name], texts[attack.name], results)
-        local now = util.read_file(out .. "/" .. attack.name .. "/results.json") or ""
-        if now ~= first_read[attack.name] then
-          problems[#problems + 1] = "results.json changed after grading"
-        end
-        local visible = table.concat(strings_of(results[attack.name]), "\n")
-        for _, s in ipairs(secrets) do
-          if visible:find(s, 1, true) then
-            problems[#problems + 1] = "results.json shows a secret: " .. util.shorten(s, 60)
-            break
-          end
-        end
+        after_grading(problems, out .. "/" .. attack.name .. "/results.json", first_read[attack.name],
+          results[attack.name], secrets)
         outcomes[#outcomes + 1] = { name = id .. "/" .. attack.name, problems = problems }
       end
     end

@@ -358,7 +358,7 @@ local function callgrind(program, mode, input, dir, tag, cpu)
   local base = dir .. "/" .. tag
   local handle = sandbox.start({ argv = words, files = { { "check", program }, { "speed.folded", input } },
     cpu = cpu, memory = 16384, output = 1 << 20, file_size = 1 << 20, procs = 1, results = base .. ".out",
-    results_limit = 256 << 20, tool_log = base .. ".callgrind", stdout = base .. ".stdout",
+    results_limit = 64 << 20, tool_log = base .. ".callgrind", stdout = base .. ".stdout",
     stderr = base .. ".stderr", usage = base .. ".usage" })
   handle.base = base
   local r = M.finish_checker(handle)
@@ -441,7 +441,7 @@ local function run_speed(check, student, ref, chapter, runs)
   end
   -- The same input, sanitized: a heap overflow that callgrind would not notice.
   local clean = M.run_checker(student.asan.program, check.argv, runs, "speed-asan",
-    { cpu = cpu, memory = 4096, output = 65536, file_size = 1 << 20, procs = 16, results_limit = 256 << 20 })
+    { cpu = cpu, memory = 4096, output = 65536, file_size = 1 << 20, procs = 16, results_limit = 64 << 20 })
   local cc = M.compare(base.items, clean.items)
   if clean.class ~= "ok" or cc.matched ~= cc.total then
     check.class = clean.class == "ok" and "wrong" or clean.class
@@ -536,6 +536,16 @@ local function build_submission(opts, bdir)
   return { asan = asan, fast = fast }
 end
 
+-- How many bytes of results a check may write: the rubric's limit, or twice the size of
+-- the reference's answers when an instructor's fixtures make those larger.
+local function results_room(check)
+  local bytes = 0
+  for _, item in ipairs(check.expected) do
+    bytes = bytes + #item.key + #item.result + 2
+  end
+  return math.max(check.limits.results_limit, 2 * bytes)
+end
+
 -- Phase 4: one check's result from its run.
 local function record(check, r, rubric, trivial)
   local c = M.compare(check.expected, r.items, check.priority, trivial)
@@ -603,7 +613,8 @@ function M.grade(opts)
   end
   local trivial = chapter.trivial
   run_parallel(runnable, opts.jobs, function(check)
-    return M.start_checker(asan.program, check.argv, runs, "check-" .. check.number, check.limits)
+    return M.start_checker(asan.program, check.argv, runs, "check-" .. check.number,
+      setmetatable({ results_limit = results_room(check) }, { __index = check.limits }))
   end, function(check, handle)
     record(check, M.finish_checker(handle), rubric, function(answer)
       return trivial ~= nil and trivial(check.func, answer)

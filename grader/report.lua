@@ -12,6 +12,15 @@ local json = require("dkjson")
 
 local M = {}
 
+-- Text the student's code controls (its output, its compiler messages, a sanitizer message
+-- it printed) with control characters made visible: an escape sequence must not rewrite
+-- the instructor's terminal when the report is printed.
+local function visible(text)
+  return (tostring(text):gsub("[%z\1-\31\127]", function(c)
+    return c == "\t" and "    " or string.format("\\x%02x", c:byte())
+  end))
+end
+
 -- What the checked code answered when only trivial answers were right in it.
 local TRIVIAL_NOTE = "answers that code doing nothing would also give count only as far as %s gets real "
   .. "answers right elsewhere (%d%% here)"
@@ -22,9 +31,10 @@ local function verdict(check)
   if check.skipped then
     return check.skipped
   end
+  local status = visible(check.status or "")
   local full = (check.score or 0) >= (check.points or 0) - 1e-9
   if check.kind == "speed" or check.class == "build" or check.class == "wrong" then
-    return check.status
+    return status
   end
   local note = ""
   if (check.matched_trivial or 0) > 0 and (check.trivial_weight or 1) < 1 then
@@ -37,9 +47,9 @@ local function verdict(check)
     return string.format("wrong answers: %d of %d right%s", check.matched, check.total, note)
   end
   if check.total and check.total > 0 then
-    return string.format("%s (%d of %d answers right)", check.status, check.matched or 0, check.total)
+    return string.format("%s (%d of %d answers right)", status, check.matched or 0, check.total)
   end
-  return check.status
+  return status
 end
 
 -- The lines explaining a lost point: the first difference, and hints.
@@ -75,7 +85,7 @@ local function details(check)
         out[#out + 1] = "  ..."
         break
       end
-      out[#out + 1] = "  " .. util.shorten(line, 200)
+      out[#out + 1] = "  " .. visible(util.shorten(line, 200))
     end
   end
   return out
@@ -97,14 +107,14 @@ function M.text(result)
     if result.build.warnings > 0 then
       for line in result.build.log:gmatch("[^\n]+") do
         if line:match("warning:") then
-          say("  %s", util.shorten(line, 200))
+          say("  %s", visible(util.shorten(line, 200)))
         end
       end
     end
   elseif result.build.refused then
-    say("build: %s", result.build.error)
+    say("build: %s", visible(result.build.error))
   else
-    say("build: FAILED: %s", result.build.error or "?")
+    say("build: FAILED: %s", visible(result.build.error or "?"))
   end
   say("")
   for _, check in ipairs(result.checks) do

@@ -46,25 +46,23 @@ M.describe = {
 
 M.level = "none"
 
--- Options of the sandbox's command line, from a table (nil values are left out).
+-- The sandbox's options beyond runner.sandbox_command's, and the opts field of each.
+local OPTIONS = { { "--cpu", "cpu" }, { "--idle", "idle" }, { "--results", "results" },
+  { "--results-limit", "results_limit" }, { "--tool-log", "tool_log" }, { "--usage", "usage" },
+  { "--tmp-size", "tmp_size" } }
+
+-- Those options as command-line words (nil values are left out), with the level and files.
 local function extra_words(opts)
-  local words = {}
-  local function option(name, value)
-    if value ~= nil then
-      words[#words + 1] = name
-      words[#words + 1] = tostring(value)
+  local words = { "--isolate", opts.isolation or M.level }
+  for _, o in ipairs(OPTIONS) do
+    if opts[o[2]] ~= nil then
+      words[#words + 1] = o[1]
+      words[#words + 1] = tostring(opts[o[2]])
     end
   end
-  option("--isolate", opts.isolation or M.level)
-  option("--cpu", opts.cpu)
-  option("--idle", opts.idle)
-  option("--results", opts.results)
-  option("--results-limit", opts.results_limit)
-  option("--tool-log", opts.tool_log)
-  option("--usage", opts.usage)
-  option("--tmp-size", opts.tmp_size)
   for _, pair in ipairs(opts.files or {}) do
-    option("--file", pair[1] .. "=" .. pair[2])
+    words[#words + 1] = "--file"
+    words[#words + 1] = pair[1] .. "=" .. pair[2]
   end
   return words
 end
@@ -122,43 +120,48 @@ local function try_level(level)
   return false, ok and r.status or (type(r) == "table" and r.message or tostring(r))
 end
 
--- The paths of `paths` a program at the user level can see (test -e), as a list.
-local function visible_to_student(paths)
+-- The paths of `paths` a program at `level` can see (test -e), as a list.
+local function visible_to_student(level, paths)
   local dir = util.private_dir("probe")
   local out = dir .. "/visible.txt"
   local argv = { "sh", "-c", 'for f; do [ -e "$f" ] && echo "$f"; done; exit 0', "sh" }
   for _, p in ipairs(paths) do
     argv[#argv + 1] = p
   end
-  local r = M.run({ isolation = "user", cpu = 10, argv = argv, stdout = out })
+  local r = M.run({ isolation = level, cpu = 10, argv = argv, stdout = out })
   local seen = {}
   for line in (util.read_file(out) or ""):gmatch("[^\n]+") do
     seen[#seen + 1] = line
   end
   util.rm_rf(dir)
   if not r.ok then
-    error({ message = "the user-level sandbox could not check file permissions: " .. r.status }, 0)
+    error({ message = "the sandbox could not check what student code can see: " .. r.status }, 0)
   end
   return seen
 end
 
--- At the user level the student's uid must not see the repository (solutions, grader,
--- answers, results) nor, in a batch, the other submissions. Root makes each folder
--- private (chmod 700) when it is not; returns the list of folders it changed.
-local function protect(folders)
+-- Student code must not see the repository (solutions, grader, answers, results) nor, in a
+-- batch, the other submissions. Inside bubblewrap it cannot, unless they live under a folder
+-- the sandbox shows (/usr); at the user level root makes each folder private (chmod 700)
+-- when it is not. Returns the list of folders it changed; raises when they stay visible.
+local function protect(level, folders)
   local changed = {}
   local secrets = {}
   for _, f in ipairs(folders) do
     secrets[#secrets + 1] = f .. "/." -- seeing into the folder, not seeing that it exists
   end
   for _ = 1, 2 do
-    local seen = visible_to_student(secrets)
+    local seen = visible_to_student(level, secrets)
     if #seen == 0 then
       return changed
     end
-    if #changed > 0 or not util.is_root() then
-      error({ message = "at the user isolation level, student code could read " .. table.concat(seen, ", ")
-        :gsub("/%.", "") .. "; make these folders private to their owner (chmod 700)" }, 0)
+    local list = table.concat(seen, ", "):gsub("/%.", "")
+    if level ~= "user" then
+      error({ message = "at the " .. level .. " isolation level, student code could read " .. list
+        .. " (a folder the sandbox shows, such as /usr): move it elsewhere" }, 0)
+    elseif #changed > 0 or not util.is_root() then
+      error({ message = "at the user isolation level, student code could read " .. list
+        .. "; make these folders private to their owner (chmod 700)" }, 0)
     end
     for _, f in ipairs(folders) do
       if util.run("chmod go-rwx " .. util.quote(f)) then
@@ -203,8 +206,8 @@ function M.choose(opts)
     error({ message = "GRADE_ISOLATION=" .. wanted .. " is not possible here (" .. why_not[1] .. ")" }, 0)
   end
   local result = { level = M.level, text = M.level .. ": " .. M.describe[M.level] }
-  if M.level == "user" then
-    local changed = protect(opts.private or {})
+  if M.level ~= "none" then
+    local changed = protect(M.level, opts.private or {})
     if #changed > 0 then
       result.text = result.text .. "; made private: " .. table.concat(changed, ", ")
     end

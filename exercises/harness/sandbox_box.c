@@ -136,6 +136,8 @@ static bool copy_in(const Box *box, const char *source, const char *name, char *
     return true;
 }
 
+static void kill_uid(const Box *box);
+
 static bool valid_name(const char *name) {
     return name[0] != '\0' && name[0] != '.' && strchr(name, '/') == NULL && strlen(name) < 200;
 }
@@ -150,6 +152,9 @@ bool box_create(Box *box, const Options *o, char *error, size_t size) {
     box->uid = box->drop ? (uid_t)(o->uid > 0 ? (unsigned long long)o->uid
                                               : UID_BASE + (unsigned)getpid())
                          : getuid();
+    if (box->drop) {
+        kill_uid(box); /* a sandbox killed before its clean-up may have left some behind */
+    }
     snprintf(box->path, sizeof box->path, "/tmp/drip-sandbox-XXXXXX");
     if (mkdtemp(box->path) == NULL) {
         return fail(error, size, "cannot create", "/tmp/drip-sandbox-XXXXXX");

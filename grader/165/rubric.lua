@@ -33,9 +33,10 @@ return {
 
   -- Per-check limits for the sandbox (build/harness/sandbox): CPU seconds of the check's
   -- whole process tree (not wall-clock time: a busy machine changes no verdict), memory in
-  -- MB, bytes of stdout + stderr, bytes of results, the largest file it may write (it has
-  -- no reason to write any) and how many processes it may have, itself included.
-  limits = { cpu = 2, memory = 512, output = 65536, results_limit = 64 << 20, file_size = 1 << 20,
+  -- MB, bytes of stdout + stderr, bytes of results (or twice the reference's, if more), the
+  -- largest file it may write (it has no reason to write any) and how many processes it may
+  -- have, itself included.
+  limits = { cpu = 2, memory = 512, output = 65536, results_limit = 8 << 20, file_size = 1 << 20,
     procs = 16 },
 
   leak_credit = 0.5,

@@ -10,7 +10,8 @@
 --   forks_at_most  every "attack: forked N" in the report has N at most this
 --   speed        "not_full": the speed check must not give full marks;
 --                "no_better_than": NAME, no more speed points than that entry
--- and, for every attack: the grading finished, nothing of the solution, the expected
+-- and, for every attack: the grading finished, its report holds no control character but
+-- newlines (nothing the student prints can drive the instructor's terminal), nothing of the solution, the expected
 -- answers or the grader's environment appears in its results.json, no process named
 -- "drip-attack" survives, no attack marker file is left, results.json is unchanged a while
 -- after grading, the repository is unchanged, and the shipped stubs still score 0.
@@ -48,6 +49,7 @@ return {
   { name = "env_dump", base = "correct", families = { parse_row_fixtures = "zero", inclusive_fixtures = "full" } },
   { name = "leftovers", base = "correct", score = "full" },
   { name = "grader_fds", base = "correct", score = "full" },
+  { name = "escape_codes", base = "correct", status = "\\x1b%[2J", families = { parse_row_fixtures = "zero" } },
   { name = "control_quadratic", base = "correct", faults = { "QUADRATIC" }, with_speed = true,
     speed = "not_full" },
   { name = "precompute", base = "correct", faults = { "QUADRATIC" }, with_speed = true,
