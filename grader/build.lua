@@ -92,7 +92,9 @@ function M.prepare(spec)
     elseif size > M.max_source then
       return nil, string.format("the submission's %s has %d bytes; the limit is %d", name, size, M.max_source)
     end
-    util.copy(src, spec.dir .. "/" .. name)
+    -- -P: should the file turn into a link after the check above, the link is copied (and
+    -- the sandbox, which never follows one, refuses it), not what it points to.
+    util.run("cp -P -- " .. util.quote(src) .. " " .. util.quote(spec.dir .. "/" .. name))
   end
   for _, pair in ipairs(spec.pristine) do
     if not util.exists(pair[1]) then

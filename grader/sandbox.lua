@@ -206,6 +206,9 @@ function M.choose(opts)
     error({ message = "GRADE_ISOLATION=" .. wanted .. " is not possible here (" .. why_not[1] .. ")" }, 0)
   end
   local result = { level = M.level, text = M.level .. ": " .. M.describe[M.level] }
+  if M.level == "bwrap" and not util.is_root() then
+    result.text = result.text:gsub("unprivileged uid", "your own uid, in a user namespace")
+  end
   if M.level ~= "none" then
     local changed = protect(M.level, opts.private or {})
     if #changed > 0 then
