@@ -95,8 +95,7 @@ static double parse_seconds(const char *option, const char *text) {
     errno = 0;
     double value = strtod(text, &end);
     if (errno != 0 || end == text || *end != '\0' || !(value > 0) || value > 1e6) {
-        fprintf(stderr, "sandbox: %s needs seconds > 0 (e.g. 2 or 0.5), got '%s'\n", option,
-                text);
+        fprintf(stderr, "sandbox: %s needs seconds > 0 (e.g. 2 or 0.5), got '%s'\n", option, text);
         exit(2);
     }
     return value;
@@ -182,9 +181,15 @@ static bool set_option(Options *o, const char *option, const char *value) {
 }
 
 static Options parse_options(int argc, char **argv) {
-    Options o = {.timeout = 2.0, .idle = 3.0, .memory_mb = 512, .output_bytes = 65536,
-                 .results_bytes = 64LL << 20, .file_size = 1048576, .procs = 64,
-                 .tmp_bytes = 64LL << 20, .inner_fd = -1};
+    Options o = {.timeout = 2.0,
+                 .idle = 3.0,
+                 .memory_mb = 512,
+                 .output_bytes = 65536,
+                 .results_bytes = 64LL << 20,
+                 .file_size = 1048576,
+                 .procs = 64,
+                 .tmp_bytes = 64LL << 20,
+                 .inner_fd = -1};
     int i = 1;
     for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
         const char *option = argv[i];
@@ -306,7 +311,6 @@ static void set_sanitizer_options(const char *name, const char *defaults, const 
     free(value);
 }
 
-
 /* Where the program file is, for the ASan check: inside the box when isolated. */
 static bool program_links_asan(const Options *o, const Box *box) {
     const char *name = o->program[0];
@@ -411,13 +415,13 @@ static void make_socket(int fds[2]) {
 
 /* How the run ended, from the supervisor's side. */
 typedef enum {
-    END_EXITED,     /* the program ended by itself */
-    END_OUTPUT,     /* we killed it: stdout + stderr over --output */
-    END_RESULTS,    /* we killed it: results over --results-limit */
-    END_CPU,        /* we killed it: the tree's CPU time over --cpu */
-    END_WALL,       /* we killed it: wall clock over --timeout */
-    END_STOPPED,    /* we killed it: everything stopped (SIGSTOP) */
-    END_IDLE,       /* we killed it: everything asleep for --idle seconds */
+    END_EXITED,  /* the program ended by itself */
+    END_OUTPUT,  /* we killed it: stdout + stderr over --output */
+    END_RESULTS, /* we killed it: results over --results-limit */
+    END_CPU,     /* we killed it: the tree's CPU time over --cpu */
+    END_WALL,    /* we killed it: wall clock over --timeout */
+    END_STOPPED, /* we killed it: everything stopped (SIGSTOP) */
+    END_IDLE,    /* we killed it: everything asleep for --idle seconds */
 } Ending;
 
 /* One captured stream: where it comes from, where it goes, how much may be kept. */
@@ -593,7 +597,6 @@ static void supervise(const Options *o, Outcome *r) {
 
 /* ------------------------------------------------------------------ the verdict */
 
-
 static const char *signal_name(int signo) {
     switch (signo) {
     case SIGSEGV: return "SIGSEGV";
@@ -758,13 +761,12 @@ static void print_time_limit(const Options *o, const Outcome *r) {
         printf("timed out: stopped by a signal (SIGSTOP?), with nothing left running\n");
         break;
     case END_IDLE:
-        printf("timed out: asleep for %g s without using the CPU (waiting for what?)\n",
-               o->idle);
+        printf("timed out: asleep for %g s without using the CPU (waiting for what?)\n", o->idle);
         break;
     default:
         if (o->cpu > 0) {
-            printf("timed out after %g s of wall-clock time (%.2f s of CPU time)\n",
-                   o->timeout, r->cpu);
+            printf("timed out after %g s of wall-clock time (%.2f s of CPU time)\n", o->timeout,
+                   r->cpu);
         } else {
             printf("timed out after %g s\n", o->timeout);
         }
@@ -776,8 +778,8 @@ static int report(const Options *o, const Outcome *r) {
     char sanitizer[256], why[256];
     bool is_leak = false;
     const Buffer *err = &r->streams[ERR].buffer;
-    bool has_report = err->data != NULL && sanitizer_report(err->data, sanitizer,
-                                                            sizeof sanitizer, &is_leak);
+    bool has_report =
+        err->data != NULL && sanitizer_report(err->data, sanitizer, sizeof sanitizer, &is_leak);
     int signo = signal_of(o, r);
     if (o->isolation != ISOLATE_NONE && !r->started) {
         first_line(err, why, sizeof why);

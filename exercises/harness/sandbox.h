@@ -30,26 +30,27 @@ typedef struct {
 
 /* The fds a boxed program finds open, besides 0, 1 and 2. */
 enum {
-    RESULTS_FD = 3,    /* --results: the program's answers, kept apart from its stdout */
+    RESULTS_FD = 3,     /* --results: the program's answers, kept apart from its stdout */
     TOOL_LOG_FD = 1020, /* --tool-log: a tool's own log (valgrind --log-fd=1020); a socket, in
                            valgrind's reserved range, so the client can neither write it by
-                           number nor reopen it through /proc */
+                           number nor reopen it through /proc (it can duplicate it: whoever
+                           reads the log trusts only the tool's last word) */
     STARTED_FD = 1021,  /* written once, just before exec: the box was built */
     FD_LIMIT = 1024,    /* RLIMIT_NOFILE inside the box (valgrind reserves the last fds) */
 };
 
 typedef struct {
-    double timeout;       /* wall-clock seconds: the limit, or with --cpu only a backstop */
-    bool timeout_given;   /* --timeout was on the command line */
-    double cpu;           /* CPU seconds for the whole process tree; 0 = legacy (timeout) */
-    double idle;          /* with --cpu: seconds with nothing runnable before giving up */
+    double timeout;     /* wall-clock seconds: the limit, or with --cpu only a backstop */
+    bool timeout_given; /* --timeout was on the command line */
+    double cpu;         /* CPU seconds for the whole process tree; 0 = legacy (timeout) */
+    double idle;        /* with --cpu: seconds with nothing runnable before giving up */
     long long memory_mb;
     long long output_bytes; /* stdout + stderr kept; one more byte kills the program */
     long long results_bytes;
     long long file_size;
-    long long procs;      /* processes of the program, itself included */
-    long long tmp_bytes;  /* size of the private /tmp (bubblewrap) */
-    long long uid;        /* the unprivileged uid (root only); 0 = one per sandbox */
+    long long procs;     /* processes of the program, itself included */
+    long long tmp_bytes; /* size of the private /tmp (bubblewrap) */
+    long long uid;       /* the unprivileged uid (root only); 0 = one per sandbox */
     const char *stdout_file;
     const char *stderr_file;
     const char *results_file;
@@ -58,18 +59,18 @@ typedef struct {
     Isolation isolation;
     BoxFile *files;
     size_t file_count;
-    int inner_fd;         /* --inner FD: we are the helper inside bubblewrap */
-    bool asan;            /* (inner) the program links AddressSanitizer: no RLIMIT_AS */
-    char **program;       /* argv of the program, NULL-terminated */
+    int inner_fd;   /* --inner FD: we are the helper inside bubblewrap */
+    bool asan;      /* (inner) the program links AddressSanitizer: no RLIMIT_AS */
+    char **program; /* argv of the program, NULL-terminated */
 } Options;
 
 /* ---------------------------------------------------------------- sandbox_box.c */
 
 /* The private folder the program runs in (ISOLATE_USER, ISOLATE_BWRAP). */
 typedef struct {
-    char path[64];  /* /tmp/drip-sandbox-XXXXXX */
-    uid_t uid;      /* the uid the program runs as (the caller's own when not root) */
-    bool drop;      /* we are root and switch to uid before exec */
+    char path[64]; /* /tmp/drip-sandbox-XXXXXX */
+    uid_t uid;     /* the uid the program runs as (the caller's own when not root) */
+    bool drop;     /* we are root and switch to uid before exec */
 } Box;
 
 /* Creates the box and copies the files in; on failure writes why into error. */
@@ -89,10 +90,10 @@ void apply_limits(const Options *o, bool program_links_asan, long long procs);
 /* ---------------------------------------------------------------- sandbox_tree.c */
 
 typedef struct {
-    double cpu;     /* seconds of CPU used by the tree so far (user + system) */
-    int processes;  /* processes in the tree (zombies included) */
-    int running;    /* of which runnable or in disk wait (R, D) */
-    int stopped;    /* of which stopped by a signal or a tracer (T, t) */
+    double cpu;    /* seconds of CPU used by the tree so far (user + system) */
+    int processes; /* processes in the tree (zombies included) */
+    int running;   /* of which runnable or in disk wait (R, D) */
+    int stopped;   /* of which stopped by a signal or a tracer (T, t) */
 } TreeState;
 
 /* Sums up every descendant of this process (orphans come back to us: we are a subreaper). */

@@ -42,6 +42,7 @@
 #include <grp.h>
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,9 +150,9 @@ bool box_create(Box *box, const Options *o, char *error, size_t size) {
         snprintf(error, size, "--isolate user needs root (to switch to an unprivileged uid)");
         return false;
     }
-    box->uid = box->drop ? (uid_t)(o->uid > 0 ? (unsigned long long)o->uid
-                                              : UID_BASE + (unsigned)getpid())
-                         : getuid();
+    box->uid =
+        box->drop ? (uid_t)(o->uid > 0 ? (unsigned long long)o->uid : UID_BASE + (unsigned)getpid())
+                  : getuid();
     if (box->drop) {
         kill_uid(box); /* a sandbox killed before its clean-up may have left some behind */
     }
@@ -244,6 +245,17 @@ static void word(Words *w, const char *text) {
     w->items[w->count++] = text;
 }
 
+/* Appends every argument up to a NULL. */
+static void words(Words *w, ...) {
+    va_list list;
+    va_start(list, w);
+    for (const char *text = va_arg(list, const char *); text != NULL;
+         text = va_arg(list, const char *)) {
+        word(w, text);
+    }
+    va_end(list);
+}
+
 /* The host's /bin, /lib, ... as they are: symbolic links into /usr on a merged-/usr system
    (Debian 12), read-only binds otherwise. */
 static void system_dirs(Words *w, char links[][256]) {
@@ -296,26 +308,24 @@ static void exec_bwrap(const Box *box, const Options *o, bool program_links_asan
     if (w.items == NULL) {
         _exit(125);
     }
-    const char *const fixed[] = {
-        "bwrap", "--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc",
-        "--unshare-uts", "--unshare-cgroup-try", "--disable-userns", "--die-with-parent",
-        "--new-session", "--uid", "65534", "--gid", "65534", "--hostname", "sandbox",
-        "--ro-bind", "/usr", "/usr"};
-    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
-        word(&w, fixed[i]);
-    }
+    /* The namespaces; the uid inside is nobody's (the kernel maps it to box->uid). */
+    words(&w, "bwrap", "--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc", NULL);
+    words(&w, "--unshare-uts", "--unshare-cgroup-try", "--disable-userns", NULL);
+    words(&w, "--die-with-parent", "--new-session", "--hostname", "sandbox", NULL);
+    words(&w, "--uid", "65534", "--gid", "65534", NULL);
+    /* The file system: /usr and what links into it, read-only; /proc and /dev of its own; a
+       private /tmp; the box at /box; then everything else read-only too. */
+    words(&w, "--ro-bind", "/usr", "/usr", NULL);
     system_dirs(&w, links);
-    const char *const mounts[] = {
-        "--ro-bind-try", "/etc/alternatives", "/etc/alternatives", "--ro-bind-try",
-        "/etc/ld.so.cache", "/etc/ld.so.cache", "--proc", "/proc", "--dev", "/dev",
-        "--remount-ro", "/dev", "--size", number(o->tmp_bytes), "--tmpfs", "/tmp",
-        "--ro-bind", box->path, "/box", "--chdir", "/box", "--remount-ro", "/", "--",
-        helper, "--inner", number(STARTED_FD), "--memory", number(o->memory_mb),
-        "--file-size", number(o->file_size), "--procs", number(o->procs + 1), "--timeout",
-        seconds(o->timeout), "--asan", program_links_asan ? "1" : "0"};
-    for (size_t i = 0; i < sizeof mounts / sizeof mounts[0]; i++) {
-        word(&w, mounts[i]);
-    }
+    words(&w, "--ro-bind-try", "/etc/alternatives", "/etc/alternatives", NULL);
+    words(&w, "--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache", NULL);
+    words(&w, "--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev", NULL);
+    words(&w, "--size", number(o->tmp_bytes), "--tmpfs", "/tmp", NULL);
+    words(&w, "--ro-bind", box->path, "/box", "--chdir", "/box", "--remount-ro", "/", NULL);
+    /* The helper inside: limits (one process more, bubblewrap's init), then the program. */
+    words(&w, "--", helper, "--inner", number(STARTED_FD), "--memory", number(o->memory_mb), NULL);
+    words(&w, "--file-size", number(o->file_size), "--procs", number(o->procs + 1), NULL);
+    words(&w, "--timeout", seconds(o->timeout), "--asan", program_links_asan ? "1" : "0", NULL);
     if (o->cpu > 0) {
         word(&w, "--cpu");
         word(&w, seconds(o->cpu));
@@ -329,8 +339,7 @@ static void exec_bwrap(const Box *box, const Options *o, bool program_links_asan
     /* The started fd must survive exec into bubblewrap, and bubblewrap passes it on. */
     fcntl(STARTED_FD, F_SETFD, 0);
     execvp("bwrap", (char **)w.items);
-    fprintf(stderr, "sandbox: cannot run bwrap (Debian package bubblewrap): %s\n",
-            strerror(errno));
+    fprintf(stderr, "sandbox: cannot run bwrap (Debian package bubblewrap): %s\n", strerror(errno));
     _exit(125);
 }
 
@@ -497,9 +506,8 @@ static void remove_ipc(uid_t uid) {
         bool header = true;
         while (fgets(line, sizeof line, f) != NULL) {
             long long column[8];
-            int n = sscanf(line, "%lld %lld %lld %lld %lld %lld %lld %lld", &column[0],
-                           &column[1], &column[2], &column[3], &column[4], &column[5],
-                           &column[6], &column[7]);
+            int n = sscanf(line, "%lld %lld %lld %lld %lld %lld %lld %lld", &column[0], &column[1],
+                           &column[2], &column[3], &column[4], &column[5], &column[6], &column[7]);
             if (header || n <= uid_column[t] || column[uid_column[t]] != (long long)uid) {
                 header = false;
                 continue;

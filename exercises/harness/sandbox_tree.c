@@ -94,8 +94,8 @@ static bool read_stat(pid_t pid, Proc *p) {
     p->pid = pid;
     p->ppid = (pid_t)ppid;
     p->state = state;
-    p->cpu = ticks_to_seconds(utime + stime) +
-             ticks_to_seconds((unsigned long long)(cutime + cstime));
+    p->cpu =
+        ticks_to_seconds(utime + stime) + ticks_to_seconds((unsigned long long)(cutime + cstime));
     p->mine = false;
     return true;
 }

@@ -27,8 +27,9 @@
  *
  * Text in keys and results is escaped (see put_escaped) so names with tabs, newlines or bytes
  * above 0x7e stay on one line. In ROWS and VECTORS, a name or stack of exactly "\N" (which
- * the escape never writes) is NULL: profile.h says what each function must make of it. Exit status: 0 when the run finished (whatever the answers), 3 when
- * an input file is unreadable or malformed, with "FILE:LINE: why" on stderr.
+ * the escape never writes) is NULL: profile.h says what each function must make of it. Exit status:
+ * 0 when the run finished (whatever the answers), 3 when an input file is unreadable or malformed,
+ * with "FILE:LINE: why" on stderr.
  */
 #define _POSIX_C_SOURCE 200809L
 
