@@ -33,7 +33,7 @@ TEST_PREBUILD :=
 HELP         :=
 
 # Debian packages the workbook needs, and how to tell each one is present.
-SETUP_PACKAGES := pkg-config libcmocka-dev lua5.4 lua-dkjson valgrind pandoc inotify-tools
+SETUP_PACKAGES := pkg-config libcmocka-dev lua5.4 lua-dkjson valgrind pandoc inotify-tools bubblewrap procps
 SETUP_CHECK_pkg-config    := command -v pkg-config
 SETUP_CHECK_libcmocka-dev := pkg-config --exists cmocka
 SETUP_CHECK_lua5.4        := command -v lua5.4
@@ -41,6 +41,8 @@ SETUP_CHECK_lua-dkjson    := lua5.4 -e 'require "dkjson"'
 SETUP_CHECK_valgrind      := command -v valgrind
 SETUP_CHECK_pandoc        := command -v pandoc
 SETUP_CHECK_inotify-tools := command -v inotifywait
+SETUP_CHECK_bubblewrap    := command -v bwrap
+SETUP_CHECK_procps        := command -v ps
 
 BENCH_TARGETS :=
 

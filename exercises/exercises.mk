@@ -38,9 +38,10 @@ EX_SRC      = $(if $(SOLUTION),solutions,exercises)/$*
 EX_OUT      = $(BUILD)/exercise/$*$(if $(SOLUTION),-solution)
 
 # The sandbox is built without sanitizers: it must not be the thing that crashes.
-$(EX_SANDBOX): $(EX_HARNESS)/sandbox.c
+$(EX_SANDBOX): $(EX_HARNESS)/sandbox.c $(EX_HARNESS)/sandbox_box.c $(EX_HARNESS)/sandbox_tree.c \
+               $(EX_HARNESS)/sandbox.h
 	@mkdir -p $(@D)
-	$(CC) $(CWARN) -O2 -o $@ $< -lm
+	$(CC) $(CWARN) -O2 -o $@ $(filter %.c,$^) -lm
 
 .PHONY: sandbox
 sandbox: $(EX_SANDBOX)

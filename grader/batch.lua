@@ -23,6 +23,7 @@ package.path = "grader/?.lua;" .. package.path
 
 local util = require("util")
 local engine = require("engine")
+local sandbox = require("sandbox")
 local json = require("dkjson")
 local rng = require("rng")
 
@@ -65,11 +66,17 @@ function M.run(opts)
     error({ message = "SUBMISSIONS folder " .. dir .. " has no sub-folder (one folder per submission)" }, 0)
   end
   engine.require_tools()
+  -- One isolation level for the whole batch, chosen once: at the user level the
+  -- submissions must be as private as the repository.
+  local chosen = sandbox.choose({ private = { util.realpath("."), util.realpath(dir) } })
+  if chosen.warning then
+    io.stderr:write("make grade: WARNING: " .. chosen.warning .. "\n")
+  end
   local out = opts.out
   util.rm_rf(out)
   util.mkdir_p(out)
   local seed = opts.seed
-  local extra = opts.speed_lines and ("--speed-lines " .. opts.speed_lines) or ""
+  local extra = (opts.speed_lines and ("--speed-lines " .. opts.speed_lines) or "") .. " --isolation " .. chosen.level
   local lua = os.getenv("LUA") or "lua5.4"
 
   -- The reference first: a fixture problem stops here, once, and the speed
@@ -105,7 +112,7 @@ function M.run(opts)
   local script = string.format([[IFS="$(printf '\t')" read -r name folder <<EOF
 $1
 EOF
-mkdir -p "%s/$name" && %s grader/grade.lua --submission "$folder" --out "%s/$name" --json "%s/$name/results.json" --seed %d %s --quiet 2> "%s/$name.err" || true
+mkdir -p "%s/$name" && %s grader/grade.lua --submission "$folder" --out "%s/$name" --json "%s/$name/results.json" --seed %d %s --jobs 1 --quiet 2> "%s/$name.err" || true
 [ -s "%s/$name.err" ] || rm -f "%s/$name.err"]], out, lua, out, out, seed, extra, out, out, out)
   local jobs_n = opts.jobs or util.nproc()
   print(string.format("grading %d submissions from %s, %d at a time, seed %d (SEED=%d repeats it)", #subs, dir,

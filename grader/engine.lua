@@ -8,13 +8,30 @@
 -- result; only a problem with the grader itself (no sandbox, no reference,
 -- stale fixtures) raises, and the caller turns that into "could not grade".
 --
+-- A grading run, in order:
+--   1. the checks are planned and their seeded inputs generated;
+--   2. the reference's answers for them are computed (and cached), before any student
+--      code runs; they stay in build/grade, which the student's code never sees;
+--   3. the submission is compiled, in the sandbox (build.lua);
+--   4. every check runs the student's checker in the sandbox: the process only prints its
+--      answers, on the sandbox's results channel;
+--   5. after the sandbox has ended every process of the run, the grader reads the answers,
+--      compares them with the reference's and scores; every file under build/grade is
+--      written by the grader, never by student code.
+--
 -- Scoring rules, applied to every check:
 --   * credit is the share of items whose answer equals the reference's;
+--   * a "trivial" answer (what code that does nothing would say: not a row, a sum of 0,
+--     no function, an error; chapter.trivial decides) earns full credit only when the same
+--     function gets at least rubric.trivial_full_at of its real answers right over the
+--     whole run, and proportionally less below that, so an implementation that answers
+--     nothing to everything scores 0;
 --   * a run that crashed, timed out or hit a sanitizer or a limit scores 0;
 --     one that only leaked memory keeps rubric.leak_credit of its credit;
---   * an error answer ("-1") that matches counts only when the same function
---     also gave a right non-error answer somewhere in the run: returning -1
---     for everything (the stubs) earns nothing.
+--   * speed is credited only when every answer of the speed run is right and the same
+--     input runs clean under the sanitizers (no report, no leak).
+-- Time limits are CPU time of the check's whole process tree (GRADE_CPU_SCALE scales them,
+-- for tests), so a verdict is the same on a busy machine as on a quiet one.
 
 -- The exercise harness (exercises/harness/runner.lua) builds the sandbox's command
 -- lines and reads sanitizer stack traces, for the grader as for `make exercise-N`.
@@ -52,35 +69,88 @@ function M.require_tools()
   end
 end
 
--- Runs a checker under the sandbox; the answers are read from the OUT file
--- the checker writes (its last argument). Returns the sandbox result plus
--- class, items, stdout and stderr.
-function M.run_checker(program, argv, dir, tag, limits)
-  local out = dir .. "/" .. tag .. ".out"
-  os.remove(out)
-  local words = { program }
-  for _, a in ipairs(argv) do
-    words[#words + 1] = a
+-- CPU seconds, scaled by GRADE_CPU_SCALE (the load test makes limits tight).
+local function scaled(seconds)
+  local scale = tonumber(os.getenv("GRADE_CPU_SCALE") or "") or 1
+  return seconds * scale
+end
+
+-- A check's argv names host files; in the box each is known by its base name. Returns
+-- the sandbox's file list and the argv as the boxed program sees it.
+local function box_argv(program, argv)
+  local files, words, used = { { "check", program } }, { "./check" }, { check = true }
+  for i, word in ipairs(argv) do
+    if word:find("/", 1, true) and util.exists(word) then
+      local name = util.basename(word)
+      if used[name] then
+        name = i .. "-" .. name
+      end
+      used[name] = true
+      files[#files + 1] = { name, word }
+      words[#words + 1] = name
+    else
+      words[#words + 1] = word
+    end
   end
-  words[#words + 1] = out
-  local r = sandbox.run({
-    argv = words,
-    timeout = limits.timeout,
-    memory = limits.memory,
-    output = limits.output,
-    file_size = limits.file_size,
-    stdout = dir .. "/" .. tag .. ".stdout",
-    stderr = dir .. "/" .. tag .. ".stderr",
-  })
-  r.class = sandbox.class(r.status)
-  r.items = fixtures.parse_items(util.read_file(out) or "")
+  words[#words + 1] = "/dev/fd/3" -- the checker's OUT: the sandbox's results channel
+  return files, words
+end
+
+-- Starts a checker under the sandbox (see finish_checker). limits: cpu, memory, output,
+-- file_size, procs, results_limit.
+function M.start_checker(program, argv, dir, tag, limits)
+  local files, words = box_argv(program, argv)
+  local base = dir .. "/" .. tag
+  local handle = sandbox.start({ argv = words, files = files, cpu = scaled(limits.cpu), memory = limits.memory,
+    output = limits.output, file_size = limits.file_size, procs = limits.procs, results = base .. ".out",
+    results_limit = limits.results_limit, stdout = base .. ".stdout", stderr = base .. ".stderr",
+    usage = base .. ".usage" })
+  handle.base, handle.files = base, files
+  return handle
+end
+
+-- Waits for a checker; returns the sandbox result plus items, stdout and stderr.
+-- The checker names its inputs by their names in the box; messages name host paths.
+local function host_paths(text, files)
+  for _, pair in ipairs(files) do
+    local name = pair[1]:gsub("%p", "%%%0")
+    text = text:gsub("^" .. name .. ":", (pair[2]:gsub("%%", "%%%%")) .. ":")
+      :gsub("\n" .. name .. ":", "\n" .. (pair[2]:gsub("%%", "%%%%")) .. ":")
+  end
+  return text
+end
+
+function M.finish_checker(handle)
+  local r = sandbox.finish(handle)
+  r.items = fixtures.parse_items(util.read_file(handle.base .. ".out") or "")
   if r.class == "ok" and not r.items.finished then
     r.class, r.ok = "exit", false
     r.status = "stopped early with exit status 0 (exit() in the code under test?)"
   end
-  r.stdout = util.read_file(dir .. "/" .. tag .. ".stdout") or ""
-  r.stderr = util.read_file(dir .. "/" .. tag .. ".stderr") or ""
+  r.stdout = util.read_file(handle.base .. ".stdout") or ""
+  r.stderr = host_paths(util.read_file(handle.base .. ".stderr") or "", handle.files or {})
   return r
+end
+
+function M.run_checker(program, argv, dir, tag, limits)
+  return M.finish_checker(M.start_checker(program, argv, dir, tag, limits))
+end
+
+-- Runs start(job) for every job, at most n at once, and finish(job, handle) in order.
+local function run_parallel(jobs, n, start, finish)
+  local running = {}
+  for i, job in ipairs(jobs) do
+    running[i] = start(job)
+    if i > n then
+      finish(jobs[i - n], running[i - n])
+      running[i - n] = nil
+    end
+  end
+  for i = math.max(1, #jobs - n + 1), #jobs do
+    if running[i] then
+      finish(jobs[i], running[i])
+    end
+  end
 end
 
 -- A build spec for a submission folder.
@@ -139,8 +209,6 @@ function M.reference(chapter)
   return ref
 end
 
--- Loads every fixture with its expected answers. Raises with every problem
--- listed (missing or stale expected files name the fixture and the command).
 -- The chapter's fixture folder: its files (each with its settings from the
 -- folder's manifest) and its path. Raises when the folder or manifest is unusable.
 function M.fixture_list(chapter)
@@ -159,6 +227,8 @@ function M.fixture_list(chapter)
   return list, dir
 end
 
+-- Loads every fixture with its expected answers. Raises with every problem
+-- listed (missing or stale expected files name the fixture and the command).
 function M.load_fixtures(chapter)
   local list, dir = M.fixture_list(chapter)
   local err
@@ -184,14 +254,12 @@ function M.load_fixtures(chapter)
   return list, dir
 end
 
-local function is_error_answer(result)
-  return result == "-1"
-end
-
 -- Compares answers item by item. Returns counts and the first difference:
 -- the first in order, or the first of the lowest `priority(expected, actual)`
 -- when the check has one (a wrong cost says more than a rank it pushed down).
-function M.compare(expected, actual_items, priority)
+-- trivial(result): whether an expected answer is one code that does nothing would give;
+-- c.real counts the other expected items, c.matched_trivial the trivial ones matched.
+function M.compare(expected, actual_items, priority, trivial)
   local actual, seen_twice, known = {}, {}, {}
   for _, item in ipairs(actual_items) do
     if actual[item.key] then
@@ -200,14 +268,18 @@ function M.compare(expected, actual_items, priority)
       actual[item.key] = item.result
     end
   end
-  local c = { total = #expected, matched = 0, matched_errors = 0 }
+  local c = { total = #expected, matched = 0, matched_trivial = 0, real = 0 }
   for _, e in ipairs(expected) do
     known[e.key] = true
     local a = actual[e.key]
+    local is_trivial = trivial ~= nil and trivial(e.result)
+    if not is_trivial then
+      c.real = c.real + 1
+    end
     if a == e.result and not seen_twice[e.key] then
       c.matched = c.matched + 1
-      if is_error_answer(e.result) then
-        c.matched_errors = c.matched_errors + 1
+      if is_trivial then
+        c.matched_trivial = c.matched_trivial + 1
       end
     else
       local rank = priority and priority(e.result, a) or 1
@@ -222,6 +294,7 @@ function M.compare(expected, actual_items, priority)
   for _, item in ipairs(actual_items) do
     if not known[item.key] then
       c.total = c.total + 1
+      c.real = c.real + 1
       if not c.first then
         c.first = { key = item.key, expected = "(no such item)", actual = item.result }
       end
@@ -236,6 +309,8 @@ local function wall_clock()
   return tonumber(text) or os.time()
 end
 
+-- ------------------------------------------------------------------ the speed check
+
 -- The valgrind to use; GRADE_VALGRIND names another (the tests name a
 -- missing one to check the "skipped" path).
 local function valgrind()
@@ -243,63 +318,94 @@ local function valgrind()
   return (v and v ~= "") and v or "valgrind"
 end
 
--- Instruction count of one run under callgrind, counting only inside the
--- function `toggle`. Returns ir, wall seconds, the sandbox result.
-local function callgrind(program, argv, dir, tag, timeout, toggle)
-  local cg = dir .. "/" .. tag .. ".callgrind"
-  os.remove(cg)
-  local words = { valgrind(), "--tool=callgrind", "--callgrind-out-file=" .. cg, "--toggle-collect=" .. toggle,
-    program }
-  for _, a in ipairs(argv) do
-    words[#words + 1] = a
-  end
-  local t0 = wall_clock()
-  local r = M.run_checker(words[1], { table.unpack(words, 2) }, dir, tag,
-    { timeout = timeout, memory = 16384, output = 1 << 20, file_size = 256 << 20 })
-  local wall = wall_clock() - t0
-  local text = util.read_file(cg) or ""
-  local ir = tonumber(text:match("\nsummary: (%d+)") or text:match("\ntotals: (%d+)") or "")
-  return ir, wall, r
+local function have_valgrind()
+  return util.run("command -v " .. util.quote(valgrind()) .. " >/dev/null 2>&1")
 end
 
--- The reference's instruction count and answers on the speed input, cached
--- by input content and reference build so a batch measures it once.
+-- The instruction count in callgrind's log, or nil plus why not. The log reaches us on a
+-- socket the program cannot reopen, but it can duplicate it and write lines of its own,
+-- so only this counts: valgrind's own header (the first line, naming the pid), exactly one
+-- "Command:" line (an exec would start a second valgrind, with --trace-children=yes), and
+-- the LAST "Collected" line, with that pid: it is written at exit, after every line the
+-- program could write (it may not fork: --procs 1).
+function M.callgrind_count(log)
+  local pid = log:match("^==(%d+)== Callgrind, ")
+  if not pid then
+    return nil, "valgrind wrote no log"
+  end
+  local commands = 0
+  for _ in log:gmatch("==%d+== Command: ") do
+    commands = commands + 1
+  end
+  if commands ~= 1 then
+    return nil, "the speed run started another program, so its count would not be the whole run's"
+  end
+  local last_pid, count
+  for p, n in log:gmatch("==(%d+)== Collected : (%d+)") do
+    last_pid, count = p, n
+  end
+  if not count or last_pid ~= pid then
+    return nil, "valgrind reported no instruction count (the run did not end normally)"
+  end
+  return tonumber(count)
+end
+
+-- Instruction count of one whole run under callgrind: the checker in `mode` on `input`.
+-- Returns ir (or nil), why not, the checker result.
+local function callgrind(program, mode, input, dir, tag, cpu)
+  local words = { valgrind(), "--tool=callgrind", "--vgdb=no", "--trace-children=yes",
+    "--callgrind-out-file=/dev/null", "--log-fd=1020", "./check", mode, "speed.folded", "/dev/fd/3" }
+  local base = dir .. "/" .. tag
+  local handle = sandbox.start({ argv = words, files = { { "check", program }, { "speed.folded", input } },
+    cpu = cpu, memory = 16384, output = 1 << 20, file_size = 1 << 20, procs = 1, results = base .. ".out",
+    results_limit = 64 << 20, tool_log = base .. ".callgrind", stdout = base .. ".stdout",
+    stderr = base .. ".stderr", usage = base .. ".usage" })
+  handle.base = base
+  local r = M.finish_checker(handle)
+  local ir, why = M.callgrind_count(util.read_file(base .. ".callgrind") or "")
+  return ir, why, r
+end
+
+-- The reference's counts and answers on the speed input, cached by input content and
+-- reference build so a batch measures them once: inclusive's whole run, the same run
+-- that only reads the input (subtracted from every count), its CPU seconds.
 local function speed_reference(ref, check, chapter)
   local cache_dir = M.root .. "/cache"
   util.mkdir_p(cache_dir)
-  local key = util.sha256(check.argv[#check.argv]) .. "-" .. (util.sha256(ref.fast) or "")
+  local input = check.argv[#check.argv]
+  local key = util.sha256(input) .. "-" .. (util.sha256(ref.fast) or "")
   local cache = cache_dir .. "/speed-" .. chapter.rubric.chapter .. "-" .. key
   local text = util.read_file(cache)
   if text then
-    local ir, wall = text:match("^(%d+) ([%d.]+)\n")
-    return { ir = tonumber(ir), wall = tonumber(wall), items = fixtures.parse_items(text:match("\n(.*)$") or "") }
+    local ir, base, cpu = text:match("^(%d+) (%d+) ([%d.]+)\n")
+    return { ir = tonumber(ir), base = tonumber(base), cpu = tonumber(cpu),
+      items = fixtures.parse_items(text:match("\n(.*)$") or "") }
   end
   -- A private folder: in a batch two graders may measure at the same time.
   local dir = cache_dir .. "/run-" .. key .. "-" .. tostring({}):match("0x(%x+)")
   util.mkdir_p(dir)
-  local ir, wall, r = callgrind(ref.fast, check.argv, dir, "reference", 3600, check.toggle)
-  if not r.ok or not ir then
-    local why = r.stderr:match("[^\n]*[Ee]rror[^\n]*") or r.stderr:match("[^\n]+") or ""
+  local ir, why, r = callgrind(ref.fast, "inclusive", input, dir, "reference", 3600)
+  local base, why_base = callgrind(ref.fast, "read", input, dir, "baseline", 3600)
+  if not r.ok or not ir or not base or ir <= base then
+    local detail = r.stderr:match("[^\n]*[Ee]rror[^\n]*") or r.stderr:match("[^\n]+") or ""
     util.rm_rf(dir)
-    error({ message = "the reference failed under callgrind: " .. r.status .. " " .. why }, 0)
+    error({ message = "the reference failed under callgrind: " .. r.status .. " " .. (why or why_base or "")
+      .. " " .. detail }, 0)
   end
-  local lines = { string.format("%d %.3f", ir, wall) }
+  local lines = { string.format("%d %d %.3f", ir, base, r.cpu or 0) }
   for _, item in ipairs(r.items) do
     lines[#lines + 1] = item.key .. "\t" .. item.result
   end
   util.write_file(cache, table.concat(lines, "\n") .. "\n")
   util.rm_rf(dir)
-  return { ir = ir, wall = wall, items = r.items }
+  return { ir = ir, base = base, cpu = r.cpu or 0, items = r.items }
 end
 
-local function have_valgrind()
-  return util.run("command -v " .. util.quote(valgrind()) .. " >/dev/null 2>&1")
-end
-
--- Runs the speed check (check.kind == "speed": the instructions spent inside
--- the function check.toggle, compared with the reference's on the same input,
--- with the limits in rubric.speed) and fills in the check's result fields.
-local function run_speed(check, student_fast, ref, chapter, runs)
+-- Runs the speed check (check.kind == "speed"): instructions of the whole checked
+-- process, constructors included, minus the reference's run that only reads the input,
+-- compared with the reference's; the answers must be right and the same input must run
+-- clean under the sanitizers. Fills in the check's result fields.
+local function run_speed(check, student, ref, chapter, runs)
   local speed = chapter.rubric.speed
   if os.getenv("GRADE_NO_SPEED") == "1" then
     check.skipped = "skipped: GRADE_NO_SPEED=1"
@@ -309,74 +415,155 @@ local function run_speed(check, student_fast, ref, chapter, runs)
     check.skipped = "skipped: valgrind is not installed (install the Debian package valgrind)"
     return
   end
-  if not student_fast.ok then
+  if not (student.asan.ok and student.fast.ok) then
     check.status, check.class = "not built (see the build error above)", "build"
     return
   end
-  local base = speed_reference(ref, check, chapter)
-  local timeout = math.max(speed.timeout_floor, math.ceil(base.wall * speed.timeout_factor))
-  local ir, _, r = callgrind(student_fast.program, check.argv, runs, "speed", timeout, check.toggle)
-  check.class = r.class
-  check.status = r.status
+  local base = check.reference
+  local cpu = scaled(math.max(speed.cpu_floor, base.cpu * speed.cpu_factor))
+  local input = check.argv[#check.argv]
+  local ir, why, r = callgrind(student.fast.program, "inclusive", input, runs, "speed", cpu)
+  check.class, check.status = r.class, r.status
   local c = M.compare(base.items, r.items)
   check.matched, check.total, check.first = c.matched, c.total, c.first
   check.reference_ir = base.ir
   if r.class == "timeout" then
-    check.status = string.format("timed out after %d s under callgrind (the reference took %.1f s)", timeout,
-      base.wall)
+    check.status = string.format("%s under callgrind (the reference needs %.1f s)", r.status, base.cpu)
+    return
+  elseif r.class ~= "ok" then
+    return
+  elseif c.matched ~= c.total then
+    check.class, check.status = "wrong", "wrong answers on the speed input, so speed is not credited"
+    return
+  elseif not ir then
+    check.class, check.status = "wrong", why .. ", so speed is not credited"
     return
   end
-  if r.class ~= "ok" then
-    return
-  end
-  if c.matched ~= c.total or not ir then
-    check.class = "wrong"
-    check.status = "wrong answers on the speed input, so speed is not credited"
+  -- The same input, sanitized: a heap overflow that callgrind would not notice.
+  local clean = M.run_checker(student.asan.program, check.argv, runs, "speed-asan",
+    { cpu = cpu, memory = 4096, output = 65536, file_size = 1 << 20, procs = 16, results_limit = 64 << 20 })
+  local cc = M.compare(base.items, clean.items)
+  if clean.class ~= "ok" or cc.matched ~= cc.total then
+    check.class = clean.class == "ok" and "wrong" or clean.class
+    check.status = "the speed input under the sanitizers: " .. (clean.class == "ok" and "wrong answers" or clean.status)
+      .. ", so speed is not credited"
+    check.output = util.shorten(clean.stdout .. clean.stderr, 1500)
     return
   end
   check.ir = ir
-  check.ratio = ir / base.ir
+  check.ratio = math.max(ir - base.base, 1) / (base.ir - base.base)
   local share = check.ratio <= speed.limit and 1 or (check.ratio <= speed.half_limit and 0.5 or 0)
   check.earned = share
   check.status = string.format("%.2fx the reference's instructions (%s vs %s; full marks up to %gx, half up to %gx)",
-    check.ratio, util.points(ir), util.points(base.ir), speed.limit, speed.half_limit)
+    check.ratio, util.points(ir - base.base), util.points(base.ir - base.base), speed.limit, speed.half_limit)
   check.class = share == 1 and "ok" or "slow"
 end
 
--- The reference's answers for a generated input, cached by the content of
+-- ------------------------------------------------------------------ reference answers
+
+-- Where the reference's answers for a generated input are cached: named by the content of
 -- the input files and the reference build (a batch computes them once).
-local function reference_answers(opts, check, runs, tag)
+local function cache_path(opts, check, runs)
   local key = { opts.ref.dir, table.concat(check.argv, "\t") }
   for _, a in ipairs(check.argv) do
     key[#key + 1] = util.exists(a) and util.sha256(a) or a
   end
-  local cache_dir = M.root .. "/cache"
-  util.mkdir_p(cache_dir)
-  util.write_file(runs .. "/" .. tag .. ".key", table.concat(key, "\n"))
-  local cache = cache_dir .. "/expected-" .. util.sha256(runs .. "/" .. tag .. ".key")
-  local text = util.read_file(cache)
-  if text then
-    return fixtures.parse_items(text)
+  local key_file = runs .. "/reference-" .. check.number .. ".key"
+  util.write_file(key_file, table.concat(key, "\n"))
+  return M.root .. "/cache/expected-" .. util.sha256(key_file)
+end
+
+local function reference_limits(rubric)
+  return setmetatable({ cpu = 120, memory = 4096, output = 64 << 20, results_limit = 256 << 20 },
+    { __index = rubric.limits })
+end
+
+-- Phase 2: every check's expected answers, from the reference, before student code runs.
+local function reference_answers(opts, checks, runs)
+  util.mkdir_p(M.root .. "/cache")
+  local todo = {}
+  for i, check in ipairs(checks) do
+    if check.kind == "speed" then
+      if os.getenv("GRADE_NO_SPEED") ~= "1" and have_valgrind() then
+        check.reference = speed_reference(opts.ref, check, opts.chapter)
+      end
+    elseif not check.expected then
+      check.cache = cache_path(opts, check, runs)
+      local text = util.read_file(check.cache)
+      if text then
+        check.expected = fixtures.parse_items(text)
+      else
+        check.tag = "reference-" .. i
+        todo[#todo + 1] = check
+      end
+    end
   end
-  local r = M.run_checker(opts.ref.asan, check.argv, runs, tag,
-    setmetatable({ timeout = 60, memory = 4096, output = 64 << 20 }, { __index = opts.chapter.rubric.limits }))
-  if not r.ok then
-    error({ message = string.format("the reference solution failed on a generated input (seed %d): %s\n  %s",
-      opts.seed, r.status, r.stderr:match("[^\n]+") or "") }, 0)
+  local limits = reference_limits(opts.chapter.rubric)
+  run_parallel(todo, opts.jobs, function(check)
+    return M.start_checker(opts.ref.asan, check.argv, runs, check.tag, limits)
+  end, function(check, handle)
+    local r = M.finish_checker(handle)
+    if not r.ok then
+      error({ message = string.format("the reference solution failed on a generated input (seed %d): %s\n  %s",
+        opts.seed, r.status, r.stderr:match("[^\n]+") or "") }, 0)
+    end
+    local lines = {}
+    for _, item in ipairs(r.items) do
+      lines[#lines + 1] = item.key .. "\t" .. item.result .. "\n"
+    end
+    util.write_file(check.cache, table.concat(lines))
+    check.expected = r.items
+  end)
+end
+
+-- ------------------------------------------------------------------ grading
+
+-- Phase 3: the student's builds (the fast one only when the speed check runs).
+local function build_submission(opts, bdir)
+  local spec = build_spec(opts.chapter.rubric, bdir, opts.submission)
+  spec.prebuilt = opts.ref.dir
+  local ok, why = build.prepare(spec)
+  if not ok then
+    local failed = { ok = false, error = why, warnings = 0, log = why }
+    return { asan = failed, fast = failed }
   end
-  local lines = {}
-  for _, item in ipairs(r.items) do
-    lines[#lines + 1] = item.key .. "\t" .. item.result .. "\n"
+  local asan = build.link(spec, "asan", "check-asan")
+  if asan.ours then
+    error({ message = asan.error }, 0)
   end
-  util.write_file(cache, table.concat(lines))
-  return r.items
+  local want_fast = os.getenv("GRADE_NO_SPEED") ~= "1" and have_valgrind()
+  local fast = (asan.ok and want_fast) and build.link(spec, "fast", "check-fast") or asan
+  return { asan = asan, fast = fast }
+end
+
+-- How many bytes of results a check may write: the rubric's limit, or twice the size of
+-- the reference's answers when an instructor's fixtures make those larger.
+local function results_room(check)
+  local bytes = 0
+  for _, item in ipairs(check.expected) do
+    bytes = bytes + #item.key + #item.result + 2
+  end
+  return math.max(check.limits.results_limit, 2 * bytes)
+end
+
+-- Phase 4: one check's result from its run.
+local function record(check, r, rubric, trivial)
+  local c = M.compare(check.expected, r.items, check.priority, trivial)
+  check.status, check.class = r.status, r.class
+  check.matched, check.total, check.first = c.matched, c.total, c.first
+  check.matched_trivial, check.real = c.matched_trivial, c.real
+  check.output = util.shorten(r.stdout .. r.stderr, 1500)
+  local where = runner.where(r.stderr, rubric.student_files)
+  check.where = where and where:gsub("^.*/", "")
 end
 
 -- Grades one submission. opts: chapter (module), submission (folder), out
 -- (folder for this run), seed, speed_lines, ref (from M.reference), fixtures
--- (from M.load_fixtures). Returns a result table (see report.lua).
+-- (from M.load_fixtures), jobs (checks at once), isolation (from sandbox.choose).
+-- Returns a result table (see report.lua).
 function M.grade(opts)
   local chapter, rubric = opts.chapter, opts.chapter.rubric
+  opts.jobs = opts.jobs or 1
   local started = wall_clock()
   util.rm_rf(opts.out)
   local bdir, gen, runs = opts.out .. "/build", opts.out .. "/gen", opts.out .. "/runs"
@@ -388,6 +575,7 @@ function M.grade(opts)
     submission = opts.submission,
     seed = opts.seed,
     fixtures_dir = opts.fixtures_dir,
+    isolation = opts.isolation,
     fixtures = {},
     checks = {},
   }
@@ -395,54 +583,46 @@ function M.grade(opts)
     result.fixtures[#result.fixtures + 1] = { name = f.name, sha256 = f.sha256 }
   end
 
-  local spec = build_spec(rubric, bdir, opts.submission)
-  spec.prebuilt = opts.ref.dir
-  local ok, why = build.prepare(spec)
-  local asan, fast
-  if not ok then
-    asan = { ok = false, error = why, warnings = 0, log = why }
-    fast = asan
-  else
-    asan = build.link(spec, "asan", "check-asan")
-    local want_fast = os.getenv("GRADE_NO_SPEED") ~= "1"
-    fast = (asan.ok and want_fast) and build.link(spec, "fast", "check-fast") or asan
-    if asan.ours then
-      error({ message = asan.error }, 0)
-    end
-  end
-  result.build = { ok = asan.ok, error = asan.error, warnings = asan.warnings, log = asan.log }
-
   local ctx = { rubric = rubric, fixtures = opts.fixtures, gen = gen, rng = rng.new(opts.seed),
     speed_lines = opts.speed_lines, no_speed = os.getenv("GRADE_NO_SPEED") == "1" }
   local checks = chapter.plan(ctx)
   local per_group = {}
-  for _, check in ipairs(checks) do
-    per_group[check.group] = (per_group[check.group] or 0) + 1
-  end
-
   for i, check in ipairs(checks) do
+    per_group[check.group] = (per_group[check.group] or 0) + 1
     check.number = i
-    check.points = (rubric.points[check.group] or 0) / per_group[check.group]
     check.limits = setmetatable(check.limits or {}, { __index = rubric.limits })
-    if check.kind == "speed" then
-      run_speed(check, fast, opts.ref, chapter, runs)
-    else
-      if not check.expected then
-        check.expected = reference_answers(opts, check, runs, "reference-" .. i)
-      end
-      if not asan.ok then
+  end
+  reference_answers(opts, checks, runs)
+
+  local student = build_submission(opts, bdir)
+  local asan = student.asan
+  result.build = { ok = asan.ok, error = asan.error, warnings = asan.warnings, log = asan.log,
+    refused = asan.refused }
+
+  local runnable = {}
+  for _, check in ipairs(checks) do
+    check.points = (rubric.points[check.group] or 0) / per_group[check.group]
+    if check.kind ~= "speed" then
+      if asan.ok then
+        runnable[#runnable + 1] = check
+      else
         check.status, check.class = "not built (see the build error above)", "build"
         check.matched, check.total = 0, #check.expected
-      else
-        local r = M.run_checker(asan.program, check.argv, runs, "check-" .. i, check.limits)
-        local c = M.compare(check.expected, r.items, check.priority)
-        check.status, check.class = r.status, r.class
-        check.matched, check.total, check.first = c.matched, c.total, c.first
-        check.matched_errors = c.matched_errors
-        check.output = util.shorten(r.stdout .. r.stderr, 1500)
-        local where = runner.where(r.stderr, rubric.student_files)
-        check.where = where and where:gsub("^.*/", "")
       end
+    end
+  end
+  local trivial = chapter.trivial
+  run_parallel(runnable, opts.jobs, function(check)
+    return M.start_checker(asan.program, check.argv, runs, "check-" .. check.number,
+      setmetatable({ results_limit = results_room(check) }, { __index = check.limits }))
+  end, function(check, handle)
+    record(check, M.finish_checker(handle), rubric, function(answer)
+      return trivial ~= nil and trivial(check.func, answer)
+    end)
+  end)
+  for _, check in ipairs(checks) do
+    if check.kind == "speed" then
+      run_speed(check, student, opts.ref, chapter, runs)
     end
     result.checks[#result.checks + 1] = check
   end
@@ -453,10 +633,13 @@ end
 
 -- Turns matches and statuses into points (the rules at the top of this file).
 function M.score(result, rubric)
-  local works = {}
+  -- How many real (non-trivial) answers each function got right, over the whole run.
+  local real_right, real_total = {}, {}
   for _, check in ipairs(result.checks) do
-    if (check.matched or 0) > (check.matched_errors or 0) and check.class ~= "build" then
-      works[check.func] = true
+    if check.kind ~= "speed" and check.class ~= "build" then
+      local f = check.func
+      real_right[f] = (real_right[f] or 0) + (check.matched or 0) - (check.matched_trivial or 0)
+      real_total[f] = (real_total[f] or 0) + (check.real or 0)
     end
   end
   local score, max = 0, 0
@@ -468,10 +651,11 @@ function M.score(result, rubric)
     elseif check.earned then
       share = check.earned
     else
-      local matched = check.matched or 0
-      if not works[check.func] then
-        matched = matched - (check.matched_errors or 0)
-      end
+      local f = check.func
+      local accuracy = (real_total[f] or 0) > 0 and (real_right[f] or 0) / real_total[f] or 1
+      local weight = math.min(1, accuracy / rubric.trivial_full_at)
+      check.trivial_weight = weight
+      local matched = (check.matched or 0) - (check.matched_trivial or 0) + (check.matched_trivial or 0) * weight
       share = (check.total or 0) == 0 and 1 or matched / check.total
       if check.class == "leak" then
         share = share * rubric.leak_credit

@@ -2,12 +2,16 @@
 --
 --   lua5.4 grader/grade.lua [--submission DIR] [--out DIR] [--json FILE]
 --                           [--seed N] [--speed-lines N] [--chapter N] [--quiet]
+--                           [--jobs N] [--isolation LEVEL]
 --
 -- Grades every chapter that has a grader/NNN/chapter.lua (or the one named),
 -- prints the report, writes it to OUT/report.txt and the Gradescope results to
 -- --json (default build/grade/results.json). The submission folder holds the
 -- student's files (default: the chapter's exercises folder). SEED=n or --seed
 -- repeats a run's randomised checks; without it a fresh seed is printed.
+-- Student code runs at the isolation level chosen once per run (grader/sandbox.lua,
+-- GRADE_ISOLATION); --isolation takes a level a batch has already chosen. --jobs runs
+-- that many checks at once (default: one per core).
 --
 -- Exit status: 0 when grading completed, whatever the score; 2 when grading
 -- could not run (no sandbox, reference does not build, stale fixtures, ...),
@@ -17,6 +21,7 @@ package.path = "grader/?.lua;" .. package.path
 
 local util = require("util")
 local engine = require("engine")
+local sandbox = require("sandbox")
 local report = require("report")
 local rng = require("rng")
 
@@ -29,6 +34,8 @@ local function parse_args(argv)
     ["--speed-lines"] = { "speed_lines", "number" },
     ["--chapter"] = { "chapter", "string" },
     ["--quiet"] = { "quiet", "flag" },
+    ["--jobs"] = { "jobs", "number" },
+    ["--isolation"] = { "isolation", "string" },
   }, { json = engine.root .. "/results.json" })
   if #opts.positional > 0 then
     error({ message = "unexpected argument " .. opts.positional[1] .. " (see the top of grader/grade.lua)" }, 0)
@@ -49,6 +56,7 @@ local function combine(results, texts)
     end
     all.extra_data.chapters[#all.extra_data.chapters + 1] = g.extra_data
   end
+  all.extra_data.isolation = results[1] and results[1].isolation
   all.extra_data.max_score = 0
   for _, r in ipairs(results) do
     all.extra_data.max_score = all.extra_data.max_score + r.max_score
@@ -59,6 +67,17 @@ end
 local function main(argv)
   local opts = parse_args(argv)
   engine.require_tools()
+  local isolation
+  if opts.isolation then
+    sandbox.use(opts.isolation)
+    isolation = opts.isolation .. ": " .. sandbox.describe[opts.isolation]
+  else
+    local chosen = sandbox.choose({ private = { util.realpath(".") } })
+    isolation = chosen.text
+    if chosen.warning then
+      io.stderr:write("make grade: WARNING: " .. chosen.warning .. "\n")
+    end
+  end
   local chapters = opts.chapter and { opts.chapter } or engine.chapters()
   if #chapters == 0 then
     error({ message = "no chapter to grade: no grader/NNN/chapter.lua" }, 0)
@@ -74,7 +93,8 @@ local function main(argv)
     end
     local out = (opts.out or (engine.root .. "/run")) .. "/" .. id
     local result = engine.grade({ chapter = chapter, submission = submission, out = out, seed = opts.seed,
-      speed_lines = opts.speed_lines, ref = ref, fixtures = fixtures, fixtures_dir = dir })
+      speed_lines = opts.speed_lines, ref = ref, fixtures = fixtures, fixtures_dir = dir,
+      jobs = opts.jobs or util.nproc(), isolation = isolation })
     local text = report.text(result)
     util.write_file(out .. "/report.txt", text)
     if not opts.quiet then

@@ -10,6 +10,7 @@
 #   make fixtures                           regenerate the VM/C fixtures, then expected
 #   make verify-fixtures                    reference full, stubs zero, mutants lose points
 #   make gradescope                         build/gradescope/autograder.zip
+#   make test-slow                          the long tests (busy batch, Gradescope emulation)
 
 GRADE_SANDBOX := $(BUILD)/harness/sandbox
 GRADE_LUA     := $(LUA)
@@ -49,6 +50,15 @@ test-grader: $(GRADE_SANDBOX)
 	@mkdir -p $(TEST_RESULTS)
 	@$(GRADE_LUA) grader/test.lua $(TEST_RESULTS)/grader.result
 
-# The scale test: 20 copies graded with SUBMISSIONS (not part of `make test`).
+# The long tests, not part of `make test` (.ci/run runs them): the scale test, 20 copies
+# graded with SUBMISSIONS while busy loops keep the machine loaded; and the attack suite
+# through the Gradescope layout (run_autograder with /autograder emulated: root only).
 test-grader-batch: $(GRADE_SANDBOX)
 	@$(GRADE_LUA) grader/test.lua --batch 20
+
+test-grader-gradescope: $(GRADE_SANDBOX)
+	@$(GRADE_LUA) grader/test.lua --gradescope
+
+HELP += "test-slow        the long tests: a 20-copy batch on a busy machine, attacks through Gradescope's layout"
+.PHONY: test-slow test-grader-gradescope
+test-slow: test-grader-batch test-grader-gradescope

@@ -6,12 +6,16 @@
 --
 -- Gradescope unpacks the zip into /autograder/source, runs setup.sh once when
 -- the image is built, and run_autograder once per submission in a fresh
--- container. The zip carries exactly what `make grade` needs: the top-level
--- Makefile, grader/ (engine, chapters, fixtures), exercises/harness, the exercises'
--- stubs and headers, the reference solutions and the shared folded-stacks
--- reader. run_autograder copies the student's files out of
--- /autograder/submission (wherever they are nested), runs `make grade` on
--- them and puts build/grade/results.json where Gradescope reads it.
+-- container, as root, in the same container as the student's code. The zip carries what
+-- `make grade` needs and nothing a student could use: the top-level Makefile, the grader
+-- (engine, chapters, checkers, fixtures; not the mutants, whose base is a correct
+-- implementation, nor the attack suite and the tests), exercises/harness (the sandbox),
+-- the reference solutions and the shared folded-stacks reader. run_autograder first makes
+-- /autograder private to root (chmod 700): where bubblewrap cannot create namespaces, as in
+-- Gradescope's Docker, student code runs under an unprivileged uid, and that uid must not
+-- read the reference or the answers. It then copies the student's files out of
+-- /autograder/submission (wherever they are nested; regular files only), runs `make grade`
+-- on them and puts build/grade/results.json where Gradescope reads it.
 
 package.path = "grader/?.lua;" .. package.path
 
@@ -22,20 +26,28 @@ local json = require("dkjson")
 
 local OUT = "build/gradescope/autograder.zip"
 
--- What the zip holds, besides the two scripts: files and whole folders.
-local CONTENT = { "Makefile", "grader", "exercises/exercises.mk", "exercises/harness", "vm/prof/folded.h", "vm/prof/folded.c" }
+-- What the zip holds, besides the two scripts and each chapter's reference: files and
+-- whole folders, less EXCLUDED.
+local CONTENT = { "Makefile", "grader", "exercises/exercises.mk", "exercises/harness", "vm/prof/folded.h",
+  "vm/prof/folded.c" }
+local EXCLUDED = { "^grader/%d+/mutants/", "^grader/%d+/attacks/", "^grader/test%.lua$", "^grader/verify%.lua$",
+  "^grader/attacks%.lua$", "^exercises/harness/tests/" }
 
 local SETUP = [[#!/usr/bin/env bash
 # setup.sh: Gradescope runs this once, as root, when it builds the autograder image.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
-apt-get install -y -qq make gcc lua5.4 lua-dkjson valgrind coreutils findutils
+apt-get install -y -qq make gcc binutils lua5.4 lua-dkjson valgrind bubblewrap util-linux procps \
+  coreutils findutils
 ]]
 
 local RUN = [[#!/usr/bin/env bash
-# run_autograder: Gradescope runs this once per submission, in a fresh container.
+# run_autograder: Gradescope runs this once per submission, in a fresh container, as root.
 # It grades the student's files with `make grade` exactly as an instructor would locally.
+# Student code runs in this same container: where bubblewrap cannot give it namespaces of its
+# own, it runs under an unprivileged uid, so everything here is made private to root first.
+chmod 700 /autograder /autograder/source || exit 1
 cd /autograder/source || exit 1
 mkdir -p /autograder/results build
 rm -rf build/grade build/submission
@@ -48,16 +60,27 @@ if make --no-print-directory grade SUBMISSION=build/submission 2> build/grade-er
    [ -s build/grade/results.json ]; then
   cp build/grade/results.json /autograder/results/results.json
 else
-  cat build/grade-error.txt >&2
   lua5.4 grader/gradescope.lua --failed build/grade-error.txt /autograder/results/results.json
 fi
+cat build/grade-error.txt >&2
 ]]
+
+local function excluded(path)
+  for _, pattern in ipairs(EXCLUDED) do
+    if path:match(pattern) then
+      return true
+    end
+  end
+  return false
+end
 
 local function add_tree(entries, path)
   if util.is_dir(path) then
     local text = util.capture("find " .. util.quote(path) .. " -type f ! -name '*.o' ! -name '*~' | LC_ALL=C sort")
     for file in text:gmatch("[^\n]+") do
-      add_tree(entries, file)
+      if not excluded(file) then
+        add_tree(entries, file)
+      end
     end
     return
   end
@@ -79,7 +102,6 @@ local function build_zip()
         names[#names + 1] = f
       end
     end
-    add_tree(entries, rubric.stubs)
     add_tree(entries, rubric.reference)
   end
   for _, path in ipairs(CONTENT) do

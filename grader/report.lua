@@ -12,20 +12,44 @@ local json = require("dkjson")
 
 local M = {}
 
+-- Text the student's code controls (its output, its compiler messages, a sanitizer message
+-- it printed) with control characters made visible: an escape sequence must not rewrite
+-- the instructor's terminal when the report is printed.
+local function visible(text)
+  return (tostring(text):gsub("[%z\1-\31\127]", function(c)
+    return c == "\t" and "    " or string.format("\\x%02x", c:byte())
+  end))
+end
+
+-- What the checked code answered when only trivial answers were right in it.
+local TRIVIAL_NOTE = "answers that code doing nothing would also give count only as far as %s gets real "
+  .. "answers right elsewhere (%d%% here)"
+
+-- One line saying how a check went. "passed" only with full points: a status never
+-- contradicts the score next to it.
 local function verdict(check)
   if check.skipped then
     return check.skipped
   end
-  if check.class == "ok" and check.matched == check.total and not check.ratio then
-    return "passed"
+  local status = visible(check.status or "")
+  local full = (check.score or 0) >= (check.points or 0) - 1e-9
+  if check.kind == "speed" or check.class == "build" or check.class == "wrong" then
+    return status
   end
-  if check.class == "ok" and not check.ratio then
-    return string.format("wrong answers: %d of %d right", check.matched, check.total)
+  local note = ""
+  if (check.matched_trivial or 0) > 0 and (check.trivial_weight or 1) < 1 then
+    note = "; " .. string.format(TRIVIAL_NOTE, check.func, math.floor((check.trivial_weight or 0) * 100))
   end
-  if check.total and check.total > 0 and check.class ~= "build" and check.kind ~= "speed" and check.class ~= "wrong" then
-    return string.format("%s (%d of %d answers right)", check.status, check.matched or 0, check.total)
+  if check.class == "ok" and check.matched == check.total then
+    return full and "passed" or ("all " .. check.total .. " answers match" .. note)
   end
-  return check.status
+  if check.class == "ok" then
+    return string.format("wrong answers: %d of %d right%s", check.matched, check.total, note)
+  end
+  if check.total and check.total > 0 then
+    return string.format("%s (%d of %d answers right)", status, check.matched or 0, check.total)
+  end
+  return status
 end
 
 -- The lines explaining a lost point: the first difference, and hints.
@@ -61,7 +85,7 @@ local function details(check)
         out[#out + 1] = "  ..."
         break
       end
-      out[#out + 1] = "  " .. util.shorten(line, 200)
+      out[#out + 1] = "  " .. visible(util.shorten(line, 200))
     end
   end
   return out
@@ -77,17 +101,20 @@ function M.text(result)
   say("submission: %s", result.submission)
   say("seed: %d (repeat this run with SEED=%d)", result.seed, result.seed)
   say("fixtures: %s (%d files)", result.fixtures_dir or "?", #result.fixtures)
+  say("isolation: %s", result.isolation or "?")
   if result.build.ok then
     say("build: ok%s", result.build.warnings > 0 and string.format(" with %d warning(s):", result.build.warnings) or "")
     if result.build.warnings > 0 then
       for line in result.build.log:gmatch("[^\n]+") do
         if line:match("warning:") then
-          say("  %s", util.shorten(line, 200))
+          say("  %s", visible(util.shorten(line, 200)))
         end
       end
     end
+  elseif result.build.refused then
+    say("build: %s", visible(result.build.error))
   else
-    say("build: FAILED: %s", result.build.error or "?")
+    say("build: FAILED: %s", visible(result.build.error or "?"))
   end
   say("")
   for _, check in ipairs(result.checks) do
@@ -136,6 +163,7 @@ function M.gradescope(result, text)
       max_score = result.max_score,
       fixtures = result.fixtures,
       build_ok = result.build.ok,
+      isolation = result.isolation,
     },
   }
 end

@@ -1,12 +1,31 @@
--- sandbox.lua: runs one check program under build/harness/sandbox.
+-- sandbox.lua: runs student code (and the reference) under build/harness/sandbox.
 --
--- The sandbox (exercises/harness/sandbox.c) does the hard part: a process group,
--- rlimits, a wall-clock kill, an output cap, and one status line that says how
--- the program ended ("ok", "crashed: SIGSEGV", "timed out after 2 s",
--- "leaked 48 bytes", ...). This module runs a check through the command line
--- that runner.sandbox_command builds (the harness's, shared with
--- `make exercise-N`) and reads that line back, so every check in every
--- chapter is isolated the same way.
+-- The sandbox (exercises/harness/sandbox*.c) does the hard part: rlimits, CPU time of the
+-- whole process tree, an output cap, nothing left running afterwards, and one status line
+-- that says how the program ended ("ok", "crashed: SIGSEGV", "timed out after 2 s of CPU
+-- time", "leaked 48 bytes", ...). This module builds its command lines (through the
+-- harness's runner.sandbox_command, shared with `make exercise-N`), reads the line back,
+-- and chooses the isolation once per run:
+--
+--   bwrap  bubblewrap: the program gets new user, PID, network, IPC and mount namespaces,
+--          an unprivileged uid, /usr read-only, its own inputs read-only at /box and a
+--          private /tmp. It sees nothing of the repository, the reference, the answers,
+--          other submissions or the results.
+--   user   where bubblewrap cannot create namespaces (Gradescope's Docker): as root, an
+--          unprivileged uid of its own in a private folder, with RLIMIT_NPROC in force. It
+--          sees the machine through ordinary permissions, so the grader makes sure the
+--          repository (and a batch's submissions) are unreadable to other users first.
+--   none   neither is possible (not root, no user namespaces): limits only. The student's
+--          own laptop; the report says so.
+--
+-- GRADE_ISOLATION=auto (default) takes the best level available and warns on stderr when
+-- it is not bwrap; bwrap, user or none demand that level (the tests force `user` to run
+-- the attack suite without bubblewrap).
+--
+-- Every program runs in the box's folder: argv names files by their name in the box
+-- ("./check", "toy-vm.folded"), and opts.files says where each comes from on the host.
+-- Answers come back on the sandbox's results channel (fd 3, --results), written to a file
+-- by the sandbox after every process of the run is gone.
 
 local util = require("util")
 local runner = require("runner")
@@ -15,29 +34,200 @@ local M = {}
 
 M.program = "build/harness/sandbox"
 
--- Runs opts.argv under the sandbox. opts: argv (list), timeout (s), memory
--- (MB), output (bytes), file_size (bytes), procs, stdout, stderr (files).
--- Returns { status = "ok" | the sandbox's line, ok = bool }.
-function M.run(opts)
-  local command = runner.sandbox_command(setmetatable({ sandbox = M.program }, { __index = opts }),
-                                         opts.argv)
-  local text = util.capture(command .. " 2>&1")
-  local status = text:match("([^\n]*)\n?$") or ""
-  if status == "" then
-    status = "sandbox printed nothing"
+-- What each level keeps the student's code from, for the report and results.json.
+M.describe = {
+  bwrap = "bubblewrap (own user, PID, network, IPC and mount namespaces; unprivileged uid; "
+    .. "sees /usr read-only, its inputs read-only and a private /tmp; nothing survives the check)",
+  user = "unprivileged user (own uid and private folder, process limit in force; no namespaces: "
+    .. "the grader's files are kept unreadable by permissions)",
+  none = "none (runs as you: time, memory, output and process limits only; "
+    .. "a submission can read and change your files)",
+}
+
+M.level = "none"
+
+-- The sandbox's options beyond runner.sandbox_command's, and the opts field of each.
+local OPTIONS = { { "--cpu", "cpu" }, { "--idle", "idle" }, { "--results", "results" },
+  { "--results-limit", "results_limit" }, { "--tool-log", "tool_log" }, { "--usage", "usage" },
+  { "--tmp-size", "tmp_size" } }
+
+-- Those options as command-line words (nil values are left out), with the level and files.
+local function extra_words(opts)
+  local words = { "--isolate", opts.isolation or M.level }
+  for _, o in ipairs(OPTIONS) do
+    if opts[o[2]] ~= nil then
+      words[#words + 1] = o[1]
+      words[#words + 1] = tostring(opts[o[2]])
+    end
   end
-  return { status = status, ok = status == "ok" }
+  for _, pair in ipairs(opts.files or {}) do
+    words[#words + 1] = "--file"
+    words[#words + 1] = pair[1] .. "=" .. pair[2]
+  end
+  return words
+end
+
+-- Starts opts.argv under the sandbox and returns a handle for finish(), so several runs
+-- can go at once. opts: argv, files ({name, host path} pairs), cpu (s), wall (s, a
+-- backstop), memory (MB), output (bytes), results (file), results_limit, tool_log (file),
+-- usage (file), file_size, procs, stdout, stderr, tmp_size, isolation (default M.level).
+function M.start(opts)
+  local command = runner.sandbox_command({ sandbox = M.program, timeout = opts.wall, memory = opts.memory,
+    output = opts.output, file_size = opts.file_size, procs = opts.procs, stdout = opts.stdout,
+    stderr = opts.stderr, extra = extra_words(opts) }, opts.argv)
+  return { pipe = io.popen(command .. " 2>&1", "r"), usage = opts.usage }
+end
+
+-- Waits for a started run. Returns { status, ok, class, cpu, wall }. A sandbox that could
+-- not run at all (exit status 2) is the grader's problem, not the student's: it raises.
+function M.finish(handle)
+  local text = handle.pipe:read("a") or ""
+  local _, _, code = handle.pipe:close()
+  local status = text:match("([^\n]*)\n?$") or ""
+  if code == 2 or status:match("^sandbox error") or status == "" then
+    error({ message = "the sandbox failed: " .. (text ~= "" and text:gsub("\n+$", "") or "no output") }, 0)
+  end
+  local r = { status = status, ok = status == "ok", class = M.class(status) }
+  local usage = handle.usage and util.read_file(handle.usage) or ""
+  r.cpu = tonumber(usage:match("cpu ([%d.]+)"))
+  r.wall = tonumber(usage:match("wall ([%d.]+)"))
+  return r
+end
+
+function M.run(opts)
+  return M.finish(M.start(opts))
 end
 
 -- The grader's class of each verdict of the harness's runner.classify (the one
--- reader of the sandbox's status lines). The grader scores by class.
+-- reader of status lines). The grader scores by class.
 local CLASS_OF_VERDICT = { passed = "ok", crashed = "crash", timeout = "timeout", output = "output",
-                           leak = "leak", sanitizer = "sanitizer", exit = "exit", failed = "exit" }
+                           leak = "leak", sanitizer = "sanitizer", exit = "exit", failed = "exit",
+                           memory = "crash" }
 
 -- Classifies a status line: "ok", "leak", "timeout", "sanitizer", "crash",
 -- "exit", "output" or "other".
 function M.class(status)
   return CLASS_OF_VERDICT[runner.classify(status, "", "")] or "other"
+end
+
+-- ------------------------------------------------------------------ choosing the level
+
+local function try_level(level)
+  local ok, r = pcall(M.run, { isolation = level, cpu = 10, argv = { "true" } })
+  if ok and r.ok then
+    return true
+  end
+  return false, ok and r.status or (type(r) == "table" and r.message or tostring(r))
+end
+
+-- The paths of `paths` a program at `level` can see (test -e), as a list.
+local function visible_to_student(level, paths)
+  local dir = util.private_dir("probe")
+  local out = dir .. "/visible.txt"
+  local argv = { "sh", "-c", 'for f; do [ -e "$f" ] && echo "$f"; done; exit 0', "sh" }
+  for _, p in ipairs(paths) do
+    argv[#argv + 1] = p
+  end
+  local r = M.run({ isolation = level, cpu = 10, argv = argv, stdout = out })
+  local seen = {}
+  for line in (util.read_file(out) or ""):gmatch("[^\n]+") do
+    seen[#seen + 1] = line
+  end
+  util.rm_rf(dir)
+  if not r.ok then
+    error({ message = "the sandbox could not check what student code can see: " .. r.status }, 0)
+  end
+  return seen
+end
+
+-- Student code must not see the repository (solutions, grader, answers, results) nor, in a
+-- batch, the other submissions. Inside bubblewrap it cannot, unless they live under a folder
+-- the sandbox shows (/usr); at the user level root makes each folder private (chmod 700)
+-- when it is not. Returns the list of folders it changed; raises when they stay visible.
+local function protect(level, folders)
+  local changed = {}
+  local secrets = {}
+  for _, f in ipairs(folders) do
+    secrets[#secrets + 1] = f .. "/." -- seeing into the folder, not seeing that it exists
+  end
+  for _ = 1, 2 do
+    local seen = visible_to_student(level, secrets)
+    if #seen == 0 then
+      return changed
+    end
+    local list = table.concat(seen, ", "):gsub("/%.", "")
+    if level ~= "user" then
+      error({ message = "at the " .. level .. " isolation level, student code could read " .. list
+        .. " (a folder the sandbox shows, such as /usr): move it elsewhere" }, 0)
+    elseif #changed > 0 or not util.is_root() then
+      error({ message = "at the user isolation level, student code could read " .. list
+        .. "; make these folders private to their owner (chmod 700)" }, 0)
+    end
+    for _, f in ipairs(folders) do
+      if util.run("chmod go-rwx " .. util.quote(f)) then
+        changed[#changed + 1] = f
+      end
+    end
+  end
+  return changed
+end
+
+local function available(level)
+  if level == "none" then
+    return true
+  end
+  if level == "user" and not util.is_root() then
+    return false, "needs root (to run student code under an unprivileged uid)"
+  end
+  return try_level(level)
+end
+
+-- Chooses the isolation level once per run (GRADE_ISOLATION, see the top) and sets
+-- M.level. opts.private: folders the student must not see at the user level (the
+-- repository root, a batch's submissions). Returns { level, text, warning }.
+function M.choose(opts)
+  local wanted = os.getenv("GRADE_ISOLATION") or ""
+  if wanted == "" then
+    wanted = "auto"
+  end
+  if not (wanted == "auto" or M.describe[wanted]) then
+    error({ message = "GRADE_ISOLATION is auto, bwrap, user or none, not " .. wanted }, 0)
+  end
+  local why_not = {}
+  for _, candidate in ipairs(wanted == "auto" and { "bwrap", "user", "none" } or { wanted }) do
+    local ok, why = available(candidate)
+    if ok then
+      M.level = candidate
+      break
+    end
+    why_not[#why_not + 1] = candidate .. ": " .. tostring(why)
+  end
+  if wanted ~= "auto" and M.level ~= wanted then
+    error({ message = "GRADE_ISOLATION=" .. wanted .. " is not possible here (" .. why_not[1] .. ")" }, 0)
+  end
+  local result = { level = M.level, text = M.level .. ": " .. M.describe[M.level] }
+  if M.level == "bwrap" and not util.is_root() then
+    result.text = result.text:gsub("unprivileged uid", "your own uid, in a user namespace")
+  end
+  if M.level ~= "none" then
+    local changed = protect(M.level, opts.private or {})
+    if #changed > 0 then
+      result.text = result.text .. "; made private: " .. table.concat(changed, ", ")
+    end
+  end
+  if M.level ~= "bwrap" and wanted == "auto" then
+    result.warning = "isolation is " .. M.level .. ", not bubblewrap (" .. table.concat(why_not, "; ")
+      .. "). Set GRADE_ISOLATION=" .. M.level .. " to accept it without this warning."
+  end
+  return result
+end
+
+-- Sets the level chosen elsewhere (a batch chooses once for all its jobs).
+function M.use(level)
+  if not M.describe[level] then
+    error({ message = "unknown isolation level " .. tostring(level) }, 0)
+  end
+  M.level = level
 end
 
 return M

@@ -148,6 +148,26 @@ function M.dirname(path)
   return path:match("^(.*)/[^/]*$") or "."
 end
 
+-- True when the grader runs as root.
+function M.is_root()
+  return (M.capture("id -u 2>/dev/null"):match("%d+")) == "0"
+end
+
+-- The absolute, symlink-free form of an existing path.
+function M.realpath(path)
+  local text = M.capture("realpath -- " .. M.quote(path) .. " 2>/dev/null")
+  return text:match("[^\n]+")
+end
+
+-- A fresh private folder under build/grade (mode 0700).
+function M.private_dir(tag)
+  M.mkdir_p("build/grade")
+  local text = M.capture("mktemp -d build/grade/tmp." .. tag .. ".XXXXXX")
+  local dir = text:match("[^\n]+")
+  assert(dir, "cannot create a temporary folder in build/grade")
+  return dir
+end
+
 -- Number of processors for parallel jobs (at least 1).
 function M.nproc()
   local text = M.capture("nproc 2>/dev/null")

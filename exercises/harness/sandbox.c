@@ -1,33 +1,50 @@
 /* sandbox.c: run one program with limits and say, in one line, how it ended.
  *
- *   sandbox [--timeout SEC] [--memory MB] [--output BYTES] [--file-size BYTES] [--procs N]
- *           [--stdout FILE] [--stderr FILE] -- PROGRAM [ARGS...]
+ *   sandbox [--timeout SEC] [--cpu SEC] [--idle SEC] [--memory MB] [--output BYTES]
+ *           [--file-size BYTES] [--procs N] [--stdout FILE] [--stderr FILE]
+ *           [--results FILE] [--results-limit BYTES] [--tool-log FILE] [--usage FILE]
+ *           [--isolate none|user|bwrap] [--file NAME=PATH]... [--tmp-size BYTES] [--uid N]
+ *           -- PROGRAM [ARGS...]
  *
  * Every test of the workbook (`make exercise-165`, `make grade`) runs under this, one test
  * per process, so a crash, an abort, a stack overflow or an endless loop costs only that
  * test. The design in short:
  *
- * - The child gets its own process group (setpgid on both sides of fork, so neither side
- *   can race the other), stdin from /dev/null, no core files, and rlimits: CPU time
- *   (timeout + 1 s, a backstop), address space (--memory), file size, process count.
- * - AddressSanitizer reserves terabytes of shadow memory, so an ASan binary cannot live
- *   under RLIMIT_AS. The sandbox looks for "__asan_init" in the program file; when it is
- *   there, memory is capped through ASAN_OPTIONS=hard_rss_limit_mb instead.
+ * - Limits. rlimits for memory, file size, process count and, as a per-process backstop,
+ *   CPU. With --cpu, the verdict for an endless loop is CPU time of the whole process tree,
+ *   sampled from outside (sandbox_tree.c), so it does not depend on how busy the machine is;
+ *   --timeout is then only a generous wall-clock backstop (default 10 x cpu + 30 s), and a
+ *   tree where nothing runs (stopped by SIGSTOP, or asleep for --idle seconds) ends at once.
+ *   Without --cpu, --timeout is the wall-clock limit, as in earlier versions.
+ * - Isolation (--isolate, sandbox_box.c): none (the caller's uid and files), user (an
+ *   unprivileged uid of its own in a private folder; root only) or bwrap (the same inside
+ *   bubblewrap's namespaces, seeing only /usr read-only, its --file inputs at /box and a
+ *   private /tmp). The program's environment is then emptied but for PATH, HOME, TMPDIR.
+ * - Memory under AddressSanitizer: ASan reserves terabytes of shadow memory, so an ASan
+ *   binary cannot live under RLIMIT_AS; when the program file contains "__asan_init",
+ *   memory is capped through ASAN_OPTIONS=hard_rss_limit_mb instead.
  *   allocator_may_return_null=1 makes a huge malloc return NULL (code under test should
  *   cope) and UBSan is told to stop at its first report.
- * - The parent reads both pipes with poll(), keeping at most --output bytes in total; one
- *   byte more and the whole group is killed. SIGCHLD wakes poll() through a self-pipe, so
- *   a child that exits while a grandchild still holds the pipes is noticed at once.
- * - The wall-clock deadline is enforced by the parent with SIGKILL to the group.
- * - The verdict comes from, in order: our own kill (timeout, output limit), the first
- *   sanitizer report in the captured stderr, the signal that ended the child, its exit
- *   code. The captured streams are written to --stdout/--stderr files (else dropped).
+ * - Output. The parent reads stdout and stderr with poll(), keeping at most --output bytes
+ *   in total; one byte more and the whole tree is killed. --results gives the program a
+ *   separate channel on fd 3 for its answers (limit --results-limit), --tool-log a socket on
+ *   fd 1020 for a tool such as valgrind (--log-fd=1020). SIGCHLD wakes poll() through a
+ *   self-pipe, so a child that exits while a grandchild still holds the pipes is noticed.
+ * - Nothing survives. The sandbox is a child subreaper: orphans come back to it, and when
+ *   the program ends, every process still in the tree is killed (and, isolated, every
+ *   process of the box's uid), whatever setsid() or double forks it tried.
+ * - The verdict comes from, in order: a box that could not be built, the first sanitizer
+ *   error in the captured stderr (a crash is reported as the crash even when the sanitizer
+ *   was slow to write it), our own kill (output limit, time), a leak report, the signal
+ *   that ended the program, its exit code. --usage FILE records the CPU and wall-clock
+ *   seconds the run took (the grader scales a time limit from the reference's CPU time).
  *
  * Exit status: 0 when PROGRAM exited 0 and nothing was reported, 1 otherwise, 2 when the
- * sandbox itself was used wrongly or could not start.
+ * sandbox itself was used wrongly or could not start (its stdout then says why).
  */
-#define _DEFAULT_SOURCE
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE
+
+#include "sandbox.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -39,7 +56,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -48,22 +66,15 @@
 
 /* ------------------------------------------------------------------ options */
 
-typedef struct {
-    double timeout; /* seconds of wall-clock time */
-    long long memory_mb;
-    long long output_bytes; /* stdout + stderr kept; one more byte kills the child */
-    long long file_size;
-    long long procs;
-    const char *stdout_file;
-    const char *stderr_file;
-    char **program; /* argv of the program, NULL-terminated */
-} Options;
-
 static void usage(const char *problem) {
     fprintf(stderr,
             "sandbox: %s\n"
-            "usage: sandbox [--timeout SEC] [--memory MB] [--output BYTES] [--file-size BYTES]\n"
-            "               [--procs N] [--stdout FILE] [--stderr FILE] -- PROGRAM [ARGS...]\n",
+            "usage: sandbox [--timeout SEC] [--cpu SEC] [--idle SEC] [--memory MB]\n"
+            "               [--output BYTES] [--file-size BYTES] [--procs N]\n"
+            "               [--stdout FILE] [--stderr FILE] [--results FILE]\n"
+            "               [--results-limit BYTES] [--tool-log FILE] [--usage FILE]\n"
+            "               [--isolate none|user|bwrap] [--file NAME=PATH]...\n"
+            "               [--tmp-size BYTES] [--uid N] -- PROGRAM [ARGS...]\n",
             problem);
     exit(2);
 }
@@ -79,47 +90,122 @@ static long long parse_positive(const char *option, const char *text) {
     return value;
 }
 
-static double parse_seconds(const char *text) {
+static double parse_seconds(const char *option, const char *text) {
     char *end;
     errno = 0;
     double value = strtod(text, &end);
     if (errno != 0 || end == text || *end != '\0' || !(value > 0) || value > 1e6) {
-        fprintf(stderr, "sandbox: --timeout needs seconds > 0 (e.g. 2 or 0.5), got '%s'\n", text);
+        fprintf(stderr, "sandbox: %s needs seconds > 0 (e.g. 2 or 0.5), got '%s'\n", option, text);
         exit(2);
     }
     return value;
 }
 
+static Isolation parse_isolation(const char *text) {
+    if (strcmp(text, "none") == 0) {
+        return ISOLATE_NONE;
+    }
+    if (strcmp(text, "user") == 0) {
+        return ISOLATE_USER;
+    }
+    if (strcmp(text, "bwrap") == 0) {
+        return ISOLATE_BWRAP;
+    }
+    fprintf(stderr, "sandbox: --isolate is none, user or bwrap, got '%s'\n", text);
+    exit(2);
+}
+
+static void add_file(Options *o, const char *value) {
+    const char *equals = strchr(value, '=');
+    if (equals == NULL || equals == value || equals[1] == '\0') {
+        fprintf(stderr, "sandbox: --file needs NAME=PATH, got '%s'\n", value);
+        exit(2);
+    }
+    BoxFile *files = realloc(o->files, (o->file_count + 1) * sizeof *files);
+    char *name = strndup(value, (size_t)(equals - value));
+    if (files == NULL || name == NULL) {
+        fprintf(stderr, "sandbox: out of memory\n");
+        exit(2);
+    }
+    o->files = files;
+    o->files[o->file_count].name = name;
+    o->files[o->file_count].source = equals + 1;
+    o->file_count++;
+}
+
+/* Sets one option; false when the name is unknown. */
+static bool set_option(Options *o, const char *option, const char *value) {
+    if (strcmp(option, "--timeout") == 0) {
+        o->timeout = parse_seconds(option, value);
+        o->timeout_given = true;
+    } else if (strcmp(option, "--cpu") == 0) {
+        o->cpu = parse_seconds(option, value);
+    } else if (strcmp(option, "--idle") == 0) {
+        o->idle = parse_seconds(option, value);
+    } else if (strcmp(option, "--memory") == 0) {
+        o->memory_mb = parse_positive(option, value);
+    } else if (strcmp(option, "--output") == 0) {
+        o->output_bytes = parse_positive(option, value);
+    } else if (strcmp(option, "--results-limit") == 0) {
+        o->results_bytes = parse_positive(option, value);
+    } else if (strcmp(option, "--file-size") == 0) {
+        o->file_size = parse_positive(option, value);
+    } else if (strcmp(option, "--procs") == 0) {
+        o->procs = parse_positive(option, value);
+    } else if (strcmp(option, "--tmp-size") == 0) {
+        o->tmp_bytes = parse_positive(option, value);
+    } else if (strcmp(option, "--uid") == 0) {
+        o->uid = parse_positive(option, value);
+    } else if (strcmp(option, "--stdout") == 0) {
+        o->stdout_file = value;
+    } else if (strcmp(option, "--stderr") == 0) {
+        o->stderr_file = value;
+    } else if (strcmp(option, "--results") == 0) {
+        o->results_file = value;
+    } else if (strcmp(option, "--tool-log") == 0) {
+        o->tool_log_file = value;
+    } else if (strcmp(option, "--usage") == 0) {
+        o->usage_file = value;
+    } else if (strcmp(option, "--isolate") == 0) {
+        o->isolation = parse_isolation(value);
+    } else if (strcmp(option, "--file") == 0) {
+        add_file(o, value);
+    } else if (strcmp(option, "--inner") == 0) {
+        o->inner_fd = (int)parse_positive(option, value);
+    } else if (strcmp(option, "--asan") == 0) {
+        o->asan = strcmp(value, "1") == 0;
+    } else {
+        return false;
+    }
+    return true;
+}
+
 static Options parse_options(int argc, char **argv) {
-    Options o = {2.0, 512, 65536, 1048576, 64, NULL, NULL, NULL};
+    Options o = {.timeout = 2.0,
+                 .idle = 3.0,
+                 .memory_mb = 512,
+                 .output_bytes = 65536,
+                 .results_bytes = 64LL << 20,
+                 .file_size = 1048576,
+                 .procs = 64,
+                 .tmp_bytes = 64LL << 20,
+                 .inner_fd = -1};
     int i = 1;
     for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
         const char *option = argv[i];
         if (i + 1 >= argc) {
             usage("missing value or '--'");
         }
-        const char *value = argv[++i];
-        if (strcmp(option, "--timeout") == 0) {
-            o.timeout = parse_seconds(value);
-        } else if (strcmp(option, "--memory") == 0) {
-            o.memory_mb = parse_positive(option, value);
-        } else if (strcmp(option, "--output") == 0) {
-            o.output_bytes = parse_positive(option, value);
-        } else if (strcmp(option, "--file-size") == 0) {
-            o.file_size = parse_positive(option, value);
-        } else if (strcmp(option, "--procs") == 0) {
-            o.procs = parse_positive(option, value);
-        } else if (strcmp(option, "--stdout") == 0) {
-            o.stdout_file = value;
-        } else if (strcmp(option, "--stderr") == 0) {
-            o.stderr_file = value;
-        } else {
+        if (!set_option(&o, option, argv[++i])) {
             fprintf(stderr, "sandbox: unknown option '%s'\n", option);
             usage("see the usage line");
         }
     }
     if (i >= argc || i + 1 >= argc) {
         usage("no program given after '--'");
+    }
+    if (o.cpu > 0 && !o.timeout_given) {
+        o.timeout = 10 * o.cpu + 30;
     }
     o.program = &argv[i + 1];
     return o;
@@ -225,43 +311,67 @@ static void set_sanitizer_options(const char *name, const char *defaults, const 
     free(value);
 }
 
-static void limit(int resource, rlim_t value) {
-    struct rlimit r = {value, value};
-    setrlimit(resource, &r);
+/* Where the program file is, for the ASan check: inside the box when isolated. */
+static bool program_links_asan(const Options *o, const Box *box) {
+    const char *name = o->program[0];
+    if (box->path[0] != '\0' && strchr(name, '/') != NULL && name[0] != '/') {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", box->path, name);
+        return links_asan(path);
+    }
+    return links_asan(name);
 }
 
+typedef struct {
+    int out[2], err[2], results[2], tool[2], started[2];
+} Pipes;
+
 /* Runs in the forked child: never returns. */
-static void run_child(const Options *o, int out_fd, int err_fd) {
-    setpgid(0, 0);
+static void run_child(const Options *o, const Box *box, const Pipes *p, bool asan) {
+    setsid();
     int null_fd = open("/dev/null", O_RDONLY);
     if (null_fd >= 0) {
         dup2(null_fd, STDIN_FILENO);
         close(null_fd);
     }
-    dup2(out_fd, STDOUT_FILENO);
-    dup2(err_fd, STDERR_FILENO);
-    close(out_fd);
-    close(err_fd);
+    dup2(p->out[1], STDOUT_FILENO);
+    dup2(p->err[1], STDERR_FILENO);
+    if (o->results_file != NULL) {
+        dup2(p->results[1], RESULTS_FD);
+    }
+    if (o->tool_log_file != NULL) {
+        dup2(p->tool[1], TOOL_LOG_FD);
+    }
+    if (o->isolation != ISOLATE_NONE) {
+        dup2(p->started[1], STARTED_FD);
+        fcntl(STARTED_FD, F_SETFD, FD_CLOEXEC);
+    }
+    signal(SIGPIPE, SIG_DFL);
+    signal(SIGCHLD, SIG_DFL);
 
+    if (o->isolation != ISOLATE_NONE) {
+        box_prepare(box, o); /* the caller's environment goes: ours is added below */
+    }
     char forced[64];
     snprintf(forced, sizeof forced, "hard_rss_limit_mb=%lld", o->memory_mb);
     set_sanitizer_options("ASAN_OPTIONS", "allocator_may_return_null=1", forced);
     set_sanitizer_options("UBSAN_OPTIONS", "print_stacktrace=1", "halt_on_error=1");
-
-    limit(RLIMIT_CORE, 0);
-    limit(RLIMIT_CPU, (rlim_t)ceil(o->timeout) + 1);
-    limit(RLIMIT_FSIZE, (rlim_t)o->file_size);
-    limit(RLIMIT_NPROC, (rlim_t)o->procs);
-    if (!links_asan(o->program[0])) {
-        limit(RLIMIT_AS, (rlim_t)o->memory_mb * 1024 * 1024);
+    if (o->isolation != ISOLATE_NONE) {
+        box_exec(box, o, asan);
     }
-    signal(SIGPIPE, SIG_DFL);
-
+    if (box->path[0] != '\0') { /* none, with --file: the caller's uid in the box's folder */
+        char tmp[sizeof box->path + 8];
+        snprintf(tmp, sizeof tmp, "%s/tmp", box->path);
+        setenv("TMPDIR", tmp, 1);
+        if (chdir(box->path) != 0) {
+            _exit(125);
+        }
+    }
+    apply_limits(o, asan, o->procs);
     execvp(o->program[0], o->program);
     fprintf(stderr, "sandbox: cannot run %s: %s\n", o->program[0], strerror(errno));
     _exit(127);
 }
-
 /* ------------------------------------------------------------------ the parent */
 
 static int sigchld_pipe[2] = {-1, -1};
@@ -280,99 +390,209 @@ static double now_seconds(void) {
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-static void make_pipe(int fds[2]) {
-    if (pipe(fds) != 0) {
-        fprintf(stderr, "sandbox: pipe: %s\n", strerror(errno));
-        exit(2);
-    }
+static void cloexec(int fds[2]) {
     fcntl(fds[0], F_SETFD, FD_CLOEXEC);
     fcntl(fds[1], F_SETFD, FD_CLOEXEC);
 }
 
+static void make_pipe(int fds[2]) {
+    if (pipe(fds) != 0) {
+        printf("sandbox error: pipe: %s\n", strerror(errno));
+        exit(2);
+    }
+    cloexec(fds);
+}
+
+/* A socket, not a pipe: a socket cannot be reopened through /proc/self/fd. */
+static void make_socket(int fds[2]) {
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, fds) != 0) {
+        printf("sandbox error: socketpair: %s\n", strerror(errno));
+        exit(2);
+    }
+    cloexec(fds);
+    shutdown(fds[0], SHUT_WR);
+}
+
+/* How the run ended, from the supervisor's side. */
+typedef enum {
+    END_EXITED,  /* the program ended by itself */
+    END_OUTPUT,  /* we killed it: stdout + stderr over --output */
+    END_RESULTS, /* we killed it: results over --results-limit */
+    END_CPU,     /* we killed it: the tree's CPU time over --cpu */
+    END_WALL,    /* we killed it: wall clock over --timeout */
+    END_STOPPED, /* we killed it: everything stopped (SIGSTOP) */
+    END_IDLE,    /* we killed it: everything asleep for --idle seconds */
+} Ending;
+
+/* One captured stream: where it comes from, where it goes, how much may be kept. */
 typedef struct {
-    int status;          /* from waitpid */
-    bool timed_out;      /* we killed it at the deadline */
-    bool output_limited; /* we killed it for writing too much */
-    Buffer out, err;
+    int fd;
+    Buffer buffer;
+    long long *room; /* shared between stdout and stderr */
+    long long own_room;
+    bool over;
+} Stream;
+
+enum { OUT, ERR, RESULTS, TOOL, STARTED, STREAMS };
+
+typedef struct {
+    Child child;
+    Ending ending;
+    double cpu;  /* CPU seconds the tree used */
+    double wall; /* seconds from fork to the end of the clean-up */
+    bool started;
+    Stream streams[STREAMS];
 } Outcome;
 
 typedef enum { READ_DATA, READ_LATER, READ_END } ReadResult;
 
-/* Reads what is available on fd into buffer, keeping at most *room more bytes. */
-static ReadResult drain(int fd, Buffer *buffer, long long *room, bool *over) {
+/* Reads what is available on a stream, keeping at most its room. */
+static ReadResult drain(Stream *s) {
     char chunk[8192];
-    ssize_t n = read(fd, chunk, sizeof chunk);
+    ssize_t n = read(s->fd, chunk, sizeof chunk);
     if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) {
         return READ_LATER;
     }
     if (n <= 0) {
         return READ_END;
     }
-    size_t keep = (long long)n <= *room ? (size_t)n : (size_t)*room;
-    buffer_append(buffer, chunk, keep);
-    *room -= (long long)keep;
+    long long room = s->room != NULL ? *s->room : s->own_room;
+    size_t keep = (long long)n <= room ? (size_t)n : (size_t)(room < 0 ? 0 : room);
+    buffer_append(&s->buffer, chunk, keep);
+    if (s->room != NULL) {
+        *s->room -= (long long)keep;
+    } else {
+        s->own_room -= (long long)keep;
+    }
     if (keep < (size_t)n) {
-        *over = true;
+        s->over = true;
     }
     return READ_DATA;
 }
 
-/* Supervises the child until it ends (or we end it). */
-static void supervise(pid_t child, const Options *o, int out_fd, int err_fd, Outcome *r) {
-    double deadline = now_seconds() + o->timeout;
-    long long room = o->output_bytes;
-    int fds[3] = {out_fd, err_fd, sigchld_pipe[0]};
-    Buffer *buffers[2] = {&r->out, &r->err};
-    bool exited = false;
+/* The tree's state every SAMPLE seconds decides CPU, stopped and idle endings. */
+#define SAMPLE 0.1
+
+typedef struct {
+    double last_sample;
+    double last_cpu;
+    double quiet_since; /* when nothing was last seen running; < 0 while something runs */
+} Watch;
+
+/* Samples the tree; returns the ending it calls for, or END_EXITED to go on. */
+static Ending watch_tree(const Options *o, Outcome *r, Watch *w, double now) {
+    if (now - w->last_sample < SAMPLE) {
+        return END_EXITED;
+    }
+    w->last_sample = now;
+    TreeState state;
+    tree_state(&state);
+    double cpu = state.cpu + r->child.reaped_cpu;
+    if (cpu > r->cpu) {
+        r->cpu = cpu;
+    }
+    if (o->cpu <= 0) {
+        return END_EXITED; /* legacy: the wall clock decides */
+    }
+    if (r->cpu > o->cpu) {
+        return END_CPU;
+    }
+    bool quiet = state.processes > 0 && state.running == 0 && r->cpu <= w->last_cpu;
+    w->last_cpu = r->cpu;
+    if (!quiet) {
+        w->quiet_since = -1;
+        return END_EXITED;
+    }
+    if (w->quiet_since < 0) {
+        w->quiet_since = now;
+    }
+    if (state.stopped > 0 && now - w->quiet_since >= 0.5) {
+        return END_STOPPED;
+    }
+    if (now - w->quiet_since >= o->idle) {
+        return END_IDLE;
+    }
+    return END_EXITED;
+}
+
+/* Supervises the program until it ends or we end it. */
+static void supervise(const Options *o, Outcome *r) {
+    double start = now_seconds(), deadline = start + o->timeout;
+    r->wall = start;
+    Watch w = {start, 0, -1};
     for (;;) {
-        if (waitpid(child, &r->status, WNOHANG) == child) {
-            exited = true;
+        tree_reap(&r->child);
+        if (r->child.done) {
+            r->ending = END_EXITED;
             break;
         }
-        double left = deadline - now_seconds();
-        if (left <= 0) {
-            r->timed_out = true;
+        double now = now_seconds();
+        if (now >= deadline) {
+            r->ending = END_WALL;
             break;
         }
-        struct pollfd p[3];
-        for (int i = 0; i < 3; i++) {
-            p[i].fd = fds[i];
+        Ending ending = watch_tree(o, r, &w, now);
+        if (ending != END_EXITED) {
+            r->ending = ending;
+            break;
+        }
+        struct pollfd p[STREAMS + 1];
+        for (int i = 0; i < STREAMS; i++) {
+            p[i].fd = r->streams[i].fd;
             p[i].events = POLLIN;
             p[i].revents = 0;
         }
-        int ready = poll(p, 3, (int)ceil(left * 1000));
+        p[STREAMS].fd = sigchld_pipe[0];
+        p[STREAMS].events = POLLIN;
+        p[STREAMS].revents = 0;
+        double wait = deadline - now < SAMPLE ? deadline - now : SAMPLE;
+        int ready = poll(p, STREAMS + 1, (int)ceil(wait * 1000));
         if (ready < 0 && errno != EINTR) {
             break;
         }
-        for (int i = 0; i < 2; i++) {
-            if (fds[i] >= 0 && (p[i].revents & (POLLIN | POLLHUP | POLLERR))) {
-                if (drain(fds[i], buffers[i], &room, &r->output_limited) == READ_END) {
-                    fds[i] = -1; /* EOF: poll ignores negative fds */
+        for (int i = 0; i < STREAMS; i++) {
+            if (r->streams[i].fd >= 0 && (p[i].revents & (POLLIN | POLLHUP | POLLERR))) {
+                if (drain(&r->streams[i]) == READ_END) {
+                    close(r->streams[i].fd);
+                    r->streams[i].fd = -1; /* EOF: poll ignores negative fds */
                 }
             }
         }
-        if (p[2].revents & POLLIN) {
+        if (p[STREAMS].revents & POLLIN) {
             char sink[64];
             ssize_t ignored = read(sigchld_pipe[0], sink, sizeof sink);
             (void)ignored;
         }
-        if (r->output_limited) {
+        if (r->streams[OUT].over || r->streams[ERR].over) {
+            r->ending = END_OUTPUT;
+            break;
+        }
+        if (r->streams[RESULTS].over) {
+            r->ending = END_RESULTS;
             break;
         }
     }
-    kill(-child, SIGKILL); /* the child if still running, and anything it left behind */
-    if (!exited) {
-        waitpid(child, &r->status, 0);
+    /* The program if still running, and anything it left behind. */
+    TreeState last;
+    tree_state(&last);
+    double cpu = last.cpu + r->child.reaped_cpu;
+    tree_kill_all(&r->child);
+    if (cpu > r->cpu) {
+        r->cpu = cpu;
     }
     /* Whatever was written before the end is still in the pipes: keep it. */
-    for (int i = 0; i < 2 && !r->output_limited; i++) {
-        if (fds[i] >= 0) {
-            fcntl(fds[i], F_SETFL, O_NONBLOCK);
-            while (!r->output_limited &&
-                   drain(fds[i], buffers[i], &room, &r->output_limited) == READ_DATA) {
+    for (int i = 0; i < STREAMS; i++) {
+        Stream *s = &r->streams[i];
+        if (s->fd >= 0) {
+            fcntl(s->fd, F_SETFL, O_NONBLOCK);
+            while (!s->over && drain(s) == READ_DATA) {
             }
+            close(s->fd);
+            s->fd = -1;
         }
     }
+    r->started = r->streams[STARTED].buffer.length > 0;
+    r->wall = now_seconds() - r->wall;
 }
 
 /* ------------------------------------------------------------------ the verdict */
@@ -476,8 +696,9 @@ static bool ubsan_error(const char *line, char *out, size_t size) {
 }
 
 /* The first sanitizer report in the captured stderr, shortened into out. A leak report
-   ("ERROR: LeakSanitizer: detected memory leaks") is summarised by its SUMMARY line. */
-static bool sanitizer_report(const char *err, char *out, size_t size) {
+   ("ERROR: LeakSanitizer: detected memory leaks") is summarised by its SUMMARY line and
+   sets *is_leak: a leak is a lesser fault than a time limit, an error a greater one. */
+static bool sanitizer_report(const char *err, char *out, size_t size, bool *is_leak) {
     bool leaks = false;
     for (const char *line = err; *line != '\0';) {
         size_t length = strcspn(line, "\n");
@@ -486,8 +707,10 @@ static bool sanitizer_report(const char *err, char *out, size_t size) {
             return false;
         }
         bool found = false;
+        *is_leak = false;
         if (leaks) {
             found = leak_summary(text, out, size);
+            *is_leak = found;
         } else if (strstr(text, "ERROR: LeakSanitizer: detected memory leaks") != NULL) {
             leaks = true;
             snprintf(out, size, "leaked memory (LeakSanitizer)");
@@ -503,29 +726,87 @@ static bool sanitizer_report(const char *err, char *out, size_t size) {
             line++;
         }
     }
+    *is_leak = leaks;
     return leaks; /* a leak report without its summary still counts */
+}
+
+/* Bubblewrap reports a program killed by signal N as exit status 128 + N. */
+static int signal_of(const Options *o, const Outcome *r) {
+    int status = r->child.status;
+    if (WIFSIGNALED(status)) {
+        return WTERMSIG(status);
+    }
+    if (o->isolation == ISOLATE_BWRAP && WIFEXITED(status) && WEXITSTATUS(status) > 128 &&
+        WEXITSTATUS(status) < 128 + 65) {
+        return WEXITSTATUS(status) - 128;
+    }
+    return 0;
+}
+
+/* The first line of text, at most 200 bytes, for a one-line message. */
+static void first_line(const Buffer *b, char *out, size_t size) {
+    const char *text = b->data == NULL ? "" : b->data;
+    size_t n = strcspn(text, "\n");
+    if (n >= size) {
+        n = size - 1;
+    }
+    memcpy(out, text, n);
+    out[n] = '\0';
+}
+
+static void print_time_limit(const Options *o, const Outcome *r) {
+    switch (r->ending) {
+    case END_CPU: printf("timed out after %g s of CPU time\n", o->cpu); break;
+    case END_STOPPED:
+        printf("timed out: stopped by a signal (SIGSTOP?), with nothing left running\n");
+        break;
+    case END_IDLE:
+        printf("timed out: asleep for %g s without using the CPU (waiting for what?)\n", o->idle);
+        break;
+    default:
+        if (o->cpu > 0) {
+            printf("timed out after %g s of wall-clock time (%.2f s of CPU time)\n", o->timeout,
+                   r->cpu);
+        } else {
+            printf("timed out after %g s\n", o->timeout);
+        }
+    }
 }
 
 /* Writes the status line and returns the sandbox's exit status. */
 static int report(const Options *o, const Outcome *r) {
-    char sanitizer[256];
-    if (r->timed_out) {
-        printf("timed out after %g s\n", o->timeout);
-    } else if (r->output_limited) {
-        printf("output limit: more than %lld bytes\n", o->output_bytes);
-    } else if (r->err.data != NULL && sanitizer_report(r->err.data, sanitizer, sizeof sanitizer)) {
+    char sanitizer[256], why[256];
+    bool is_leak = false;
+    const Buffer *err = &r->streams[ERR].buffer;
+    bool has_report =
+        err->data != NULL && sanitizer_report(err->data, sanitizer, sizeof sanitizer, &is_leak);
+    int signo = signal_of(o, r);
+    if (o->isolation != ISOLATE_NONE && !r->started) {
+        first_line(err, why, sizeof why);
+        printf("sandbox error: the box could not be started: %s\n", why);
+        return 2;
+    }
+    if (has_report && !is_leak) {
         printf("%s\n", sanitizer);
-    } else if (WIFSIGNALED(r->status) && WTERMSIG(r->status) == SIGXCPU) {
-        printf("timed out after %g s (CPU time limit)\n", o->timeout);
-    } else if (WIFSIGNALED(r->status)) {
-        const char *name = signal_name(WTERMSIG(r->status));
+    } else if (r->ending == END_OUTPUT) {
+        printf("output limit: more than %lld bytes\n", o->output_bytes);
+    } else if (r->ending == END_RESULTS) {
+        printf("output limit: more than %lld bytes of results\n", o->results_bytes);
+    } else if (r->ending != END_EXITED) {
+        print_time_limit(o, r);
+    } else if (has_report) {
+        printf("%s\n", sanitizer);
+    } else if (signo == SIGXCPU) {
+        printf("timed out after %g s (CPU time limit)\n", o->cpu > 0 ? o->cpu : o->timeout);
+    } else if (signo != 0) {
+        const char *name = signal_name(signo);
         if (name != NULL) {
             printf("crashed: %s\n", name);
         } else {
-            printf("crashed: signal %d\n", WTERMSIG(r->status));
+            printf("crashed: signal %d\n", signo);
         }
-    } else if (WIFEXITED(r->status) && WEXITSTATUS(r->status) != 0) {
-        printf("exit %d\n", WEXITSTATUS(r->status));
+    } else if (WIFEXITED(r->child.status) && WEXITSTATUS(r->child.status) != 0) {
+        printf("exit %d\n", WEXITSTATUS(r->child.status));
     } else {
         printf("ok\n");
         return 0;
@@ -550,17 +831,69 @@ static bool save(const char *path, const Buffer *b) {
     return ok;
 }
 
+static void open_streams(const Options *o, Pipes *p, Outcome *r, long long *room) {
+    make_pipe(p->out);
+    make_pipe(p->err);
+    p->results[0] = p->results[1] = p->tool[0] = p->tool[1] = -1;
+    p->started[0] = p->started[1] = -1;
+    if (o->results_file != NULL) {
+        make_pipe(p->results);
+    }
+    if (o->tool_log_file != NULL) {
+        make_socket(p->tool);
+    }
+    if (o->isolation != ISOLATE_NONE) {
+        make_pipe(p->started);
+    }
+    int read_ends[STREAMS] = {p->out[0], p->err[0], p->results[0], p->tool[0], p->started[0]};
+    for (int i = 0; i < STREAMS; i++) {
+        r->streams[i].fd = read_ends[i];
+    }
+    r->streams[OUT].room = r->streams[ERR].room = room;
+    r->streams[RESULTS].own_room = o->results_bytes;
+    r->streams[TOOL].own_room = 4LL << 20;
+    r->streams[STARTED].own_room = 16;
+}
+
+static void close_write_ends(Pipes *p) {
+    int *ends[] = {&p->out[1], &p->err[1], &p->results[1], &p->tool[1], &p->started[1]};
+    for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
+        if (*ends[i] >= 0) {
+            close(*ends[i]);
+            *ends[i] = -1;
+        }
+    }
+}
+
 int main(int argc, char **argv) {
     Options o = parse_options(argc, argv);
+    if (o.inner_fd >= 0) {
+        box_inner_exec(&o);
+    }
     /* Fail before running anything when the result files cannot be written. */
-    if (!save(o.stdout_file, &(Buffer){NULL, 0, 0}) ||
-        !save(o.stderr_file, &(Buffer){NULL, 0, 0})) {
+    const char *files[] = {o.stdout_file, o.stderr_file, o.results_file, o.tool_log_file,
+                           o.usage_file};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        if (!save(files[i], &(Buffer){NULL, 0, 0})) {
+            return 2;
+        }
+    }
+    Box box = {.path = ""};
+    char error[512];
+    bool boxed = o.isolation != ISOLATE_NONE || o.file_count > 0;
+    if (boxed && !box_create(&box, &o, error, sizeof error)) {
+        printf("sandbox error: %s\n", error);
+        box_destroy(&box, &o);
         return 2;
     }
+    bool asan = program_links_asan(&o, &box);
+    prctl(PR_SET_CHILD_SUBREAPER, 1); /* orphans of the tree come back to us */
 
-    int out[2], err[2];
-    make_pipe(out);
-    make_pipe(err);
+    Pipes p;
+    Outcome r;
+    memset(&r, 0, sizeof r);
+    long long room = o.output_bytes;
+    open_streams(&o, &p, &r, &room);
     make_pipe(sigchld_pipe);
     fcntl(sigchld_pipe[1], F_SETFL, O_NONBLOCK);
     struct sigaction sa;
@@ -572,26 +905,32 @@ int main(int argc, char **argv) {
     signal(SIGPIPE, SIG_IGN);
 
     fflush(stdout);
-    pid_t child = fork();
-    if (child < 0) {
-        fprintf(stderr, "sandbox: fork: %s\n", strerror(errno));
+    r.child.pid = fork();
+    if (r.child.pid < 0) {
+        printf("sandbox error: fork: %s\n", strerror(errno));
+        box_destroy(&box, &o);
         return 2;
     }
-    if (child == 0) {
-        run_child(&o, out[1], err[1]);
+    if (r.child.pid == 0) {
+        run_child(&o, &box, &p, asan);
     }
-    setpgid(child, child);
-    close(out[1]);
-    close(err[1]);
+    close_write_ends(&p);
+    supervise(&o, &r);
+    box_destroy(&box, &o);
 
-    Outcome r;
-    memset(&r, 0, sizeof r);
-    supervise(child, &o, out[0], err[0], &r);
     int status = report(&o, &r);
-    if (!save(o.stdout_file, &r.out) || !save(o.stderr_file, &r.err)) {
+    const int kept[] = {OUT, ERR, RESULTS, TOOL};
+    const char *paths[] = {o.stdout_file, o.stderr_file, o.results_file, o.tool_log_file};
+    for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
+        if (!save(paths[i], &r.streams[kept[i]].buffer)) {
+            status = 2;
+        }
+        free(r.streams[kept[i]].buffer.data);
+    }
+    char usage[96];
+    snprintf(usage, sizeof usage, "cpu %.3f\nwall %.3f\n", r.cpu, r.wall);
+    if (!save(o.usage_file, &(Buffer){usage, strlen(usage), 0})) {
         status = 2;
     }
-    free(r.out.data);
-    free(r.err.data);
     return status;
 }

@@ -30,6 +30,19 @@ M.families = {
   { group = "speed", func = "inclusive" },
 }
 
+-- Answers that code doing nothing would give ("not a row", a sum of 0, no function) or
+-- the stubs' error (-1). They earn credit only as far as the same function gets real
+-- answers right elsewhere in the run (engine.lua, "Scoring rules").
+local TRIVIAL = {
+  parse_row = { ["0"] = true, ["-1"] = true },
+  sum_named = { ["0 sum=0"] = true, ["-1"] = true },
+  inclusive = { ["0 n=0"] = true, ["-1"] = true },
+}
+
+function M.trivial(func, result)
+  return TRIVIAL[func] ~= nil and TRIVIAL[func][result] == true
+end
+
 -- Folded files by extension; everything else is read as callgrind_annotate output.
 function M.kind(name)
   if name:match("%.folded$") or name:match("%.collapsed$") or name:match("%.stacks$") then
@@ -74,11 +87,22 @@ local function row_fields(result)
   end
 end
 
+-- A name or stack as the checker reads it: escaped, and NULL as "\N" (which escape()
+-- never writes: it doubles every backslash).
+local function text_or_null(s)
+  return s == nil and "\\N" or util.escape(s)
+end
+
+-- How a name or stack reads in a report.
+local function shown(s)
+  return s == nil and "NULL" or ("\"" .. util.escape(s) .. "\"")
+end
+
 -- Writes the rows file the checker's `sums` mode reads ("ir<TAB>name").
 local function write_rows(path, rows)
   local out = {}
   for i, r in ipairs(rows) do
-    out[i] = r.ir .. "\t" .. util.escape(r.name) .. "\n"
+    out[i] = r.ir .. "\t" .. text_or_null(r.name) .. "\n"
   end
   util.write_file(path, table.concat(out))
 end
@@ -94,7 +118,7 @@ end
 local function write_vectors(path, vectors)
   local out = {}
   for i, v in ipairs(vectors) do
-    out[i] = v[1] .. "\t" .. util.escape(v[2]) .. "\n"
+    out[i] = v[1] .. "\t" .. text_or_null(v[2]) .. "\n"
   end
   util.write_file(path, table.concat(out))
 end
@@ -113,10 +137,31 @@ local function rows_from(items)
   return rows
 end
 
+-- "FILE:LINE: why" when a fixture looks cut short: its last line has no newline (both
+-- callgrind_annotate and folding tools end every line with one), unless that line is blank.
+local function truncated(fixture)
+  local text = util.read_file(fixture.path) or ""
+  if text == "" or text:sub(-1) == "\n" then
+    return nil
+  end
+  local last = text:match("([^\n]*)$")
+  if last:match("^%s*$") then
+    return nil
+  end
+  local _, newlines = text:gsub("\n", "")
+  return string.format("%s:%d: the last line has no newline: is the file cut short? (\"%s\"; "
+    .. "add the newline if the line is whole)", fixture.path, newlines + 1, util.shorten(util.escape(last), 60))
+end
+
 -- The reference's answers for one fixture. env.run(argv) runs the reference
 -- checker and returns { ok, status, items, stderr }; env.scratch is a folder.
--- Returns the item list, or nil plus "FILE:LINE: why".
+-- Returns the item list, or nil plus "FILE:LINE: why". A fixture with no row (annotate)
+-- or no stack (folded), or cut short, is refused: it would hand out free points.
 function M.expected(fixture, settings, env)
+  local cut = truncated(fixture)
+  if cut then
+    return nil, cut
+  end
   if fixture.kind == "folded" then
     local r = env.run({ "inclusive", fixture.path })
     if not r.ok then
@@ -124,6 +169,9 @@ function M.expected(fixture, settings, env)
     end
     if r.items[1] and r.items[1].result ~= "0 n=" .. (#r.items - 1) then
       return nil, fixture.path .. ": the reference's inclusive() failed (" .. r.items[1].result .. ")"
+    end
+    if #r.items <= 1 then
+      return nil, fixture.path .. ":1: no stack in the whole file (expected lines such as \"main;run;fib 10\")"
     end
     return r.items
   end
@@ -272,7 +320,7 @@ function M.plan(ctx)
     describe = function(key)
       local listing = {}
       for i, r in ipairs(rows) do
-        listing[i] = r.ir .. " \"" .. util.escape(r.name) .. "\""
+        listing[i] = r.ir .. " " .. shown(r.name)
       end
       return string.format("sum_named({%s}, \"%s\")", table.concat(listing, ", "), key:sub(5))
     end })
@@ -292,7 +340,7 @@ function M.plan(ctx)
       describe = function()
         local listing = {}
         for i, v in ipairs(vectors) do
-          listing[i] = "{\"" .. util.shorten(util.escape(v[2]), 60) .. "\", " .. v[1] .. "}"
+          listing[i] = "{" .. util.shorten(shown(v[2]), 62) .. ", " .. v[1] .. "}"
         end
         return "inclusive({" .. table.concat(listing, ", ") .. "})"
       end })

@@ -31,10 +31,20 @@ return {
   -- Our C files, compiled with -Werror beside the student's.
   ours = { "check.c", "folded.c" },
 
-  -- Per-check limits for the sandbox (build/harness/sandbox).
-  limits = { timeout = 2, memory = 512, output = 65536, file_size = 64 * 1024 * 1024 },
+  -- Per-check limits for the sandbox (build/harness/sandbox): CPU seconds of the check's
+  -- whole process tree (not wall-clock time: a busy machine changes no verdict), memory in
+  -- MB, bytes of stdout + stderr, bytes of results (or twice the reference's, if more), the
+  -- largest file it may write (it has no reason to write any) and how many processes it may
+  -- have, itself included.
+  limits = { cpu = 2, memory = 512, output = 65536, results_limit = 8 << 20, file_size = 1 << 20,
+    procs = 16 },
 
   leak_credit = 0.5,
+
+  -- Answers that code doing nothing would also give ("not a row", a sum of 0, no
+  -- function, -1) earn full credit once a function gets this share of its real answers
+  -- right over the whole run, proportionally less below it: nothing for doing nothing.
+  trivial_full_at = 0.5,
 
   -- Points per family; the families are defined in grader/165/chapter.lua.
   points = {
@@ -50,17 +60,19 @@ return {
     speed = 15, -- instruction count of inclusive() against the reference
   },
 
-  -- Speed: inclusive() over a generated folded input of `lines` stacks runs
-  -- under callgrind (fast build, no sanitizers). Full points up to `limit`
-  -- times the reference's instructions, half up to `half_limit` times, else 0.
-  -- A run still going after `timeout_factor` x the reference's time (at least
-  -- `timeout_floor` s) is stopped: its count would be far past the limit.
+  -- Speed: the checker runs inclusive() over a generated folded input of `lines` stacks
+  -- under callgrind (fast build, no sanitizers), and the instructions of the whole run
+  -- (constructors included), less those of a run that only reads the input, are compared
+  -- with the reference's. Full points up to `limit` times the reference's count, half up
+  -- to `half_limit` times, else 0. A run still going after `cpu_factor` x the reference's
+  -- CPU time under callgrind (at least `cpu_floor` s) is stopped: its count would be far
+  -- past the limit.
   speed = {
     lines = 200000,
     distinct_per_line = 1 / 40, -- distinct function names per line of input
     limit = 4,
     half_limit = 10,
-    timeout_factor = 25,
-    timeout_floor = 30,
+    cpu_factor = 25,
+    cpu_floor = 30,
   },
 }

@@ -234,7 +234,7 @@ function M.folded_variant(rng, text, rename)
 end
 
 -- Rows and needles for sum_named's edge cases. Returns rows ({ir = decimal
--- text, name}) and needles (list of strings).
+-- text, name}; no name: NULL) and needles (list of strings).
 function M.sum_edges(rng)
   local fib = M.identifier(rng, 1, 2)
   local rows = {
@@ -249,6 +249,8 @@ function M.sum_edges(rng)
     { ir = "9223372036854775808", name = "huge:left" },
     { ir = "9223372036854775808", name = "huge:right" },
     { ir = tostring(rng:int(1, 99)), name = "needle at the end: " .. fib },
+    { ir = tostring(rng:int(1, 99)) }, -- name NULL: not a row, skipped (profile.h)
+    { ir = tostring(rng:int(1, 99)) },
   }
   rng:shuffle(rows)
   local needles = { "", fib, fib:upper(), fib .. "'2", "big:", "huge:", "huge:left", "(below main)",
@@ -257,7 +259,8 @@ function M.sum_edges(rng)
   return rows, needles
 end
 
--- Vectors {count, stack} for inclusive's edge cases, with random names.
+-- Vectors {count, stack} for inclusive's edge cases (no stack: NULL), with random names.
+-- "zero;X_only" is a function seen only on a stack of count 0: listed with cost 0.
 function M.stack_edges(rng)
   local a, b, c, d = M.identifier(rng), M.identifier(rng), M.identifier(rng), M.identifier(rng)
   local long = long_name(rng, rng:int(300, 2000))
@@ -281,6 +284,7 @@ function M.stack_edges(rng)
     { n(), a .. ";" .. b .. ";" .. a .. ";" .. b .. ";" .. a },
     { tostring(rng:int(4294967296, 99999999999)), "main;" .. c .. ";" .. d },
     { "18446744073709551610", "solo;alone" },
+    { n() }, -- a NULL stack: an empty one (profile.h)
   }
   return rng:shuffle(vectors)
 end

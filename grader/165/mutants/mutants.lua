@@ -49,6 +49,13 @@ return {
   { fault = "LEAK", what = "never frees its hash table in inclusive()",
     loses = { "inclusive_fixtures" }, keeps = { "parse_row_fixtures", "sum_named_fixtures" },
     status = "leaked %d+ bytes" },
+  { fault = "NULL_NAME", what = "calls strstr on a row whose name is NULL",
+    loses = { "sum_named_edges" }, keeps = { "parse_row_fixtures", "sum_named_fixtures", "inclusive_fixtures" },
+    status = "Sanitizer" },
+  { fault = "NULL_STACK", what = "reads a NULL stack instead of taking it as empty",
+    loses = { "inclusive_edges" }, keeps = { "parse_row_fixtures", "inclusive_fixtures" }, status = "Sanitizer" },
+  { fault = "DROPS_ZERO", what = "leaves out functions seen only on stacks of count 0",
+    loses = { "inclusive_edges" }, keeps = { "parse_row_fixtures", "sum_named_fixtures" } },
   { fault = "QUADRATIC", what = "looks every frame up by a linear search (quadratic)",
     loses = { "speed" }, keeps = { "parse_row_fixtures", "inclusive_fixtures", "inclusive_edges" }, slow = true },
 }

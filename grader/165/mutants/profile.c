@@ -201,7 +201,11 @@ static int contains(const char *name, const char *needle) {
 int sum_named(const Row *rows, size_t count, const char *needle, uint64_t *sum) {
     uint64_t total = 0;
     for (size_t i = 0; i < count; i++) {
+#ifdef FAULT_NULL_NAME
+        if (!contains(rows[i].name, needle)) { /* strstr on a NULL name */
+#else
         if (rows[i].name == NULL || !contains(rows[i].name, needle)) {
+#endif
             continue;
         }
 #ifndef FAULT_WRAPS
@@ -346,7 +350,16 @@ int inclusive(const Folded *stacks, size_t count, Cost **costs, size_t *ncosts) 
         return -1;
     }
     for (size_t i = 0; i < count; i++) {
-        if (!add_stack(&f, stacks[i].stack, i, stacks[i].count)) {
+        const char *stack = stacks[i].stack;
+#ifndef FAULT_NULL_STACK
+        stack = stack == NULL ? "" : stack; /* a NULL stack is an empty one */
+#endif
+#ifdef FAULT_DROPS_ZERO
+        if (stacks[i].count == 0) {
+            continue; /* forgets the functions seen only on stacks of count 0 */
+        }
+#endif
+        if (!add_stack(&f, stack, i, stacks[i].count)) {
             free(f.slots);
             return -1;
         }

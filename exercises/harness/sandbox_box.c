@@ -1,0 +1,543 @@
+/* sandbox_box.c: where a program runs, as whom, and what it can see.
+ *
+ * Three levels, chosen by --isolate (README.md explains what each protects):
+ *
+ *   none   The program runs as the caller, in the caller's folder, with rlimits. Enough for a
+ *          student testing their own code on their own machine (`make exercise-N`).
+ *
+ *   user   (root only) The program runs under an unprivileged uid of its own, by default
+ *          2000000000 + the sandbox's pid, so two sandboxes never share one and the uid's
+ *          process count (RLIMIT_NPROC, which root ignores) is this program's alone. It runs in
+ *          a fresh folder /tmp/drip-sandbox-XXXXXX (owner root, group the uid, mode 0750):
+ *          it can read the files copied there and write nothing but its tmp/ sub-folder.
+ *          Everything else it reaches through ordinary permissions, so the caller must keep
+ *          its own files unreadable to other users (the grader checks that).
+ *
+ *   bwrap  The same uid and folder, inside bubblewrap (Debian package bubblewrap): new user,
+ *          PID, network, IPC and UTS namespaces and a mount namespace whose whole file
+ *          system is /usr (and the /bin, /lib symlinks) read-only, /proc and /dev of its own,
+ *          a size-limited private /tmp, and the folder read-only at /box. When the program
+ *          exits, its PID namespace ends every process left in it. Run by root, bubblewrap
+ *          is started under the unprivileged uid, so the namespaces are an unprivileged
+ *          user's (the kernel applies RLIMIT_NPROC to them; a root-owned user namespace
+ *          would not); run by anyone else it needs unprivileged user namespaces.
+ *
+ * Limits inside bubblewrap are set by a copy of this very program, run first inside the box
+ * (`.sandbox --inner FD ...`): RLIMIT_NPROC must be set inside the new user namespace to
+ * count the processes there. Before exec it writes one byte to STARTED_FD, so the
+ * supervisor can tell "the program ran and failed" from "the box could not be built".
+ *
+ * Clean-up never trusts the program: when the tree is gone (sandbox_tree.c), a helper under
+ * the box's uid sends SIGKILL to every process that uid still owns (kill(-1)), until none is
+ * left; then the folder is removed without following links, and at the user level every
+ * file the uid left in /tmp, /var/tmp and /dev/shm, and its System V IPC objects, go too.
+ */
+#define _GNU_SOURCE
+
+#include "sandbox.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ipc.h>
+#include <sys/msg.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define UID_BASE 2000000000u
+#define HELPER_NAME ".sandbox"
+
+/* ------------------------------------------------------------------ limits */
+
+static void limit(int resource, rlim_t soft, rlim_t hard) {
+    struct rlimit r = {soft, hard};
+    setrlimit(resource, &r);
+}
+
+void apply_limits(const Options *o, bool program_links_asan, long long procs) {
+    limit(RLIMIT_CORE, 0, 0);
+    if (o->cpu > 0) {
+        /* A per-process backstop; the tree's CPU time is watched from outside. */
+        rlim_t seconds = (rlim_t)ceil(o->cpu) + 1;
+        limit(RLIMIT_CPU, seconds, seconds + 1);
+    } else {
+        rlim_t seconds = (rlim_t)ceil(o->timeout) + 1;
+        limit(RLIMIT_CPU, seconds, seconds);
+    }
+    limit(RLIMIT_FSIZE, (rlim_t)o->file_size, (rlim_t)o->file_size);
+    if (procs > 0) {
+        limit(RLIMIT_NPROC, (rlim_t)procs, (rlim_t)procs);
+    }
+    if (!program_links_asan) {
+        rlim_t bytes = (rlim_t)o->memory_mb * 1024 * 1024;
+        limit(RLIMIT_AS, bytes, bytes);
+    }
+    if (o->isolation != ISOLATE_NONE || o->inner_fd >= 0) {
+        limit(RLIMIT_NOFILE, FD_LIMIT, FD_LIMIT);
+    }
+}
+
+/* ------------------------------------------------------------------ the folder */
+
+static bool fail(char *error, size_t size, const char *what, const char *path) {
+    snprintf(error, size, "%s %s: %s", what, path, strerror(errno));
+    return false;
+}
+
+/* Copies a regular file (never through a symbolic link) into the box, read-only for the
+   box's uid. */
+static bool copy_in(const Box *box, const char *source, const char *name, char *error,
+                    size_t size) {
+    bool ours = strcmp(source, "/proc/self/exe") == 0; /* the helper: a link by nature */
+    int in = open(source, O_RDONLY | (ours ? 0 : O_NOFOLLOW) | O_CLOEXEC);
+    if (in < 0) {
+        return fail(error, size, "cannot read", source);
+    }
+    struct stat st;
+    if (fstat(in, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(in);
+        snprintf(error, size, "%s is not a regular file", source);
+        return false;
+    }
+    char path[sizeof box->path + 256];
+    snprintf(path, sizeof path, "%s/%s", box->path, name);
+    mode_t mode = (st.st_mode & S_IXUSR) ? 0750 : 0640;
+    int out = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+    if (out < 0) {
+        close(in);
+        return fail(error, size, "cannot create", path);
+    }
+    char chunk[65536];
+    ssize_t n;
+    bool ok = true;
+    while (ok && (n = read(in, chunk, sizeof chunk)) > 0) {
+        ok = write(out, chunk, (size_t)n) == n;
+    }
+    ok = ok && n == 0;
+    if (box->drop) {
+        ok = ok && fchown(out, 0, box->uid) == 0;
+    }
+    ok = ok && fchmod(out, mode) == 0;
+    close(in);
+    if (close(out) != 0 || !ok) {
+        return fail(error, size, "cannot copy into", path);
+    }
+    return true;
+}
+
+static void kill_uid(const Box *box);
+
+static bool valid_name(const char *name) {
+    return name[0] != '\0' && name[0] != '.' && strchr(name, '/') == NULL && strlen(name) < 200;
+}
+
+bool box_create(Box *box, const Options *o, char *error, size_t size) {
+    memset(box, 0, sizeof *box);
+    box->drop = geteuid() == 0 && o->isolation != ISOLATE_NONE;
+    if (o->isolation == ISOLATE_USER && !box->drop) {
+        snprintf(error, size, "--isolate user needs root (to switch to an unprivileged uid)");
+        return false;
+    }
+    box->uid =
+        box->drop ? (uid_t)(o->uid > 0 ? (unsigned long long)o->uid : UID_BASE + (unsigned)getpid())
+                  : getuid();
+    if (box->drop) {
+        kill_uid(box); /* a sandbox killed before its clean-up may have left some behind */
+    }
+    snprintf(box->path, sizeof box->path, "/tmp/drip-sandbox-XXXXXX");
+    if (mkdtemp(box->path) == NULL) {
+        return fail(error, size, "cannot create", "/tmp/drip-sandbox-XXXXXX");
+    }
+    if (box->drop && (chown(box->path, 0, box->uid) != 0 || chmod(box->path, 0750) != 0)) {
+        return fail(error, size, "cannot set the owner of", box->path);
+    }
+    for (size_t i = 0; i < o->file_count; i++) {
+        if (!valid_name(o->files[i].name)) {
+            snprintf(error, size, "--file: '%s' is not a plain file name", o->files[i].name);
+            return false;
+        }
+        if (!copy_in(box, o->files[i].source, o->files[i].name, error, size)) {
+            return false;
+        }
+    }
+    if (o->isolation == ISOLATE_BWRAP) {
+        return copy_in(box, "/proc/self/exe", HELPER_NAME, error, size);
+    }
+    char tmp[sizeof box->path + 8];
+    snprintf(tmp, sizeof tmp, "%s/tmp", box->path);
+    if (mkdir(tmp, 0700) != 0 || (box->drop && chown(tmp, box->uid, box->uid) != 0)) {
+        return fail(error, size, "cannot create", tmp);
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------------ the child */
+
+static void close_other_fds(const Options *o) {
+    int keep[] = {RESULTS_FD, TOOL_LOG_FD, STARTED_FD};
+    bool wanted[] = {o->results_file != NULL, o->tool_log_file != NULL, true};
+    int from = 3;
+    for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++) {
+        if (!wanted[i]) {
+            continue;
+        }
+        if (keep[i] > from) {
+            close_range((unsigned)from, (unsigned)keep[i] - 1, 0);
+        }
+        from = keep[i] + 1;
+    }
+    close_range((unsigned)from, ~0u, 0);
+}
+
+static void become(const Box *box) {
+    if (!box->drop) {
+        return;
+    }
+    if (setgroups(0, NULL) != 0 || setgid(box->uid) != 0 || setuid(box->uid) != 0 ||
+        getuid() != box->uid || geteuid() != box->uid) {
+        fprintf(stderr, "sandbox: cannot switch to uid %u: %s\n", (unsigned)box->uid,
+                strerror(errno));
+        _exit(125);
+    }
+}
+
+static void started(void) {
+    ssize_t ignored = write(STARTED_FD, "s", 1);
+    (void)ignored;
+    close(STARTED_FD);
+}
+
+static void exec_program(char **program) {
+    execvp(program[0], program);
+    fprintf(stderr, "sandbox: cannot run %s: %s\n", program[0], strerror(errno));
+    _exit(127);
+}
+
+/* The environment of a boxed program: nothing of the caller's (it may hold secrets). */
+static void clean_environment(const Box *box, const Options *o) {
+    char home[sizeof box->path + 8];
+    snprintf(home, sizeof home, "%s/tmp", box->path);
+    clearenv();
+    setenv("PATH", "/usr/local/bin:/usr/bin:/bin", 1);
+    setenv("LC_ALL", "C", 1);
+    setenv("HOME", o->isolation == ISOLATE_BWRAP ? "/tmp" : home, 1);
+    setenv("TMPDIR", o->isolation == ISOLATE_BWRAP ? "/tmp" : home, 1);
+}
+
+typedef struct {
+    const char **items;
+    size_t count;
+} Words;
+
+static void word(Words *w, const char *text) {
+    w->items[w->count++] = text;
+}
+
+/* Appends every argument up to a NULL. */
+static void words(Words *w, ...) {
+    va_list list;
+    va_start(list, w);
+    for (const char *text = va_arg(list, const char *); text != NULL;
+         text = va_arg(list, const char *)) {
+        word(w, text);
+    }
+    va_end(list);
+}
+
+/* The host's /bin, /lib, ... as they are: symbolic links into /usr on a merged-/usr system
+   (Debian 12), read-only binds otherwise. */
+static void system_dirs(Words *w, char links[][256]) {
+    static const char *const dirs[] = {"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        struct stat st;
+        if (lstat(dirs[i], &st) != 0) {
+            continue;
+        }
+        if (S_ISLNK(st.st_mode)) {
+            ssize_t n = readlink(dirs[i], links[i], 255);
+            if (n <= 0) {
+                continue;
+            }
+            links[i][n] = '\0';
+            word(w, "--symlink");
+            word(w, links[i]);
+        } else {
+            word(w, "--ro-bind");
+            word(w, dirs[i]);
+        }
+        word(w, dirs[i]);
+    }
+}
+
+static char *number(long long value) {
+    char *text = malloc(32);
+    if (text != NULL) {
+        snprintf(text, 32, "%lld", value);
+    }
+    return text;
+}
+
+static char *seconds(double value) {
+    char *text = malloc(32);
+    if (text != NULL) {
+        snprintf(text, 32, "%.3f", value);
+    }
+    return text;
+}
+
+static void exec_bwrap(const Box *box, const Options *o, bool program_links_asan) {
+    size_t program_words = 0;
+    while (o->program[program_words] != NULL) {
+        program_words++;
+    }
+    Words w = {calloc(120 + program_words, sizeof(char *)), 0};
+    char links[6][256];
+    char helper[] = "/box/" HELPER_NAME;
+    if (w.items == NULL) {
+        _exit(125);
+    }
+    /* The namespaces; the uid inside is nobody's (the kernel maps it to box->uid). */
+    words(&w, "bwrap", "--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc", NULL);
+    words(&w, "--unshare-uts", "--unshare-cgroup-try", "--disable-userns", NULL);
+    words(&w, "--die-with-parent", "--new-session", "--hostname", "sandbox", NULL);
+    words(&w, "--uid", "65534", "--gid", "65534", NULL);
+    /* The file system: /usr and what links into it, read-only; /proc and /dev of its own; a
+       private /tmp; the box at /box; then everything else read-only too. */
+    words(&w, "--ro-bind", "/usr", "/usr", NULL);
+    system_dirs(&w, links);
+    words(&w, "--ro-bind-try", "/etc/alternatives", "/etc/alternatives", NULL);
+    words(&w, "--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache", NULL);
+    words(&w, "--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev", NULL);
+    words(&w, "--size", number(o->tmp_bytes), "--tmpfs", "/tmp", NULL);
+    words(&w, "--ro-bind", box->path, "/box", "--chdir", "/box", "--remount-ro", "/", NULL);
+    /* The helper inside: limits (one process more, bubblewrap's init), then the program. */
+    words(&w, "--", helper, "--inner", number(STARTED_FD), "--memory", number(o->memory_mb), NULL);
+    words(&w, "--file-size", number(o->file_size), "--procs", number(o->procs + 1), NULL);
+    words(&w, "--timeout", seconds(o->timeout), "--asan", program_links_asan ? "1" : "0", NULL);
+    if (o->cpu > 0) {
+        word(&w, "--cpu");
+        word(&w, seconds(o->cpu));
+    }
+    word(&w, "--");
+    for (size_t i = 0; i < program_words; i++) {
+        word(&w, o->program[i]);
+    }
+    w.items[w.count] = NULL;
+    become(box);
+    /* The started fd must survive exec into bubblewrap, and bubblewrap passes it on. */
+    fcntl(STARTED_FD, F_SETFD, 0);
+    execvp("bwrap", (char **)w.items);
+    fprintf(stderr, "sandbox: cannot run bwrap (Debian package bubblewrap): %s\n", strerror(errno));
+    _exit(125);
+}
+
+void box_prepare(const Box *box, const Options *o) {
+    close_other_fds(o);
+    clean_environment(box, o);
+}
+
+void box_exec(const Box *box, const Options *o, bool program_links_asan) {
+    if (o->isolation == ISOLATE_BWRAP) {
+        exec_bwrap(box, o, program_links_asan);
+    }
+    if (chdir(box->path) != 0) {
+        _exit(125);
+    }
+    become(box);
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* after the uid change, which clears it */
+    apply_limits(o, program_links_asan, o->procs);
+    started();
+    exec_program(o->program);
+}
+
+void box_inner_exec(const Options *o) {
+    if (o->inner_fd != STARTED_FD) {
+        fprintf(stderr, "sandbox: --inner is for the sandbox's own use\n");
+        _exit(2);
+    }
+    apply_limits(o, o->asan, o->procs);
+    started();
+    exec_program(o->program);
+}
+
+/* ------------------------------------------------------------------ clean-up */
+
+/* One round of kill(-1, SIGKILL) as the box's uid: every process that uid may signal, that
+   is every process it owns, except the helper itself. */
+static void kill_round(const Box *box) {
+    pid_t helper = fork();
+    if (helper == 0) {
+        if (setgroups(0, NULL) != 0 || setgid(box->uid) != 0 || setuid(box->uid) != 0) {
+            _exit(2);
+        }
+        kill(-1, SIGKILL);
+        _exit(0);
+    }
+    while (helper > 0 && waitpid(helper, NULL, 0) < 0 && errno == EINTR) {
+    }
+}
+
+/* True when some process (a zombie included) has uid among its real, effective or saved
+   uids. kill(-1) cannot tell: it succeeds whenever any other process exists. */
+static bool uid_has_processes(uid_t uid) {
+    DIR *proc = opendir("/proc");
+    if (proc == NULL) {
+        return false;
+    }
+    bool found = false;
+    struct dirent *entry;
+    while (!found && (entry = readdir(proc)) != NULL) {
+        if (entry->d_name[0] < '0' || entry->d_name[0] > '9') {
+            continue;
+        }
+        char path[300], text[2048];
+        snprintf(path, sizeof path, "/proc/%.32s/status", entry->d_name);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        ssize_t n = fd < 0 ? -1 : read(fd, text, sizeof text - 1);
+        if (fd >= 0) {
+            close(fd);
+        }
+        if (n <= 0) {
+            continue;
+        }
+        text[n] = '\0';
+        const char *line = strstr(text, "\nUid:");
+        unsigned long ids[3];
+        if (line != NULL && sscanf(line + 5, "%lu %lu %lu", &ids[0], &ids[1], &ids[2]) == 3) {
+            found = ids[0] == uid || ids[1] == uid || ids[2] == uid;
+        }
+    }
+    closedir(proc);
+    return found;
+}
+
+static void kill_uid(const Box *box) {
+    for (int round = 0; round < 1000 && uid_has_processes(box->uid); round++) {
+        kill_round(box);
+        /* Zombies re-parented to us would keep the uid "alive": reap them. */
+        while (waitpid(-1, NULL, WNOHANG) > 0) {
+        }
+        if (round > 0) {
+            usleep(round < 50 ? 1000 : 10000);
+        }
+    }
+}
+
+/* Removes path and everything under it, never following a symbolic link or crossing into
+   another file system. */
+static void remove_tree(int parent, const char *name) {
+    struct stat st;
+    if (fstatat(parent, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+        return;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        DIR *dir = fd < 0 ? NULL : fdopendir(fd);
+        if (dir != NULL) {
+            struct dirent *entry;
+            while ((entry = readdir(dir)) != NULL) {
+                if (strcmp(entry->d_name, ".") != 0 && strcmp(entry->d_name, "..") != 0) {
+                    remove_tree(dirfd(dir), entry->d_name);
+                }
+            }
+            closedir(dir);
+        } else if (fd >= 0) {
+            close(fd);
+        }
+        unlinkat(parent, name, AT_REMOVEDIR);
+    } else {
+        unlinkat(parent, name, 0);
+    }
+}
+
+/* Removes everything uid owns below dir, looking where uid could have written: folders
+   anyone may write to (as /tmp itself), at most `depth` levels down. A world-writable folder
+   below one that is not is left alone: finding it would mean walking all of /tmp. */
+static void sweep(int parent, const char *name, uid_t uid, int depth) {
+    int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    DIR *dir = fd < 0 ? NULL : fdopendir(fd);
+    if (dir == NULL) {
+        if (fd >= 0) {
+            close(fd);
+        }
+        return;
+    }
+    struct dirent *entry;
+    while ((entry = readdir(dir)) != NULL) {
+        struct stat st;
+        if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0 ||
+            fstatat(dirfd(dir), entry->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+            continue;
+        }
+        if (st.st_uid == uid) {
+            remove_tree(dirfd(dir), entry->d_name);
+        } else if (S_ISDIR(st.st_mode) && (st.st_mode & S_IWOTH) && (st.st_mode & S_IXOTH) &&
+                   depth > 0) {
+            sweep(dirfd(dir), entry->d_name, uid, depth - 1);
+        }
+    }
+    closedir(dir);
+}
+
+/* System V shared memory, semaphores and message queues the uid created outlive it. The
+   owner's uid is the 8th column of /proc/sysvipc/shm and msg, the 5th of sem. */
+static void remove_ipc(uid_t uid) {
+    static const char *const tables[] = {"/proc/sysvipc/shm", "/proc/sysvipc/sem",
+                                         "/proc/sysvipc/msg"};
+    static const int uid_column[] = {7, 4, 7};
+    for (int t = 0; t < 3; t++) {
+        FILE *f = fopen(tables[t], "re");
+        if (f == NULL) {
+            continue;
+        }
+        char line[512];
+        bool header = true;
+        while (fgets(line, sizeof line, f) != NULL) {
+            long long column[8];
+            int n = sscanf(line, "%lld %lld %lld %lld %lld %lld %lld %lld", &column[0], &column[1],
+                           &column[2], &column[3], &column[4], &column[5], &column[6], &column[7]);
+            if (header || n <= uid_column[t] || column[uid_column[t]] != (long long)uid) {
+                header = false;
+                continue;
+            }
+            int id = (int)column[1];
+            if (t == 0) {
+                shmctl(id, IPC_RMID, NULL);
+            } else if (t == 1) {
+                semctl(id, 0, IPC_RMID);
+            } else {
+                msgctl(id, IPC_RMID, NULL);
+            }
+        }
+        fclose(f);
+    }
+}
+
+void box_destroy(const Box *box, const Options *o) {
+    if (box->path[0] == '\0') {
+        return;
+    }
+    if (box->drop) {
+        kill_uid(box);
+    }
+    remove_tree(AT_FDCWD, box->path);
+    if (o->isolation == ISOLATE_USER && box->drop) {
+        static const char *const shared[] = {"/tmp", "/var/tmp", "/dev/shm"};
+        for (size_t i = 0; i < sizeof shared / sizeof shared[0]; i++) {
+            sweep(AT_FDCWD, shared[i], box->uid, 4);
+        }
+        remove_ipc(box->uid);
+    }
+}

@@ -1,0 +1,60 @@
+-- attacks.lua: the attack suite of chapter 165, and what each attack must come to.
+--
+-- `make test-grader` (grader/test.lua, "attacks") builds every attack into a submission
+-- (prelude.c, then the attack, then its base: see prelude.c), grades them all as one batch
+-- at each isolation level (bubblewrap, then the unprivileged-user fallback), and checks:
+--   score        0, or "full" (everything the fixtures offer: the attack changed nothing)
+--   build        a Lua pattern the report's build line must match
+--   status       a Lua pattern some check's report must match
+--   families     { family = "zero" | "full" }
+--   forks_at_most  every "attack: forked N" in the report has N at most this
+--   speed        "not_full": the speed check must not give full marks;
+--                "no_better_than": NAME, no more speed points than that entry
+-- and, for every attack: the grading finished, its report holds no control character but
+-- newlines (nothing the student prints can drive the instructor's terminal), nothing of the solution, the expected
+-- answers or the grader's environment appears in its results.json, no process named
+-- "drip-attack" survives, no attack marker file is left, results.json is unchanged a while
+-- after grading, the repository is unchanged, and the shipped stubs still score 0.
+--
+-- base: "stubs" (exercises/165/profile.c), "correct" (grader/165/mutants/profile.c with
+-- `faults`), "none" (the attack is the whole file). kind = "symlink" makes profile.c a
+-- symbolic link to `target`; kind = "huge" a file of `size` bytes. with_speed = true grades
+-- the entry with the speed check (a batch of its own).
+return {
+  { name = "include_relative", base = "stubs", score = 0, build = "does not compile" },
+  { name = "include_absolute", base = "stubs", score = 0, build = "does not compile" },
+  { name = "include_gradescope", base = "stubs", score = 0, build = "does not compile" },
+  { name = "incbin", base = "stubs", score = 0, build = "does not compile" },
+  { name = "exec_reference", base = "stubs", score = 0 },
+  { name = "edit_grader", base = "correct", score = "full" },
+  { name = "rewrite_results", base = "stubs", score = 0 },
+  { name = "read_expected", base = "stubs", score = 0 },
+  { name = "exfiltrate", base = "stubs", score = 0, status = "crashed: SIGABRT" },
+  { name = "fork_bomb", base = "stubs", score = 0, forks_at_most = 15 }, -- limits.procs is 16
+  { name = "setsid_escape", base = "correct", score = "full" },
+  { name = "kill_parent", base = "correct", score = "full" },
+  { name = "ptrace_parent", base = "correct", families = { parse_row_fixtures = "full", inclusive_fixtures = "full" } },
+  { name = "huge_file", base = "correct", score = "full" },
+  { name = "sigstop", base = "correct", status = "stopped by a signal",
+    families = { sum_named_fixtures = "zero", sum_named_edges = "zero", parse_row_fixtures = "full",
+      inclusive_fixtures = "full" } },
+  { name = "leak_off", base = "correct", faults = { "LEAK" }, score = 0, build = "refused: .*__lsan_is_turned_off" },
+  { name = "do_nothing", base = "none", score = 0 },
+  { name = "symlink_solution", kind = "symlink", target = "@ROOT@/solutions/165/profile.c", score = 0,
+    build = "FAILED: the submission" },
+  { name = "symlink_shadow", kind = "symlink", target = "/etc/shadow", score = 0, build = "FAILED: the submission" },
+  { name = "huge_source", kind = "huge", size = 3 << 20, score = 0, build = "the limit is" },
+  { name = "include_dev_zero", base = "stubs", score = 0, build = "FAILED" },
+  { name = "include_environ", base = "stubs", score = 0 },
+  { name = "env_dump", base = "correct", families = { parse_row_fixtures = "zero", inclusive_fixtures = "full" } },
+  { name = "leftovers", base = "correct", score = "full" },
+  { name = "grader_fds", base = "correct", score = "full" },
+  { name = "escape_codes", base = "correct", status = "\\x1b%[2J", families = { parse_row_fixtures = "zero" } },
+  { name = "control_quadratic", base = "correct", faults = { "QUADRATIC" }, with_speed = true,
+    speed = "not_full" },
+  { name = "precompute", base = "correct", faults = { "QUADRATIC" }, with_speed = true,
+    speed = "no_better_than", than = "control_quadratic" },
+  { name = "forge_callgrind", base = "correct", faults = { "QUADRATIC" }, with_speed = true,
+    speed = "no_better_than", than = "control_quadratic" },
+  { name = "exec_native", base = "correct", faults = { "QUADRATIC" }, with_speed = true, speed = "not_full" },
+}

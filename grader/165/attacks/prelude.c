@@ -1,0 +1,102 @@
+/* prelude.c: what every attack in this folder shares.
+ *
+ * Each attack is a submission a determined student could write, knowing everything about the
+ * grader. The grader's tests (grader/test.lua, "attacks") build it as one profile.c: the
+ * attack's FAULT_ defines, this file, the attack, and its base implementation (the shipped
+ * stubs or the mutants' correct base, grader/165/mutants/profile.c) where the attack says
+ * @BASE@, or after it. @ROOT@ becomes the repository's absolute path and @OUT@ the folder
+ * the batch writes this attack's results to: the attacks know where everything is, so when
+ * they fail it is the sandbox that stopped them, not ignorance.
+ *
+ * Everything an attack does is reported on stderr as "attack: ..." lines; a process an attack
+ * leaves behind names itself "drip-attack" (prctl), so the test can look for survivors.
+ */
+#define _GNU_SOURCE
+#include "profile.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define ATTACK_ROOT "@ROOT@"
+#define ATTACK_OUT "@OUT@"
+
+/* Where the repository could be, as seen from the folder a check runs in. */
+static const char *const attack_roots[] = {
+    ATTACK_ROOT, "/autograder/source", ".", "..", "../..", "../../..", "../../../..",
+    "../../../../..", "../../../../../..", "../../../../../../..", NULL};
+
+/* The check's command line: argv[1] is the checker's mode (rows, sums, inclusive, ...). */
+static int attack_argc;
+static char **attack_argv;
+
+__attribute__((constructor(101))) static void attack_keep_argv(int argc, char **argv) {
+    attack_argc = argc;
+    attack_argv = argv;
+}
+
+static const char *attack_mode(void) {
+    return attack_argc > 1 ? attack_argv[1] : "";
+}
+
+/* Up to limit bytes of a file, NUL-terminated, or NULL. */
+static char *attack_slurp(const char *path, size_t limit) {
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        return NULL;
+    }
+    char *text = malloc(limit + 1);
+    size_t n = text == NULL ? 0 : fread(text, 1, limit, f);
+    fclose(f);
+    if (text != NULL) {
+        text[n] = '\0';
+    }
+    return text;
+}
+
+/* The first ROOT/relative that opens for reading, for every root above; NULL when none. */
+static char *attack_find(const char *relative) {
+    for (int i = 0; attack_roots[i] != NULL; i++) {
+        char *path = NULL;
+        if (asprintf(&path, "%s/%s", attack_roots[i], relative) < 0) {
+            return NULL;
+        }
+        int fd = open(path, O_RDONLY);
+        if (fd >= 0) {
+            close(fd);
+            fprintf(stderr, "attack: found %s\n", path);
+            return path;
+        }
+        free(path);
+    }
+    fprintf(stderr, "attack: %s is nowhere to be read\n", relative);
+    return NULL;
+}
+
+/* Leaves the check's process tree behind: a daemon in a session of its own. Returns in the
+   daemon (true) and in the caller (false). */
+static int attack_daemon(void) {
+    pid_t child = fork();
+    if (child < 0) {
+        return 0;
+    }
+    if (child > 0) {
+        waitpid(child, NULL, 0);
+        return 0;
+    }
+    setsid();
+    if (fork() != 0) {
+        _exit(0);
+    }
+    prctl(PR_SET_NAME, "drip-attack");
+    return 1;
+}

@@ -1,0 +1,337 @@
+-- attacks.lua: grades a chapter's attack suite (grader/NNN/attacks/) and checks that every
+-- attack came to its designed outcome (grader/165/attacks/attacks.lua says what each is).
+--
+-- Used by the grader's tests, once per isolation level, and by the Gradescope emulation.
+-- The attacks are graded as a batch through batch.lua, exactly as an instructor grades
+-- submissions; the checks then look at what the batch wrote and at the machine:
+--   * each attack's results.json: score, build line, statuses, families, speed;
+--   * nothing of the solution, the expected answers or a secret of the grader's environment
+--     anywhere in it (the student sees all of it);
+--   * results.json unchanged a while later (a survivor would rewrite it), no process named
+--     "drip-attack", no file an attack left in the shared temporary folders, no System V
+--     shared memory of a sandbox uid;
+--   * the repository's files unchanged (build/ and .git aside).
+
+package.path = "grader/?.lua;" .. package.path
+
+local util = require("util")
+local json = require("dkjson")
+
+local M = {}
+
+local LUA = os.getenv("LUA") or "lua5.4"
+local MARKERS = { "/tmp/drip-attack-survived", "/tmp/drip-attack-escaped", "/tmp/drip-attack-left",
+  "/tmp/drip-attack-big.bin", "/tmp/drip-attack-fifo", "/var/tmp/drip-attack-left", "/dev/shm/drip-attack-left" }
+
+-- A fingerprint of every file of the repository outside build/ and .git.
+function M.repository_fingerprint()
+  return util.capture("find . \\( -path ./build -o -path ./.git \\) -prune -o -type f -print0 2>/dev/null"
+    .. " | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum")
+end
+
+-- Lines of the reference that appear nowhere in the files a student has anyway: if one of
+-- them shows up in a report, the reference's source leaked.
+local function secret_lines(rubric)
+  local public = {}
+  for _, path in ipairs({ rubric.stubs .. "/profile.c", rubric.stubs .. "/profile.h",
+    "grader/" .. rubric.chapter .. "/mutants/profile.c" }) do
+    for line in (util.read_file(path) or ""):gmatch("[^\n]+") do
+      public[line:gsub("^%s+", "")] = true
+    end
+  end
+  local lines = {}
+  for line in (util.read_file(rubric.reference .. "/profile.c") or ""):gmatch("[^\n]+") do
+    local text = line:gsub("^%s+", "")
+    if #text >= 30 and not public[text] then
+      lines[#lines + 1] = text
+    end
+  end
+  return lines
+end
+
+-- The text of an attack's submission, from prelude.c, the attack and its base.
+local function submission_text(dir, attack, root, out)
+  local prelude = assert(util.read_file(dir .. "/prelude.c"))
+  local body = util.read_file(dir .. "/" .. attack.name .. ".c") or "" -- a control has no attack
+  local base = ""
+  if attack.base == "stubs" then
+    base = assert(util.read_file("exercises/165/profile.c"))
+  elseif attack.base == "correct" then
+    base = assert(util.read_file(dir .. "/../mutants/profile.c"))
+  end
+  local faults = {}
+  for _, f in ipairs(attack.faults or {}) do
+    faults[#faults + 1] = "#define FAULT_" .. f .. " 1\n"
+  end
+  local text = body:find("/* @BASE@ */", 1, true) and body:gsub("/%* @BASE@ %*/", function()
+    return base
+  end) or (body .. "\n" .. base)
+  text = table.concat(faults) .. prelude .. "\n" .. text
+  return (text:gsub("@ROOT@", root):gsub("@OUT@", out))
+end
+
+-- Writes an attack's submission to file (profile.c), with root and out for @ROOT@, @OUT@.
+local function write_submission(dir, attack, file, root, out)
+  if attack.kind == "symlink" then
+    util.run("ln -s " .. util.quote((attack.target:gsub("@ROOT@", root))) .. " " .. util.quote(file))
+  elseif attack.kind == "huge" then
+    util.run(string.format("head -c %d /dev/zero | tr '\\0' '/' > %s", attack.size, util.quote(file)))
+  elseif attack.kind == "copy" then
+    util.copy(attack.from, file)
+  else
+    util.write_file(file, submission_text(dir, attack, root, out))
+  end
+end
+
+-- Lays out one folder per attack under subs; returns the attacks, split by speed.
+local function lay_out(chapter_dir, subs, root, out)
+  local attacks = assert(util.load_data(chapter_dir .. "/attacks.lua"))
+  local plain, timed = {}, {}
+  for _, attack in ipairs(attacks) do
+    local folder = subs .. (attack.with_speed and "/speed/" or "/plain/") .. attack.name
+    util.mkdir_p(folder)
+    write_submission(chapter_dir, attack, folder .. "/profile.c", root, out .. "/" .. attack.name)
+    local list = attack.with_speed and timed or plain
+    list[#list + 1] = attack
+  end
+  return plain, timed
+end
+
+-- All strings in a decoded JSON value, joined.
+local function strings_of(value, out)
+  out = out or {}
+  if type(value) == "string" then
+    out[#out + 1] = value
+  elseif type(value) == "table" then
+    for _, v in pairs(value) do
+      strings_of(v, out)
+    end
+  end
+  return out
+end
+
+local function family_scores(result)
+  local got, max = {}, {}
+  for _, t in ipairs(result.tests or {}) do
+    local g = t.tags and t.tags[2] or t.name
+    got[g] = (got[g] or 0) + t.score
+    max[g] = (max[g] or 0) + t.max_score
+  end
+  return got, max
+end
+
+-- Checks one attack's result against its designed outcome; returns a list of problems.
+local function judge(attack, result, text, all)
+  local problems = {}
+  local function expect(ok, what)
+    if not ok then
+      problems[#problems + 1] = what
+    end
+  end
+  if type(result) ~= "table" or result.score == nil then
+    return { "was not graded (no results.json)" }
+  end
+  local max = result.extra_data and result.extra_data.max_score or 0
+  for _, t in ipairs(result.tests or {}) do
+    if (t.output or ""):match("^passed") and t.score < t.max_score - 1e-9 then
+      problems[#problems + 1] = "'passed' next to " .. util.points(t.score) .. " of " .. util.points(t.max_score)
+        .. " points: " .. t.name
+    end
+  end
+  if text:find("[%z\1-\9\11-\31\127]") then
+    problems[#problems + 1] = "the report holds a control character (an escape sequence?)"
+  end
+  if attack.score == 0 then
+    expect(result.score < 1e-9, "should score 0, scored " .. util.points(result.score))
+  elseif attack.score == "full" then
+    expect(result.score >= max - 1e-9, "should keep full marks, scored " .. util.points(result.score) .. " of "
+      .. util.points(max))
+  end
+  if attack.build then
+    local line = text:match("\nbuild: ([^\n]*)") or ""
+    expect(line:match(attack.build), "build line should match '" .. attack.build .. "': " .. line)
+  end
+  if attack.status then
+    expect(text:match(attack.status), "no check reports '" .. attack.status .. "'")
+  end
+  if attack.forks_at_most then
+    local seen = 0
+    for n in text:gmatch("attack: forked (%d+)") do
+      seen = seen + 1
+      expect(tonumber(n) <= attack.forks_at_most, "forked " .. n .. " processes, more than "
+        .. attack.forks_at_most)
+    end
+    expect(seen > 0, "no fork count in the report")
+  end
+  local got, fmax = family_scores(result)
+  for family, want in pairs(attack.families or {}) do
+    if want == "zero" then
+      expect((got[family] or 0) < 1e-9, family .. " should score 0, got " .. util.points(got[family] or 0))
+    else
+      expect(fmax[family] and got[family] >= fmax[family] - 1e-9, family .. " should keep full marks, got "
+        .. util.points(got[family] or 0))
+    end
+  end
+  if attack.speed then
+    local speed = got.speed or 0
+    expect((fmax.speed or 0) > 0, "the speed check did not run")
+    if attack.speed == "not_full" then
+      expect(speed < (fmax.speed or 0) - 1e-9, "speed should not get full marks, got " .. util.points(speed))
+    else
+      local other = all[attack.than] and family_scores(all[attack.than]).speed or -1
+      expect(speed <= other + 1e-9, string.format("speed %s is more than %s's %s", util.points(speed), attack.than,
+        util.points(other)))
+    end
+  end
+  return problems
+end
+
+-- What every attack's results must show once grading is over: results.json as it was
+-- first read (a survivor would rewrite it), and no secret in anything the student sees.
+local function after_grading(problems, path, first, result, secrets)
+  if (util.read_file(path) or "") ~= first then
+    problems[#problems + 1] = "results.json changed after grading"
+  end
+  local visible = table.concat(strings_of(result), "\n")
+  for _, s in ipairs(secrets) do
+    if visible:find(s, 1, true) then
+      problems[#problems + 1] = "results.json shows a secret: " .. util.shorten(s, 60)
+      return
+    end
+  end
+end
+
+-- Emulates Gradescope for each attack (and the reference and the stubs): the zip unpacked
+-- into a folder bind-mounted on /autograder in a private mount namespace (root only), the
+-- attack's profile.c in /autograder/submission, run_autograder as Gradescope runs it.
+-- opts: level, out, zip, names (attacks to run). Returns a list of { name, problems }.
+function M.gradescope(opts)
+  local dir = util.realpath("grader/165/attacks")
+  local attacks = assert(util.load_data(dir .. "/attacks.lua"))
+  local by_name = {}
+  for _, a in ipairs(attacks) do
+    by_name[a.name] = a
+  end
+  by_name.reference = { name = "reference", kind = "copy", from = "solutions/165/profile.c", score = "full" }
+  by_name.stubs = { name = "stubs", kind = "copy", from = "exercises/165/profile.c", score = 0 }
+  local root = opts.out .. "/autograder"
+  util.rm_rf(root)
+  util.mkdir_p(root .. "/source")
+  util.run("unzip -q " .. util.quote(opts.zip) .. " -d " .. util.quote(root .. "/source"))
+  -- Gradescope runs /autograder/run_autograder, a copy of the zip's.
+  util.copy(root .. "/source/run_autograder", root .. "/run_autograder")
+  root = util.realpath(root)
+  local secret = "drip-secret-" .. tostring(os.time()) .. tostring({}):match("0x(%x+)")
+  local secrets = secret_lines(require("165.rubric"))
+  secrets[#secrets + 1] = secret
+  local made_mountpoint = not util.is_dir("/autograder") and util.run("mkdir /autograder")
+  local outcomes = {}
+  for _, name in ipairs(opts.names) do
+    local attack = assert(by_name[name], "no attack " .. name)
+    util.rm_rf(root .. "/submission")
+    util.rm_rf(root .. "/results")
+    util.mkdir_p(root .. "/submission/nested")
+    write_submission(dir, attack, root .. "/submission/nested/profile.c", "/autograder/source", "/autograder/results")
+    local log = opts.out .. "/" .. name .. ".log"
+    util.run(string.format("GRADE_ISOLATION=%s GRADE_NO_SPEED=1 GRADE_TEST_SECRET=%s unshare -m --propagation private "
+      .. "sh -c 'mount --bind %s /autograder && exec bash /autograder/run_autograder' > %s 2>&1", opts.level, secret,
+      util.quote(root), util.quote(log)))
+    local path = root .. "/results/results.json"
+    local first = util.read_file(path) or ""
+    local result = json.decode(first ~= "" and first or "null")
+    local text = type(result) == "table" and result.output or ""
+    local problems = judge(attack, result, text, {})
+    util.run("sleep 1")
+    after_grading(problems, path, first, result, secrets)
+    if not util.capture("stat -c %a " .. util.quote(root .. "/source")):match("^700") then
+      problems[#problems + 1] = "/autograder/source is not private to root while grading"
+    end
+    outcomes[#outcomes + 1] = { name = name, problems = problems }
+  end
+  if made_mountpoint then
+    util.run("rmdir /autograder")
+  end
+  return outcomes
+end
+
+-- Grades the attacks of every chapter at isolation `level`. opts: level, out, seed,
+-- fixtures (a small fixture folder), speed_lines. Returns a list of { name, problems }.
+function M.run(opts)
+  local root = util.realpath(".")
+  local before = M.repository_fingerprint()
+  local secret = "drip-secret-" .. tostring(os.time()) .. tostring({}):match("0x(%x+)")
+  local outcomes = {}
+  for _, id in ipairs(util.list_dir("grader") or {}) do
+    local chapter_dir = "grader/" .. id .. "/attacks"
+    if id:match("^%d+$") and util.exists(chapter_dir .. "/attacks.lua") then
+      local rubric = require(id .. ".rubric")
+      local subs, out = opts.out .. "/submissions", opts.out .. "/graded"
+      util.rm_rf(subs)
+      util.rm_rf(out)
+      local plain, timed = lay_out(chapter_dir, subs, root, out)
+      local env = string.format("GRADE_ISOLATION=%s FIXTURES=%s GRADE_TEST_SECRET=%s", opts.level,
+        util.quote(opts.fixtures), secret)
+      for _, batch in ipairs({ { "plain", plain, "GRADE_NO_SPEED=1 " }, { "speed", timed, "" } }) do
+        if #batch[2] > 0 then
+          local log = opts.out .. "/" .. batch[1] .. ".log"
+          util.run(string.format("%s %s%s grader/batch.lua %s --skip-reference --out %s --seed %d %s > %s 2>&1",
+            env, batch[3], LUA, util.quote(subs .. "/" .. batch[1]), util.quote(out .. "." .. batch[1]), opts.seed,
+            opts.speed_lines and ("--speed-lines " .. opts.speed_lines) or "", util.quote(log)))
+          -- Move each attack's results where its @OUT@ said they would be.
+          for _, attack in ipairs(batch[2]) do
+            util.mkdir_p(out)
+            util.run("mv " .. util.quote(out .. "." .. batch[1] .. "/" .. attack.name) .. " " .. util.quote(out .. "/"
+              .. attack.name) .. " 2>/dev/null")
+          end
+        end
+      end
+      local results, texts, first_read = {}, {}, {}
+      local all = {}
+      for _, list in ipairs({ plain, timed }) do
+        for _, attack in ipairs(list) do
+          all[#all + 1] = attack
+          first_read[attack.name] = util.read_file(out .. "/" .. attack.name .. "/results.json") or ""
+          results[attack.name] = json.decode(first_read[attack.name] ~= "" and first_read[attack.name] or "null")
+          texts[attack.name] = util.read_file(out .. "/" .. attack.name .. "/" .. id .. "/report.txt") or ""
+        end
+      end
+      util.run("sleep 3") -- a survivor would act now
+      local secrets = secret_lines(rubric)
+      local expected = util.read_file("grader/fixtures/" .. id .. "/expected/toy-vm.folded.expected") or ""
+      secrets[#secrets + 1] = expected:match("\n(sha256 %x+)\n")
+      secrets[#secrets + 1] = secret
+      for _, attack in ipairs(all) do
+        local problems = judge(attack, results[attack.name], texts[attack.name], results)
+        after_grading(problems, out .. "/" .. attack.name .. "/results.json", first_read[attack.name],
+          results[attack.name], secrets)
+        outcomes[#outcomes + 1] = { name = id .. "/" .. attack.name, problems = problems }
+      end
+    end
+  end
+  local machine = {}
+  local survivors = {}
+  for pid in util.capture("ps -eo pid=,comm= | awk '$2 == \"drip-attack\" { print $1 }'"):gmatch("%d+") do
+    survivors[#survivors + 1] = pid
+  end
+  if #survivors > 0 then
+    machine[#machine + 1] = #survivors .. " attack process(es) survived the grading"
+    util.run("kill -KILL " .. table.concat(survivors, " ") .. " 2>/dev/null")
+  end
+  for _, marker in ipairs(MARKERS) do
+    if util.run("test -e " .. util.quote(marker) .. " -o -L " .. util.quote(marker)) then
+      machine[#machine + 1] = "an attack left " .. marker
+      util.run("rm -f " .. util.quote(marker))
+    end
+  end
+  local shm = util.capture("ipcs -m 2>/dev/null | awk '$3 ~ /^[0-9]+$/ && $3 >= 2000000000'")
+  if shm:match("%S") then
+    machine[#machine + 1] = "System V shared memory of a sandbox uid is left: " .. shm
+  end
+  if M.repository_fingerprint() ~= before then
+    machine[#machine + 1] = "the repository's files changed during the attacks"
+  end
+  outcomes[#outcomes + 1] = { name = "the machine after the attacks", problems = machine }
+  return outcomes
+end
+
+return M
