@@ -29,13 +29,14 @@ TEST_SUITES  :=
 HELP         :=
 
 # Debian packages the workbook needs, and how to tell each one is present.
-SETUP_PACKAGES := pkg-config libcmocka-dev lua5.4 lua-dkjson valgrind pandoc
+SETUP_PACKAGES := pkg-config libcmocka-dev lua5.4 lua-dkjson valgrind pandoc libxml2-utils
 SETUP_CHECK_pkg-config    := command -v pkg-config
 SETUP_CHECK_libcmocka-dev := pkg-config --exists cmocka
 SETUP_CHECK_lua5.4        := command -v lua5.4
 SETUP_CHECK_lua-dkjson    := lua5.4 -e 'require "dkjson"'
 SETUP_CHECK_valgrind      := command -v valgrind
 SETUP_CHECK_pandoc        := command -v pandoc
+SETUP_CHECK_libxml2-utils := command -v xmllint
 
 BENCH_TARGETS :=
 

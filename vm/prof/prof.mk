@@ -28,7 +28,8 @@ HELP += "PROFILE_IMPL=dir where dripprof top/files get parse_row, inclusive (her
 PROF_DIR      := vm/prof
 PROF_OBJ      := $(BUILD)/obj/prof
 PROF_CFLAGS   := $(CWARN) -O2 -g -I$(PROF_DIR) -I$(PROFILE_IMPL)
-PROF_LIB      := folded intern callgrind fold trie flame flame_script top annotate exercise diff
+PROF_LIB      := folded intern callgrind fold trie flame flame_script top annotate exercise diff \
+                 u128 tsv
 PROF_OBJS     := $(PROF_LIB:%=$(PROF_OBJ)/%.o)
 PROF_IMPL_OBJ := $(PROF_OBJ)/impl/profile.o
 PROF_TEST_IMPL := $(filter solutions/%,$(PROFILE_IMPL))

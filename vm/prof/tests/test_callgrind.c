@@ -238,11 +238,31 @@ static void sniff_tells_profiles_from_stacks(void **state) {
     size_t length;
     char *text = prof_slurp(PROF_DATA_DIR "/fib.callgrind.out", &length);
     assert_non_null(text);
-    assert_true(callgrind_sniff(text, length));
+    assert_int_equal(callgrind_sniff(text, length), CG_CALLGRIND);
     free(text);
-    assert_true(callgrind_sniff("\nversion: 1\n", 12));
-    assert_false(callgrind_sniff("main;fib 3\n", 11));
-    assert_false(callgrind_sniff("", 0));
+    static const struct {
+        const char *text;
+        CgKind kind;
+    } cases[] = {
+        {"# callgrind format\n", CG_CALLGRIND},
+        {"\nversion: 1\ncreator: callgrind-3.19.0\n", CG_CALLGRIND},
+        {"version: 1\npositions: line\nevents: Ir\nfn=main\n", CG_CALLGRIND},
+        {"events: Ir\r\nfn=(1) a\r\n0 9\r\n", CG_CALLGRIND}, /* a hand-made profile */
+        {"desc: I1 cache: 32768 B\ncmd: ./prog\nevents: Ir I1mr\nfl=prog.c\nfn=main\n3 1 0\n",
+         CG_CACHEGRIND},
+        {"cmd: ./prog\nevents: Ir\nfl=prog.c\n", CG_CACHEGRIND},
+        /* folded stacks, even when a frame looks like a header key */
+        {"main;fib 3\n", CG_NONE},
+        {"creator:main;fib 3\nmain 1\n", CG_NONE},
+        {"creator: x;y 5\n", CG_NONE},
+        {"version: 1\n", CG_NONE}, /* the one-frame stack "version:" */
+        {"", CG_NONE},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (callgrind_sniff(cases[i].text, strlen(cases[i].text)) != cases[i].kind) {
+            fail_msg("case %zu: %s", i, cases[i].text);
+        }
+    }
 }
 
 int callgrind_tests(size_t *count) {
