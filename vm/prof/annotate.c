@@ -123,6 +123,8 @@ static int read_rows(FILE *in, const char *name, AnnotateTable *out, bool all) {
                    strcmp(row.name, "PROGRAM TOTALS") == 0) {
             out->total = row.ir;
             out->has_total = true;
+            out->total_has_pct = row.has_pct;
+            out->total_pct = row.pct;
             out->total_line = number;
             free(row.name);
         } else if (parsed == 1 && (all || where == TABLE)) {

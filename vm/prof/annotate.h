@@ -29,6 +29,8 @@ typedef struct {
     size_t count;
     uint64_t total; /* PROGRAM TOTALS */
     bool has_total;
+    bool total_has_pct; /* and its percentage, as parse_row read it */
+    double total_pct;
     size_t total_line; /* the line of the PROGRAM TOTALS row */
     char *error;       /* after a failed read: "NAME:LINE: message" */
 } AnnotateTable;

@@ -246,14 +246,19 @@ static bool parse_number(const char *text, double *value) {
 
 /* ---- output ------------------------------------------------------------------------ */
 
+/* errno of a write to stdout that failed inside a writer (flame, top, diff), for
+ * finish_output's message: by then stdout's buffer may be gone and errno reused. */
+static int output_errno = 0;
+
 /* Every command ends here: the result is only good if all of it reached stdout (a full
  * disk, a closed pipe), and a write error names stdout, not the input. */
 static int finish_output(int status) {
-    bool flush_failed = fflush(stdout) != 0;
-    int error = errno;
-    if (flush_failed || ferror(stdout)) {
-        fprintf(stderr, "dripprof: write error on standard output%s%s\n", flush_failed ? ": " : "",
-                flush_failed ? strerror(error) : "");
+    if (fflush(stdout) != 0) {
+        output_errno = errno;
+    }
+    if (ferror(stdout)) {
+        fprintf(stderr, "dripprof: write error on standard output%s%s\n",
+                output_errno ? ": " : "", output_errno ? strerror(output_errno) : "");
         return 1;
     }
     return status;
@@ -262,7 +267,9 @@ static int finish_output(int status) {
 /* A failure of a writer (flame, top, diff): a write error is finish_output's to report;
  * anything else is about the input. */
 static int writer_failed(const char *path, const char *error) {
-    if (!ferror(stdout)) {
+    if (ferror(stdout)) {
+        output_errno = errno;
+    } else {
         fprintf(stderr, "dripprof: %s: %s\n", path, error);
     }
     return 1;
@@ -852,7 +859,10 @@ static int run_rows(int argc, char **argv) {
     AnnotateTable table;
     int status = read_annotate(path, !table_only, &table);
     if (status == 0 && table_only) {
-        Row total = {.ir = table.total, .has_pct = false, .name = "PROGRAM TOTALS"};
+        Row total = {.ir = table.total,
+                     .has_pct = table.total_has_pct,
+                     .pct = table.total_pct,
+                     .name = "PROGRAM TOTALS"};
         write_row(table.total_line, &total);
     }
     for (size_t i = 0; status == 0 && i < table.count; i++) {
@@ -965,8 +975,8 @@ static int run_diff(int argc, char **argv) {
             fprintf(stderr, "dripprof: diff: no stack with a count above 0 in %s or %s\n",
                     inputs[0].name, inputs[1].name);
             status = 1;
-        } else {
-            diff_write(&diff, stdout); /* a write error: finish_output says so */
+        } else if (diff_write(&diff, stdout) != 0) {
+            status = writer_failed("diff", "write error"); /* finish_output names stdout */
         }
         diff_free(&diff);
     }

@@ -59,6 +59,11 @@ const char *prof_scratch_file(const char *name, const char *data, size_t length)
  * returns its exit status and fills *out / *err with what it printed (malloc'd). */
 int prof_run(const char *binary, const char *args, char **out, char **err);
 
+/* Runs `binary args` and fails the test unless it exits with status and, where given
+ * (not NULL), its stdout contains in_out and its stderr in_err. */
+void prof_expect(const char *binary, const char *args, int status, const char *in_out,
+                 const char *in_err);
+
 /* Draws folded text (one or two counts a line) the way dripprof flame does: streamed
  * through diff_reader_visit into a trie, drawn by flame_write_trie (options NULL: the
  * defaults). Returns the SVG, malloc'd and NUL-terminated (*svg_length bytes when
@@ -81,5 +86,6 @@ int robust_tests(size_t *count);
 int diff_tests(size_t *count);
 int exercise_tests(size_t *count);
 int u128_tests(size_t *count);
+int user_tests(size_t *count);
 
 #endif

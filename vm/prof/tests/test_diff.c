@@ -230,21 +230,8 @@ static void nothing_after_is_an_error(void **state) {
     trie_free(&trie);
 }
 
-/* Runs dripprof with a shell fragment; returns the exit status, fills *out
- * and *err (malloc'd). */
-/* Runs dripprof with args, wants the exit status and, when given, a text in
- * its stdout and one in its stderr. */
 static void expect_run(const char *args, int status, const char *in_out, const char *in_err) {
-    char *out, *err;
-    assert_int_equal(prof_run(PROF_DRIPPROF, args, &out, &err), status);
-    if (in_out != NULL && strstr(out, in_out) == NULL) {
-        fail_msg("dripprof %s: stdout lacks \"%s\":\n%s", args, in_out, out);
-    }
-    if (in_err != NULL && strstr(err, in_err) == NULL) {
-        fail_msg("dripprof %s: stderr lacks \"%s\":\n%s", args, in_err, err);
-    }
-    free(out);
-    free(err);
+    prof_expect(PROF_DRIPPROF, args, status, in_out, in_err);
 }
 
 static void the_command_line(void **state) {

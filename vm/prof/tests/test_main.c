@@ -79,6 +79,20 @@ int prof_run(const char *binary, const char *args, char **out, char **err) {
     return WEXITSTATUS(status);
 }
 
+void prof_expect(const char *binary, const char *args, int status, const char *in_out,
+                 const char *in_err) {
+    char *out, *err;
+    int got = prof_run(binary, args, &out, &err);
+    if (got != status || (in_out != NULL && strstr(out, in_out) == NULL) ||
+        (in_err != NULL && strstr(err, in_err) == NULL)) {
+        fail_msg("%s %s: exit %d, stdout \"%.300s\", stderr \"%s\"; want exit %d, \"%s\" in "
+                 "stdout, \"%s\" in stderr",
+                 binary, args, got, out, err, status, in_out ? in_out : "", in_err ? in_err : "");
+    }
+    free(out);
+    free(err);
+}
+
 char *prof_draw(const char *name, const char *text, size_t length, const FlameOptions *options,
                 size_t *svg_length, char **error) {
     FILE *in = tmpfile();
@@ -154,7 +168,7 @@ size_t prof_skipped = 0;
 int main(int argc, char **argv) {
     int (*groups[])(size_t *) = {folded_tests, callgrind_tests, fold_tests,   flame_tests,
                                  top_tests,    cli_tests,       robust_tests, exercise_tests,
-                                 diff_tests,   u128_tests};
+                                 diff_tests,   u128_tests,      user_tests};
     size_t total = 0;
     int failed = 0;
     for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++) {
