@@ -45,6 +45,7 @@ HELP += "all              build the VM and the profiler (build/drip, build/dripp
 HELP += "setup            install missing Debian packages ($(SETUP_PACKAGES))"
 HELP += "test             run the workbook's own tests; ends with 'N passed, N failed'"
 HELP += "clean            remove build/"
+HELP += "help             this list"
 
 .PHONY: all bench
 all:
