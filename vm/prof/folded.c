@@ -164,22 +164,22 @@ static size_t scan_line(const char *line, size_t len, bool *empty_frame) {
     return len;
 }
 
+/* parse_line's reason for a line with a control byte; line_error names the byte. */
+static const char binary_data[] = "binary data";
+
 /* One line (without its '\n'; a trailing '\r' is allowed), parsed in place: cuts the
  * count off line[] and stores the stack start, its length and the count. Returns 1 for a
- * stack, 0 for a blank line, -1 for a malformed line with *why set to a static message,
- * and *bad_byte to the offending byte for binary data (-1 otherwise). The one rule of
- * both readers. */
+ * stack, 0 for a blank line, -1 for a malformed line (left as it was) with *why set to a
+ * static message. The one rule of both readers. */
 static int parse_line(char *line, size_t len, const char **stack, size_t *stack_len,
-                      uint64_t *count, const char **why, int *bad_byte) {
-    *bad_byte = -1;
+                      uint64_t *count, const char **why) {
     if (len > 0 && line[len - 1] == '\r') {
         len--;
     }
     bool empty_frame;
     size_t bad = scan_line(line, len, &empty_frame);
     if (bad < len) {
-        *bad_byte = (unsigned char)line[bad];
-        *why = "binary data";
+        *why = binary_data;
         return -1;
     }
     while (len > 0 && is_blank(line[len - 1])) {
@@ -232,16 +232,22 @@ static int parse_line(char *line, size_t len, const char **stack, size_t *stack_
     return 1;
 }
 
-/* The message for a line parse_line refused: why, or for binary data the byte that makes it
- * so, as the callgrind reader words it ("binary data (control character 0x01)"). */
-static const char *line_error(const char *why, int bad_byte, char *buffer, size_t size) {
-    if (bad_byte < 0) {
+/* The message for a line parse_line refused: why, or for binary data the byte that makes
+ * it so, as the callgrind reader words it ("binary data (control character 0x01)"). Found
+ * again here, off the hot path: parse_line only says that there is one. */
+static const char *line_error(const char *why, const char *line, size_t len, char *buffer,
+                              size_t size) {
+    if (why != binary_data) {
         return why;
     }
-    if (bad_byte == 0) {
+    size_t i = 0;
+    while (i < len && ((unsigned char)line[i] >= 0x20 || line[i] == '\t')) {
+        i++;
+    }
+    if (i == len || line[i] == '\0') { /* (the end cannot happen: there is a bad byte) */
         return "binary data (NUL byte)";
     }
-    snprintf(buffer, size, "binary data (control character 0x%02x)", (unsigned)bad_byte);
+    snprintf(buffer, size, "binary data (control character 0x%02x)", (unsigned char)line[i]);
     return buffer;
 }
 
@@ -313,12 +319,11 @@ static int parse_text(FoldedFile *out, const char *name, size_t len) {
         size_t line_len = newline ? (size_t)(newline - cursor) : (size_t)(end - cursor);
         FoldedLine line = {.line = number};
         const char *why = NULL;
-        int bad_byte;
-        int status =
-            parse_line(cursor, line_len, &line.stack, &line.length, &line.count, &why, &bad_byte);
+        int status = parse_line(cursor, line_len, &line.stack, &line.length, &line.count, &why);
         if (status < 0) {
             char text[48];
-            set_error(out, name, number, "%s", line_error(why, bad_byte, text, sizeof text));
+            set_error(out, name, number, "%s",
+                      line_error(why, cursor, line_len, text, sizeof text));
             return -1;
         }
         if (status == 1 && !append_line(out, &capacity, line)) {
@@ -437,12 +442,12 @@ static int visit_lines(char *buffer, size_t *used, bool final, size_t *number, c
         const char *stack, *why = NULL;
         size_t stack_len;
         uint64_t count;
-        int bad_byte;
-        int status = parse_line(cursor, line_len, &stack, &stack_len, &count, &why, &bad_byte);
+        int status = parse_line(cursor, line_len, &stack, &stack_len, &count, &why);
         if (status < 0 || (status == 1 && visit(context, stack, stack_len, count, &why) != 0)) {
             char text[48];
             return each_error(error, name, *number, "%s",
-                              why ? line_error(why, bad_byte, text, sizeof text) : "stopped");
+                              why ? line_error(why, cursor, line_len, text, sizeof text)
+                                  : "stopped");
         }
         cursor += line_len + 1;
     }
