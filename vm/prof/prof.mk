@@ -23,7 +23,7 @@
 # never by `make test`; tests that need the functions are skipped without it.
 
 PROFILE_IMPL ?= $(if $(wildcard solutions/165/profile.c),solutions/165,exercises/165)
-HELP += "PROFILE_IMPL=dir where dripprof top/files get parse_row, inclusive (here: $(PROFILE_IMPL))"
+HELP += "PROFILE_IMPL=dir where dripprof top/files/rows get parse_row, inclusive (here: $(PROFILE_IMPL))"
 
 PROF_DIR      := vm/prof
 PROF_OBJ      := $(BUILD)/obj/prof
