@@ -486,8 +486,10 @@ typedef struct {
 
 static int compare_remainders(const void *pa, const void *pb) {
     const Remainder *a = pa, *b = pb;
-    int order = u128_compare(b->remainder, a->remainder); /* largest first */
-    return order != 0 ? order : (a->index > b->index) - (a->index < b->index);
+    if (u128_compare(a->remainder, b->remainder) != 0) {
+        return u128_compare(b->remainder, a->remainder); /* the largest remainder first */
+    }
+    return (a->index > b->index) - (a->index < b->index);
 }
 
 /* Largest-remainder split of amount by the callers' weights into shares[]. */
