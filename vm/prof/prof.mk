@@ -17,7 +17,7 @@
 # That file is compiled on its own, with warnings but without -Werror (a
 # half-written function must still link). When it does not compile at all,
 # dripprof is linked without it: exercise.c's stand-ins then answer like the
-# shipped stubs and top/files say what is missing, so `make` never fails on the
+# shipped stubs and top/files/rows say what is missing, so `make` never fails on the
 # exercise. The profiler's own tests (test-prof) use the implementation only
 # when it is the reference: a student's code is tested by `make exercise-165`,
 # never by `make test`; tests that need the functions are skipped without it.
@@ -67,7 +67,7 @@ $(PROF_IMPL_OBJ): $(PROFILE_IMPL)/profile.c $(PROFILE_IMPL)/profile.h $(PROF_CHO
 	@mkdir -p $(@D)
 	@if ! $(CC) -std=c11 -Wall -Wextra -O2 -g -I$(PROFILE_IMPL) -c -o $@ $<; then \
 	  echo "prof: $< does not compile, so build/dripprof is built without it:" \
-	       "dripprof top and files will say what is missing (make exercise-165 shows why)."; \
+	       "dripprof top, files and rows will say what is missing (make exercise-165 shows why)."; \
 	  $(CC) -x c -c -o $@ /dev/null; fi
 
 $(PROF_UNWRITTEN): $(PROF_OBJ)/dripprof.o $(PROF_OBJS)

@@ -45,6 +45,16 @@ extern size_t prof_skipped;
         }                                                                                          \
     } while (0)
 
+/* The runner a test file exports: NAME(count) runs the cmocka group TITLE of the tests
+ * listed (cmocka_unit_test(...), ...), stores how many there are and returns how many
+ * failed. */
+#define PROF_TEST_GROUP(name, title, ...)                                                          \
+    int name(size_t *count) {                                                                      \
+        const struct CMUnitTest tests[] = {__VA_ARGS__};                                           \
+        *count = sizeof tests / sizeof tests[0];                                                   \
+        return cmocka_run_group_tests_name(title, tests, NULL, NULL);                              \
+    }
+
 /* The committed callgrind fixtures (file names inside PROF_DATA_DIR). */
 extern const char *const prof_fixtures[];
 extern const size_t prof_fixture_count;

@@ -265,20 +265,14 @@ static void sniff_tells_profiles_from_stacks(void **state) {
     }
 }
 
-int callgrind_tests(size_t *count) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(reads_every_fixture),
-        cmocka_unit_test(fib_profile_has_the_recursion_callgrind_reports),
-        cmocka_unit_test(instr_positions_give_the_same_costs),
-        cmocka_unit_test(jump_lines_and_jfi_ids_are_understood),
-        cmocka_unit_test(name_compression_across_cfn_jfn_and_fi),
-        cmocka_unit_test(cob_applies_to_one_call_and_identity_includes_the_object),
-        cmocka_unit_test(uncompressed_names_hex_and_relative_positions),
-        cmocka_unit_test(crlf_and_summary_without_totals),
-        cmocka_unit_test(malformed_files_name_file_and_line),
-        cmocka_unit_test(truncated_real_profile_is_caught),
-        cmocka_unit_test(sniff_tells_profiles_from_stacks),
-    };
-    *count = sizeof tests / sizeof tests[0];
-    return cmocka_run_group_tests_name("callgrind reader", tests, NULL, NULL);
-}
+PROF_TEST_GROUP(callgrind_tests, "callgrind reader", cmocka_unit_test(reads_every_fixture),
+                cmocka_unit_test(fib_profile_has_the_recursion_callgrind_reports),
+                cmocka_unit_test(instr_positions_give_the_same_costs),
+                cmocka_unit_test(jump_lines_and_jfi_ids_are_understood),
+                cmocka_unit_test(name_compression_across_cfn_jfn_and_fi),
+                cmocka_unit_test(cob_applies_to_one_call_and_identity_includes_the_object),
+                cmocka_unit_test(uncompressed_names_hex_and_relative_positions),
+                cmocka_unit_test(crlf_and_summary_without_totals),
+                cmocka_unit_test(malformed_files_name_file_and_line),
+                cmocka_unit_test(truncated_real_profile_is_caught),
+                cmocka_unit_test(sniff_tells_profiles_from_stacks))

@@ -260,19 +260,13 @@ static void the_command_line(void **state) {
     expect_run("diff --help", 0, "stack BEFORE AFTER", NULL);
 }
 
-int diff_tests(size_t *count) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(a_stack_only_in_one_file_gets_zero_in_the_other),
-        cmocka_unit_test(repeated_lines_are_summed_and_equal_counts_cancel),
-        cmocka_unit_test(the_columns_add_up_to_the_files_totals),
-        cmocka_unit_test(sums_above_64_bits_are_refused),
-        cmocka_unit_test(the_first_count_is_split_off_a_stack),
-        cmocka_unit_test(differential_boxes_are_sized_by_after_and_coloured_by_change),
-        cmocka_unit_test(plain_input_draws_as_before),
-        cmocka_unit_test(a_mixed_file_is_an_error_at_the_first_line_that_differs),
-        cmocka_unit_test(nothing_after_is_an_error),
-        cmocka_unit_test(the_command_line),
-    };
-    *count = sizeof tests / sizeof tests[0];
-    return cmocka_run_group_tests_name("diff", tests, NULL, NULL);
-}
+PROF_TEST_GROUP(diff_tests, "diff",
+                cmocka_unit_test(a_stack_only_in_one_file_gets_zero_in_the_other),
+                cmocka_unit_test(repeated_lines_are_summed_and_equal_counts_cancel),
+                cmocka_unit_test(the_columns_add_up_to_the_files_totals),
+                cmocka_unit_test(sums_above_64_bits_are_refused),
+                cmocka_unit_test(the_first_count_is_split_off_a_stack),
+                cmocka_unit_test(differential_boxes_are_sized_by_after_and_coloured_by_change),
+                cmocka_unit_test(plain_input_draws_as_before),
+                cmocka_unit_test(a_mixed_file_is_an_error_at_the_first_line_that_differs),
+                cmocka_unit_test(nothing_after_is_an_error), cmocka_unit_test(the_command_line))

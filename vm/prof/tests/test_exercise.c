@@ -108,13 +108,8 @@ static void a_parse_row_without_a_name_is_an_error_with_file_and_line(void **sta
            "shared-jumps.annotate.txt:1: parse_row() returned 1 (a row) but gave no name");
 }
 
-int exercise_tests(size_t *count) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(unwritten_top_and_files_say_what_is_missing),
-        cmocka_unit_test(unwritten_fold_flame_and_calls_work),
-        cmocka_unit_test(a_misbehaving_inclusive_is_named),
-        cmocka_unit_test(a_parse_row_without_a_name_is_an_error_with_file_and_line),
-    };
-    *count = sizeof tests / sizeof tests[0];
-    return cmocka_run_group_tests_name("exercise functions in dripprof", tests, NULL, NULL);
-}
+PROF_TEST_GROUP(exercise_tests, "exercise functions in dripprof",
+                cmocka_unit_test(unwritten_top_and_files_say_what_is_missing),
+                cmocka_unit_test(unwritten_fold_flame_and_calls_work),
+                cmocka_unit_test(a_misbehaving_inclusive_is_named),
+                cmocka_unit_test(a_parse_row_without_a_name_is_an_error_with_file_and_line))

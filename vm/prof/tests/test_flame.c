@@ -224,21 +224,15 @@ static void a_broken_svg_fails_the_xml_check(void **state) {
     free(svg);
 }
 
-int flame_tests(size_t *count) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(tooltips_carry_name_count_and_share),
-        cmocka_unit_test(boxes_are_as_wide_as_their_share),
-        cmocka_unit_test(one_box_per_name_not_per_run_of_lines),
-        cmocka_unit_test(options_title_countname_and_commas),
-        cmocka_unit_test(names_are_escaped_and_bad_utf8_replaced),
-        cmocka_unit_test(narrow_boxes_are_pruned_with_their_children),
-        cmocka_unit_test(labels_are_cut_to_the_box),
-        cmocka_unit_test(same_input_same_bytes),
-        cmocka_unit_test(deep_stacks_do_not_recurse_in_c),
-        cmocka_unit_test(nothing_to_draw_is_an_error),
-        cmocka_unit_test(counts_near_the_64_bit_limit),
-        cmocka_unit_test(a_broken_svg_fails_the_xml_check),
-    };
-    *count = sizeof tests / sizeof tests[0];
-    return cmocka_run_group_tests_name("flame", tests, NULL, NULL);
-}
+PROF_TEST_GROUP(flame_tests, "flame", cmocka_unit_test(tooltips_carry_name_count_and_share),
+                cmocka_unit_test(boxes_are_as_wide_as_their_share),
+                cmocka_unit_test(one_box_per_name_not_per_run_of_lines),
+                cmocka_unit_test(options_title_countname_and_commas),
+                cmocka_unit_test(names_are_escaped_and_bad_utf8_replaced),
+                cmocka_unit_test(narrow_boxes_are_pruned_with_their_children),
+                cmocka_unit_test(labels_are_cut_to_the_box),
+                cmocka_unit_test(same_input_same_bytes),
+                cmocka_unit_test(deep_stacks_do_not_recurse_in_c),
+                cmocka_unit_test(nothing_to_draw_is_an_error),
+                cmocka_unit_test(counts_near_the_64_bit_limit),
+                cmocka_unit_test(a_broken_svg_fails_the_xml_check))

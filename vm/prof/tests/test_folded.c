@@ -269,22 +269,15 @@ static void streaming_errors_name_file_and_line(void **state) {
     free(error);
 }
 
-int folded_tests(size_t *count) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(reads_stacks_and_counts),
-        cmocka_unit_test(count_follows_the_last_run_of_blanks),
-        cmocka_unit_test(crlf_blank_lines_and_missing_newline),
-        cmocka_unit_test(hash_is_not_a_comment),
-        cmocka_unit_test(largest_count_and_overflowing_total),
-        cmocka_unit_test(empty_input_has_no_lines),
-        cmocka_unit_test(no_length_limits),
-        cmocka_unit_test(malformed_lines_name_file_and_line),
-        cmocka_unit_test(every_alignment_of_bad_bytes_is_caught),
-        cmocka_unit_test(missing_file_is_an_error_naming_it),
-        cmocka_unit_test(reads_from_a_file),
-        cmocka_unit_test(streaming_sees_what_the_reader_sees),
-        cmocka_unit_test(streaming_errors_name_file_and_line),
-    };
-    *count = sizeof tests / sizeof tests[0];
-    return cmocka_run_group_tests_name("folded reader", tests, NULL, NULL);
-}
+PROF_TEST_GROUP(folded_tests, "folded reader", cmocka_unit_test(reads_stacks_and_counts),
+                cmocka_unit_test(count_follows_the_last_run_of_blanks),
+                cmocka_unit_test(crlf_blank_lines_and_missing_newline),
+                cmocka_unit_test(hash_is_not_a_comment),
+                cmocka_unit_test(largest_count_and_overflowing_total),
+                cmocka_unit_test(empty_input_has_no_lines), cmocka_unit_test(no_length_limits),
+                cmocka_unit_test(malformed_lines_name_file_and_line),
+                cmocka_unit_test(every_alignment_of_bad_bytes_is_caught),
+                cmocka_unit_test(missing_file_is_an_error_naming_it),
+                cmocka_unit_test(reads_from_a_file),
+                cmocka_unit_test(streaming_sees_what_the_reader_sees),
+                cmocka_unit_test(streaming_errors_name_file_and_line))

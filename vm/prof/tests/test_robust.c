@@ -159,12 +159,7 @@ static void damaged_annotate_tables_read_or_fail_cleanly(void **state) {
     free(text);
 }
 
-int robust_tests(size_t *count) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(damaged_profiles_fold_or_fail_cleanly),
-        cmocka_unit_test(damaged_stacks_draw_or_fail_cleanly),
-        cmocka_unit_test(damaged_annotate_tables_read_or_fail_cleanly),
-    };
-    *count = sizeof tests / sizeof tests[0];
-    return cmocka_run_group_tests_name("damaged input", tests, NULL, NULL);
-}
+PROF_TEST_GROUP(robust_tests, "damaged input",
+                cmocka_unit_test(damaged_profiles_fold_or_fail_cleanly),
+                cmocka_unit_test(damaged_stacks_draw_or_fail_cleanly),
+                cmocka_unit_test(damaged_annotate_tables_read_or_fail_cleanly))

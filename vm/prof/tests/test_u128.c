@@ -122,12 +122,6 @@ static void divisions_by_more_than_64_bits(void **state) {
     }
 }
 
-int u128_tests(size_t *count) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(products_at_the_edges),
-        cmocka_unit_test(divisions_by_64_bits),
-        cmocka_unit_test(divisions_by_more_than_64_bits),
-    };
-    *count = sizeof tests / sizeof tests[0];
-    return cmocka_run_group_tests_name("u128", tests, NULL, NULL);
-}
+PROF_TEST_GROUP(u128_tests, "u128", cmocka_unit_test(products_at_the_edges),
+                cmocka_unit_test(divisions_by_64_bits),
+                cmocka_unit_test(divisions_by_more_than_64_bits))

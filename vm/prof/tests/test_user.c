@@ -17,6 +17,14 @@ static void expect(const char *args, int status, const char *in_out, const char 
     prof_expect(PROF_DRIPPROF, args, status, in_out, in_err);
 }
 
+/* expect() of "dripprof FORMAT", FORMAT with one %s for path. */
+static void expect_on(const char *format, const char *path, int status, const char *in_out,
+                      const char *in_err) {
+    char args[1024];
+    snprintf(args, sizeof args, format, path);
+    expect(args, status, in_out, in_err);
+}
+
 /* stdout of a run that must succeed (malloc'd). */
 static char *output_of(const char *args) {
     char *out, *err;
@@ -118,8 +126,8 @@ static void counts_in_exponent_notation_are_named(void **state) {
     (void)state;
     const char *path = scratch("exponent.folded", "main;f 3\nmain;g 1e3\n");
     char args[600];
-    snprintf(args, sizeof args, "stacks %s", path);
-    expect(args, 1, NULL, "exponent.folded:2: count is in exponent notation (write 1e3 as 1000)");
+    expect_on("stacks %s", path, 1, NULL,
+              "exponent.folded:2: count is in exponent notation (write 1e3 as 1000)");
     snprintf(args, sizeof args, "flame %s", path); /* the streaming reader, the same words */
     expect(args, 1, NULL, "exponent.folded:2: count is in exponent notation");
 }
@@ -128,10 +136,8 @@ static void a_frame_called_creator_is_not_a_callgrind_header(void **state) {
     (void)state;
     const char *path = scratch("creator.folded", "creator:main;f 3\nmain 2\n");
     char args[600];
-    snprintf(args, sizeof args, "stacks %s", path);
-    expect(args, 0, "3\tcreator:main\tf\n2\tmain\n", NULL);
-    snprintf(args, sizeof args, "flame %s", path);
-    expect(args, 0, "<title>creator:main (3 samples, 60.00%)</title>", NULL);
+    expect_on("stacks %s", path, 0, "3\tcreator:main\tf\n2\tmain\n", NULL);
+    expect_on("flame %s", path, 0, "<title>creator:main (3 samples, 60.00%)</title>", NULL);
     if (PROF_WITH_EXERCISE) {
         snprintf(args, sizeof args, "top %s", path);
         expect(args, 0, "5 (100.0%)  PROGRAM TOTALS", NULL);
@@ -188,22 +194,16 @@ static void options_work_in_any_order_and_errors_name_them(void **state) {
     (void)state;
     const char *path = scratch("options.folded", "main;f 3\nmain 1\n");
     char args[600];
-    snprintf(args, sizeof args, "flame --title=Early %s", path);
-    expect(args, 0, ">Early</text>", NULL);
-    snprintf(args, sizeof args, "flame %s --title Late --countname Ir", path);
-    expect(args, 0, ">Late</text>", "");
-    snprintf(args, sizeof args, "flame %s --countname Ir", path);
-    expect(args, 0, "<title>f (3 Ir, 75.00%)</title>", NULL);
-    snprintf(args, sizeof args, "flame --frob %s", path);
-    expect(args, 2, NULL, "dripprof: flame: unknown option --frob");
-    snprintf(args, sizeof args, "top -x %s", path);
-    expect(args, 2, NULL, "dripprof: top: unknown option -x");
-    snprintf(args, sizeof args, "top %s --limit", path);
-    expect(args, 2, NULL, "dripprof: top: --limit needs a value");
-    snprintf(args, sizeof args, "top --limit ten %s", path);
-    expect(args, 2, NULL, "dripprof: top: --limit wants a number, not ten");
-    snprintf(args, sizeof args, "flame --width 20 %s", path);
-    expect(args, 2, NULL, "dripprof: flame: --width wants pixels above 20, not 20");
+    expect_on("flame --title=Early %s", path, 0, ">Early</text>", NULL);
+    expect_on("flame %s --title Late --countname Ir", path, 0, ">Late</text>", "");
+    expect_on("flame %s --countname Ir", path, 0, "<title>f (3 Ir, 75.00%)</title>", NULL);
+    expect_on("flame --frob %s", path, 2, NULL, "dripprof: flame: unknown option --frob");
+    expect_on("top -x %s", path, 2, NULL, "dripprof: top: unknown option -x");
+    expect_on("top %s --limit", path, 2, NULL, "dripprof: top: --limit needs a value");
+    expect_on("top --limit ten %s", path, 2, NULL,
+              "dripprof: top: --limit wants a number, not ten");
+    expect_on("flame --width 20 %s", path, 2, NULL,
+              "dripprof: flame: --width wants pixels above 20, not 20");
     snprintf(args, sizeof args, "stacks %s %s", path, path);
     expect(args, 2, NULL, "dripprof: stacks: more than one file");
     expect("stacks", 2, NULL, "usage: dripprof stacks");
@@ -211,8 +211,7 @@ static void options_work_in_any_order_and_errors_name_them(void **state) {
     expect("calls --help", 0, "usage: dripprof calls", NULL);
     expect("rows --help", 0, "usage: dripprof rows", NULL);
     /* "--" ends the options: a file may start with a dash */
-    snprintf(args, sizeof args, "stacks -- %s", path);
-    expect(args, 0, "3\tmain\tf\n", NULL);
+    expect_on("stacks -- %s", path, 0, "3\tmain\tf\n", NULL);
 }
 
 static void stacks_keep_frames_with_blanks_whole(void **state) {
@@ -292,19 +291,14 @@ static void rows_give_counts_and_split_labels(void **state) {
     free(table);
 }
 
-int user_tests(size_t *count) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(fold_reads_stdin_as_top_and_flame_do),
-        cmocka_unit_test(cachegrind_is_named_with_the_commands_to_use),
-        cmocka_unit_test(several_parts_are_summed_not_called_truncated),
-        cmocka_unit_test(counts_in_exponent_notation_are_named),
-        cmocka_unit_test(a_frame_called_creator_is_not_a_callgrind_header),
-        cmocka_unit_test(binary_data_is_named_the_same_by_every_command),
-        cmocka_unit_test(a_full_disk_is_blamed_on_standard_output),
-        cmocka_unit_test(options_work_in_any_order_and_errors_name_them),
-        cmocka_unit_test(stacks_keep_frames_with_blanks_whole),
-        cmocka_unit_test(rows_give_counts_and_split_labels),
-    };
-    *count = sizeof tests / sizeof tests[0];
-    return cmocka_run_group_tests_name("dripprof as a demanding user", tests, NULL, NULL);
-}
+PROF_TEST_GROUP(user_tests, "dripprof as a demanding user",
+                cmocka_unit_test(fold_reads_stdin_as_top_and_flame_do),
+                cmocka_unit_test(cachegrind_is_named_with_the_commands_to_use),
+                cmocka_unit_test(several_parts_are_summed_not_called_truncated),
+                cmocka_unit_test(counts_in_exponent_notation_are_named),
+                cmocka_unit_test(a_frame_called_creator_is_not_a_callgrind_header),
+                cmocka_unit_test(binary_data_is_named_the_same_by_every_command),
+                cmocka_unit_test(a_full_disk_is_blamed_on_standard_output),
+                cmocka_unit_test(options_work_in_any_order_and_errors_name_them),
+                cmocka_unit_test(stacks_keep_frames_with_blanks_whole),
+                cmocka_unit_test(rows_give_counts_and_split_labels))
