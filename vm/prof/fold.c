@@ -486,10 +486,11 @@ typedef struct {
 
 static int compare_remainders(const void *pa, const void *pb) {
     const Remainder *a = pa, *b = pb;
-    if (u128_compare(a->remainder, b->remainder) != 0) {
-        return u128_compare(b->remainder, a->remainder); /* the largest remainder first */
+    switch (u128_compare(a->remainder, b->remainder)) {
+    case 1: return -1; /* the larger remainder first */
+    case -1: return 1;
+    default: return (a->index > b->index) - (a->index < b->index);
     }
-    return (a->index > b->index) - (a->index < b->index);
 }
 
 /* Largest-remainder split of amount by the callers' weights into shares[]. */
