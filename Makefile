@@ -33,7 +33,7 @@ TEST_PREBUILD :=
 HELP         :=
 
 # Debian packages the workbook needs, and how to tell each one is present.
-SETUP_PACKAGES := pkg-config libcmocka-dev lua5.4 lua-dkjson valgrind pandoc inotify-tools bubblewrap procps
+SETUP_PACKAGES := pkg-config libcmocka-dev lua5.4 lua-dkjson valgrind pandoc inotify-tools bubblewrap procps libxml2-utils
 SETUP_CHECK_pkg-config    := command -v pkg-config
 SETUP_CHECK_libcmocka-dev := pkg-config --exists cmocka
 SETUP_CHECK_lua5.4        := command -v lua5.4
@@ -43,6 +43,7 @@ SETUP_CHECK_pandoc        := command -v pandoc
 SETUP_CHECK_inotify-tools := command -v inotifywait
 SETUP_CHECK_bubblewrap    := command -v bwrap
 SETUP_CHECK_procps        := command -v ps
+SETUP_CHECK_libxml2-utils := command -v xmllint
 
 BENCH_TARGETS :=
 
@@ -52,6 +53,7 @@ HELP += "setup            install missing Debian packages ($(SETUP_PACKAGES))"
 HELP += "test             run the workbook's own tests; ends with 'N passed, N failed' (-j2 runs two suites at a time)"
 HELP += "test-slow        the long checks (CI runs them after make test)"
 HELP += "clean            remove build/"
+HELP += "help             this list"
 
 .PHONY: all bench
 all:

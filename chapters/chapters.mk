@@ -37,6 +37,7 @@ CH_FLAME = $(if $(filter %-diff,$(1)),\
            $(if $(filter %-diff,$(1)),-,chapters/data/165/$(patsubst 165-%,%,$(1)).folded)
 
 HELP += "chapters         render the chapters and their figures from committed data"
+HELP += "test-chapters    check the chapter text and figures against their data, run its listings (in make test)"
 HELP += "book             the web edition: build/book/index.html and a page per chapter (pandoc)"
 HELP += "chapter-data-165 copy the numbers of a 'make profile-165' run into chapters/data/165"
 

@@ -20,6 +20,8 @@ HELP += "grade            grade exercises/165 (SUBMISSION=dir, SUBMISSIONS=dir/ 
 HELP += "expected         write the fixtures' expected answers from solutions/ (FIXTURES=dir)"
 HELP += "fixtures         regenerate the callgrind fixtures with the installed valgrind"
 HELP += "verify-fixtures  check the fixtures separate right from wrong (reference, stubs, mutants)"
+HELP += "test-grader      the grader's own tests (in make test)"
+HELP += "test-grader-batch  the grader's scale test: 20 copies graded with SUBMISSIONS"
 HELP += "gradescope       build the Gradescope autograder zip (build/gradescope/autograder.zip)"
 
 .PHONY: grade expected fixtures verify-fixtures gradescope test-grader test-grader-batch

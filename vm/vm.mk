@@ -70,6 +70,7 @@ VM_RUN           := $(LUA) vm/tests/run.lua
 VM_RESULTS       := $(TEST_RESULTS)/vm
 
 TEST_SUITES += vm
+HELP += "vm-builds        build every VM variant: release, noinstr, outline, switch, GC-stress, ASan+UBSan"
 HELP += "test-vm          the VM's own tests: release (+outline, switch builds), GC-stress, ASan+UBSan, memcheck, CLI"
 
 .PHONY: test-vm

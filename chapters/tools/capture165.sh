@@ -9,6 +9,11 @@
 # renders the text from them and `make test` checks the committed text against
 # them. Tables are trimmed to their top rows, with absolute paths made
 # relative to the repository.
+#
+# Folded stacks and callgrind_annotate's rows are read by dripprof, the
+# workbook's one reader of each (`dripprof stacks` and `dripprof rows`: one
+# tab-separated record per stack or row, so a frame or a label with blanks,
+# such as "(below main)", stays one field); awk here only picks records.
 set -euo pipefail
 prof=$1 drip=$2 dripprof=$3
 data=chapters/data/165
@@ -22,13 +27,21 @@ grep -q '^checks_failed = 0$' "$prof/summary-165.txt" || die "the profile's chec
 
 # Paths as a reader of the repository sees them.
 trim_paths() { sed -e "s|$root/||g" -e 's|build/profile/src/|vm/src/|g'; }
-# The PROGRAM TOTALS line and the first $2 rows of a callgrind_annotate function table.
+# The PROGRAM TOTALS line and the first $2 rows of a callgrind_annotate function table,
+# as they stand in the file (alignment kept): dripprof rows --table gives their line
+# numbers, the totals row first.
 table_top() {
-    awk -v rows="$2" '
-        /PROGRAM TOTALS/ { print; print ""; next }
-        /file:function$/ { intable = 1; getline; next }
-        intable && /^$/ { exit }
-        intable && shown < rows { print; shown++ }' "$1" | trim_paths
+    local lines
+    lines=$("$dripprof" rows --table "$1" | awk -F'\t' -v rows="$2" 'NR <= rows + 1 { print $1 }')
+    awk -v lines="$lines" '
+        BEGIN { n = split(lines, wanted, "\n"); for (i = 1; i <= n; i++) order[wanted[i]] = i }
+        FNR in order { print; if (order[FNR] == 1) print "" }' "$1" | trim_paths
+}
+# The sum of the counts of the rows for function $1 (every file and object it has
+# rows for) in callgrind_annotate output read from stdin.
+function_rows() {
+    "$dripprof" rows --table - |
+        awk -F'\t' -v f="$1" 'NR > 1 && $6 == f { s += $2 } END { printf "%.0f\n", s }'
 }
 
 # ---- the profile's numbers --------------------------------------------------------
@@ -49,32 +62,26 @@ table_top "$prof/annotate-fib-inclusive.txt" 100 | awk '/PROGRAM TOTALS|^$/ || /
 # name the file with its full path, so the key differs); the row with the
 # object is built from the function's own records, and holds only the lines
 # of its own file (inlined code from other files has rows of its own).
+# Fields of `dripprof rows`: line, count, percentage, label, file, function, object.
 {
     echo "# Rows of $prof/annotate-fib-inclusive.txt (callgrind_annotate --inclusive=yes)."
-    awk -v root="$root/" '
-        function count(s) { gsub(",", "", s); return s }
-        /file:function$/ { intable = 1; next }
-        !intable || !/ \(/ { next }
-        $NF ~ /^\[/ { obj = 1; label = $(NF - 1) } !($NF ~ /^\[/) { obj = 0; label = $NF }
-        { n = label; sub(/.*:/, "", n) }
-        n == "main" || n == "interpret" || n == "runPlain" {
-            file = label; sub(/:[^:]*$/, "", file)
-            if (obj) own[n] = count($1)
-            else if (index(file, root) == 1) called[n] = count($1)
-            else if (n == "runPlain") inlined += count($1)
+    "$dripprof" rows --table "$prof/annotate-fib-inclusive.txt" | awk -F'\t' -v root="$root/" '
+        NR == 1 || $3 == "" { next }
+        $6 == "main" || $6 == "interpret" || $6 == "runPlain" {
+            n = $6
+            if ($7 != "") own[n] = $2
+            else if (index($5, root) == 1) called[n] = $2
+            else if (n == "runPlain") inlined += $2
         }
         END {
             for (n in own) printf "%s_own = %s\n%s_called = %s\n", n, own[n], n, called[n]
             printf "runPlain_inlined_rows = %d\n", inlined
-        }' "$prof/annotate-fib-inclusive.txt" | sort
+        }' | sort
 } > "$data/inclusive.txt"
 head -n 5 "$prof/annotate-fib-g1-files.txt" | trim_paths > "$data/fib-files.out"
 # The loop's own count in the builds without and with line tables: every row
 # of runPlain (one per source file once there are line tables), added up.
-runplain_rows() {
-    callgrind_annotate --auto=no --threshold=100 "$1" |
-        awk '$0 ~ /:runPlain( |$)/ { c = $1; gsub(",", "", c); s += c } END { printf "%.0f\n", s }'
-}
+runplain_rows() { callgrind_annotate --auto=no --threshold=100 "$1" | function_rows runPlain; }
 {
     echo "# runPlain's instructions (all its rows) in the -O2 and -O2 -g1 profiles of fib."
     echo "runPlain_nodebug = $(runplain_rows "$prof/callgrind.out.fib-nodebug")"
@@ -122,7 +129,11 @@ empty=$(mktemp --suffix=.drip)
 names=$(mktemp)
 valgrind --tool=callgrind --show-below-main=yes --callgrind-out-file="$names" "$drip" "$empty" \
     >/dev/null 2>&1 || die "valgrind --show-below-main=yes failed"
-below=$("$dripprof" fold "$names" | awk '$1 ~ /;main$/ { print $1; exit }')
+# The first stack that ends in main below at least one frame (dripprof stacks: the count,
+# then one field per frame), joined again with ';'.
+below=$("$dripprof" stacks "$names" | awk -F'\t' '
+    !found && NF > 2 && $NF == "main" {
+        found = 1; stack = $2; for (i = 3; i <= NF; i++) stack = stack ";" $i; print stack }')
 rm -f "$empty" "$names"
 loader=$(readelf -l "$drip" | sed -n 's/.*Requesting program interpreter: \(.*\)\]/\1/p')
 [ -n "$below" ] && [ -n "$loader" ] || die "could not find the frames below main or the loader"
@@ -141,7 +152,8 @@ valgrind --tool=callgrind --callgrind-out-file="$second" "$drip" vm/bench/zoo.dr
 {
     echo "# Two callgrind runs of zoo.drip: profile-165's and one more by capture165.sh."
     echo "ir_zoo_first = $(sed -n 's/^ir_zoo_total = //p' "$prof/summary-165.txt")"
-    echo "ir_zoo_second = $(sed -n 's/^totals: *//p' "$second")"
+    echo "ir_zoo_second = $("$dripprof" stacks "$second" |
+        awk -F'\t' '{ s += $1 } END { printf "%.0f", s }')"
     echo "runPlain_zoo_first = $(runplain_rows "$prof/callgrind.out.zoo")"
     echo "runPlain_zoo_second = $(runplain_rows "$second")"
 } > "$data/repeat.txt"

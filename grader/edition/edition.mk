@@ -12,6 +12,7 @@ DEST ?= $(BUILD)/student-edition
 
 HELP += "student-edition  write the student edition to DEST (default build/student-edition; FORCE=1 replaces)"
 HELP += "test-edition     build the student edition in build/edition-test and try it as a student"
+HELP += "test-edition-full  the same, with the edition's whole make test"
 
 .PHONY: student-edition test-edition test-edition-full
 student-edition:

@@ -59,38 +59,48 @@ static bool is_rule(const char *line) {
     return line[0] == '-' && strspn(line, "-\r\n") == strlen(line);
 }
 
-static int add_row(AnnotateTable *t, size_t *capacity, Row row) {
+static int add_row(AnnotateTable *t, size_t *capacity, Row row, size_t line) {
     if (t->count == *capacity) {
         size_t grown_capacity = *capacity ? *capacity * 2 : 64;
         Row *grown = realloc(t->rows, grown_capacity * sizeof *grown);
-        if (grown == NULL) {
+        if (grown != NULL) {
+            t->rows = grown;
+        }
+        size_t *grown_lines = realloc(t->lines, grown_capacity * sizeof *grown_lines);
+        if (grown_lines != NULL) {
+            t->lines = grown_lines;
+        }
+        if (grown == NULL || grown_lines == NULL) {
             return -1;
         }
-        t->rows = grown;
         *capacity = grown_capacity;
     }
+    t->lines[t->count] = line;
     t->rows[t->count++] = row;
     return 0;
 }
 
-int annotate_read_file(const char *path, AnnotateTable *out) {
+/* Where a line stands: before the function table (the totals row is there), in its header
+ * (the dash rule under "Ir  file:function"), in the table, after it. */
+typedef enum { BEFORE, HEADER, TABLE, DONE } Section;
+
+/* Reads the rows of the stream: only the function table and the totals row, or (all)
+ * every row anywhere. */
+static int read_rows(FILE *in, const char *name, AnnotateTable *out, bool all) {
     memset(out, 0, sizeof *out);
-    FILE *in = fopen(path, "rb");
-    if (in == NULL) {
-        return fail(out, path, 0, "cannot open: %s", strerror(errno));
-    }
     char *line = NULL;
     size_t line_capacity = 0, capacity = 0, number = 0;
-    enum { BEFORE, HEADER, TABLE, DONE } where = BEFORE;
+    Section where = BEFORE;
     int status = 0;
     ssize_t length;
-    while (status == 0 && where != DONE && (length = getline(&line, &line_capacity, in)) >= 0) {
+    while (status == 0 && (all || where != DONE) &&
+           (length = getline(&line, &line_capacity, in)) >= 0) {
         number++;
         if (memchr(line, '\0', (size_t)length) != NULL) {
-            status = fail(out, path, number, "binary data (NUL byte)");
+            status = fail(out, name, number, "binary data (NUL byte)");
             break;
         }
-        if (where == BEFORE && is_table_header(line)) {
+        if (!all && where == BEFORE && is_table_header(line)) {
             where = HEADER;
             continue;
         }
@@ -108,39 +118,60 @@ int annotate_read_file(const char *path, AnnotateTable *out) {
         const char *why;
         int parsed = exercise_parse_row(line, &row, &why);
         if (parsed < 0) {
-            status = fail(out, path, number, "%s", why);
-        } else if (parsed == 1 && where == BEFORE && strcmp(row.name, "PROGRAM TOTALS") == 0) {
+            status = fail(out, name, number, "%s", why);
+        } else if (parsed == 1 && !all && where == BEFORE &&
+                   strcmp(row.name, "PROGRAM TOTALS") == 0) {
             out->total = row.ir;
             out->has_total = true;
+            out->total_has_pct = row.has_pct;
+            out->total_pct = row.pct;
+            out->total_line = number;
             free(row.name);
-        } else if (parsed == 1 && where == TABLE) {
-            if (add_row(out, &capacity, row) != 0) {
+        } else if (parsed == 1 && (all || where == TABLE)) {
+            if (add_row(out, &capacity, row, number) != 0) {
                 free(row.name);
-                status = fail(out, path, number, "out of memory");
+                status = fail(out, name, number, "out of memory");
             }
         } else if (parsed == 1) {
             free(row.name);
         } else if (where == TABLE) {
-            status = fail(out, path, number, "not a function row inside the function table");
+            status = fail(out, name, number, "not a function row inside the function table");
         }
     }
     free(line);
-    bool read_error = ferror(in);
-    fclose(in);
     if (status != 0) {
         return status;
     }
-    if (read_error) {
-        return fail(out, path, 0, "read error");
+    if (ferror(in)) {
+        return fail(out, name, 0, "read error");
     }
-    if (where == BEFORE) {
-        return fail(out, path, number,
+    if (!all && where == BEFORE) {
+        return fail(out, name, number,
                     "no \"Ir  file:function\" table (not callgrind_annotate output?)");
     }
-    if (!out->has_total) {
-        return fail(out, path, 0, "no PROGRAM TOTALS row");
+    if (!all && !out->has_total) {
+        return fail(out, name, 0, "no PROGRAM TOTALS row");
     }
     return 0;
+}
+
+int annotate_read_stream(FILE *in, const char *name, AnnotateTable *out) {
+    return read_rows(in, name, out, false);
+}
+
+int annotate_read_all_rows(FILE *in, const char *name, AnnotateTable *out) {
+    return read_rows(in, name, out, true);
+}
+
+int annotate_read_file(const char *path, AnnotateTable *out) {
+    FILE *in = fopen(path, "rb");
+    if (in == NULL) {
+        memset(out, 0, sizeof *out);
+        return fail(out, path, 0, "cannot open: %s", strerror(errno));
+    }
+    int status = read_rows(in, path, out, false);
+    fclose(in);
+    return status;
 }
 
 void annotate_free(AnnotateTable *t) {
@@ -148,14 +179,37 @@ void annotate_free(AnnotateTable *t) {
         free(t->rows[i].name);
     }
     free(t->rows);
+    free(t->lines);
     free(t->error);
     memset(t, 0, sizeof *t);
 }
 
-/* Length of the FILE part of "FILE:FUNCTION [OBJECT]" (all of it if no ':'). */
-static size_t file_length(const char *label) {
-    const char *colon = strchr(label, ':');
-    return colon ? (size_t)(colon - label) : strlen(label);
+AnnotateLabel annotate_split_label(const char *label) {
+    AnnotateLabel parts = {.file = label, .function = label, .object = ""};
+    size_t length = strlen(label);
+    /* the object: a final " [/...]" or " [???]" */
+    if (length > 0 && label[length - 1] == ']') {
+        for (size_t i = length - 1; i-- > 1;) {
+            if (label[i] == '[' && label[i - 1] == ' ') {
+                const char *inside = label + i + 1;
+                size_t inside_length = length - i - 2;
+                if ((inside_length > 0 && inside[0] == '/') ||
+                    (inside_length == 3 && memcmp(inside, "???", 3) == 0)) {
+                    parts.object = inside;
+                    parts.object_length = inside_length;
+                    length = i - 1;
+                }
+                break;
+            }
+        }
+    }
+    const char *colon = memchr(label, ':', length);
+    if (colon != NULL) {
+        parts.file_length = (size_t)(colon - label);
+        parts.function = colon + 1;
+    }
+    parts.function_length = length - (size_t)(parts.function - label);
+    return parts;
 }
 
 int annotate_sum_by_file(const AnnotateTable *t, Cost **costs, size_t *count) {
@@ -165,8 +219,11 @@ int annotate_sum_by_file(const AnnotateTable *t, Cost **costs, size_t *count) {
     Cost *out = calloc(t->count + 1, sizeof *out);
     int status = sums && out ? 0 : -1;
     for (size_t i = 0; status == 0 && i < t->count; i++) {
-        const char *label = t->rows[i].name;
-        int64_t k = intern_add(&files, label, file_length(label));
+        /* a label without a file (no ':') counts as a file of its own */
+        AnnotateLabel label = annotate_split_label(t->rows[i].name);
+        int64_t k = label.file_length > 0
+                        ? intern_add(&files, label.file, label.file_length)
+                        : intern_add(&files, label.function, label.function_length);
         if (k < 0 || t->rows[i].ir > UINT64_MAX - sums[k]) {
             status = -1;
         } else {

@@ -28,9 +28,15 @@
  *     and in libc, and merging them by name would invent recursion.
  *   - Positions may be "+N", "-N", "*", decimal or 0x-hex; we only need to
  *     skip them, but we check their form so garbage is reported.
- * Only the first event (Ir in every profile we make) is kept. The file must
- * end with "totals:" (or at least carry "summary:") and the self costs must
- * add up to it: a file cut short fails that check with a clear message.
+ *   - Several parts: valgrind --combine-dumps=yes (with --dump-every-bb or
+ *     --dump-before, or callgrind_control -d) writes one "part: N" section
+ *     per dump, each with its own summary:/totals: for its stretch of the
+ *     run; names stay compressed across parts. The parts are summed: the
+ *     graph is the whole run, as one dump at the end would have given.
+ * Only the first event (Ir in every profile we make) is kept. Every part
+ * must end with "totals:" (or at least carry "summary:") and the self costs
+ * must add up to the sum of them: a file cut short fails that check with a
+ * clear message.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "callgrind.h"
@@ -43,6 +49,11 @@
 
 enum { NO_ID = -1 };
 
+/* Compressed ids index an array, so a damaged "fn=(4000000000)" must not
+ * allocate gigabytes: valgrind numbers names 1, 2, 3, ..., one per distinct
+ * name, and no profile has a hundred million names. */
+enum { LARGEST_NAME_ID = 100000000 };
+
 /* An id table maps a compressed id "(N)" to a name number. */
 typedef struct {
     int64_t *names;
@@ -54,15 +65,16 @@ typedef struct {
     const char *file;
     size_t line;
     IdTable objects, files, functions;
-    int npos;            /* position tokens per cost line */
-    int nevents;         /* 0 until "events:" */
-    int64_t object;      /* current ob= name number */
-    int64_t function;    /* current function index or NO_ID */
-    int64_t call_object; /* cob= for the next call, or NO_ID */
-    int64_t call_name;   /* cfn= name number, or NO_ID */
-    int64_t pending_arc; /* arc index after calls=, until its cost line */
-    bool has_totals, has_summary, seen_body;
-    uint64_t summary, self_sum;
+    int npos;                                /* position tokens per cost line */
+    int nevents;                             /* 0 until "events:" */
+    int64_t object;                          /* current ob= name number */
+    int64_t function;                        /* current function index or NO_ID */
+    int64_t call_object;                     /* cob= for the next call, or NO_ID */
+    int64_t call_name;                       /* cfn= name number, or NO_ID */
+    int64_t pending_arc;                     /* arc index after calls=, until its cost line */
+    bool has_totals, has_summary, seen_body; /* in the current part */
+    uint64_t summary, totals;                /* of the current part */
+    uint64_t self_sum;                       /* of every part so far */
 } Reader;
 
 static int fail(Reader *r, const char *fmt, ...) {
@@ -199,7 +211,7 @@ static int64_t read_name(Reader *r, IdTable *table, const char *text, const char
             return -1;
         }
         p++;
-        if (id > 100000000) {
+        if (id > LARGEST_NAME_ID) {
             fail(r, "name id %llu in %s= is implausibly large", (unsigned long long)id, key);
             return -1;
         }
@@ -483,9 +495,36 @@ static int total_header(Reader *r, const char *value, uint64_t *total, bool *see
     return 0;
 }
 
+/* Ends the current part: its totals: (or summary:) joins the graph's total. */
+static int end_part(Reader *r, const char *which) {
+    if (!r->has_totals && !r->has_summary) {
+        return fail(r, "no totals: or summary: line%s (truncated?)", which);
+    }
+    uint64_t part = r->has_totals ? r->totals : r->summary;
+    if (part > UINT64_MAX - r->graph->totals) {
+        return fail(r, "the parts' totals overflow 64 bits");
+    }
+    r->graph->totals += part;
+    r->graph->parts++;
+    r->has_totals = r->has_summary = r->seen_body = false;
+    return 0;
+}
+
+/* "part: N": a new dump of a --combine-dumps=yes file. The first part's line
+ * comes before anything it counts; any later one ends the part before it. */
+static int start_part(Reader *r) {
+    if (r->pending_arc != NO_ID) {
+        return fail(r, "part: after calls= without its cost line");
+    }
+    if (r->has_totals || r->has_summary || r->seen_body) {
+        return end_part(r, " in the part before this one");
+    }
+    return 0;
+}
+
 /* "key: value" lines. 1 handled, 0 not a header, -1 error. */
 static int header_line(Reader *r, const char *line) {
-    static const char *const ignored[] = {"version", "creator", "pid",   "cmd",      "part",
+    static const char *const ignored[] = {"version", "creator", "pid",   "cmd",
                                           "thread",  "desc",    "event", "timeframe"};
     const char *colon = strchr(line, ':');
     if (colon == NULL) {
@@ -504,7 +543,10 @@ static int header_line(Reader *r, const char *line) {
         return total_header(r, value, &r->summary, &r->has_summary) == 0 ? 1 : -1;
     }
     if (IS_KEY("totals")) {
-        return total_header(r, value, &r->graph->totals, &r->has_totals) == 0 ? 1 : -1;
+        return total_header(r, value, &r->totals, &r->has_totals) == 0 ? 1 : -1;
+    }
+    if (IS_KEY("part")) {
+        return start_part(r) == 0 ? 1 : -1;
     }
     for (size_t i = 0; i < sizeof ignored / sizeof ignored[0]; i++) {
         if (IS_KEY(ignored[i])) {
@@ -577,16 +619,21 @@ static int finish(Reader *r) {
     if (r->nevents == 0) {
         return fail(r, "no events: line (not a callgrind profile?)");
     }
-    if (!r->has_totals) {
-        if (!r->has_summary) {
-            return fail(r, "no totals: or summary: line (truncated?)");
-        }
-        r->graph->totals = r->summary;
+    bool had_totals = r->has_totals;
+    if (end_part(r, r->graph->parts > 0 ? " in the last part" : "") != 0) {
+        return -1;
     }
     if (r->self_sum != r->graph->totals) {
+        if (r->graph->parts > 1) {
+            return fail(r,
+                        "the self costs add up to %llu but the totals: of the %zu parts "
+                        "(--combine-dumps=yes) add up to %llu (truncated or damaged?)",
+                        (unsigned long long)r->self_sum, r->graph->parts,
+                        (unsigned long long)r->graph->totals);
+        }
         return fail(r, "the self costs add up to %llu but %s says %llu (truncated or damaged?)",
                     (unsigned long long)r->self_sum,
-                    r->has_totals ? "totals:" : "summary:", (unsigned long long)r->graph->totals);
+                    had_totals ? "totals:" : "summary:", (unsigned long long)r->graph->totals);
     }
     return 0;
 }
@@ -712,20 +759,71 @@ const char *callgrind_object_name(const Callgrind *g, size_t f) {
     return g->names.keys[g->functions[f].object].bytes;
 }
 
-bool callgrind_sniff(const char *data, size_t len) {
-    size_t i = 0;
-    while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n')) {
-        i++;
-    }
-    const char *p = data + i;
-    size_t rest = len - i;
-    static const char *const starts[] = {"# callgrind format",
-                                         "version:", "creator:", "events:", "positions:"};
-    for (size_t k = 0; k < sizeof starts / sizeof starts[0]; k++) {
-        size_t n = strlen(starts[k]);
-        if (rest >= n && memcmp(p, starts[k], n) == 0) {
-            return true;
+/* The line at *p (up to '\n', without a '\r' before it): its start and length; *p moves past it. */
+static const char *next_line(const char **p, const char *end, size_t *length) {
+    const char *start = *p;
+    const char *newline = memchr(start, '\n', (size_t)(end - start));
+    const char *stop = newline ? newline : end;
+    *p = newline ? newline + 1 : end;
+    *length = (size_t)(stop - start) - (stop > start && stop[-1] == '\r');
+    return start;
+}
+
+/* The header key of a "key: value" line ("" when it is not one). */
+static const char *header_key(const char *line, size_t length) {
+    static const char *const keys[] = {"version", "creator", "pid",       "cmd",    "part",
+                                       "thread",  "desc",    "positions", "events", "event",
+                                       "summary", "totals",  "timeframe"};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        size_t n = strlen(keys[k]);
+        if (length > n && memcmp(line, keys[k], n) == 0 && line[n] == ':') {
+            return keys[k];
         }
     }
-    return false;
+    return "";
+}
+
+CgKind callgrind_sniff(const char *data, size_t len) {
+    static const char *const callgrind_only[] = {"version", "positions", "part", "pid", "thread"};
+    const char *p = data, *end = data + len;
+    bool header = false, events = false, callgrind_key = false;
+    size_t length = 0;
+    const char *line = "";
+    while (p < end) {
+        line = next_line(&p, end, &length);
+        if (length == 0 || (line[0] == '#' && !header)) {
+            if (!header && length >= 18 && memcmp(line, "# callgrind format", 18) == 0) {
+                return CG_CALLGRIND;
+            }
+            continue;
+        }
+        const char *key = header_key(line, length);
+        if (key[0] == '\0') {
+            break; /* the first line that is not a header line */
+        }
+        const char *value = line + strlen(key) + 1;
+        size_t value_length = length - strlen(key) - 1;
+        while (value_length > 0 && (*value == ' ' || *value == '\t')) {
+            value++, value_length--;
+        }
+        if (strcmp(key, "creator") == 0 && value_length >= 9) {
+            if (memcmp(value, "callgrind", 9) == 0) {
+                return CG_CALLGRIND;
+            }
+            if (value_length >= 10 && memcmp(value, "cachegrind", 10) == 0) {
+                return CG_CACHEGRIND;
+            }
+        }
+        for (size_t k = 0; k < sizeof callgrind_only / sizeof callgrind_only[0]; k++) {
+            callgrind_key |= strcmp(key, callgrind_only[k]) == 0;
+        }
+        header = true;
+        events |= strcmp(key, "events") == 0;
+        length = 0; /* no body line seen yet */
+    }
+    if (!events) {
+        return CG_NONE;
+    }
+    bool body_starts_with_file = length >= 3 && memcmp(line, "fl=", 3) == 0;
+    return !callgrind_key && body_starts_with_file ? CG_CACHEGRIND : CG_CALLGRIND;
 }

@@ -12,7 +12,8 @@
  *
  * Everything else in the file (files, inlined-file switches, line and
  * instruction positions, jumps, the other events) is checked for form and
- * then dropped. callgrind.c explains the format rules it relies on.
+ * then dropped. A file of several parts (--combine-dumps=yes) is read as the
+ * sum of its parts. callgrind.c explains the format rules it relies on.
  * Counters are 64-bit; overflow is an error. Errors name the file and line.
  */
 #ifndef DRIP_PROF_CALLGRIND_H
@@ -45,6 +46,7 @@ typedef struct {
     size_t arc_count;
     char *event;     /* the first event's name, e.g. "Ir" */
     uint64_t totals; /* totals: (or summary:) first event = sum of all self */
+    size_t parts;    /* dumps in the file: 1, or more with --combine-dumps=yes */
     char *error;     /* after a failed read: "NAME:LINE: message" */
     /* private */
     Intern function_keys;
@@ -57,7 +59,8 @@ typedef struct {
  * caller calls callgrind_free(out) either way. */
 int callgrind_read_file(const char *path, Callgrind *out);
 
-/* Same from memory (len bytes, copied); name is used in messages. */
+/* Same from memory (len bytes, copied); name is used in messages. dripprof
+ * reads standard input this way, after looking at its first lines. */
 int callgrind_read_buffer(const char *name, const char *data, size_t len, Callgrind *out);
 
 void callgrind_free(Callgrind *graph);
@@ -66,9 +69,18 @@ void callgrind_free(Callgrind *graph);
 const char *callgrind_function_name(const Callgrind *graph, size_t f);
 const char *callgrind_object_name(const Callgrind *graph, size_t f);
 
-/* True when the text looks like a callgrind profile rather than folded
- * stacks: its first non-blank line is "# callgrind format" or a header line
- * such as "version: 1" / "events: Ir". */
-bool callgrind_sniff(const char *data, size_t len);
+/* What a file is, from its first bytes. */
+typedef enum {
+    CG_NONE,       /* not a valgrind profile (folded stacks, for dripprof) */
+    CG_CALLGRIND,  /* valgrind --tool=callgrind */
+    CG_CACHEGRIND, /* valgrind --tool=cachegrind: costs per line, but no calls */
+} CgKind;
+
+/* A callgrind profile starts with "# callgrind format", or with header lines
+ * ("version: 1", "creator: callgrind-3.19.0", ...) that include "events:".
+ * Cachegrind's header has "desc:", "cmd:" and "events:" but none of
+ * callgrind's own keys, and its body starts with "fl=". Anything else is
+ * CG_NONE, including a folded stack whose first frame is "creator:x". */
+CgKind callgrind_sniff(const char *data, size_t len);
 
 #endif

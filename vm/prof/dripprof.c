@@ -6,23 +6,35 @@
  *   dripprof calls CALLGRIND.OUT      call counts per function
  *   dripprof files ANNOTATE.TXT       callgrind_annotate's table per source file
  *   dripprof diff BEFORE AFTER        differential folded stacks (two counts)
+ *   dripprof stacks FILE              stacks for scripts, tab-separated
+ *   dripprof rows ANNOTATE.TXT        callgrind_annotate rows for scripts, tab-separated
  *
- * This file only parses arguments, reads inputs and reports errors; the work
- * is in callgrind.c (reader), fold.c (stacks from the call graph), folded.c
- * (reader), flame.c (SVG), top.c (tables) and diff.c (two profiles
- * merged). Every failure prints one line "dripprof: FILE:LINE: message" on
- * stderr and exits 1; usage errors exit 2. FILE may be "-" for standard
- * input where folded stacks are read.
+ * This file only parses arguments (getopt_long), reads inputs and reports
+ * errors; the work is in callgrind.c (reader), fold.c (stacks from the call
+ * graph), folded.c (reader), flame.c (SVG), top.c (tables), annotate.c
+ * (callgrind_annotate's rows), diff.c (two profiles merged) and tsv.c
+ * (output for scripts). Every failure prints one line "dripprof: FILE:LINE:
+ * message" on stderr and exits 1; usage errors exit 2. Every FILE may be "-"
+ * for standard input. Scripts read folded stacks and annotate rows through
+ * `stacks` and `rows`, so the workbook has one reader of each format.
  *
- * top and files run the chapter's exercise functions (inclusive, parse_row)
- * from the file prof.mk's PROFILE_IMPL names, which in the student edition is
- * the student's own exercises/165/profile.c. Until those answer a simple
- * case, the two commands say which function is missing and exit 3
- * (EXERCISE_NOT_READY, see exercise.h); fold, flame and calls never need them.
+ * What a file is comes from its first lines (callgrind_sniff): a command
+ * given the wrong kind says what it got and what to run instead. Standard
+ * input is read whole first when the command needs to know (fold, top,
+ * stacks, calls, diff); flame streams it.
+ *
+ * top, files and rows run the chapter's exercise functions (inclusive,
+ * parse_row) from the file prof.mk's PROFILE_IMPL names, which in the student
+ * edition is the student's own exercises/165/profile.c. Until those answer a
+ * simple case, the commands say which function is missing and exit 3
+ * (EXERCISE_NOT_READY, see exercise.h); fold, flame, calls, diff and stacks
+ * never need them.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* getopt_long */
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +48,17 @@
 #include "fold.h"
 #include "folded.h"
 #include "top.h"
+#include "tsv.h"
+
+/* How much of a file is read to tell what it is: callgrind's and cachegrind's header lines
+ * (a long cmd: line included) come before it ends. */
+enum { SNIFF_BYTES = 1 << 16 };
+/* A --width beyond this many pixels is a typo, not a picture. */
+enum { MAX_WIDTH = 1000000 };
+/* flame's output buffer: the SVG goes out in large writes. */
+enum { FLAME_OUTPUT_BUFFER = 1 << 20 };
+/* The result of next_option after a usage error (already printed). */
+enum { USAGE = -2 };
 
 static const char main_help[] =
     "usage: dripprof COMMAND [OPTIONS] FILE\n"
@@ -47,10 +70,13 @@ static const char main_help[] =
     "  calls CALLGRIND.OUT [FUNCTION...]   how often each function was called\n"
     "  files ANNOTATE.TXT   a callgrind_annotate function table summed per source file\n"
     "  diff BEFORE AFTER    differential folded stacks of two profiles, for flame\n"
+    "  stacks FILE          stacks of folded stacks or a callgrind.out, tab-separated\n"
+    "  rows ANNOTATE.TXT    the rows of callgrind_annotate output, tab-separated\n"
     "\n"
-    "`dripprof COMMAND --help` describes each command. Errors name the file and line.\n"
-    "Exit status: 0 done, 1 bad input, 2 usage error, 3 top/files need a function of the\n"
-    "exercise that does not work yet (run make exercise-165).\n";
+    "`dripprof COMMAND --help` describes each command. FILE may be - for stdin.\n"
+    "Errors name the file and line. Exit status: 0 done, 1 bad input, 2 usage error,\n"
+    "3 top/files/rows need a function of the exercise that does not work yet (run make\n"
+    "exercise-165).\n";
 
 static const char fold_help[] =
     "usage: dripprof fold [--stats] CALLGRIND.OUT\n"
@@ -61,7 +87,9 @@ static const char fold_help[] =
     "is a tree (valgrind --separate-callers=N, plus --separate-recs=M for deep recursion);\n"
     "otherwise each function's cost is split among its callers in proportion to the calls'\n"
     "inclusive costs (see vm/prof/README.md). Frames are function names without callgrind's\n"
-    "'N (recursion) and 'caller (context) suffixes.\n"
+    "'N (recursion) and 'caller (context) suffixes. A profile of several parts\n"
+    "(--combine-dumps=yes) is folded as the sum of its parts. CALLGRIND.OUT may be - for\n"
+    "stdin.\n"
     "\n"
     "  --stats   print a summary on stderr: lines, total, exact or approximate\n";
 
@@ -90,8 +118,9 @@ static const char top_help[] =
     "\n"
     "Prints the total, then a self table and an inclusive table, formatted like\n"
     "callgrind_annotate (`20,186,274,402 (100.0%)  name`). FILE is folded stacks or a\n"
-    "callgrind.out (recognised by its header; folded with `dripprof fold` first).\n"
-    "Inclusive costs count a function once per stack, so they stay right under recursion.\n"
+    "callgrind.out (recognised by its header; folded with `dripprof fold` first), or - for\n"
+    "stdin. Inclusive costs count a function once per stack, so they stay right under\n"
+    "recursion.\n"
     "\n"
     "  --limit N          at most N rows per table (default: all)\n"
     "  --countname NAME   column name for folded input (default \"samples\"; a callgrind\n"
@@ -103,14 +132,15 @@ static const char calls_help[] =
     "Prints `COUNT  FUNCTION` for every function of the profile that was called (or only\n"
     "for the FUNCTIONs named; one that was never called prints 0), most calls first. Names\n"
     "are cleaned like `dripprof fold`'s frames, so fib and fib'2 are one function; all\n"
-    "calls count, recursive ones included.\n";
+    "calls count, recursive ones included. CALLGRIND.OUT may be - for stdin.\n";
 
 static const char files_help[] =
     "usage: dripprof files ANNOTATE.TXT\n"
     "\n"
     "Reads the function table of callgrind_annotate output (with the exercise's parse_row)\n"
     "and prints its cost per source file, callgrind_annotate-style. Code inlined from a\n"
-    "header is charged to the header, so this shows where inlined helpers went.\n";
+    "header is charged to the header, so this shows where inlined helpers went.\n"
+    "ANNOTATE.TXT may be - for stdin.\n";
 
 static const char diff_help[] =
     "usage: dripprof diff BEFORE.folded AFTER.folded > diff.folded\n"
@@ -120,41 +150,91 @@ static const char diff_help[] =
     "columns add up to the two files' totals. `dripprof flame diff.folded` draws it.\n"
     "Either file may be - for stdin.\n";
 
-static int usage_error(const char *help, const char *fmt, const char *arg) {
-    fprintf(stderr, "dripprof: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n\n%s", help);
+static const char stacks_help[] =
+    "usage: dripprof stacks FILE\n"
+    "\n"
+    "Prints the stacks of folded stacks or of a callgrind.out (folded as `dripprof fold`\n"
+    "does) for scripts: one line per stack, tab-separated, the count first, then the\n"
+    "frames root first:\n"
+    "\n"
+    "    5<TAB>(below main)<TAB>main<TAB>fib\n"
+    "\n"
+    "A folded file's lines keep their order and their repeats (blank lines are left out);\n"
+    "a callgrind profile's come sorted, as from fold. A backslash, TAB, CR or LF in a frame\n"
+    "is written \\\\, \\t, \\r or \\n and another control byte \\xHH, so every TAB separates\n"
+    "two fields (awk -F'\\t'). FILE may be - for stdin.\n";
+
+static const char rows_help[] =
+    "usage: dripprof rows [--table] ANNOTATE.TXT\n"
+    "\n"
+    "Prints the rows of callgrind_annotate output, read by the exercise's parse_row, for\n"
+    "scripts: one line per row, tab-separated: the line number, the count, the percentage\n"
+    "(empty when the row shows none), the label, then the label's file, function and object\n"
+    "(each empty when missing; PROGRAM TOTALS has only a function):\n"
+    "\n"
+    "    12<TAB>3400013<TAB>62.18<TAB>prog.c:hot [/tmp/p]<TAB>prog.c<TAB>hot<TAB>/tmp/p\n"
+    "\n"
+    "Every row of the file (totals, function table, annotated source), or with --table\n"
+    "only the PROGRAM TOTALS row and the function table, as `dripprof files` reads them.\n"
+    "Escapes as in `dripprof stacks`. ANNOTATE.TXT may be - for stdin.\n"
+    "\n"
+    "  --table   the PROGRAM TOTALS row and the function table only\n";
+
+/* ---- the command line ------------------------------------------------------------ */
+
+typedef struct {
+    const char *name; /* "fold" */
+    const char *help;
+} Command;
+
+static int usage_error(const Command *command, const char *fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    fprintf(stderr, "dripprof: %s: ", command->name);
+    vfprintf(stderr, fmt, args);
+    fprintf(stderr, "\n\n%s", command->help);
+    va_end(args);
     return 2;
 }
 
-static bool wants_help(int argc, char **argv) {
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            return true;
+/* getopt_long over a command's arguments (argv[0] is the command's name), with dripprof's
+ * messages: the option's value, -1 after the last option, or USAGE after printing what
+ * was wrong. -h and --help are 'h' for every command. */
+static int next_option(int argc, char **argv, const struct option *options,
+                       const Command *command) {
+    opterr = 0;
+    int option = getopt_long(argc, argv, ":h", options, NULL);
+    if (option == '?') {
+        if (optopt != 0) {
+            usage_error(command, "unknown option -%c", optopt);
+        } else {
+            usage_error(command, "unknown option %s", argv[optind - 1]);
         }
+        return USAGE;
     }
-    return false;
+    if (option == ':') {
+        usage_error(command, "%s needs a value", argv[optind - 1]);
+        return USAGE;
+    }
+    return option;
 }
 
-/* Matches "--name VALUE" and "--name=VALUE"; advances *i past the value. */
-static bool option_value(int argc, char **argv, int *i, const char *name, const char **value) {
-    size_t n = strlen(name);
-    if (strncmp(argv[*i], name, n) != 0) {
-        return false;
+/* The options every command has. */
+#define HELP_OPTION                                                                                \
+    { "help", no_argument, NULL, 'h' }
+#define END_OF_OPTIONS                                                                             \
+    { NULL, 0, NULL, 0 }
+
+/* Reads the options of a command that has none but --help; 0, 1 after printing the help
+ * (the command then exits 0), or 2 after a usage error. */
+static int only_help(int argc, char **argv, const Command *command) {
+    static const struct option options[] = {HELP_OPTION, END_OF_OPTIONS};
+    int option = next_option(argc, argv, options, command);
+    if (option == 'h') {
+        fputs(command->help, stdout);
+        return 1;
     }
-    if (argv[*i][n] == '=') {
-        *value = argv[*i] + n + 1;
-        return true;
-    }
-    if (argv[*i][n] != '\0') {
-        return false;
-    }
-    if (*i + 1 >= argc) {
-        *value = NULL;
-        return true;
-    }
-    *value = argv[++*i];
-    return true;
+    return option == USAGE ? 2 : 0;
 }
 
 static bool parse_number(const char *text, double *value) {
@@ -164,70 +244,158 @@ static bool parse_number(const char *text, double *value) {
     return end != text && *end == '\0' && errno == 0;
 }
 
-static int read_callgrind(const char *path, Callgrind *graph, FoldResult *folded) {
-    if (callgrind_read_file(path, graph) != 0) {
-        fprintf(stderr, "dripprof: %s\n", graph->error ? graph->error : "out of memory");
+/* ---- output ------------------------------------------------------------------------ */
+
+/* errno of a write to stdout that failed inside a writer (flame, top, diff), for
+ * finish_output's message: by then stdout's buffer may be gone and errno reused. */
+static int output_errno = 0;
+
+/* Every command ends here: the result is only good if all of it reached stdout (a full
+ * disk, a closed pipe), and a write error names stdout, not the input. */
+static int finish_output(int status) {
+    if (fflush(stdout) != 0) {
+        output_errno = errno;
+    }
+    if (ferror(stdout)) {
+        fprintf(stderr, "dripprof: write error on standard output%s%s\n",
+                output_errno ? ": " : "", output_errno ? strerror(output_errno) : "");
         return 1;
     }
-    const char *error;
-    if (fold_callgrind(graph, folded, &error) != 0) {
+    return status;
+}
+
+/* A failure of a writer (flame, top, diff): a write error is finish_output's to report;
+ * anything else is about the input. */
+static int writer_failed(const char *path, const char *error) {
+    if (ferror(stdout)) {
+        output_errno = errno;
+    } else {
         fprintf(stderr, "dripprof: %s: %s\n", path, error);
+    }
+    return 1;
+}
+
+/* ---- inputs -------------------------------------------------------------------------- */
+
+/* An input as given on the command line: a file, or standard input read whole. */
+typedef struct {
+    const char *path; /* as given */
+    const char *name; /* in messages: the path, or "<stdin>" */
+    char *data;       /* standard input's bytes; NULL for a file */
+    size_t length;
+    CgKind kind;
+} Input;
+
+static char *read_all(FILE *in, size_t *length) {
+    size_t capacity = 1 << 16, used = 0;
+    char *data = malloc(capacity);
+    while (data != NULL) {
+        used += fread(data + used, 1, capacity - used, in);
+        if (used < capacity) {
+            break;
+        }
+        char *grown = realloc(data, capacity *= 2);
+        if (grown == NULL) {
+            free(data);
+        }
+        data = grown;
+    }
+    *length = used;
+    return data;
+}
+
+/* What the file at path is, from its first bytes (CG_NONE when it cannot be read: the
+ * reader then says why). */
+static CgKind sniff_file(const char *path) {
+    FILE *in = fopen(path, "rb");
+    char *head = malloc(SNIFF_BYTES);
+    CgKind kind = CG_NONE;
+    if (in != NULL && head != NULL) {
+        kind = callgrind_sniff(head, fread(head, 1, SNIFF_BYTES, in));
+    }
+    if (in != NULL) {
+        fclose(in);
+    }
+    free(head);
+    return kind;
+}
+
+/* Opens an input far enough to know what it is. 0, or 1 after printing why not. */
+static int open_input(const char *path, Input *in) {
+    *in = (Input){.path = path, .name = path};
+    if (strcmp(path, "-") != 0) {
+        in->kind = sniff_file(path);
+        return 0;
+    }
+    in->name = "<stdin>";
+    in->data = read_all(stdin, &in->length);
+    if (in->data == NULL || ferror(stdin)) {
+        fprintf(stderr, "dripprof: <stdin>: %s\n", in->data ? "read error" : "out of memory");
+        free(in->data);
+        in->data = NULL;
+        return 1;
+    }
+    in->kind = callgrind_sniff(in->data, in->length);
+    return 0;
+}
+
+static void close_input(Input *in) {
+    free(in->data);
+    in->data = NULL;
+}
+
+/* Cachegrind counts instructions per line but records no calls: nothing to fold. */
+static int refuse_cachegrind(const Input *in) {
+    fprintf(stderr,
+            "dripprof: %s: this is a cachegrind profile (valgrind --tool=cachegrind): it "
+            "records no calls, so it has no stacks. cg_annotate %s prints its table; "
+            "valgrind --tool=callgrind writes a profile dripprof reads.\n",
+            in->name, in->data ? "FILE" : in->path);
+    return 1;
+}
+
+/* For commands that take folded stacks only. */
+static int refuse_profile(const Input *in, const char *command) {
+    if (in->kind == CG_CACHEGRIND) {
+        return refuse_cachegrind(in);
+    }
+    fprintf(stderr,
+            "dripprof: %s: this is a callgrind profile, not folded stacks: dripprof %s reads "
+            "`dripprof fold %s > FILE.folded`\n",
+            in->name, command, in->data ? "FILE" : in->path);
+    return 1;
+}
+
+static int read_callgrind(const Input *in, Callgrind *graph) {
+    if (in->kind == CG_CACHEGRIND) {
+        memset(graph, 0, sizeof *graph);
+        return refuse_cachegrind(in);
+    }
+    int status = in->data ? callgrind_read_buffer(in->name, in->data, in->length, graph)
+                          : callgrind_read_file(in->path, graph);
+    if (status != 0) {
+        fprintf(stderr, "dripprof: %s\n", graph->error ? graph->error : "out of memory");
         return 1;
     }
     return 0;
 }
 
-static int run_fold(int argc, char **argv) {
-    if (wants_help(argc, argv)) {
-        fputs(fold_help, stdout);
-        return 0;
+static int fold_input(const Input *in, Callgrind *graph, FoldResult *folded) {
+    memset(folded, 0, sizeof *folded);
+    if (read_callgrind(in, graph) != 0) {
+        return 1;
     }
-    const char *path = NULL;
-    bool stats = false;
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--stats") == 0) {
-            stats = true;
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            return usage_error(fold_help, "fold: unknown option %s", argv[i]);
-        } else if (path != NULL) {
-            return usage_error(fold_help, "fold: more than one file (%s)", argv[i]);
-        } else {
-            path = argv[i];
-        }
+    const char *error;
+    if (fold_callgrind(graph, folded, &error) != 0) {
+        fprintf(stderr, "dripprof: %s: %s\n", in->name, error);
+        return 1;
     }
-    if (path == NULL) {
-        return usage_error(fold_help, "fold: no callgrind.out file given%s", "");
-    }
-    Callgrind graph;
-    FoldResult folded;
-    memset(&folded, 0, sizeof folded);
-    int status = read_callgrind(path, &graph, &folded);
-    if (status == 0) {
-        for (size_t i = 0; i < folded.count; i++) {
-            printf("%s %" PRIu64 "\n", folded.lines[i].stack, folded.lines[i].count);
-        }
-        if (fflush(stdout) != 0 || ferror(stdout)) {
-            fprintf(stderr, "dripprof: fold: write error\n");
-            status = 1;
-        }
-    }
-    if (status == 0 && stats) {
-        fprintf(stderr,
-                "dripprof fold: %s: %zu lines, total %" PRIu64 " %s (totals: %" PRIu64
-                "), %zu functions, %zu arcs; %s (%zu shared non-leaf functions, %zu arcs cut "
-                "from cycles, %zu self-loops dropped)\n",
-                path, folded.count, folded.total, graph.event, graph.totals, graph.function_count,
-                graph.arc_count, folded.exact ? "exact stacks" : "approximate stacks",
-                folded.shared, folded.cut_arcs, folded.self_loops);
-    }
-    fold_free(&folded);
-    callgrind_free(&graph);
-    return status;
+    return 0;
 }
 
-static int read_folded(const char *path, FoldedFile *file) {
-    int status = strcmp(path, "-") == 0 ? folded_read_stream(stdin, "<stdin>", file)
-                                        : folded_read_file(path, file);
+static int read_folded(const Input *in, FoldedFile *file) {
+    int status = in->data ? folded_read_buffer(in->name, in->data, in->length, file)
+                          : folded_read_file(in->path, file);
     if (status != 0) {
         fprintf(stderr, "dripprof: %s\n", file->error ? file->error : "out of memory");
         return 1;
@@ -235,60 +403,114 @@ static int read_folded(const char *path, FoldedFile *file) {
     return 0;
 }
 
-static int run_flame(int argc, char **argv) {
-    if (wants_help(argc, argv)) {
-        fputs(flame_help, stdout);
-        return 0;
+/* The one FILE operand of a command (optind onwards): the path, or NULL after a usage
+ * error. */
+static const char *one_file(int argc, char **argv, const Command *command, const char *what) {
+    if (optind >= argc) {
+        usage_error(command, "no %s given", what);
+        return NULL;
     }
-    FlameOptions options;
-    flame_default_options(&options);
-    const char *path = NULL, *value;
-    bool minwidth_percent = false;
-    for (int i = 0; i < argc; i++) {
-        if (option_value(argc, argv, &i, "--title", &value)) {
-            if (value == NULL) {
-                return usage_error(flame_help, "flame: --title needs a value%s", "");
-            }
-            options.title = value;
-        } else if (option_value(argc, argv, &i, "--countname", &value)) {
-            if (value == NULL) {
-                return usage_error(flame_help, "flame: --countname needs a value%s", "");
-            }
-            options.countname = value;
-        } else if (option_value(argc, argv, &i, "--width", &value)) {
-            if (value == NULL || !parse_number(value, &options.width) || options.width <= 20 ||
-                options.width > 1e6) {
-                return usage_error(flame_help, "flame: --width wants pixels above 20, not %s",
-                                   value ? value : "nothing");
-            }
-        } else if (option_value(argc, argv, &i, "--minwidth", &value)) {
-            char number[64];
-            size_t n = value ? strlen(value) : 0;
-            minwidth_percent = n > 0 && value[n - 1] == '%';
-            if (value == NULL || n - minwidth_percent >= sizeof number) {
-                return usage_error(flame_help, "flame: bad --minwidth %s",
-                                   value ? value : "(none)");
-            }
-            memcpy(number, value, n - minwidth_percent);
-            number[n - minwidth_percent] = '\0';
-            if (!parse_number(number, &options.minwidth) || options.minwidth < 0) {
-                return usage_error(flame_help, "flame: bad --minwidth %s", value);
-            }
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            return usage_error(flame_help, "flame: unknown option %s", argv[i]);
-        } else if (path != NULL) {
-            return usage_error(flame_help, "flame: more than one file (%s)", argv[i]);
-        } else {
-            path = argv[i];
+    if (optind + 1 < argc) {
+        usage_error(command, "more than one file (%s)", argv[optind + 1]);
+        return NULL;
+    }
+    return argv[optind];
+}
+
+/* ---- fold ---------------------------------------------------------------------------- */
+
+static int run_fold(int argc, char **argv) {
+    static const Command command = {"fold", fold_help};
+    static const struct option options[] = {
+        {"stats", no_argument, NULL, 's'}, HELP_OPTION, END_OF_OPTIONS};
+    bool stats = false;
+    for (int option; (option = next_option(argc, argv, options, &command)) != -1;) {
+        switch (option) {
+        case 's': stats = true; break;
+        case 'h': fputs(fold_help, stdout); return 0;
+        default: return 2;
         }
     }
+    const char *path = one_file(argc, argv, &command, "callgrind.out file");
+    Input in;
+    if (path == NULL || open_input(path, &in) != 0) {
+        return path == NULL ? 2 : 1;
+    }
+    Callgrind graph;
+    FoldResult folded;
+    int status = fold_input(&in, &graph, &folded);
+    for (size_t i = 0; status == 0 && i < folded.count; i++) {
+        printf("%s %" PRIu64 "\n", folded.lines[i].stack, folded.lines[i].count);
+    }
+    status = finish_output(status);
+    if (status == 0 && stats) {
+        fprintf(stderr,
+                "dripprof fold: %s: %zu lines, total %" PRIu64 " %s (totals: %" PRIu64
+                "%s), %zu functions, %zu arcs; %s (%zu shared non-leaf functions, %zu arcs cut "
+                "from cycles, %zu self-loops dropped)\n",
+                in.name, folded.count, folded.total, graph.event, graph.totals,
+                graph.parts > 1 ? ", the sum of the parts" : "", graph.function_count,
+                graph.arc_count, folded.exact ? "exact stacks" : "approximate stacks",
+                folded.shared, folded.cut_arcs, folded.self_loops);
+    }
+    fold_free(&folded);
+    callgrind_free(&graph);
+    close_input(&in);
+    return status;
+}
+
+/* ---- flame --------------------------------------------------------------------------- */
+
+static int run_flame(int argc, char **argv) {
+    static const Command command = {"flame", flame_help};
+    static const struct option options[] = {{"title", required_argument, NULL, 't'},
+                                            {"countname", required_argument, NULL, 'c'},
+                                            {"width", required_argument, NULL, 'w'},
+                                            {"minwidth", required_argument, NULL, 'm'},
+                                            HELP_OPTION,
+                                            END_OF_OPTIONS};
+    FlameOptions flame;
+    flame_default_options(&flame);
+    for (int option; (option = next_option(argc, argv, options, &command)) != -1;) {
+        switch (option) {
+        case 't': flame.title = optarg; break;
+        case 'c': flame.countname = optarg; break;
+        case 'w':
+            if (!parse_number(optarg, &flame.width) || flame.width <= 2 * FLAME_SIDE_PAD ||
+                flame.width > MAX_WIDTH) {
+                return usage_error(&command, "--width wants pixels above %d, not %s",
+                                   2 * FLAME_SIDE_PAD, optarg);
+            }
+            break;
+        case 'm': {
+            char number[64];
+            size_t n = strlen(optarg);
+            flame.minwidth_percent = n > 0 && optarg[n - 1] == '%';
+            n -= flame.minwidth_percent;
+            if (n >= sizeof number) {
+                return usage_error(&command, "bad --minwidth %s", optarg);
+            }
+            memcpy(number, optarg, n);
+            number[n] = '\0';
+            if (!parse_number(number, &flame.minwidth) || flame.minwidth < 0) {
+                return usage_error(&command, "bad --minwidth %s", optarg);
+            }
+            break;
+        }
+        case 'h': fputs(flame_help, stdout); return 0;
+        default: return 2;
+        }
+    }
+    const char *path = one_file(argc, argv, &command, "folded-stacks file");
     if (path == NULL) {
-        return usage_error(flame_help, "flame: no folded-stacks file given%s", "");
+        return 2;
     }
-    if (minwidth_percent) {
-        options.minwidth = options.minwidth / 100 * (options.width - 20);
+    /* Streamed: the input is never held in memory, only its distinct stacks. So only a
+     * file is looked at first; standard input must be folded stacks. */
+    Input in = {.path = path, .name = path, .kind = strcmp(path, "-") ? sniff_file(path) : CG_NONE};
+    if (in.kind != CG_NONE) {
+        return refuse_profile(&in, "flame");
     }
-    /* Streamed: the input is never held in memory, only its distinct stacks. */
     Trie trie;
     if (trie_init(&trie) != 0) {
         fprintf(stderr, "dripprof: out of memory\n");
@@ -306,62 +528,48 @@ static int run_flame(int argc, char **argv) {
         fprintf(stderr, "dripprof: %s: %s\n", path, error);
         status = 1;
     } else {
-        static char buffer[1 << 20];
+        static char buffer[FLAME_OUTPUT_BUFFER];
         setvbuf(stdout, buffer, _IOFBF, sizeof buffer);
-        if (flame_write_trie(&trie, &options, stdout, &error) != 0) {
-            fprintf(stderr, "dripprof: %s: %s\n", path, error);
-            status = 1;
+        if (flame_write_trie(&trie, &flame, stdout, &error) != 0) {
+            status = writer_failed(path, error);
         }
     }
     free(read_error);
     trie_free(&trie);
-    return status != 0;
+    return finish_output(status != 0);
 }
 
-/* The Folded view inclusive() takes, of folded lines. */
-static Folded *as_folded(const FoldedFile *file) {
-    Folded *stacks = malloc((file->count + 1) * sizeof *stacks);
-    for (size_t i = 0; stacks != NULL && i < file->count; i++) {
-        stacks[i] = (Folded){.stack = file->lines[i].stack, .count = file->lines[i].count};
+/* ---- top ------------------------------------------------------------------------------- */
+
+/* The tables of stacks[0..count), whose counts add up to total. */
+static int write_top(const Input *in, Folded *stacks, size_t count, uint64_t total,
+                     TopOptions *options) {
+    if (!exercise_ready("top", "inclusive")) {
+        return EXERCISE_NOT_READY;
     }
-    return stacks;
-}
-
-static bool is_callgrind_file(const char *path) {
-    FILE *in = fopen(path, "rb");
-    if (in == NULL) {
-        return false; /* the folded reader reports the open error */
+    const char *error = NULL;
+    if (top_write(stacks, count, total, options, stdout, &error) != 0) {
+        return writer_failed(in->name, error ? error : "out of memory");
     }
-    char head[4096];
-    size_t n = fread(head, 1, sizeof head, in);
-    fclose(in);
-    return callgrind_sniff(head, n);
+    return 0;
 }
 
-static int top_of_callgrind(const char *path, TopOptions *options, const char *countname_set) {
+static int top_of_callgrind(const Input *in, TopOptions *options, const char *countname) {
     Callgrind graph;
     FoldResult folded;
-    memset(&folded, 0, sizeof folded);
-    int status = read_callgrind(path, &graph, &folded);
+    int status = fold_input(in, &graph, &folded);
     Folded *stacks = NULL;
     if (status == 0) {
         stacks = malloc((folded.count + 1) * sizeof *stacks);
-        status = stacks == NULL;
-    }
-    if (status == 0 && !exercise_ready("top", "inclusive")) {
-        status = EXERCISE_NOT_READY;
+        status = stacks == NULL ? writer_failed(in->name, "out of memory") : 0;
     }
     if (status == 0) {
         for (size_t i = 0; i < folded.count; i++) {
             stacks[i] = (Folded){.stack = folded.lines[i].stack, .count = folded.lines[i].count};
         }
         options->kind = "callgrind.out, folded by dripprof fold";
-        options->countname = countname_set ? countname_set : graph.event;
-        const char *error;
-        if (top_write(stacks, folded.count, folded.total, options, stdout, &error) != 0) {
-            fprintf(stderr, "dripprof: %s: %s\n", path, error);
-            status = 1;
-        }
+        options->countname = countname ? countname : graph.event;
+        status = write_top(in, stacks, folded.count, folded.total, options);
     }
     free(stacks);
     fold_free(&folded);
@@ -369,32 +577,28 @@ static int top_of_callgrind(const char *path, TopOptions *options, const char *c
     return status;
 }
 
-static int top_of_folded(const char *path, TopOptions *options, const char *countname_set) {
+static int top_of_folded(const Input *in, TopOptions *options, const char *countname) {
     FoldedFile file;
-    if (read_folded(path, &file) != 0) {
+    if (read_folded(in, &file) != 0) {
         folded_free(&file);
         return 1;
     }
     uint64_t total;
-    Folded *stacks = as_folded(&file);
-    int status = 0;
-    const char *error = NULL;
+    Folded *stacks = malloc((file.count + 1) * sizeof *stacks);
+    for (size_t i = 0; stacks != NULL && i < file.count; i++) {
+        stacks[i] = (Folded){.stack = file.lines[i].stack, .count = file.lines[i].count};
+    }
+    int status;
     if (stacks == NULL) {
-        error = "out of memory";
+        status = writer_failed(in->name, "out of memory");
     } else if (folded_total(&file, &total) != 0) {
-        error = "the counts add up to more than 64 bits";
+        status = writer_failed(in->name, "the counts add up to more than 64 bits");
     } else if (file.count == 0) {
-        error = "no stacks in the file";
-    } else if (!exercise_ready("top", "inclusive")) {
-        status = EXERCISE_NOT_READY;
+        status = writer_failed(in->name, "no stacks in the file");
     } else {
         options->kind = "folded stacks";
-        options->countname = countname_set ? countname_set : "samples";
-        top_write(stacks, file.count, total, options, stdout, &error);
-    }
-    if (error != NULL) {
-        fprintf(stderr, "dripprof: %s: %s\n", path, error);
-        status = 1;
+        options->countname = countname ? countname : "samples";
+        status = write_top(in, stacks, file.count, total, options);
     }
     free(stacks);
     folded_free(&file);
@@ -402,148 +606,200 @@ static int top_of_folded(const char *path, TopOptions *options, const char *coun
 }
 
 static int run_top(int argc, char **argv) {
-    if (wants_help(argc, argv)) {
-        fputs(top_help, stdout);
-        printf("\nThe inclusive table is computed by inclusive() from %s;\nuntil it works, top "
-               "says so and exits 3.\n",
-               exercise_source());
-        return 0;
-    }
-    TopOptions options = {0};
-    const char *path = NULL, *value, *countname = NULL;
-    for (int i = 0; i < argc; i++) {
-        if (option_value(argc, argv, &i, "--limit", &value)) {
+    static const Command command = {"top", top_help};
+    static const struct option options[] = {{"limit", required_argument, NULL, 'l'},
+                                            {"countname", required_argument, NULL, 'c'},
+                                            HELP_OPTION,
+                                            END_OF_OPTIONS};
+    TopOptions top = {0};
+    const char *countname = NULL;
+    for (int option; (option = next_option(argc, argv, options, &command)) != -1;) {
+        switch (option) {
+        case 'l': {
             char *end;
-            long long limit = value ? strtoll(value, &end, 10) : -1;
-            if (value == NULL || *end != '\0' || limit < 0) {
-                return usage_error(top_help, "top: --limit wants a number, not %s",
-                                   value ? value : "nothing");
+            errno = 0;
+            long long limit = strtoll(optarg, &end, 10);
+            if (end == optarg || *end != '\0' || limit < 0 || errno != 0) {
+                return usage_error(&command, "--limit wants a number, not %s", optarg);
             }
-            options.limit = (size_t)limit;
-        } else if (option_value(argc, argv, &i, "--countname", &value)) {
-            if (value == NULL) {
-                return usage_error(top_help, "top: --countname needs a value%s", "");
-            }
-            countname = value;
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            return usage_error(top_help, "top: unknown option %s", argv[i]);
-        } else if (path != NULL) {
-            return usage_error(top_help, "top: more than one file (%s)", argv[i]);
-        } else {
-            path = argv[i];
+            top.limit = (size_t)limit;
+            break;
+        }
+        case 'c': countname = optarg; break;
+        case 'h':
+            fputs(top_help, stdout);
+            printf("\nThe inclusive table is computed by inclusive() from %s;\nuntil it works, "
+                   "top says so and exits 3.\n",
+                   exercise_source());
+            return 0;
+        default: return 2;
         }
     }
-    if (path == NULL) {
-        return usage_error(top_help, "top: no file given%s", "");
+    const char *path = one_file(argc, argv, &command, "file");
+    Input in;
+    if (path == NULL || open_input(path, &in) != 0) {
+        return path == NULL ? 2 : 1;
     }
-    options.source = path;
-    if (strcmp(path, "-") != 0 && is_callgrind_file(path)) {
-        return top_of_callgrind(path, &options, countname);
+    top.source = in.name;
+    int status = in.kind == CG_CACHEGRIND  ? refuse_cachegrind(&in)
+                 : in.kind == CG_CALLGRIND ? top_of_callgrind(&in, &top, countname)
+                                           : top_of_folded(&in, &top, countname);
+    close_input(&in);
+    return finish_output(status);
+}
+
+/* ---- calls ------------------------------------------------------------------------------- */
+
+/* Calls into each function (summed over its arcs), one row per cleaned name, most calls
+ * first. 0, or -1 when out of memory or a count overflows. */
+static int count_calls(const Callgrind *graph, char **names, Cost **rows, size_t *count) {
+    size_t n = graph->function_count;
+    Cost *calls = calloc(n + 1, sizeof *calls);
+    if (calls == NULL) {
+        return -1;
     }
-    return top_of_folded(path, &options, countname);
+    for (size_t f = 0; f < n; f++) {
+        calls[f].name = names[f];
+    }
+    for (size_t i = 0; i < graph->arc_count; i++) {
+        const CgArc *arc = &graph->arcs[i];
+        if (arc->calls > UINT64_MAX - calls[arc->callee].cost) {
+            free(calls);
+            return -1;
+        }
+        calls[arc->callee].cost += arc->calls;
+    }
+    /* One row per name: merge the functions that share a cleaned name. */
+    qsort(calls, n, sizeof *calls, top_compare_costs);
+    size_t merged = 0;
+    for (size_t f = 0; f < n; f++) {
+        size_t k = 0;
+        while (k < merged && strcmp(calls[k].name, calls[f].name) != 0) {
+            k++;
+        }
+        if (k < merged && calls[f].cost > UINT64_MAX - calls[k].cost) {
+            free(calls);
+            return -1;
+        }
+        if (k == merged) {
+            calls[merged++] = calls[f];
+        } else {
+            calls[k].cost += calls[f].cost;
+        }
+    }
+    qsort(calls, merged, sizeof *calls, top_compare_costs);
+    *rows = calls;
+    *count = merged;
+    return 0;
+}
+
+static bool is_named(char **wanted, int count, const char *name) {
+    for (int a = 0; a < count; a++) {
+        if (strcmp(wanted[a], name) == 0) {
+            return true;
+        }
+    }
+    return false;
 }
 
 static int run_calls(int argc, char **argv) {
-    if (wants_help(argc, argv)) {
-        fputs(calls_help, stdout);
-        return 0;
+    static const Command command = {"calls", calls_help};
+    int help = only_help(argc, argv, &command);
+    if (help != 0) {
+        return help == 1 ? 0 : 2;
     }
-    if (argc < 1 || argv[0][0] == '-') {
-        return usage_error(calls_help, "calls: no callgrind.out file given%s", "");
+    if (optind >= argc) {
+        return usage_error(&command, "no callgrind.out file given");
     }
-    Callgrind graph;
-    if (callgrind_read_file(argv[0], &graph) != 0) {
-        fprintf(stderr, "dripprof: %s\n", graph.error ? graph.error : "out of memory");
-        callgrind_free(&graph);
+    char **wanted = argv + optind + 1;
+    int nwanted = argc - optind - 1;
+    Input in;
+    if (open_input(argv[optind], &in) != 0) {
         return 1;
     }
-    size_t n = graph.function_count;
-    char **names = fold_clean_names(&graph);
-    Cost *calls = calloc(n + 1, sizeof *calls);
-    int status = names && calls ? 0 : 1;
-    for (size_t f = 0; status == 0 && f < n; f++) {
-        calls[f].name = names[f];
+    Callgrind graph;
+    int status = read_callgrind(&in, &graph);
+    char **names = status == 0 ? fold_clean_names(&graph) : NULL;
+    Cost *calls = NULL;
+    size_t count = 0;
+    if (status == 0 && (names == NULL || count_calls(&graph, names, &calls, &count) != 0)) {
+        status = writer_failed(in.name, "out of memory or a call count above 64 bits");
     }
-    for (size_t i = 0; status == 0 && i < graph.arc_count; i++) {
-        const CgArc *arc = &graph.arcs[i];
-        if (arc->calls > UINT64_MAX - calls[arc->callee].cost) {
-            status = 1;
-        } else {
-            calls[arc->callee].cost += arc->calls;
-        }
-    }
-    /* One row per name: merge the functions that share a cleaned name. */
-    size_t merged = 0;
-    if (status == 0) {
-        qsort(calls, n, sizeof *calls, top_compare_costs);
-        for (size_t f = 0; f < n; f++) {
-            size_t k = 0;
-            while (k < merged && strcmp(calls[k].name, calls[f].name) != 0) {
-                k++;
-            }
-            if (k == merged) {
-                calls[merged++] = calls[f];
-            } else {
-                calls[k].cost += calls[f].cost;
-            }
-        }
-        qsort(calls, merged, sizeof *calls, top_compare_costs);
-    }
-    for (size_t k = 0; status == 0 && k < merged; k++) {
-        bool wanted = argc == 1 && calls[k].cost > 0;
-        for (int a = 1; a < argc && !wanted; a++) {
-            wanted = strcmp(argv[a], calls[k].name) == 0;
-        }
-        if (wanted) {
+    for (size_t k = 0; status == 0 && k < count; k++) {
+        if (nwanted == 0 ? calls[k].cost > 0 : is_named(wanted, nwanted, calls[k].name)) {
             printf("%" PRIu64 "  %s\n", calls[k].cost, calls[k].name);
         }
     }
-    for (int a = 1; status == 0 && a < argc; a++) {
+    for (int a = 0; status == 0 && a < nwanted; a++) {
         bool found = false;
-        for (size_t k = 0; k < merged && !found; k++) {
-            found = strcmp(argv[a], calls[k].name) == 0;
+        for (size_t k = 0; k < count && !found; k++) {
+            found = strcmp(wanted[a], calls[k].name) == 0;
         }
         if (!found) {
-            printf("0  %s\n", argv[a]);
+            printf("0  %s\n", wanted[a]);
         }
     }
-    if (status != 0) {
-        fprintf(stderr, "dripprof: %s: out of memory or a call count above 64 bits\n", argv[0]);
-    }
     free(calls);
-    fold_free_names(names, n);
+    if (names != NULL) {
+        fold_free_names(names, graph.function_count);
+    }
     callgrind_free(&graph);
-    return status;
+    close_input(&in);
+    return finish_output(status);
+}
+
+/* ---- files and rows -------------------------------------------------------------------------- */
+
+/* Reads callgrind_annotate output: the function table, or (all) every row anywhere. */
+static int read_annotate(const char *path, bool all, AnnotateTable *table) {
+    bool is_stdin = strcmp(path, "-") == 0;
+    const char *name = is_stdin ? "<stdin>" : path;
+    FILE *in = is_stdin ? stdin : fopen(path, "rb");
+    int status;
+    if (in == NULL) {
+        memset(table, 0, sizeof *table);
+        fprintf(stderr, "dripprof: %s: cannot open: %s\n", path, strerror(errno));
+        return 1;
+    }
+    status = all ? annotate_read_all_rows(in, name, table) : annotate_read_stream(in, name, table);
+    if (!is_stdin) {
+        fclose(in);
+    }
+    if (status != 0) {
+        fprintf(stderr, "dripprof: %s\n", table->error ? table->error : "out of memory");
+        return 1;
+    }
+    return 0;
 }
 
 static int run_files(int argc, char **argv) {
-    if (wants_help(argc, argv)) {
+    static const Command command = {"files", files_help};
+    static const struct option options[] = {HELP_OPTION, END_OF_OPTIONS};
+    for (int option; (option = next_option(argc, argv, options, &command)) != -1;) {
+        if (option != 'h') {
+            return 2;
+        }
         fputs(files_help, stdout);
         printf("\nThe rows are read by parse_row() from %s; until it works, files says so\nand "
                "exits 3.\n",
                exercise_source());
         return 0;
     }
-    if (argc != 1 || argv[0][0] == '-') {
-        return usage_error(files_help, "files: give one callgrind_annotate output file%s", "");
+    const char *path = one_file(argc, argv, &command, "callgrind_annotate output file");
+    if (path == NULL) {
+        return 2;
     }
     /* Before reading: every line of the file goes through parse_row(). */
     if (!exercise_ready("files", "parse_row")) {
         return EXERCISE_NOT_READY;
     }
     AnnotateTable table;
-    if (annotate_read_file(argv[0], &table) != 0) {
-        fprintf(stderr, "dripprof: %s\n", table.error ? table.error : "out of memory");
-        annotate_free(&table);
-        return 1;
-    }
+    int status = read_annotate(path, false, &table);
     Cost *files = NULL;
     size_t count = 0;
-    int status = 0;
-    if (annotate_sum_by_file(&table, &files, &count) != 0) {
-        fprintf(stderr, "dripprof: %s: out of memory or a sum above 64 bits\n", argv[0]);
-        status = 1;
-    } else {
+    if (status == 0 && annotate_sum_by_file(&table, &files, &count) != 0) {
+        status = writer_failed(path, "out of memory or a sum above 64 bits");
+    } else if (status == 0) {
         char total[40];
         int width = snprintf(total, sizeof total, "%" PRIu64, table.total);
         width += (width - 1) / 3;
@@ -556,11 +812,121 @@ static int run_files(int argc, char **argv) {
         free(files);
     }
     annotate_free(&table);
-    return status;
+    return finish_output(status);
 }
 
+/* One row of `dripprof rows`. */
+static void write_row(size_t line, const Row *row) {
+    printf("%zu\t%" PRIu64 "\t", line, row->ir);
+    if (row->has_pct) {
+        printf("%.2f", row->pct);
+    }
+    AnnotateLabel label = annotate_split_label(row->name);
+    const char *fields[] = {row->name, label.file, label.function, label.object};
+    size_t lengths[] = {strlen(row->name), label.file_length, label.function_length,
+                        label.object_length};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        putchar('\t');
+        tsv_field(stdout, fields[i], lengths[i]);
+    }
+    putchar('\n');
+}
+
+static int run_rows(int argc, char **argv) {
+    static const Command command = {"rows", rows_help};
+    static const struct option options[] = {
+        {"table", no_argument, NULL, 't'}, HELP_OPTION, END_OF_OPTIONS};
+    bool table_only = false;
+    for (int option; (option = next_option(argc, argv, options, &command)) != -1;) {
+        switch (option) {
+        case 't': table_only = true; break;
+        case 'h':
+            fputs(rows_help, stdout);
+            printf("\nThe rows are read by parse_row() from %s; until it works, rows says so\n"
+                   "and exits 3.\n",
+                   exercise_source());
+            return 0;
+        default: return 2;
+        }
+    }
+    const char *path = one_file(argc, argv, &command, "callgrind_annotate output file");
+    if (path == NULL) {
+        return 2;
+    }
+    if (!exercise_ready("rows", "parse_row")) {
+        return EXERCISE_NOT_READY;
+    }
+    AnnotateTable table;
+    int status = read_annotate(path, !table_only, &table);
+    if (status == 0 && table_only) {
+        Row total = {.ir = table.total,
+                     .has_pct = table.total_has_pct,
+                     .pct = table.total_pct,
+                     .name = "PROGRAM TOTALS"};
+        write_row(table.total_line, &total);
+    }
+    for (size_t i = 0; status == 0 && i < table.count; i++) {
+        write_row(table.lines[i], &table.rows[i]);
+    }
+    annotate_free(&table);
+    return finish_output(status);
+}
+
+/* ---- stacks ------------------------------------------------------------------------------- */
+
+/* One stack as a record: the count, then each frame. */
+static void write_stack(uint64_t count, const char *stack, size_t length) {
+    printf("%" PRIu64, count);
+    for (size_t start = 0; start <= length;) {
+        const char *semicolon = memchr(stack + start, ';', length - start);
+        size_t end = semicolon ? (size_t)(semicolon - stack) : length;
+        putchar('\t');
+        tsv_field(stdout, stack + start, end - start);
+        start = end + 1;
+    }
+    putchar('\n');
+}
+
+static int run_stacks(int argc, char **argv) {
+    static const Command command = {"stacks", stacks_help};
+    int help = only_help(argc, argv, &command);
+    if (help != 0) {
+        return help == 1 ? 0 : 2;
+    }
+    const char *path = one_file(argc, argv, &command, "file");
+    Input in;
+    if (path == NULL || open_input(path, &in) != 0) {
+        return path == NULL ? 2 : 1;
+    }
+    int status;
+    if (in.kind == CG_CACHEGRIND) {
+        status = refuse_cachegrind(&in);
+    } else if (in.kind == CG_CALLGRIND) {
+        Callgrind graph;
+        FoldResult folded;
+        status = fold_input(&in, &graph, &folded);
+        for (size_t i = 0; status == 0 && i < folded.count; i++) {
+            write_stack(folded.lines[i].count, folded.lines[i].stack,
+                        strlen(folded.lines[i].stack));
+        }
+        fold_free(&folded);
+        callgrind_free(&graph);
+    } else {
+        FoldedFile file;
+        status = read_folded(&in, &file);
+        for (size_t i = 0; status == 0 && i < file.count; i++) {
+            write_stack(file.lines[i].count, file.lines[i].stack, file.lines[i].length);
+        }
+        folded_free(&file);
+    }
+    close_input(&in);
+    return finish_output(status);
+}
+
+/* ---- diff ------------------------------------------------------------------------------- */
+
 /* Refuses a file that is already differential: its first line has two counts. */
-static int plain_folded(const char *path, const FoldedFile *file) {
+static int plain_folded(const char *name, const FoldedFile *file) {
     size_t length;
     uint64_t count;
     if (file->count > 0 &&
@@ -568,57 +934,68 @@ static int plain_folded(const char *path, const FoldedFile *file) {
         fprintf(stderr,
                 "dripprof: %s:%zu: two counts on the line: diff compares plain folded stacks, "
                 "not differential ones\n",
-                path, file->lines[0].line);
+                name, file->lines[0].line);
         return 1;
     }
     return 0;
 }
 
 static int run_diff(int argc, char **argv) {
-    if (wants_help(argc, argv)) {
-        fputs(diff_help, stdout);
-        return 0;
+    static const Command command = {"diff", diff_help};
+    int help = only_help(argc, argv, &command);
+    if (help != 0) {
+        return help == 1 ? 0 : 2;
     }
-    for (int i = 0; i < argc; i++) {
-        if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            return usage_error(diff_help, "diff: unknown option %s", argv[i]);
-        }
+    if (argc - optind != 2) {
+        return usage_error(&command, "give two folded-stacks files, BEFORE and AFTER");
     }
-    if (argc != 2) {
-        return usage_error(diff_help, "diff: give two folded-stacks files, BEFORE and AFTER%s", "");
+    char **paths = argv + optind;
+    if (strcmp(paths[0], "-") == 0 && strcmp(paths[1], "-") == 0) {
+        return usage_error(&command, "only one of the files can be stdin");
     }
-    if (strcmp(argv[0], "-") == 0 && strcmp(argv[1], "-") == 0) {
-        return usage_error(diff_help, "diff: only one of the files can be stdin%s", "");
-    }
+    Input inputs[2] = {{0}, {0}};
     FoldedFile files[2];
     memset(files, 0, sizeof files);
     int status = 0;
     for (int i = 0; i < 2 && status == 0; i++) {
-        status = read_folded(argv[i], &files[i]) || plain_folded(argv[i], &files[i]);
+        status = open_input(paths[i], &inputs[i]);
+        if (status == 0 && inputs[i].kind != CG_NONE) {
+            status = refuse_profile(&inputs[i], "diff");
+        }
+        status =
+            status || read_folded(&inputs[i], &files[i]) || plain_folded(inputs[i].name, &files[i]);
     }
     FoldedDiff diff;
     const char *error;
     int which;
     if (status == 0 && diff_folded(&files[0], &files[1], &diff, &error, &which) != 0) {
-        fprintf(stderr, "dripprof: %s: %s\n", which >= 0 ? argv[which] : "diff", error);
-        status = 1;
+        status = writer_failed(which >= 0 ? inputs[which].name : "diff", error);
     } else if (status == 0) {
         if (diff.count == 0) {
-            fprintf(stderr, "dripprof: diff: no stack with a count above 0 in %s or %s\n", argv[0],
-                    argv[1]);
+            fprintf(stderr, "dripprof: diff: no stack with a count above 0 in %s or %s\n",
+                    inputs[0].name, inputs[1].name);
             status = 1;
         } else if (diff_write(&diff, stdout) != 0) {
-            fprintf(stderr, "dripprof: diff: write error\n");
-            status = 1;
+            status = writer_failed("diff", "write error"); /* finish_output names stdout */
         }
         diff_free(&diff);
     }
-    folded_free(&files[0]);
-    folded_free(&files[1]);
-    return status;
+    for (int i = 0; i < 2; i++) {
+        folded_free(&files[i]);
+        close_input(&inputs[i]);
+    }
+    return finish_output(status);
 }
 
+/* ---- main ---------------------------------------------------------------------------- */
+
 int main(int argc, char **argv) {
+    static const struct {
+        const char *name;
+        int (*run)(int argc, char **argv);
+    } commands[] = {{"fold", run_fold},     {"flame", run_flame}, {"top", run_top},
+                    {"calls", run_calls},   {"files", run_files}, {"diff", run_diff},
+                    {"stacks", run_stacks}, {"rows", run_rows}};
     if (argc < 2) {
         fputs(main_help, stderr);
         return 2;
@@ -627,25 +1004,13 @@ int main(int argc, char **argv) {
     if (strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0 ||
         strcmp(command, "help") == 0) {
         fputs(main_help, stdout);
-        return 0;
+        return finish_output(0);
     }
-    if (strcmp(command, "fold") == 0) {
-        return run_fold(argc - 2, argv + 2);
-    }
-    if (strcmp(command, "flame") == 0) {
-        return run_flame(argc - 2, argv + 2);
-    }
-    if (strcmp(command, "top") == 0) {
-        return run_top(argc - 2, argv + 2);
-    }
-    if (strcmp(command, "calls") == 0) {
-        return run_calls(argc - 2, argv + 2);
-    }
-    if (strcmp(command, "files") == 0) {
-        return run_files(argc - 2, argv + 2);
-    }
-    if (strcmp(command, "diff") == 0) {
-        return run_diff(argc - 2, argv + 2);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        if (strcmp(command, commands[i].name) == 0) {
+            /* the command's own arguments, with its name in argv[0] as getopt expects */
+            return commands[i].run(argc - 1, argv + 1);
+        }
     }
     fprintf(stderr, "dripprof: unknown command '%s'\n\n%s", command, main_help);
     return 2;

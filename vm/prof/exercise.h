@@ -1,6 +1,6 @@
 /* exercise.h: how dripprof calls the chapter-165 exercise functions.
  *
- * `dripprof top` needs inclusive() and `dripprof files` needs parse_row()
+ * `dripprof top` needs inclusive(), `dripprof files` and `rows` need parse_row()
  * (profile.h). They come from the file prof.mk's PROFILE_IMPL names: the
  * chapter's reference in the instructor's workbook, the student's own
  * exercises/165/profile.c in the student edition. So these functions may be

@@ -37,15 +37,43 @@
 #include <string.h>
 
 #include "intern.h"
+#include "u128.h"
 
-enum { XPAD = 10, FRAME_HEIGHT = 16, TOP_PAD = 36, LEGEND_HEIGHT = 20, BOTTOM_PAD = 34 };
+enum {
+    XPAD = FLAME_SIDE_PAD,
+    FRAME_HEIGHT = 16,
+    TOP_PAD = 36,
+    LEGEND_HEIGHT = 20,
+    BOTTOM_PAD = 34
+};
 static const double CHAR_WIDTH = 12 * 0.59;
+
+/* Colours. A plain graph's boxes are warm, from the name's hash: red in
+ * WARM_RED_MIN .. +WARM_RED_SPAN, green below WARM_GREEN_SPAN, blue below
+ * WARM_BLUE_SPAN (yellows, oranges and reds). A differential box is
+ * UNCHANGED_GREY when its own count stayed, else red (grew) or blue (shrank):
+ * the other two channels fall from CHANGE_PALE by up to CHANGE_STRENGTH as
+ * the change nears the largest one; the legend shows the strongest shades. */
+enum {
+    WARM_RED_MIN = 205,
+    WARM_RED_SPAN = 50,
+    WARM_GREEN_SPAN = 230,
+    WARM_BLUE_SPAN = 55,
+    UNCHANGED_GREY = 224,
+    CHANGE_FULL = 255,
+    CHANGE_PALE = 225,
+    CHANGE_STRENGTH = 185,
+    CHANGE_STRONGEST = CHANGE_PALE - CHANGE_STRENGTH,
+};
+/* The legend: a swatch and its label every LEGEND_SPACING pixels. */
+enum { LEGEND_SPACING = 140 };
 
 void flame_default_options(FlameOptions *options) {
     options->title = "Flame Graph";
     options->countname = "samples";
     options->width = 1200;
     options->minwidth = 0.1;
+    options->minwidth_percent = false;
 }
 
 /* ---- output buffer ---------------------------------------------------------
@@ -208,9 +236,12 @@ static void write_commas(Out *out, uint64_t value) {
     }
 }
 
+/* count / total as a percentage with two decimals, rounded half up (count <= total,
+ * so the scaled value is at most 10000). */
 static void write_percent(Out *out, uint64_t count, uint64_t total) {
-    unsigned __int128 scaled = ((unsigned __int128)count * 10000 + total / 2) / total;
-    out_u64(out, (uint64_t)(scaled / 100));
+    U128 total_128 = {.high = 0, .low = total};
+    uint64_t scaled = u128_divide(u128_add(u128_product(count, 10000), total / 2), total_128, NULL);
+    out_u64(out, scaled / 100);
     out_char(out, '.');
     out_char(out, (char)('0' + (unsigned)(scaled % 100 / 10)));
     out_char(out, (char)('0' + (unsigned)(scaled % 10)));
@@ -230,9 +261,9 @@ static void write_rgb(Out *out, unsigned r, unsigned g, unsigned b) {
 /* A warm colour from the name's hash, the same in every graph. */
 static void write_colour(Out *out, const char *name, size_t n) {
     uint64_t h = intern_hash(name, n);
-    unsigned r = 205 + (unsigned)(h % 50);
-    unsigned g = (unsigned)((h >> 16) % 230);
-    unsigned b = (unsigned)((h >> 32) % 55);
+    unsigned r = WARM_RED_MIN + (unsigned)(h % WARM_RED_SPAN);
+    unsigned g = (unsigned)((h >> 16) % WARM_GREEN_SPAN);
+    unsigned b = (unsigned)((h >> 32) % WARM_BLUE_SPAN);
     write_rgb(out, r, g, b);
 }
 
@@ -265,15 +296,18 @@ static uint64_t largest_own_change(const Trie *t) {
  * (shrank), from pale to strong in proportion to the change. */
 static void write_change_colour(Out *out, uint64_t before, uint64_t after, uint64_t largest) {
     if (before == after || largest == 0) {
-        write_rgb(out, 224, 224, 224);
+        write_rgb(out, UNCHANGED_GREY, UNCHANGED_GREY, UNCHANGED_GREY);
         return;
     }
     uint64_t change = after > before ? after - before : before - after;
-    unsigned k = (unsigned)((unsigned __int128)change * 185 / largest);
+    /* change <= largest, so k <= CHANGE_STRENGTH */
+    U128 largest_128 = {.high = 0, .low = largest};
+    unsigned k = (unsigned)u128_divide(u128_product(change, CHANGE_STRENGTH), largest_128, NULL);
+    unsigned fading = CHANGE_PALE - k;
     if (after > before) {
-        write_rgb(out, 255, 225 - k, 225 - k);
+        write_rgb(out, CHANGE_FULL, fading, fading);
     } else {
-        write_rgb(out, 225 - k, 225 - k, 255);
+        write_rgb(out, fading, fading, CHANGE_FULL);
     }
 }
 
@@ -302,6 +336,7 @@ typedef struct {
     const FlameOptions *options;
     Out *out;
     double per_count; /* pixels per count */
+    double minwidth;  /* in pixels */
     double height;
     uint64_t total;
     bool differential; /* the trie has BEFORE counts: colour by change */
@@ -311,7 +346,7 @@ typedef struct {
 /* Boxes of count 0 (stacks only in BEFORE) have no width and are not drawn. */
 static bool visible(const Writer *w, uint32_t node) {
     double width = (double)w->trie->nodes[node].total * w->per_count;
-    return node == 0 || (w->trie->nodes[node].total > 0 && width >= w->options->minwidth);
+    return node == 0 || (w->trie->nodes[node].total > 0 && width >= w->minwidth);
 }
 
 /* Deepest row that survives pruning (an iterative walk). */
@@ -437,24 +472,24 @@ static void write_legend(const Writer *w) {
     static const struct {
         unsigned r, g, b;
         const char *label;
-    } keys[] = {{255, 40, 40, "own count grew"},
-                {40, 40, 255, "own count shrank"},
-                {224, 224, 224, "unchanged"}};
+    } keys[] = {{CHANGE_FULL, CHANGE_STRONGEST, CHANGE_STRONGEST, "own count grew"},
+                {CHANGE_STRONGEST, CHANGE_STRONGEST, CHANGE_FULL, "own count shrank"},
+                {UNCHANGED_GREY, UNCHANGED_GREY, UNCHANGED_GREY, "unchanged"}};
     Out *out = w->out;
     out_str(out, "<g id=\"legend\">\n");
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         out_str(out, "<rect x=\"");
-        out_u64(out, XPAD + 140 * i);
+        out_u64(out, XPAD + LEGEND_SPACING * i);
         out_str(out, "\" y=\"38\" width=\"12\" height=\"12\" fill=\"");
         write_rgb(out, keys[i].r, keys[i].g, keys[i].b);
         out_str(out, "\"/><text x=\"");
-        out_u64(out, XPAD + 140 * i + 16);
+        out_u64(out, XPAD + LEGEND_SPACING * i + 16);
         out_str(out, "\" y=\"48\">");
         out_str(out, keys[i].label);
         out_str(out, "</text>\n");
     }
     out_str(out, "<text x=\"");
-    out_u64(out, XPAD + 140 * 3);
+    out_u64(out, XPAD + LEGEND_SPACING * 3);
     out_str(out, "\" y=\"48\">widths from AFTER; total ");
     write_escaped(out, w->options->countname, strlen(w->options->countname), SIZE_MAX);
     out_str(out, ": before ");
@@ -525,8 +560,11 @@ int flame_write_trie(const Trie *trie, const FlameOptions *options, FILE *stream
         *error = trie->before != NULL ? "no stack with an AFTER count above 0"
                                       : "no stack with a count above 0";
     } else if (options->width <= 2 * XPAD || !(options->minwidth >= 0)) {
-        *error = "the width must exceed 20 pixels and minwidth must not be negative";
+        *error = "the width must exceed twice the side padding and minwidth must not be negative";
     } else if ((w.per_count = (options->width - 2 * XPAD) / (double)w.total,
+                w.minwidth = options->minwidth_percent
+                                 ? options->minwidth / 100 * (options->width - 2 * XPAD)
+                                 : options->minwidth,
                 deepest_visible(&w, &depth)) != 0) {
         *error = "out of memory";
     } else {
@@ -549,16 +587,5 @@ int flame_write_trie(const Trie *trie, const FlameOptions *options, FILE *stream
         status = -1;
     }
     free(out);
-    return status;
-}
-
-int flame_write_svg(const FoldedFile *file, const FlameOptions *options, FILE *stream,
-                    const char **error) {
-    Trie trie;
-    int status = trie_build(&trie, file, error);
-    if (status == 0) {
-        status = flame_write_trie(&trie, options, stream, error);
-    }
-    trie_free(&trie);
     return status;
 }

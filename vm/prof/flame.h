@@ -12,10 +12,13 @@
 #ifndef DRIP_PROF_FLAME_H
 #define DRIP_PROF_FLAME_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
-#include "folded.h"
 #include "trie.h"
+
+/* Blank pixels left and right of the boxes: an image must be wider than twice this. */
+enum { FLAME_SIDE_PAD = 10 };
 
 typedef struct {
     const char *title;     /* default "Flame Graph" */
@@ -23,19 +26,16 @@ typedef struct {
     double width;          /* image width in pixels, default 1200 */
     double minwidth;       /* boxes narrower than this many pixels are left
                               out with their children; default 0.1 */
+    bool minwidth_percent; /* minwidth is a percentage of the boxes' full width instead */
 } FlameOptions;
 
 /* Fills in the defaults. */
 void flame_default_options(FlameOptions *options);
 
-/* Writes the SVG for the stacks to out. 0 on success; -1 with *error set to
- * a static message (no stack with a count above 0, out of memory, overflow,
- * write error). */
-int flame_write_svg(const FoldedFile *file, const FlameOptions *options, FILE *out,
-                    const char **error);
-
-/* The same for a finished trie (trie_finish called); dripprof flame streams
- * the input into a trie and draws it with this. */
+/* Writes the SVG of a finished trie (trie_finish called) to out: dripprof
+ * flame streams the folded lines into a trie and draws it with this. 0 on
+ * success; -1 with *error set to a static message (no stack with a count
+ * above 0, a bad width, out of memory, write error). */
 int flame_write_trie(const Trie *trie, const FlameOptions *options, FILE *out, const char **error);
 
 /* The inline CSS and script (flame_script.c). */

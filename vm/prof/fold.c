@@ -16,7 +16,8 @@
  *     apportionment (floor shares, then one more unit to the largest
  *     remainders, ties to the heavier caller, then by name), recurse into
  *     each caller with a share > 0, and emit the path when a root is reached.
- *     amount * weight needs 128 bits, hence unsigned __int128 (gcc, clang).
+ *     amount * weight needs 128 bits, and so may the sum of the weights
+ *     (u128.h: exact, in two 64-bit halves).
  *  4. Sort the emitted lines bytewise and merge equal ones.
  *
  * Each split sums to its input and every branch ends at a root, so the
@@ -38,6 +39,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "u128.h"
 
 typedef struct {
     uint32_t node;
@@ -477,28 +480,29 @@ static int emit(Folder *f, uint64_t amount) {
 }
 
 typedef struct {
-    unsigned __int128 remainder;
+    U128 remainder;
     size_t index;
 } Remainder;
 
 static int compare_remainders(const void *pa, const void *pb) {
     const Remainder *a = pa, *b = pb;
-    if (a->remainder != b->remainder) {
-        return a->remainder > b->remainder ? -1 : 1;
+    switch (u128_compare(a->remainder, b->remainder)) {
+    case 1: return -1; /* the larger remainder first */
+    case -1: return 1;
+    default: return (a->index > b->index) - (a->index < b->index);
     }
-    return (a->index > b->index) - (a->index < b->index);
 }
 
 /* Largest-remainder split of amount by the callers' weights into shares[]. */
 static int apportion(uint64_t amount, const EdgeList *callers, uint64_t *shares) {
     size_t k = callers->count;
-    unsigned __int128 total = 0;
+    U128 total = {0, 0};
     for (size_t i = 0; i < k; i++) {
-        total += callers->items[i].weight;
+        total = u128_add(total, callers->items[i].weight);
     }
-    bool equal = total == 0; /* no weights at all: split evenly */
+    bool equal = total.high == 0 && total.low == 0; /* no weights at all: split evenly */
     if (equal) {
-        total = k;
+        total.low = k;
     }
     Remainder *rest = malloc(k * sizeof *rest);
     if (rest == NULL) {
@@ -507,9 +511,9 @@ static int apportion(uint64_t amount, const EdgeList *callers, uint64_t *shares)
     uint64_t given = 0;
     for (size_t i = 0; i < k; i++) {
         uint64_t weight = equal ? 1 : callers->items[i].weight;
-        unsigned __int128 product = (unsigned __int128)amount * weight;
-        shares[i] = (uint64_t)(product / total);
-        rest[i] = (Remainder){.remainder = product % total, .index = i};
+        /* weight <= total, so the share is at most amount: it fits in 64 bits */
+        shares[i] = u128_divide(u128_product(amount, weight), total, &rest[i].remainder);
+        rest[i].index = i;
         given += shares[i];
     }
     uint64_t left = amount - given; /* < k */

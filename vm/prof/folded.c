@@ -56,9 +56,24 @@ static bool is_digit(char c) {
     return c >= '0' && c <= '9';
 }
 
-/* Explains why the character before a trailing digit run is not a blank. */
-static const char *bad_count_reason(char before) {
-    switch (before) {
+/* "1e3", "2.5E+6", "1e-3": digits (or a '.') then e or E, maybe a sign, then the digits
+ * that start at line[start]. */
+static bool is_exponent(const char *line, size_t start) {
+    size_t e = start - 1;
+    if ((line[e] == '+' || line[e] == '-') && e > 0) {
+        e--;
+    }
+    return (line[e] == 'e' || line[e] == 'E') && e > 0 &&
+           (is_digit(line[e - 1]) || line[e - 1] == '.');
+}
+
+/* Explains why the text before the trailing digits (at line[start], start > 0) is not a
+ * blank. */
+static const char *bad_count_reason(const char *line, size_t start) {
+    if (is_exponent(line, start)) {
+        return "count is in exponent notation (write 1e3 as 1000)";
+    }
+    switch (line[start - 1]) {
     case '.': return "count is not an integer (decimals are not accepted)";
     case '-': return "count is negative";
     case '+': return "count has a sign";
@@ -149,7 +164,14 @@ static size_t scan_line(const char *line, size_t len, bool *empty_frame) {
     return len;
 }
 
-int folded_parse_line(char *line, size_t len, const char **stack, size_t *stack_len,
+/* parse_line's reason for a line with a control byte; line_error names the byte. */
+static const char binary_data[] = "binary data";
+
+/* One line (without its '\n'; a trailing '\r' is allowed), parsed in place: cuts the
+ * count off line[] and stores the stack start, its length and the count. Returns 1 for a
+ * stack, 0 for a blank line, -1 for a malformed line (left as it was) with *why set to a
+ * static message. The one rule of both readers. */
+static int parse_line(char *line, size_t len, const char **stack, size_t *stack_len,
                       uint64_t *count, const char **why) {
     if (len > 0 && line[len - 1] == '\r') {
         len--;
@@ -157,7 +179,7 @@ int folded_parse_line(char *line, size_t len, const char **stack, size_t *stack_
     bool empty_frame;
     size_t bad = scan_line(line, len, &empty_frame);
     if (bad < len) {
-        *why = line[bad] == 0 ? "binary data (NUL byte)" : "binary data (control character)";
+        *why = binary_data;
         return -1;
     }
     while (len > 0 && is_blank(line[len - 1])) {
@@ -179,7 +201,7 @@ int folded_parse_line(char *line, size_t len, const char **stack, size_t *stack_
         return -1;
     }
     if (!is_blank(line[start - 1])) {
-        *why = bad_count_reason(line[start - 1]);
+        *why = bad_count_reason(line, start);
         return -1;
     }
     uint64_t value = 0;
@@ -208,6 +230,25 @@ int folded_parse_line(char *line, size_t len, const char **stack, size_t *stack_
     *stack_len = end;
     *count = value;
     return 1;
+}
+
+/* The message for a line parse_line refused: why, or for binary data the byte that makes
+ * it so, as the callgrind reader words it ("binary data (control character 0x01)"). Found
+ * again here, off the hot path: parse_line only says that there is one. */
+static const char *line_error(const char *why, const char *line, size_t len, char *buffer,
+                              size_t size) {
+    if (why != binary_data) {
+        return why;
+    }
+    size_t i = 0;
+    while (i < len && ((unsigned char)line[i] >= 0x20 || line[i] == '\t')) {
+        i++;
+    }
+    if (i == len || line[i] == '\0') { /* (the end cannot happen: there is a bad byte) */
+        return "binary data (NUL byte)";
+    }
+    snprintf(buffer, size, "binary data (control character 0x%02x)", (unsigned char)line[i]);
+    return buffer;
 }
 
 /* "name:line: message" (or "name: message" when line is 0), malloc'd. */
@@ -278,10 +319,11 @@ static int parse_text(FoldedFile *out, const char *name, size_t len) {
         size_t line_len = newline ? (size_t)(newline - cursor) : (size_t)(end - cursor);
         FoldedLine line = {.line = number};
         const char *why = NULL;
-        int status =
-            folded_parse_line(cursor, line_len, &line.stack, &line.length, &line.count, &why);
+        int status = parse_line(cursor, line_len, &line.stack, &line.length, &line.count, &why);
         if (status < 0) {
-            set_error(out, name, number, "%s", why);
+            char text[48];
+            set_error(out, name, number, "%s",
+                      line_error(why, cursor, line_len, text, sizeof text));
             return -1;
         }
         if (status == 1 && !append_line(out, &capacity, line)) {
@@ -400,9 +442,12 @@ static int visit_lines(char *buffer, size_t *used, bool final, size_t *number, c
         const char *stack, *why = NULL;
         size_t stack_len;
         uint64_t count;
-        int status = folded_parse_line(cursor, line_len, &stack, &stack_len, &count, &why);
+        int status = parse_line(cursor, line_len, &stack, &stack_len, &count, &why);
         if (status < 0 || (status == 1 && visit(context, stack, stack_len, count, &why) != 0)) {
-            return each_error(error, name, *number, "%s", why ? why : "stopped");
+            char text[48];
+            return each_error(error, name, *number, "%s",
+                              why ? line_error(why, cursor, line_len, text, sizeof text)
+                                  : "stopped");
         }
         cursor += line_len + 1;
     }

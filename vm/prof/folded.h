@@ -10,7 +10,7 @@
  * The exact rules (and why) are at the top of folded.c; in short:
  *
  *   - the count is the text after the LAST run of blanks/TABs; it is a decimal
- *     integer that fits in uint64_t (no sign, no decimals, no separators);
+ *     integer that fits in uint64_t (no sign, decimals, exponent or separators);
  *   - frames may contain blanks and anything else except ';' and control
  *     characters; an empty stack or an empty frame ("a;;b", "a;") is an error;
  *   - CRLF line ends, trailing blanks, blank lines and a last line without a
@@ -52,7 +52,8 @@ int folded_read_file(const char *path, FoldedFile *out);
 /* Same, from an open stream (e.g. stdin); name is used in messages. */
 int folded_read_stream(FILE *in, const char *name, FoldedFile *out);
 
-/* Same, from len bytes of memory (copied; the data need no terminator). */
+/* Same, from len bytes of memory (copied; the data need no terminator):
+ * dripprof reads standard input this way, after looking at its first lines. */
 int folded_read_buffer(const char *name, const char *data, size_t len, FoldedFile *out);
 
 /* Streaming: calls visit for every stack line, in input order, without
@@ -72,12 +73,5 @@ void folded_free(FoldedFile *file);
 
 /* Sum of all counts into *total: 0, or -1 when the sum overflows uint64_t. */
 int folded_total(const FoldedFile *file, uint64_t *total);
-
-/* Parses one line (without its '\n'; a trailing '\r' is allowed) in place:
- * cuts the count off line[] and stores the stack start, its length and the
- * count. Returns 1 for a stack, 0 for a blank line, -1 for a malformed line
- * with *why set to a static message. This is the rule folded_read_* apply. */
-int folded_parse_line(char *line, size_t len, const char **stack, size_t *stack_len,
-                      uint64_t *count, const char **why);
 
 #endif

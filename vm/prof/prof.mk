@@ -17,18 +17,19 @@
 # That file is compiled on its own, with warnings but without -Werror (a
 # half-written function must still link). When it does not compile at all,
 # dripprof is linked without it: exercise.c's stand-ins then answer like the
-# shipped stubs and top/files say what is missing, so `make` never fails on the
+# shipped stubs and top/files/rows say what is missing, so `make` never fails on the
 # exercise. The profiler's own tests (test-prof) use the implementation only
 # when it is the reference: a student's code is tested by `make exercise-165`,
 # never by `make test`; tests that need the functions are skipped without it.
 
 PROFILE_IMPL ?= $(if $(wildcard solutions/165/profile.c),solutions/165,exercises/165)
-HELP += "PROFILE_IMPL=dir where dripprof top/files get parse_row, inclusive (here: $(PROFILE_IMPL))"
+HELP += "PROFILE_IMPL=dir where dripprof top/files/rows get parse_row, inclusive (here: $(PROFILE_IMPL))"
 
 PROF_DIR      := vm/prof
 PROF_OBJ      := $(BUILD)/obj/prof
 PROF_CFLAGS   := $(CWARN) -O2 -g -I$(PROF_DIR) -I$(PROFILE_IMPL)
-PROF_LIB      := folded intern callgrind fold trie flame flame_script top annotate exercise diff
+PROF_LIB      := folded intern callgrind fold trie flame flame_script top annotate exercise diff \
+                 u128 tsv
 PROF_OBJS     := $(PROF_LIB:%=$(PROF_OBJ)/%.o)
 PROF_IMPL_OBJ := $(PROF_OBJ)/impl/profile.o
 PROF_TEST_IMPL := $(filter solutions/%,$(PROFILE_IMPL))
@@ -66,7 +67,7 @@ $(PROF_IMPL_OBJ): $(PROFILE_IMPL)/profile.c $(PROFILE_IMPL)/profile.h $(PROF_CHO
 	@mkdir -p $(@D)
 	@if ! $(CC) -std=c11 -Wall -Wextra -O2 -g -I$(PROFILE_IMPL) -c -o $@ $<; then \
 	  echo "prof: $< does not compile, so build/dripprof is built without it:" \
-	       "dripprof top and files will say what is missing (make exercise-165 shows why)."; \
+	       "dripprof top, files and rows will say what is missing (make exercise-165 shows why)."; \
 	  $(CC) -x c -c -o $@ /dev/null; fi
 
 $(PROF_UNWRITTEN): $(PROF_OBJ)/dripprof.o $(PROF_OBJS)

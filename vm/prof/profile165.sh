@@ -51,6 +51,8 @@ summary=$out/summary-165.txt
 put() { printf '%s = %s\n' "$1" "$2" >> "$summary"; }
 # A count from callgrind output: the totals: line of a callgrind.out.
 totals_of() { sed -n 's/^totals: *\([0-9]*\).*/\1/p' "$1"; }
+# The sum of the counts of a file of folded stacks, read by dripprof stacks (count first).
+folded_sum() { "$dripprof" stacks "$1" | awk -F'\t' '{ s += $1 } END { printf "%.0f", s }'; }
 # Integer division with two decimals, in awk (no bc needed).
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "n/a"; else printf "%.2f", a / b }'; }
 
@@ -153,9 +155,8 @@ for name in fib zoo; do
         die "dripprof fold failed on $cg: $(cat "$out/$name-c.fold-stats.txt")"
     "$dripprof" flame --title "$name.drip, C functions of the VM (callgrind)" --countname Ir \
         "$out/$name-c.folded" > "$out/$name-c.svg" || die "dripprof flame failed"
-    folded_sum=$(awk '{ s += $NF } END { printf "%.0f", s }' "$out/$name-c.folded")
     put "ir_${name}_total" "$(totals_of "$cg")"
-    put "ir_${name}_folded_sum" "$folded_sum"
+    put "ir_${name}_folded_sum" "$(folded_sum "$out/$name-c.folded")"
     put "ir_${name}_fold" "$(sed -n 's/.*; \(exact stacks\|approximate stacks\).*/\1/p' \
         "$out/$name-c.fold-stats.txt")"
 done
@@ -199,7 +200,7 @@ check() { # KEY ACTUAL EXPECTED
 fib_leaves=$(awk -v n="$fib_n" 'BEGIN { a = 0; b = 1; for (i = 0; i <= n; i++) { t = a + b; a = b; b = t } printf "%.0f", a }')
 put fib_calls_expected "$((2 * fib_leaves - 1))"
 put fib_bytecodes_expected "$((7 * fib_leaves + 17 * (fib_leaves - 1)))"
-check fib_folded_sum_equals_totals "$(awk '{ s += $NF } END { printf "%.0f", s }' "$out/fib-c.folded")" \
+check fib_folded_sum_equals_totals "$(folded_sum "$out/fib-c.folded")" \
     "$(totals_of "$out/callgrind.out.fib")"
 clock_calls_cg=$("$dripprof" calls "$out/callgrind.out.fib" clockNative | awk '{ print $1 }')
 put callgrind_clockNative_calls "$clock_calls_cg"
@@ -224,8 +225,7 @@ if [ "$instrumented" = yes ]; then
     check fib_bytecodes_7_leaf_17_inner "$fib_self" "$((7 * fib_leaves + 17 * (fib_leaves - 1)))"
     check call_opcodes_equal_fib_calls_plus_clock_calls "$call_ops" "$((fib_calls + clock_calls))"
     check callgrind_sees_the_two_clock_calls "$clock_calls_cg" "$clock_calls"
-    check drip_folded_sum_equals_bytecodes \
-        "$(awk '{ s += $NF } END { printf "%.0f", s }' "$out/fib-drip.folded")" "$total_ops"
+    check drip_folded_sum_equals_bytecodes "$(folded_sum "$out/fib-drip.folded")" "$total_ops"
     put instructions_per_bytecode "$(ratio "$ir_fib" "$total_ops")"
     zoo_ops=$(opcode_count total "$out/zoo-counts.txt")
     put zoo_bytecodes_total "$zoo_ops"

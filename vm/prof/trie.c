@@ -28,7 +28,10 @@ struct TriePathEntry {
     size_t end; /* where the frame ends in the previous stack (its ';' or its end) */
 };
 
-enum { ARENA_BLOCK = 1 << 20 };
+/* Name bytes are copied into blocks of ARENA_BLOCK bytes (a longer name gets a block of its
+ * own). The node array starts with room for FIRST_NODE_CAPACITY nodes (160 KB: the VM's
+ * profiles fit without a reallocation) and doubles when full. */
+enum { ARENA_BLOCK = 1 << 20, FIRST_NODE_CAPACITY = 4096 };
 
 static uint32_t hash_frame(uint32_t parent, const char *name, size_t length) {
     uint64_t hash = 14695981039346656037u ^ ((uint64_t)parent * 0x9E3779B97F4A7C15u);
@@ -196,11 +199,11 @@ static int remember_line(Trie *trie, const char *stack, size_t length) {
 
 int trie_init(Trie *trie) {
     memset(trie, 0, sizeof *trie);
-    trie->nodes = malloc(4096 * sizeof *trie->nodes);
+    trie->nodes = malloc(FIRST_NODE_CAPACITY * sizeof *trie->nodes);
     if (trie->nodes == NULL) {
         return -1;
     }
-    trie->capacity = 4096;
+    trie->capacity = FIRST_NODE_CAPACITY;
     trie->count = 1;
     trie->nodes[0] = (TrieNode){.name = "all", .length = 3};
     return 0;
@@ -356,25 +359,6 @@ int trie_finish(Trie *trie) {
         }
     }
     return sort_children(trie);
-}
-
-int trie_build(Trie *trie, const FoldedFile *file, const char **error) {
-    *error = "out of memory";
-    if (trie_init(trie) != 0) {
-        return -1;
-    }
-    for (size_t l = 0; l < file->count; l++) {
-        const FoldedLine *line = &file->lines[l];
-        if (trie_add(trie, line->stack, line->length, line->count, error) != 0) {
-            return -1;
-        }
-    }
-    if (trie_finish(trie) != 0) {
-        *error = "out of memory";
-        return -1;
-    }
-    *error = NULL;
-    return 0;
 }
 
 void trie_free(Trie *trie) {

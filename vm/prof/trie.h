@@ -14,8 +14,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "folded.h"
-
 typedef struct {
     const char *name; /* a copy in the trie's arena, not NUL-terminated */
     uint32_t length;
@@ -70,9 +68,6 @@ int trie_add_pair(Trie *trie, const char *stack, size_t length, uint64_t before,
 /* Computes the inclusive totals and orders every node's children by name
  * (bytewise), for deterministic output. Call once, after the last add. */
 int trie_finish(Trie *trie);
-
-/* init + add every line + finish. */
-int trie_build(Trie *trie, const FoldedFile *file, const char **error);
 
 void trie_free(Trie *trie);
 

@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "flame.h"
+
 #ifndef PROF_DATA_DIR
 #define PROF_DATA_DIR "vm/prof/tests/data"
 #endif
@@ -35,13 +37,23 @@
  * files, inclusive costs): without them the test is skipped, and counted as skipped,
  * never as passed. */
 extern size_t prof_skipped;
-#define PROF_NEEDS_EXERCISE()                                                                  \
-    do {                                                                                       \
-        if (!PROF_WITH_EXERCISE) {                                                             \
-            prof_skipped++;                                                                    \
-            skip();                                                                            \
-        }                                                                                      \
+#define PROF_NEEDS_EXERCISE()                                                                      \
+    do {                                                                                           \
+        if (!PROF_WITH_EXERCISE) {                                                                 \
+            prof_skipped++;                                                                        \
+            skip();                                                                                \
+        }                                                                                          \
     } while (0)
+
+/* The runner a test file exports: NAME(count) runs the cmocka group TITLE of the tests
+ * listed (cmocka_unit_test(...), ...), stores how many there are and returns how many
+ * failed. */
+#define PROF_TEST_GROUP(name, title, ...)                                                          \
+    int name(size_t *count) {                                                                      \
+        const struct CMUnitTest tests[] = {__VA_ARGS__};                                           \
+        *count = sizeof tests / sizeof tests[0];                                                   \
+        return cmocka_run_group_tests_name(title, tests, NULL, NULL);                              \
+    }
 
 /* The committed callgrind fixtures (file names inside PROF_DATA_DIR). */
 extern const char *const prof_fixtures[];
@@ -57,9 +69,21 @@ const char *prof_scratch_file(const char *name, const char *data, size_t length)
  * returns its exit status and fills *out / *err with what it printed (malloc'd). */
 int prof_run(const char *binary, const char *args, char **out, char **err);
 
-/* True when text is well-formed XML as far as a flame graph needs: one root,
- * balanced tags, quoted attributes, known entities, comments and CDATA. On
- * failure *why says what and where. */
+/* Runs `binary args` and fails the test unless it exits with status and, where given
+ * (not NULL), its stdout contains in_out and its stderr in_err. */
+void prof_expect(const char *binary, const char *args, int status, const char *in_out,
+                 const char *in_err);
+
+/* Draws folded text (one or two counts a line) the way dripprof flame does: streamed
+ * through diff_reader_visit into a trie, drawn by flame_write_trie (options NULL: the
+ * defaults). Returns the SVG, malloc'd and NUL-terminated (*svg_length bytes when
+ * svg_length is not NULL), or NULL with *error set to a malloc'd message: "NAME:LINE: why"
+ * for a line the reader refused, flame's own message otherwise. */
+char *prof_draw(const char *name, const char *text, size_t length, const FlameOptions *options,
+                size_t *svg_length, char **error);
+
+/* True when xmllint --noout finds text well-formed XML. On failure *why holds
+ * xmllint's first complaint (or says that xmllint is missing). */
 int prof_xml_well_formed(const char *text, size_t length, char *why, size_t why_size);
 
 int folded_tests(size_t *count);
@@ -71,5 +95,7 @@ int cli_tests(size_t *count);
 int robust_tests(size_t *count);
 int diff_tests(size_t *count);
 int exercise_tests(size_t *count);
+int u128_tests(size_t *count);
+int user_tests(size_t *count);
 
 #endif

@@ -238,27 +238,41 @@ static void sniff_tells_profiles_from_stacks(void **state) {
     size_t length;
     char *text = prof_slurp(PROF_DATA_DIR "/fib.callgrind.out", &length);
     assert_non_null(text);
-    assert_true(callgrind_sniff(text, length));
+    assert_int_equal(callgrind_sniff(text, length), CG_CALLGRIND);
     free(text);
-    assert_true(callgrind_sniff("\nversion: 1\n", 12));
-    assert_false(callgrind_sniff("main;fib 3\n", 11));
-    assert_false(callgrind_sniff("", 0));
+    static const struct {
+        const char *text;
+        CgKind kind;
+    } cases[] = {
+        {"# callgrind format\n", CG_CALLGRIND},
+        {"\nversion: 1\ncreator: callgrind-3.19.0\n", CG_CALLGRIND},
+        {"version: 1\npositions: line\nevents: Ir\nfn=main\n", CG_CALLGRIND},
+        {"events: Ir\r\nfn=(1) a\r\n0 9\r\n", CG_CALLGRIND}, /* a hand-made profile */
+        {"desc: I1 cache: 32768 B\ncmd: ./prog\nevents: Ir I1mr\nfl=prog.c\nfn=main\n3 1 0\n",
+         CG_CACHEGRIND},
+        {"cmd: ./prog\nevents: Ir\nfl=prog.c\n", CG_CACHEGRIND},
+        /* folded stacks, even when a frame looks like a header key */
+        {"main;fib 3\n", CG_NONE},
+        {"creator:main;fib 3\nmain 1\n", CG_NONE},
+        {"creator: x;y 5\n", CG_NONE},
+        {"version: 1\n", CG_NONE}, /* the one-frame stack "version:" */
+        {"", CG_NONE},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (callgrind_sniff(cases[i].text, strlen(cases[i].text)) != cases[i].kind) {
+            fail_msg("case %zu: %s", i, cases[i].text);
+        }
+    }
 }
 
-int callgrind_tests(size_t *count) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(reads_every_fixture),
-        cmocka_unit_test(fib_profile_has_the_recursion_callgrind_reports),
-        cmocka_unit_test(instr_positions_give_the_same_costs),
-        cmocka_unit_test(jump_lines_and_jfi_ids_are_understood),
-        cmocka_unit_test(name_compression_across_cfn_jfn_and_fi),
-        cmocka_unit_test(cob_applies_to_one_call_and_identity_includes_the_object),
-        cmocka_unit_test(uncompressed_names_hex_and_relative_positions),
-        cmocka_unit_test(crlf_and_summary_without_totals),
-        cmocka_unit_test(malformed_files_name_file_and_line),
-        cmocka_unit_test(truncated_real_profile_is_caught),
-        cmocka_unit_test(sniff_tells_profiles_from_stacks),
-    };
-    *count = sizeof tests / sizeof tests[0];
-    return cmocka_run_group_tests_name("callgrind reader", tests, NULL, NULL);
-}
+PROF_TEST_GROUP(callgrind_tests, "callgrind reader", cmocka_unit_test(reads_every_fixture),
+                cmocka_unit_test(fib_profile_has_the_recursion_callgrind_reports),
+                cmocka_unit_test(instr_positions_give_the_same_costs),
+                cmocka_unit_test(jump_lines_and_jfi_ids_are_understood),
+                cmocka_unit_test(name_compression_across_cfn_jfn_and_fi),
+                cmocka_unit_test(cob_applies_to_one_call_and_identity_includes_the_object),
+                cmocka_unit_test(uncompressed_names_hex_and_relative_positions),
+                cmocka_unit_test(crlf_and_summary_without_totals),
+                cmocka_unit_test(malformed_files_name_file_and_line),
+                cmocka_unit_test(truncated_real_profile_is_caught),
+                cmocka_unit_test(sniff_tells_profiles_from_stacks))

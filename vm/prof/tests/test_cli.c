@@ -244,17 +244,11 @@ static void calls_counts_every_call_of_a_function(void **state) {
     free(err);
 }
 
-int cli_tests(size_t *count) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(every_command_has_help),
-        cmocka_unit_test(bad_inputs_get_file_and_line),
-        cmocka_unit_test(crlf_folded_input_is_fine),
-        cmocka_unit_test(fold_output_adds_up_to_totals),
-        cmocka_unit_test(top_of_a_profile_matches_callgrind_self),
-        cmocka_unit_test(flame_reads_stdin_and_is_deterministic),
-        cmocka_unit_test(files_splits_the_annotate_table_by_source_file),
-        cmocka_unit_test(calls_counts_every_call_of_a_function),
-    };
-    *count = sizeof tests / sizeof tests[0];
-    return cmocka_run_group_tests_name("dripprof command line", tests, NULL, NULL);
-}
+PROF_TEST_GROUP(cli_tests, "dripprof command line", cmocka_unit_test(every_command_has_help),
+                cmocka_unit_test(bad_inputs_get_file_and_line),
+                cmocka_unit_test(crlf_folded_input_is_fine),
+                cmocka_unit_test(fold_output_adds_up_to_totals),
+                cmocka_unit_test(top_of_a_profile_matches_callgrind_self),
+                cmocka_unit_test(flame_reads_stdin_and_is_deterministic),
+                cmocka_unit_test(files_splits_the_annotate_table_by_source_file),
+                cmocka_unit_test(calls_counts_every_call_of_a_function))

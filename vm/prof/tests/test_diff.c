@@ -110,33 +110,18 @@ static void the_first_count_is_split_off_a_stack(void **state) {
     assert_int_equal(diff_split_first_count("a 99999999999999999999", 22, &length, &count), -1);
 }
 
-/* Draws folded text (one or two counts a line) as dripprof flame does. */
-static char *draw(const char *text, char **read_error) {
-    FILE *in = fmemopen((void *)text, strlen(text), "r");
-    assert_non_null(in);
-    Trie trie;
-    assert_int_equal(trie_init(&trie), 0);
-    DiffReader reader = {.trie = &trie};
-    *read_error = NULL;
-    int status = folded_each_stream(in, "t.folded", diff_reader_visit, &reader, read_error);
-    fclose(in);
-    char *svg = NULL;
-    if (status == 0) {
-        assert_int_equal(trie_finish(&trie), 0);
-        FlameOptions options;
-        flame_default_options(&options);
-        options.countname = "Ir";
-        size_t size = 0;
-        FILE *out = open_memstream(&svg, &size);
-        const char *error;
-        assert_int_equal(flame_write_trie(&trie, &options, out, &error), 0);
-        fclose(out);
-        char why[200];
-        if (!prof_xml_well_formed(svg, size, why, sizeof why)) {
-            fail_msg("SVG is not well-formed: %s", why);
-        }
+/* Draws folded text (one or two counts a line) as dripprof flame does; NULL with *error
+ * set (malloc'd) when the reader refuses it. */
+static char *draw(const char *text, char **error) {
+    FlameOptions options;
+    flame_default_options(&options);
+    options.countname = "Ir";
+    size_t size;
+    char *svg = prof_draw("t.folded", text, strlen(text), &options, &size, error);
+    char why[200];
+    if (svg != NULL && !prof_xml_well_formed(svg, size, why, sizeof why)) {
+        fail_msg("SVG is not well-formed: %s", why);
     }
-    trie_free(&trie);
     return svg;
 }
 
@@ -245,21 +230,8 @@ static void nothing_after_is_an_error(void **state) {
     trie_free(&trie);
 }
 
-/* Runs dripprof with a shell fragment; returns the exit status, fills *out
- * and *err (malloc'd). */
-/* Runs dripprof with args, wants the exit status and, when given, a text in
- * its stdout and one in its stderr. */
 static void expect_run(const char *args, int status, const char *in_out, const char *in_err) {
-    char *out, *err;
-    assert_int_equal(prof_run(PROF_DRIPPROF, args, &out, &err), status);
-    if (in_out != NULL && strstr(out, in_out) == NULL) {
-        fail_msg("dripprof %s: stdout lacks \"%s\":\n%s", args, in_out, out);
-    }
-    if (in_err != NULL && strstr(err, in_err) == NULL) {
-        fail_msg("dripprof %s: stderr lacks \"%s\":\n%s", args, in_err, err);
-    }
-    free(out);
-    free(err);
+    prof_expect(PROF_DRIPPROF, args, status, in_out, in_err);
 }
 
 static void the_command_line(void **state) {
@@ -288,19 +260,13 @@ static void the_command_line(void **state) {
     expect_run("diff --help", 0, "stack BEFORE AFTER", NULL);
 }
 
-int diff_tests(size_t *count) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(a_stack_only_in_one_file_gets_zero_in_the_other),
-        cmocka_unit_test(repeated_lines_are_summed_and_equal_counts_cancel),
-        cmocka_unit_test(the_columns_add_up_to_the_files_totals),
-        cmocka_unit_test(sums_above_64_bits_are_refused),
-        cmocka_unit_test(the_first_count_is_split_off_a_stack),
-        cmocka_unit_test(differential_boxes_are_sized_by_after_and_coloured_by_change),
-        cmocka_unit_test(plain_input_draws_as_before),
-        cmocka_unit_test(a_mixed_file_is_an_error_at_the_first_line_that_differs),
-        cmocka_unit_test(nothing_after_is_an_error),
-        cmocka_unit_test(the_command_line),
-    };
-    *count = sizeof tests / sizeof tests[0];
-    return cmocka_run_group_tests_name("diff", tests, NULL, NULL);
-}
+PROF_TEST_GROUP(diff_tests, "diff",
+                cmocka_unit_test(a_stack_only_in_one_file_gets_zero_in_the_other),
+                cmocka_unit_test(repeated_lines_are_summed_and_equal_counts_cancel),
+                cmocka_unit_test(the_columns_add_up_to_the_files_totals),
+                cmocka_unit_test(sums_above_64_bits_are_refused),
+                cmocka_unit_test(the_first_count_is_split_off_a_stack),
+                cmocka_unit_test(differential_boxes_are_sized_by_after_and_coloured_by_change),
+                cmocka_unit_test(plain_input_draws_as_before),
+                cmocka_unit_test(a_mixed_file_is_an_error_at_the_first_line_that_differs),
+                cmocka_unit_test(nothing_after_is_an_error), cmocka_unit_test(the_command_line))

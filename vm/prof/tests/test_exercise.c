@@ -24,14 +24,7 @@
 #endif
 
 static void expect(const char *binary, const char *args, int status, const char *in_stderr) {
-    char *out, *err;
-    int got = prof_run(binary, args, &out, &err);
-    if (got != status || strstr(err, in_stderr) == NULL) {
-        fail_msg("%s %s: exit %d, stderr \"%s\"; want exit %d and \"%s\"", binary, args, got, err,
-                 status, in_stderr);
-    }
-    free(out);
-    free(err);
+    prof_expect(binary, args, status, NULL, in_stderr);
 }
 
 static const char *folded_file(const char *name, const char *text) {
@@ -50,6 +43,8 @@ static void unwritten_top_and_files_say_what_is_missing(void **state) {
     expect(PROF_UNWRITTEN, args, 3,
            "dripprof files needs parse_row() from " PROFILE_IMPL_FILE ": run make exercise-165\n"
            "  (parse_row() is not there");
+    expect(PROF_UNWRITTEN, "rows " PROF_DATA_DIR "/shared-jumps.annotate.txt", 3,
+           "dripprof rows needs parse_row() from " PROFILE_IMPL_FILE);
     /* a callgrind.out is read and folded first, then the same message */
     expect(PROF_UNWRITTEN, "top " PROF_DATA_DIR "/fib.callgrind.out", 3,
            "dripprof top needs inclusive()");
@@ -62,9 +57,8 @@ static void unwritten_top_and_files_say_what_is_missing(void **state) {
 static void unwritten_fold_flame_and_calls_work(void **state) {
     (void)state;
     char *out, *err;
-    assert_int_equal(prof_run(PROF_UNWRITTEN, "fold " PROF_DATA_DIR "/fib.callgrind.out", &out,
-                              &err),
-                     0);
+    assert_int_equal(
+        prof_run(PROF_UNWRITTEN, "fold " PROF_DATA_DIR "/fib.callgrind.out", &out, &err), 0);
     assert_non_null(strstr(out, ";fib "));
     free(out);
     free(err);
@@ -74,12 +68,12 @@ static void unwritten_fold_flame_and_calls_work(void **state) {
     assert_non_null(strstr(out, "</svg>"));
     free(out);
     free(err);
-    assert_int_equal(prof_run(PROF_UNWRITTEN, "calls " PROF_DATA_DIR "/fib.callgrind.out fib",
-                              &out, &err),
-                     0);
+    assert_int_equal(
+        prof_run(PROF_UNWRITTEN, "calls " PROF_DATA_DIR "/fib.callgrind.out fib", &out, &err), 0);
     assert_string_equal(out, "1973  fib\n");
     free(out);
     free(err);
+    prof_expect(PROF_UNWRITTEN, "stacks " PROF_DATA_DIR "/fib.callgrind.out", 0, "\tfib\n", NULL);
 }
 
 /* Each misbehaviour of inclusive() costs the command, with a message naming the
@@ -114,13 +108,8 @@ static void a_parse_row_without_a_name_is_an_error_with_file_and_line(void **sta
            "shared-jumps.annotate.txt:1: parse_row() returned 1 (a row) but gave no name");
 }
 
-int exercise_tests(size_t *count) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(unwritten_top_and_files_say_what_is_missing),
-        cmocka_unit_test(unwritten_fold_flame_and_calls_work),
-        cmocka_unit_test(a_misbehaving_inclusive_is_named),
-        cmocka_unit_test(a_parse_row_without_a_name_is_an_error_with_file_and_line),
-    };
-    *count = sizeof tests / sizeof tests[0];
-    return cmocka_run_group_tests_name("exercise functions in dripprof", tests, NULL, NULL);
-}
+PROF_TEST_GROUP(exercise_tests, "exercise functions in dripprof",
+                cmocka_unit_test(unwritten_top_and_files_say_what_is_missing),
+                cmocka_unit_test(unwritten_fold_flame_and_calls_work),
+                cmocka_unit_test(a_misbehaving_inclusive_is_named),
+                cmocka_unit_test(a_parse_row_without_a_name_is_an_error_with_file_and_line))

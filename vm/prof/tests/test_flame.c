@@ -8,36 +8,11 @@
 #include "flame.h"
 #include "fold.h"
 
-/* Renders the folded text to a malloc'd SVG string (NULL on error, *error set). */
-static char *render(const char *folded, size_t length, const FlameOptions *options,
-                    const char **error, size_t *svg_length) {
-    FoldedFile file;
-    if (folded_read_buffer("t.folded", folded, length, &file) != 0) {
-        fail_msg("%s", file.error);
-    }
-    FlameOptions defaults;
-    flame_default_options(&defaults);
-    char *svg = NULL;
-    size_t size = 0;
-    FILE *out = open_memstream(&svg, &size);
-    assert_non_null(out);
-    int status = flame_write_svg(&file, options ? options : &defaults, out, error);
-    fclose(out);
-    folded_free(&file);
-    if (status != 0) {
-        free(svg);
-        return NULL;
-    }
-    if (svg_length != NULL) {
-        *svg_length = size;
-    }
-    return svg;
-}
-
+/* The SVG of folded text, which must draw and be well-formed XML (malloc'd). */
 static char *render_ok(const char *folded, const FlameOptions *options) {
-    const char *error = NULL;
+    char *error = NULL;
     size_t size;
-    char *svg = render(folded, strlen(folded), options, &error, &size);
+    char *svg = prof_draw("t.folded", folded, strlen(folded), options, &size, &error);
     if (svg == NULL) {
         fail_msg("flame failed: %s", error);
     }
@@ -46,6 +21,17 @@ static char *render_ok(const char *folded, const FlameOptions *options) {
         fail_msg("SVG is not well-formed: %s", why);
     }
     return svg;
+}
+
+/* The error of folded text that must not draw (malloc'd). */
+static char *render_error(const char *folded, size_t length) {
+    char *error = NULL;
+    char *svg = prof_draw("t.folded", folded, length, NULL, NULL, &error);
+    if (svg != NULL) {
+        fail_msg("flame drew what it should refuse: %.200s", folded);
+    }
+    assert_non_null(error);
+    return error;
 }
 
 static size_t occurrences(const char *text, const char *needle) {
@@ -198,10 +184,10 @@ static void deep_stacks_do_not_recurse_in_c(void **state) {
 
 static void nothing_to_draw_is_an_error(void **state) {
     (void)state;
-    const char *error = NULL;
-    assert_null(render("a 0\nb 0\n", 8, NULL, &error, NULL));
+    char *error = render_error("a 0\nb 0\n", 8);
     assert_string_equal(error, "no stack with a count above 0");
-    assert_null(render("", 0, NULL, &error, NULL));
+    free(error);
+    free(render_error("", 0));
 }
 
 static void counts_near_the_64_bit_limit(void **state) {
@@ -209,26 +195,44 @@ static void counts_near_the_64_bit_limit(void **state) {
     char *svg = render_ok("a 18446744073709551614\nb 1\n", NULL);
     assert_non_null(strstr(svg, "<title>all (18,446,744,073,709,551,615 samples, 100.00%)"));
     free(svg);
-    const char *error = NULL;
     const char *text = "a 18446744073709551615\nb 1\n";
-    assert_null(render(text, strlen(text), NULL, &error, NULL));
+    char *error = render_error(text, strlen(text));
     assert_non_null(strstr(error, "64 bits"));
+    free(error);
 }
 
-int flame_tests(size_t *count) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(tooltips_carry_name_count_and_share),
-        cmocka_unit_test(boxes_are_as_wide_as_their_share),
-        cmocka_unit_test(one_box_per_name_not_per_run_of_lines),
-        cmocka_unit_test(options_title_countname_and_commas),
-        cmocka_unit_test(names_are_escaped_and_bad_utf8_replaced),
-        cmocka_unit_test(narrow_boxes_are_pruned_with_their_children),
-        cmocka_unit_test(labels_are_cut_to_the_box),
-        cmocka_unit_test(same_input_same_bytes),
-        cmocka_unit_test(deep_stacks_do_not_recurse_in_c),
-        cmocka_unit_test(nothing_to_draw_is_an_error),
-        cmocka_unit_test(counts_near_the_64_bit_limit),
-    };
-    *count = sizeof tests / sizeof tests[0];
-    return cmocka_run_group_tests_name("flame", tests, NULL, NULL);
+/* The well-formedness check is xmllint's, and it can fail: an SVG with one
+ * name left unescaped, or one box left open, is refused, with a reason. */
+static void a_broken_svg_fails_the_xml_check(void **state) {
+    (void)state;
+    char *svg = render_ok("main;operator<<(a&b) 4\nmain;x 2\n", NULL);
+    char why[200];
+    size_t size = strlen(svg);
+    assert_true(prof_xml_well_formed(svg, size, why, sizeof why));
+    char *broken = strdup(svg);
+    char *escaped = strstr(broken, "&lt;&lt;(a&amp;b)");
+    assert_non_null(escaped);
+    memcpy(escaped, "<<(a&b)          ", 17); /* as an unescaped writer would have it */
+    assert_false(prof_xml_well_formed(broken, size, why, sizeof why));
+    assert_non_null(strstr(why, "xmllint"));
+    strcpy(broken, svg);
+    char *close = strstr(broken, "</g>");
+    assert_non_null(close);
+    memcpy(close, "<g >", 4); /* one more box opened than closed */
+    assert_false(prof_xml_well_formed(broken, size, why, sizeof why));
+    free(broken);
+    free(svg);
 }
+
+PROF_TEST_GROUP(flame_tests, "flame", cmocka_unit_test(tooltips_carry_name_count_and_share),
+                cmocka_unit_test(boxes_are_as_wide_as_their_share),
+                cmocka_unit_test(one_box_per_name_not_per_run_of_lines),
+                cmocka_unit_test(options_title_countname_and_commas),
+                cmocka_unit_test(names_are_escaped_and_bad_utf8_replaced),
+                cmocka_unit_test(narrow_boxes_are_pruned_with_their_children),
+                cmocka_unit_test(labels_are_cut_to_the_box),
+                cmocka_unit_test(same_input_same_bytes),
+                cmocka_unit_test(deep_stacks_do_not_recurse_in_c),
+                cmocka_unit_test(nothing_to_draw_is_an_error),
+                cmocka_unit_test(counts_near_the_64_bit_limit),
+                cmocka_unit_test(a_broken_svg_fails_the_xml_check))

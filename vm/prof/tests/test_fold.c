@@ -467,21 +467,15 @@ static void inclusive_matches_callgrind_below_acyclic_functions(void **state) {
     }
 }
 
-int fold_tests(size_t *count) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(invariants_hold_on_every_profile),
-        cmocka_unit_test(separate_callers_make_the_graph_a_tree),
-        cmocka_unit_test(recursion_levels_show_as_one_name),
-        cmocka_unit_test(shared_callee_is_split_by_largest_remainder),
-        cmocka_unit_test(equal_remainders_go_to_the_first_caller_by_name),
-        cmocka_unit_test(huge_costs_use_128_bit_products),
-        cmocka_unit_test(cycles_without_entry_are_cut_deterministically),
-        cmocka_unit_test(self_loops_are_dropped_not_counted_twice),
-        cmocka_unit_test(names_lose_only_the_suffixes_the_graph_explains),
-        cmocka_unit_test(output_is_deterministic),
-        cmocka_unit_test(long_call_chains_do_not_recurse_in_c),
-        cmocka_unit_test(inclusive_matches_callgrind_below_acyclic_functions),
-    };
-    *count = sizeof tests / sizeof tests[0];
-    return cmocka_run_group_tests_name("fold", tests, NULL, NULL);
-}
+PROF_TEST_GROUP(fold_tests, "fold", cmocka_unit_test(invariants_hold_on_every_profile),
+                cmocka_unit_test(separate_callers_make_the_graph_a_tree),
+                cmocka_unit_test(recursion_levels_show_as_one_name),
+                cmocka_unit_test(shared_callee_is_split_by_largest_remainder),
+                cmocka_unit_test(equal_remainders_go_to_the_first_caller_by_name),
+                cmocka_unit_test(huge_costs_use_128_bit_products),
+                cmocka_unit_test(cycles_without_entry_are_cut_deterministically),
+                cmocka_unit_test(self_loops_are_dropped_not_counted_twice),
+                cmocka_unit_test(names_lose_only_the_suffixes_the_graph_explains),
+                cmocka_unit_test(output_is_deterministic),
+                cmocka_unit_test(long_call_chains_do_not_recurse_in_c),
+                cmocka_unit_test(inclusive_matches_callgrind_below_acyclic_functions))

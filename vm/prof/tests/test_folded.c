@@ -98,6 +98,27 @@ static void no_length_limits(void **state) {
 }
 
 typedef struct {
+    size_t lines;
+    uint64_t total;
+    size_t longest;
+    size_t stop_after; /* 0: never */
+} Seen;
+
+static int count_line(void *context, const char *stack, size_t length, uint64_t count,
+                      const char **why) {
+    Seen *seen = context;
+    assert_int_equal(strlen(stack), length);
+    seen->lines++;
+    seen->total += count;
+    seen->longest = length > seen->longest ? length : seen->longest;
+    if (seen->stop_after && seen->lines == seen->stop_after) {
+        *why = "the visitor had enough";
+        return -1;
+    }
+    return 0;
+}
+
+typedef struct {
     const char *text;
     size_t length; /* 0: strlen */
     const char *message;
@@ -112,7 +133,11 @@ static void malformed_lines_name_file_and_line(void **state) {
         {"a -3\n", 0, "t.folded:1: count is negative"},
         {"a +3\n", 0, "t.folded:1: count has a sign"},
         {"a 1,000\n", 0, "t.folded:1: count has thousands separators"},
-        {"a 1e3\n", 0, "t.folded:1: no blank or TAB"},
+        {"a 1e3\n", 0, "t.folded:1: count is in exponent notation (write 1e3 as 1000)"},
+        {"a 2.5E+6\n", 0, "t.folded:1: count is in exponent notation"},
+        {"a 1e-3\n", 0, "t.folded:1: count is in exponent notation"},
+        {"a;e3\n", 0, "t.folded:1: no blank or TAB"},
+        {"a e3\n", 0, "t.folded:1: no blank or TAB"},
         {"a;5\n", 0, "t.folded:1: no count after the last frame"},
         {"ok 1\na;;b 3\n", 0, "t.folded:2: empty frame"},
         {";a 1\n", 0, "t.folded:1: empty frame"},
@@ -121,8 +146,8 @@ static void malformed_lines_name_file_and_line(void **state) {
         {"5\n", 0, "t.folded:1: no stack before the count"},
         {"a 18446744073709551616\n", 0, "t.folded:1: count does not fit in 64 bits"},
         {"a 1\nb\0c 2\n", 10, "t.folded:2: binary data (NUL byte)"},
-        {"a 1\n\nb\x01 2\n", 0, "t.folded:3: binary data (control character)"},
-        {"a\rb 1\n", 0, "t.folded:1: binary data (control character)"},
+        {"a 1\n\nb\x01 2\n", 0, "t.folded:3: binary data (control character 0x01)"},
+        {"a\rb 1\n", 0, "t.folded:1: binary data (control character 0x0d)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         FoldedFile f;
@@ -133,6 +158,18 @@ static void malformed_lines_name_file_and_line(void **state) {
             fail_msg("case %zu: got \"%s\", want \"%s...\"", i, f.error, cases[i].message);
         }
         folded_free(&f);
+        /* the streaming reader (flame's) gives the same verdict, word for word */
+        FILE *in = tmpfile();
+        fwrite(cases[i].text, 1, length, in);
+        rewind(in);
+        Seen seen = {0};
+        char *error = NULL;
+        assert_int_equal(folded_each_stream(in, "t.folded", count_line, &seen, &error), -1);
+        fclose(in);
+        if (strncmp(error, cases[i].message, strlen(cases[i].message)) != 0) {
+            fail_msg("case %zu, streamed: got \"%s\", want \"%s...\"", i, error, cases[i].message);
+        }
+        free(error);
     }
 }
 
@@ -176,22 +213,6 @@ static void missing_file_is_an_error_naming_it(void **state) {
     folded_free(&f);
 }
 
-static void parse_line_is_the_same_rule(void **state) {
-    (void)state;
-    char line[] = "main;fib 9\r";
-    const char *stack, *why;
-    size_t length;
-    uint64_t count;
-    assert_int_equal(folded_parse_line(line, strlen(line), &stack, &length, &count, &why), 1);
-    assert_string_equal(stack, "main;fib");
-    assert_int_equal(count, 9);
-    char blank[] = " \t";
-    assert_int_equal(folded_parse_line(blank, 2, &stack, &length, &count, &why), 0);
-    char bad_line[] = "main;fib";
-    assert_int_equal(folded_parse_line(bad_line, 8, &stack, &length, &count, &why), -1);
-    assert_non_null(why);
-}
-
 static void reads_from_a_file(void **state) {
     (void)state;
     const char *text = "x;y 4\nx 1\n";
@@ -202,27 +223,6 @@ static void reads_from_a_file(void **state) {
     assert_int_equal(f.count, 2);
     assert_string_equal(f.lines[1].stack, "x");
     folded_free(&f);
-}
-
-typedef struct {
-    size_t lines;
-    uint64_t total;
-    size_t longest;
-    size_t stop_after; /* 0: never */
-} Seen;
-
-static int count_line(void *context, const char *stack, size_t length, uint64_t count,
-                      const char **why) {
-    Seen *seen = context;
-    assert_int_equal(strlen(stack), length);
-    seen->lines++;
-    seen->total += count;
-    seen->longest = length > seen->longest ? length : seen->longest;
-    if (seen->stop_after && seen->lines == seen->stop_after) {
-        *why = "the visitor had enough";
-        return -1;
-    }
-    return 0;
 }
 
 static void streaming_sees_what_the_reader_sees(void **state) {
@@ -269,23 +269,15 @@ static void streaming_errors_name_file_and_line(void **state) {
     free(error);
 }
 
-int folded_tests(size_t *count) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(reads_stacks_and_counts),
-        cmocka_unit_test(count_follows_the_last_run_of_blanks),
-        cmocka_unit_test(crlf_blank_lines_and_missing_newline),
-        cmocka_unit_test(hash_is_not_a_comment),
-        cmocka_unit_test(largest_count_and_overflowing_total),
-        cmocka_unit_test(empty_input_has_no_lines),
-        cmocka_unit_test(no_length_limits),
-        cmocka_unit_test(malformed_lines_name_file_and_line),
-        cmocka_unit_test(every_alignment_of_bad_bytes_is_caught),
-        cmocka_unit_test(missing_file_is_an_error_naming_it),
-        cmocka_unit_test(parse_line_is_the_same_rule),
-        cmocka_unit_test(reads_from_a_file),
-        cmocka_unit_test(streaming_sees_what_the_reader_sees),
-        cmocka_unit_test(streaming_errors_name_file_and_line),
-    };
-    *count = sizeof tests / sizeof tests[0];
-    return cmocka_run_group_tests_name("folded reader", tests, NULL, NULL);
-}
+PROF_TEST_GROUP(folded_tests, "folded reader", cmocka_unit_test(reads_stacks_and_counts),
+                cmocka_unit_test(count_follows_the_last_run_of_blanks),
+                cmocka_unit_test(crlf_blank_lines_and_missing_newline),
+                cmocka_unit_test(hash_is_not_a_comment),
+                cmocka_unit_test(largest_count_and_overflowing_total),
+                cmocka_unit_test(empty_input_has_no_lines), cmocka_unit_test(no_length_limits),
+                cmocka_unit_test(malformed_lines_name_file_and_line),
+                cmocka_unit_test(every_alignment_of_bad_bytes_is_caught),
+                cmocka_unit_test(missing_file_is_an_error_naming_it),
+                cmocka_unit_test(reads_from_a_file),
+                cmocka_unit_test(streaming_sees_what_the_reader_sees),
+                cmocka_unit_test(streaming_errors_name_file_and_line))

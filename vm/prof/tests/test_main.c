@@ -3,10 +3,13 @@
 #define _POSIX_C_SOURCE 200809L
 #include "prof_test.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+
+#include "diff.h"
 
 const char *const prof_fixtures[] = {
     "fib.callgrind.out",    "fib-separate.callgrind.out",    "fib-instr.callgrind.out",
@@ -61,8 +64,8 @@ const char *prof_scratch_file(const char *name, const char *data, size_t length)
 
 int prof_run(const char *binary, const char *args, char **out, char **err) {
     char command[2048];
-    snprintf(command, sizeof command, "%s %s > %s/stdout 2> %s/stderr", binary, args,
-             PROF_SCRATCH, PROF_SCRATCH);
+    snprintf(command, sizeof command, "%s %s > %s/stdout 2> %s/stderr", binary, args, PROF_SCRATCH,
+             PROF_SCRATCH);
     prof_scratch_file("stdout", "", 0); /* makes sure the directory exists */
     int status = system(command);
     assert_true(status != -1 && WIFEXITED(status));
@@ -76,12 +79,96 @@ int prof_run(const char *binary, const char *args, char **out, char **err) {
     return WEXITSTATUS(status);
 }
 
+void prof_expect(const char *binary, const char *args, int status, const char *in_out,
+                 const char *in_err) {
+    char *out, *err;
+    int got = prof_run(binary, args, &out, &err);
+    if (got != status || (in_out != NULL && strstr(out, in_out) == NULL) ||
+        (in_err != NULL && strstr(err, in_err) == NULL)) {
+        fail_msg("%s %s: exit %d, stdout \"%.300s\", stderr \"%s\"; want exit %d, \"%s\" in "
+                 "stdout, \"%s\" in stderr",
+                 binary, args, got, out, err, status, in_out ? in_out : "", in_err ? in_err : "");
+    }
+    free(out);
+    free(err);
+}
+
+char *prof_draw(const char *name, const char *text, size_t length, const FlameOptions *options,
+                size_t *svg_length, char **error) {
+    FILE *in = tmpfile();
+    assert_non_null(in);
+    assert_int_equal(fwrite(text, 1, length, in), length);
+    rewind(in);
+    Trie trie;
+    assert_int_equal(trie_init(&trie), 0);
+    DiffReader reader = {.trie = &trie};
+    *error = NULL;
+    int status = folded_each_stream(in, name, diff_reader_visit, &reader, error);
+    fclose(in);
+    char *svg = NULL;
+    size_t size = 0;
+    if (status == 0) {
+        assert_int_equal(trie_finish(&trie), 0);
+        FlameOptions defaults;
+        flame_default_options(&defaults);
+        FILE *out = open_memstream(&svg, &size);
+        assert_non_null(out);
+        const char *why;
+        status = flame_write_trie(&trie, options ? options : &defaults, out, &why);
+        fclose(out);
+        if (status != 0) {
+            free(svg);
+            svg = NULL;
+            *error = strdup(why);
+        }
+    }
+    trie_free(&trie);
+    if (svg != NULL && svg_length != NULL) {
+        *svg_length = size;
+    }
+    return svg;
+}
+
+int prof_xml_well_formed(const char *text, size_t length, char *why, size_t why_size) {
+    /* xmllint (Debian libxml2-utils, installed by make setup) is the judge: a
+     * real XML parser, not one of ours. It reads the SVG from a pipe and writes
+     * its complaints to a scratch file, whose first line becomes *why. */
+    prof_scratch_file("xmllint.err", "", 0);
+    char command[512];
+    /* --huge: a flame graph nests a box per frame, deeper than xmllint's default 256 */
+    snprintf(command, sizeof command, "xmllint --huge --noout - 2> %s/xmllint.err", PROF_SCRATCH);
+    FILE *pipe = popen(command, "w");
+    if (pipe == NULL) {
+        snprintf(why, why_size, "cannot start xmllint");
+        return 0;
+    }
+    /* xmllint may stop reading at the first error: a write to the closed pipe
+     * must then fail, not kill the suite (the child started with the default). */
+    void (*previous)(int) = signal(SIGPIPE, SIG_IGN);
+    size_t written = fwrite(text, 1, length, pipe);
+    int status = pclose(pipe);
+    signal(SIGPIPE, previous);
+    char path[512];
+    snprintf(path, sizeof path, "%s/xmllint.err", PROF_SCRATCH);
+    char *complaint = prof_slurp(path, NULL);
+    if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+        snprintf(why, why_size, "xmllint is not installed: run make setup (Debian libxml2-utils)");
+    } else if (complaint != NULL && complaint[0] != '\0') {
+        snprintf(why, why_size, "xmllint: %.*s", (int)strcspn(complaint, "\n"), complaint);
+    } else {
+        snprintf(why, why_size, "xmllint exited with status %d after %zu of %zu bytes", status,
+                 written, length);
+    }
+    free(complaint);
+    return status == 0 && written == length;
+}
+
 size_t prof_skipped = 0;
 
 int main(int argc, char **argv) {
-    int (*groups[])(size_t *) = {folded_tests, callgrind_tests, fold_tests,
-                                 flame_tests,  top_tests,       cli_tests,
-                                 robust_tests, exercise_tests, diff_tests};
+    int (*groups[])(size_t *) = {folded_tests, callgrind_tests, fold_tests,   flame_tests,
+                                 top_tests,    cli_tests,       robust_tests, exercise_tests,
+                                 diff_tests,   u128_tests,      user_tests};
     size_t total = 0;
     int failed = 0;
     for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++) {

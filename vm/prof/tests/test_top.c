@@ -123,12 +123,6 @@ static void ties_sort_by_name(void **state) {
     free(text);
 }
 
-int top_tests(size_t *count) {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(tables_read_back_with_parse_row),
-        cmocka_unit_test(rows_look_like_callgrind_annotate),
-        cmocka_unit_test(ties_sort_by_name),
-    };
-    *count = sizeof tests / sizeof tests[0];
-    return cmocka_run_group_tests_name("top", tests, NULL, NULL);
-}
+PROF_TEST_GROUP(top_tests, "top", cmocka_unit_test(tables_read_back_with_parse_row),
+                cmocka_unit_test(rows_look_like_callgrind_annotate),
+                cmocka_unit_test(ties_sort_by_name))

@@ -26,6 +26,10 @@ cg shared-separate --separate-callers=10 ./shared
 cg mutual ./mutual
 cg mutual-separate --separate-callers=5 ./mutual
 cg shared-jumps --collect-jumps=yes ./shared-dyn
+# Two parts in one file: the start-up before main, then main (the sum is the run).
+cg fib-parts --combine-dumps=yes --dump-before=main ./fib
+# Not callgrind: cachegrind's format, which dripprof must recognise and refuse.
+valgrind --tool=cachegrind --cachegrind-out-file="$out/fib.cachegrind.out" ./fib 2>/dev/null
 # The annotate fixture: callgrind_annotate's table of the jumps profile.
 (cd "$out" && callgrind_annotate --auto=no --threshold=100 shared-jumps.callgrind.out \
     > shared-jumps.annotate.txt)
