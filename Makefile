@@ -27,17 +27,31 @@ CWARN        := -std=c11 -Wall -Wextra -Werror
 SANITIZE     := -fsanitize=address,undefined -fno-omit-frame-pointer
 LUA          ?= lua5.4
 
+# Every Lua script finds the workbook's modules through this one search path, exported to
+# every recipe (no script edits package.path): the shared helpers (vm/lib/workbook.lua,
+# vm/lib/dripprof.lua), the exercise harness, the chapter tools and the grader. Absolute,
+# so a script that changes folder still finds them; the trailing ;; adds Lua's own path
+# (dkjson, argparse, lfs, busted).
+LUA_DIRS     := vm/lib exercises/harness chapters/tools grader grader/edition
+export LUA_PATH := $(subst ; ,;,$(foreach d,$(LUA_DIRS),$(CURDIR)/$(d)/?.lua;));
+
 TEST_SUITES  :=
 TEST_SLOW_SUITES :=
 TEST_PREBUILD :=
 HELP         :=
 
 # Debian packages the workbook needs, and how to tell each one is present.
-SETUP_PACKAGES := pkg-config libcmocka-dev lua5.4 lua-dkjson valgrind pandoc inotify-tools bubblewrap procps libxml2-utils
+SETUP_PACKAGES := pkg-config libcmocka-dev lua5.4 lua-dkjson lua-argparse lua-filesystem lua-busted valgrind \
+                  pandoc inotify-tools bubblewrap procps libxml2-utils zip unzip
 SETUP_CHECK_pkg-config    := command -v pkg-config
 SETUP_CHECK_libcmocka-dev := pkg-config --exists cmocka
 SETUP_CHECK_lua5.4        := command -v lua5.4
 SETUP_CHECK_lua-dkjson    := lua5.4 -e 'require "dkjson"'
+SETUP_CHECK_lua-argparse  := lua5.4 -e 'require "argparse"'
+SETUP_CHECK_lua-filesystem := lua5.4 -e 'require "lfs"'
+SETUP_CHECK_lua-busted    := lua5.4 -e 'require "busted.runner"'
+SETUP_CHECK_zip           := command -v zip
+SETUP_CHECK_unzip         := command -v unzip
 SETUP_CHECK_valgrind      := command -v valgrind
 SETUP_CHECK_pandoc        := command -v pandoc
 SETUP_CHECK_inotify-tools := command -v inotifywait

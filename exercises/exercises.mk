@@ -143,10 +143,12 @@ HELP += "test-slow-exercises  the reference 3 times, planted faults on every tes
 EX_SUITE_NEEDS := setup $(EX_SANDBOX) $(EX_VICTIMS) $(foreach n,$(EX_CHAPTERS),$(call EX_DRIVER_OBJ,$(n)))
 
 .PHONY: test-exercises test-slow-exercises
+# One busted spec; its #slow tests are the long version.
+EX_SPEC := $(EX_HARNESS)/tests/harness_spec.lua
 test-exercises: $(EX_SUITE_NEEDS)
 	@mkdir -p $(TEST_RESULTS)
-	@$(LUA) $(EX_HARNESS)/tests/suite.lua --result $(TEST_RESULTS)/exercises.result
+	@bash vm/lib/busted.sh $(TEST_RESULTS)/exercises.result --exclude-tags=slow $(EX_SPEC)
 
 test-slow-exercises: $(EX_SUITE_NEEDS)
 	@mkdir -p $(TEST_RESULTS)
-	@$(LUA) $(EX_HARNESS)/tests/suite.lua --slow --result $(TEST_RESULTS)/slow-exercises.result
+	@bash vm/lib/busted.sh $(TEST_RESULTS)/slow-exercises.result --tags=slow $(EX_SPEC)

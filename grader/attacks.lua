@@ -12,9 +12,7 @@
 --     shared memory of a sandbox uid;
 --   * the repository's files unchanged (build/ and .git aside).
 
-package.path = "grader/?.lua;" .. package.path
-
-local util = require("util")
+local wb = require("workbook")
 local json = require("dkjson")
 
 local M = {}
@@ -25,7 +23,7 @@ local MARKERS = { "/tmp/drip-attack-survived", "/tmp/drip-attack-escaped", "/tmp
 
 -- A fingerprint of every file of the repository outside build/ and .git.
 function M.repository_fingerprint()
-  return util.capture("find . \\( -path ./build -o -path ./.git \\) -prune -o -type f -print0 2>/dev/null"
+  return wb.capture("find . \\( -path ./build -o -path ./.git \\) -prune -o -type f -print0 2>/dev/null"
     .. " | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum")
 end
 
@@ -35,12 +33,12 @@ local function secret_lines(rubric)
   local public = {}
   for _, path in ipairs({ rubric.stubs .. "/profile.c", rubric.stubs .. "/profile.h",
     "grader/" .. rubric.chapter .. "/mutants/profile.c" }) do
-    for line in (util.read_file(path) or ""):gmatch("[^\n]+") do
+    for line in (wb.read_file(path) or ""):gmatch("[^\n]+") do
       public[line:gsub("^%s+", "")] = true
     end
   end
   local lines = {}
-  for line in (util.read_file(rubric.reference .. "/profile.c") or ""):gmatch("[^\n]+") do
+  for line in (wb.read_file(rubric.reference .. "/profile.c") or ""):gmatch("[^\n]+") do
     local text = line:gsub("^%s+", "")
     if #text >= 30 and not public[text] then
       lines[#lines + 1] = text
@@ -51,13 +49,13 @@ end
 
 -- The text of an attack's submission, from prelude.c, the attack and its base.
 local function submission_text(dir, attack, root, out)
-  local prelude = assert(util.read_file(dir .. "/prelude.c"))
-  local body = util.read_file(dir .. "/" .. attack.name .. ".c") or "" -- a control has no attack
+  local prelude = assert(wb.read_file(dir .. "/prelude.c"))
+  local body = wb.read_file(dir .. "/" .. attack.name .. ".c") or "" -- a control has no attack
   local base = ""
   if attack.base == "stubs" then
-    base = assert(util.read_file("exercises/165/profile.c"))
+    base = assert(wb.read_file("exercises/165/profile.c"))
   elseif attack.base == "correct" then
-    base = assert(util.read_file(dir .. "/../mutants/profile.c"))
+    base = assert(wb.read_file(dir .. "/../mutants/profile.c"))
   end
   local faults = {}
   for _, f in ipairs(attack.faults or {}) do
@@ -73,23 +71,23 @@ end
 -- Writes an attack's submission to file (profile.c), with root and out for @ROOT@, @OUT@.
 local function write_submission(dir, attack, file, root, out)
   if attack.kind == "symlink" then
-    util.run("ln -s " .. util.quote((attack.target:gsub("@ROOT@", root))) .. " " .. util.quote(file))
+    wb.run("ln -s " .. wb.quote((attack.target:gsub("@ROOT@", root))) .. " " .. wb.quote(file))
   elseif attack.kind == "huge" then
-    util.run(string.format("head -c %d /dev/zero | tr '\\0' '/' > %s", attack.size, util.quote(file)))
+    wb.run(string.format("head -c %d /dev/zero | tr '\\0' '/' > %s", attack.size, wb.quote(file)))
   elseif attack.kind == "copy" then
-    util.copy(attack.from, file)
+    wb.copy(attack.from, file)
   else
-    util.write_file(file, submission_text(dir, attack, root, out))
+    wb.write_file(file, submission_text(dir, attack, root, out))
   end
 end
 
 -- Lays out one folder per attack under subs; returns the attacks, split by speed.
 local function lay_out(chapter_dir, subs, root, out)
-  local attacks = assert(util.load_data(chapter_dir .. "/attacks.lua"))
+  local attacks = assert(wb.load_data(chapter_dir .. "/attacks.lua"))
   local plain, timed = {}, {}
   for _, attack in ipairs(attacks) do
     local folder = subs .. (attack.with_speed and "/speed/" or "/plain/") .. attack.name
-    util.mkdir_p(folder)
+    wb.mkdir_p(folder)
     write_submission(chapter_dir, attack, folder .. "/profile.c", root, out .. "/" .. attack.name)
     local list = attack.with_speed and timed or plain
     list[#list + 1] = attack
@@ -134,7 +132,7 @@ local function judge(attack, result, text, all)
   local max = result.extra_data and result.extra_data.max_score or 0
   for _, t in ipairs(result.tests or {}) do
     if (t.output or ""):match("^passed") and t.score < t.max_score - 1e-9 then
-      problems[#problems + 1] = "'passed' next to " .. util.points(t.score) .. " of " .. util.points(t.max_score)
+      problems[#problems + 1] = "'passed' next to " .. wb.format_number(t.score) .. " of " .. wb.format_number(t.max_score)
         .. " points: " .. t.name
     end
   end
@@ -142,10 +140,10 @@ local function judge(attack, result, text, all)
     problems[#problems + 1] = "the report holds a control character (an escape sequence?)"
   end
   if attack.score == 0 then
-    expect(result.score < 1e-9, "should score 0, scored " .. util.points(result.score))
+    expect(result.score < 1e-9, "should score 0, scored " .. wb.format_number(result.score))
   elseif attack.score == "full" then
-    expect(result.score >= max - 1e-9, "should keep full marks, scored " .. util.points(result.score) .. " of "
-      .. util.points(max))
+    expect(result.score >= max - 1e-9, "should keep full marks, scored " .. wb.format_number(result.score) .. " of "
+      .. wb.format_number(max))
   end
   if attack.build then
     local line = text:match("\nbuild: ([^\n]*)") or ""
@@ -166,21 +164,21 @@ local function judge(attack, result, text, all)
   local got, fmax = family_scores(result)
   for family, want in pairs(attack.families or {}) do
     if want == "zero" then
-      expect((got[family] or 0) < 1e-9, family .. " should score 0, got " .. util.points(got[family] or 0))
+      expect((got[family] or 0) < 1e-9, family .. " should score 0, got " .. wb.format_number(got[family] or 0))
     else
       expect(fmax[family] and got[family] >= fmax[family] - 1e-9, family .. " should keep full marks, got "
-        .. util.points(got[family] or 0))
+        .. wb.format_number(got[family] or 0))
     end
   end
   if attack.speed then
     local speed = got.speed or 0
     expect((fmax.speed or 0) > 0, "the speed check did not run")
     if attack.speed == "not_full" then
-      expect(speed < (fmax.speed or 0) - 1e-9, "speed should not get full marks, got " .. util.points(speed))
+      expect(speed < (fmax.speed or 0) - 1e-9, "speed should not get full marks, got " .. wb.format_number(speed))
     else
       local other = all[attack.than] and family_scores(all[attack.than]).speed or -1
-      expect(speed <= other + 1e-9, string.format("speed %s is more than %s's %s", util.points(speed), attack.than,
-        util.points(other)))
+      expect(speed <= other + 1e-9, string.format("speed %s is more than %s's %s", wb.format_number(speed), attack.than,
+        wb.format_number(other)))
     end
   end
   return problems
@@ -189,13 +187,13 @@ end
 -- What every attack's results must show once grading is over: results.json as it was
 -- first read (a survivor would rewrite it), and no secret in anything the student sees.
 local function after_grading(problems, path, first, result, secrets)
-  if (util.read_file(path) or "") ~= first then
+  if (wb.read_file(path) or "") ~= first then
     problems[#problems + 1] = "results.json changed after grading"
   end
   local visible = table.concat(strings_of(result), "\n")
   for _, s in ipairs(secrets) do
     if visible:find(s, 1, true) then
-      problems[#problems + 1] = "results.json shows a secret: " .. util.shorten(s, 60)
+      problems[#problems + 1] = "results.json shows a secret: " .. wb.shorten(s, 60)
       return
     end
   end
@@ -206,8 +204,8 @@ end
 -- attack's profile.c in /autograder/submission, run_autograder as Gradescope runs it.
 -- opts: level, out, zip, names (attacks to run). Returns a list of { name, problems }.
 function M.gradescope(opts)
-  local dir = util.realpath("grader/165/attacks")
-  local attacks = assert(util.load_data(dir .. "/attacks.lua"))
+  local dir = wb.realpath("grader/165/attacks")
+  local attacks = assert(wb.load_data(dir .. "/attacks.lua"))
   local by_name = {}
   for _, a in ipairs(attacks) do
     by_name[a.name] = a
@@ -215,41 +213,41 @@ function M.gradescope(opts)
   by_name.reference = { name = "reference", kind = "copy", from = "solutions/165/profile.c", score = "full" }
   by_name.stubs = { name = "stubs", kind = "copy", from = "exercises/165/profile.c", score = 0 }
   local root = opts.out .. "/autograder"
-  util.rm_rf(root)
-  util.mkdir_p(root .. "/source")
-  util.run("unzip -q " .. util.quote(opts.zip) .. " -d " .. util.quote(root .. "/source"))
+  wb.rm_rf(root)
+  wb.mkdir_p(root .. "/source")
+  wb.run("unzip -q " .. wb.quote(opts.zip) .. " -d " .. wb.quote(root .. "/source"))
   -- Gradescope runs /autograder/run_autograder, a copy of the zip's.
-  util.copy(root .. "/source/run_autograder", root .. "/run_autograder")
-  root = util.realpath(root)
+  wb.copy(root .. "/source/run_autograder", root .. "/run_autograder")
+  root = wb.realpath(root)
   local secret = "drip-secret-" .. tostring(os.time()) .. tostring({}):match("0x(%x+)")
   local secrets = secret_lines(require("165.rubric"))
   secrets[#secrets + 1] = secret
-  local made_mountpoint = not util.is_dir("/autograder") and util.run("mkdir /autograder")
+  local made_mountpoint = not wb.is_dir("/autograder") and wb.run("mkdir /autograder")
   local outcomes = {}
   for _, name in ipairs(opts.names) do
     local attack = assert(by_name[name], "no attack " .. name)
-    util.rm_rf(root .. "/submission")
-    util.rm_rf(root .. "/results")
-    util.mkdir_p(root .. "/submission/nested")
+    wb.rm_rf(root .. "/submission")
+    wb.rm_rf(root .. "/results")
+    wb.mkdir_p(root .. "/submission/nested")
     write_submission(dir, attack, root .. "/submission/nested/profile.c", "/autograder/source", "/autograder/results")
     local log = opts.out .. "/" .. name .. ".log"
-    util.run(string.format("GRADE_ISOLATION=%s GRADE_NO_SPEED=1 GRADE_TEST_SECRET=%s unshare -m --propagation private "
+    wb.run(string.format("GRADE_ISOLATION=%s GRADE_NO_SPEED=1 GRADE_TEST_SECRET=%s unshare -m --propagation private "
       .. "sh -c 'mount --bind %s /autograder && exec bash /autograder/run_autograder' > %s 2>&1", opts.level, secret,
-      util.quote(root), util.quote(log)))
+      wb.quote(root), wb.quote(log)))
     local path = root .. "/results/results.json"
-    local first = util.read_file(path) or ""
+    local first = wb.read_file(path) or ""
     local result = json.decode(first ~= "" and first or "null")
     local text = type(result) == "table" and result.output or ""
     local problems = judge(attack, result, text, {})
-    util.run("sleep 1")
+    wb.run("sleep 1")
     after_grading(problems, path, first, result, secrets)
-    if not util.capture("stat -c %a " .. util.quote(root .. "/source")):match("^700") then
+    if not wb.capture("stat -c %a " .. wb.quote(root .. "/source")):match("^700") then
       problems[#problems + 1] = "/autograder/source is not private to root while grading"
     end
     outcomes[#outcomes + 1] = { name = name, problems = problems }
   end
   if made_mountpoint then
-    util.run("rmdir /autograder")
+    wb.run("rmdir /autograder")
   end
   return outcomes
 end
@@ -257,30 +255,30 @@ end
 -- Grades the attacks of every chapter at isolation `level`. opts: level, out, seed,
 -- fixtures (a small fixture folder), speed_lines. Returns a list of { name, problems }.
 function M.run(opts)
-  local root = util.realpath(".")
+  local root = wb.realpath(".")
   local before = M.repository_fingerprint()
   local secret = "drip-secret-" .. tostring(os.time()) .. tostring({}):match("0x(%x+)")
   local outcomes = {}
-  for _, id in ipairs(util.list_dir("grader") or {}) do
+  for _, id in ipairs(wb.list_dir("grader") or {}) do
     local chapter_dir = "grader/" .. id .. "/attacks"
-    if id:match("^%d+$") and util.exists(chapter_dir .. "/attacks.lua") then
+    if id:match("^%d+$") and wb.exists(chapter_dir .. "/attacks.lua") then
       local rubric = require(id .. ".rubric")
       local subs, out = opts.out .. "/submissions", opts.out .. "/graded"
-      util.rm_rf(subs)
-      util.rm_rf(out)
+      wb.rm_rf(subs)
+      wb.rm_rf(out)
       local plain, timed = lay_out(chapter_dir, subs, root, out)
       local env = string.format("GRADE_ISOLATION=%s FIXTURES=%s GRADE_TEST_SECRET=%s", opts.level,
-        util.quote(opts.fixtures), secret)
+        wb.quote(opts.fixtures), secret)
       for _, batch in ipairs({ { "plain", plain, "GRADE_NO_SPEED=1 " }, { "speed", timed, "" } }) do
         if #batch[2] > 0 then
           local log = opts.out .. "/" .. batch[1] .. ".log"
-          util.run(string.format("%s %s%s grader/batch.lua %s --skip-reference --out %s --seed %d %s > %s 2>&1",
-            env, batch[3], LUA, util.quote(subs .. "/" .. batch[1]), util.quote(out .. "." .. batch[1]), opts.seed,
-            opts.speed_lines and ("--speed-lines " .. opts.speed_lines) or "", util.quote(log)))
+          wb.run(string.format("%s %s%s grader/batch.lua %s --skip-reference --out %s --seed %d %s > %s 2>&1",
+            env, batch[3], LUA, wb.quote(subs .. "/" .. batch[1]), wb.quote(out .. "." .. batch[1]), opts.seed,
+            opts.speed_lines and ("--speed-lines " .. opts.speed_lines) or "", wb.quote(log)))
           -- Move each attack's results where its @OUT@ said they would be.
           for _, attack in ipairs(batch[2]) do
-            util.mkdir_p(out)
-            util.run("mv " .. util.quote(out .. "." .. batch[1] .. "/" .. attack.name) .. " " .. util.quote(out .. "/"
+            wb.mkdir_p(out)
+            wb.run("mv " .. wb.quote(out .. "." .. batch[1] .. "/" .. attack.name) .. " " .. wb.quote(out .. "/"
               .. attack.name) .. " 2>/dev/null")
           end
         end
@@ -290,14 +288,14 @@ function M.run(opts)
       for _, list in ipairs({ plain, timed }) do
         for _, attack in ipairs(list) do
           all[#all + 1] = attack
-          first_read[attack.name] = util.read_file(out .. "/" .. attack.name .. "/results.json") or ""
+          first_read[attack.name] = wb.read_file(out .. "/" .. attack.name .. "/results.json") or ""
           results[attack.name] = json.decode(first_read[attack.name] ~= "" and first_read[attack.name] or "null")
-          texts[attack.name] = util.read_file(out .. "/" .. attack.name .. "/" .. id .. "/report.txt") or ""
+          texts[attack.name] = wb.read_file(out .. "/" .. attack.name .. "/" .. id .. "/report.txt") or ""
         end
       end
-      util.run("sleep 3") -- a survivor would act now
+      wb.run("sleep 3") -- a survivor would act now
       local secrets = secret_lines(rubric)
-      local expected = util.read_file("grader/fixtures/" .. id .. "/expected/toy-vm.folded.expected") or ""
+      local expected = wb.read_file("grader/fixtures/" .. id .. "/expected/toy-vm.folded.expected") or ""
       secrets[#secrets + 1] = expected:match("\n(sha256 %x+)\n")
       secrets[#secrets + 1] = secret
       for _, attack in ipairs(all) do
@@ -310,20 +308,20 @@ function M.run(opts)
   end
   local machine = {}
   local survivors = {}
-  for pid in util.capture("ps -eo pid=,comm= | awk '$2 == \"drip-attack\" { print $1 }'"):gmatch("%d+") do
+  for pid in wb.capture("ps -eo pid=,comm= | awk '$2 == \"drip-attack\" { print $1 }'"):gmatch("%d+") do
     survivors[#survivors + 1] = pid
   end
   if #survivors > 0 then
     machine[#machine + 1] = #survivors .. " attack process(es) survived the grading"
-    util.run("kill -KILL " .. table.concat(survivors, " ") .. " 2>/dev/null")
+    wb.run("kill -KILL " .. table.concat(survivors, " ") .. " 2>/dev/null")
   end
   for _, marker in ipairs(MARKERS) do
-    if util.run("test -e " .. util.quote(marker) .. " -o -L " .. util.quote(marker)) then
+    if wb.run("test -e " .. wb.quote(marker) .. " -o -L " .. wb.quote(marker)) then
       machine[#machine + 1] = "an attack left " .. marker
-      util.run("rm -f " .. util.quote(marker))
+      wb.run("rm -f " .. wb.quote(marker))
     end
   end
-  local shm = util.capture("ipcs -m 2>/dev/null | awk '$3 ~ /^[0-9]+$/ && $3 >= 2000000000'")
+  local shm = wb.capture("ipcs -m 2>/dev/null | awk '$3 ~ /^[0-9]+$/ && $3 >= 2000000000'")
   if shm:match("%S") then
     machine[#machine + 1] = "System V shared memory of a sandbox uid is left: " .. shm
   end

@@ -19,26 +19,23 @@
 -- full marks (else the fixtures are wrong) and it measures the speed baseline
 -- (--skip-reference leaves that out, for verify.lua, which grades it anyway).
 
-package.path = "grader/?.lua;" .. package.path
-
-local util = require("util")
+local wb = require("workbook")
 local engine = require("engine")
 local sandbox = require("sandbox")
 local json = require("dkjson")
-local rng = require("rng")
 
 local M = {}
 
 -- The folder holding `file` inside a submission folder (up to 3 levels), or
 -- the submission folder itself when the file is nowhere.
 local function locate(folder, file)
-  local found = util.capture("find " .. util.quote(folder) .. " -maxdepth 4 -type f -name " .. util.quote(file)
+  local found = wb.capture("find " .. wb.quote(folder) .. " -maxdepth 4 -type f -name " .. wb.quote(file)
     .. " 2>/dev/null | LC_ALL=C sort | head -n 1")
   found = found:gsub("\n$", "")
   if found == "" then
     return folder
   end
-  return util.dirname(found)
+  return wb.dirname(found)
 end
 
 local function csv_field(s)
@@ -52,13 +49,13 @@ end
 -- Grades every submission; returns the list of rows (name, score, max, error).
 function M.run(opts)
   local dir = opts.dir:gsub("/+$", "")
-  local names = util.list_dir(dir)
+  local names = wb.list_dir(dir)
   if not names then
     error({ message = "SUBMISSIONS folder " .. dir .. " does not exist" }, 0)
   end
   local subs = {}
   for _, name in ipairs(names) do
-    if util.is_dir(dir .. "/" .. name) and not name:match("^%.") then
+    if wb.is_dir(dir .. "/" .. name) and not name:match("^%.") then
       subs[#subs + 1] = name
     end
   end
@@ -68,13 +65,13 @@ function M.run(opts)
   engine.require_tools()
   -- One isolation level for the whole batch, chosen once: at the user level the
   -- submissions must be as private as the repository.
-  local chosen = sandbox.choose({ private = { util.realpath("."), util.realpath(dir) } })
+  local chosen = sandbox.choose({ private = { wb.realpath("."), wb.realpath(dir) } })
   if chosen.warning then
     io.stderr:write("make grade: WARNING: " .. chosen.warning .. "\n")
   end
   local out = opts.out
-  util.rm_rf(out)
-  util.mkdir_p(out)
+  wb.rm_rf(out)
+  wb.mkdir_p(out)
   local seed = opts.seed
   local extra = (opts.speed_lines and ("--speed-lines " .. opts.speed_lines) or "") .. " --isolation " .. chosen.level
   local lua = os.getenv("LUA") or "lua5.4"
@@ -90,12 +87,12 @@ function M.run(opts)
       goto next_chapter
     end
     local ref_json = out .. "/.reference-" .. id .. ".json"
-    local ok = util.run(string.format("%s grader/grade.lua --chapter %s --submission %s --out %s --json %s --seed %d %s --quiet",
-      lua, id, util.quote(chapter.rubric.reference), util.quote(out .. "/.reference"), util.quote(ref_json), seed, extra))
+    local ok = wb.run(string.format("%s grader/grade.lua --chapter %s --submission %s --out %s --json %s --seed %d %s --quiet",
+      lua, id, wb.quote(chapter.rubric.reference), wb.quote(out .. "/.reference"), wb.quote(ref_json), seed, extra))
     if not ok then
       error({ message = "the reference solution could not be graded (see the message above)" }, 0)
     end
-    local ref = json.decode(util.read_file(ref_json) or "{}") or {}
+    local ref = json.decode(wb.read_file(ref_json) or "{}") or {}
     if ref.score == nil or ref.extra_data == nil or ref.score < ref.extra_data.max_score - 1e-9 then
       io.stderr:write(string.format("warning: the reference solution scores %s of %s on chapter %s; "
         .. "check the fixtures with `make verify-fixtures`\n", tostring(ref.score),
@@ -108,17 +105,17 @@ function M.run(opts)
   for _, name in ipairs(subs) do
     jobs[#jobs + 1] = name .. "\t" .. locate(dir .. "/" .. name, student_file)
   end
-  util.write_file(out .. "/jobs.tsv", table.concat(jobs, "\n") .. "\n")
+  wb.write_file(out .. "/jobs.tsv", table.concat(jobs, "\n") .. "\n")
   local script = string.format([[IFS="$(printf '\t')" read -r name folder <<EOF
 $1
 EOF
 mkdir -p "%s/$name" && %s grader/grade.lua --submission "$folder" --out "%s/$name" --json "%s/$name/results.json" --seed %d %s --jobs 1 --quiet 2> "%s/$name.err" || true
 [ -s "%s/$name.err" ] || rm -f "%s/$name.err"]], out, lua, out, out, seed, extra, out, out, out)
-  local jobs_n = opts.jobs or util.nproc()
+  local jobs_n = opts.jobs or wb.nproc()
   print(string.format("grading %d submissions from %s, %d at a time, seed %d (SEED=%d repeats it)", #subs, dir,
     jobs_n, seed, seed))
-  util.run(string.format("xargs -a %s -d '\\n' -P %d -I{} sh -c %s _ {}", util.quote(out .. "/jobs.tsv"), jobs_n,
-    util.quote(script)))
+  wb.run(string.format("xargs -a %s -d '\\n' -P %d -I{} sh -c %s _ {}", wb.quote(out .. "/jobs.tsv"), jobs_n,
+    wb.quote(script)))
   return M.summarise(out, subs)
 end
 
@@ -126,7 +123,7 @@ end
 function M.summarise(out, subs)
   local rows, failed, groups, group_list = {}, {}, {}, {}
   for _, name in ipairs(subs) do
-    local text = util.read_file(out .. "/" .. name .. "/results.json")
+    local text = wb.read_file(out .. "/" .. name .. "/results.json")
     local result = text and json.decode(text)
     local row = { name = name, groups = {} }
     if type(result) == "table" and type(result.tests) == "table" then
@@ -144,22 +141,22 @@ function M.summarise(out, subs)
         end
       end
     else
-      local err = util.read_file(out .. "/" .. name .. ".err") or "no results.json"
+      local err = wb.read_file(out .. "/" .. name .. ".err") or "no results.json"
       row.error = err:gsub("\n+$", ""):gsub("\n", " | ")
     end
     rows[#rows + 1] = row
   end
   local csv = { "submission,score,max_score," .. table.concat(group_list, ",") .. ",error" }
   for _, row in ipairs(rows) do
-    local fields = { csv_field(row.name), row.score and util.points(row.score) or "",
-      row.max and util.points(row.max) or "" }
+    local fields = { csv_field(row.name), row.score and wb.format_number(row.score) or "",
+      row.max and wb.format_number(row.max) or "" }
     for _, g in ipairs(group_list) do
-      fields[#fields + 1] = row.groups[g] and util.points(row.groups[g]) or ""
+      fields[#fields + 1] = row.groups[g] and wb.format_number(row.groups[g]) or ""
     end
     fields[#fields + 1] = csv_field(row.error or "")
     csv[#csv + 1] = table.concat(fields, ",")
   end
-  util.write_file(out .. "/scores.csv", table.concat(csv, "\n") .. "\n")
+  wb.write_file(out .. "/scores.csv", table.concat(csv, "\n") .. "\n")
 
   local ranking = {}
   for title, n in pairs(failed) do
@@ -175,23 +172,20 @@ function M.summarise(out, subs)
     end
     lines[#lines + 1] = string.format("%5d  %s", r.n, r.title)
   end
-  util.write_file(out .. "/failures.txt", table.concat(lines, "\n") .. "\n")
+  wb.write_file(out .. "/failures.txt", table.concat(lines, "\n") .. "\n")
   return rows, lines
 end
 
 local function main(argv)
-  local opts = util.parse_args(argv, {
-    ["--out"] = { "out", "string" },
-    ["--seed"] = { "seed", "number" },
-    ["--speed-lines"] = { "speed_lines", "number" },
-    ["--jobs"] = { "jobs", "number" },
-    ["--skip-reference"] = { "skip_reference", "flag" },
-  }, { out = engine.root .. "/batch" })
-  opts.dir = opts.positional[1]
-  if not opts.dir or #opts.positional > 1 then
-    error({ message = "usage: batch.lua DIR [--out OUT] [--seed N] [--speed-lines N] [--jobs N] [--skip-reference]" }, 0)
-  end
-  opts.seed = opts.seed or rng.fresh_seed()
+  local parser = wb.parser("batch.lua", "Grades every folder of DIR (make grade SUBMISSIONS=DIR/).")
+  parser:argument("dir", "one sub-folder per submission")
+  parser:option("--out", "where the results go", engine.root .. "/batch")
+  parser:option("--seed", "the seed of the randomised checks (default: SEED, else a fresh one)")
+    :convert(wb.to_integer)
+  parser:option("--speed-lines", "stacks in the speed input"):convert(wb.to_integer)
+  parser:option("--jobs", "submissions at once (default: one per core)"):convert(wb.to_integer)
+  parser:flag("--skip-reference", "do not grade the reference first")
+  local opts = engine.seed_and_lines(wb.parse(parser, argv))
   local rows, failures = M.run(opts)
   local graded = 0
   for _, row in ipairs(rows) do

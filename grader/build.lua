@@ -24,7 +24,7 @@
 --
 -- A compile error is returned as data for the report; it never stops the grader.
 
-local util = require("util")
+local wb = require("workbook")
 local sandbox = require("sandbox")
 
 local M = {}
@@ -70,7 +70,7 @@ end
 
 -- "regular file 1234" for a regular file, without following a symbolic link.
 local function file_kind(path)
-  local text = util.capture("stat -c '%F %s' -- " .. util.quote(path) .. " 2>/dev/null")
+  local text = wb.capture("stat -c '%F %s' -- " .. wb.quote(path) .. " 2>/dev/null")
   local kind, size = text:match("^(.-) (%d+)\n?$")
   return kind, tonumber(size)
 end
@@ -79,8 +79,8 @@ end
 -- student_files (names), pristine ({repo path, name} pairs). Returns ok, or
 -- nil plus a message naming the problem.
 function M.prepare(spec)
-  util.rm_rf(spec.dir)
-  util.mkdir_p(spec.dir)
+  wb.rm_rf(spec.dir)
+  wb.mkdir_p(spec.dir)
   for _, name in ipairs(spec.student_files) do
     local src = spec.submission .. "/" .. name
     local kind, size = file_kind(src)
@@ -94,13 +94,13 @@ function M.prepare(spec)
     end
     -- -P: should the file turn into a link after the check above, the link is copied (and
     -- the sandbox, which never follows one, refuses it), not what it points to.
-    util.run("cp -P -- " .. util.quote(src) .. " " .. util.quote(spec.dir .. "/" .. name))
+    wb.run("cp -P -- " .. wb.quote(src) .. " " .. wb.quote(spec.dir .. "/" .. name))
   end
   for _, pair in ipairs(spec.pristine) do
-    if not util.exists(pair[1]) then
+    if not wb.exists(pair[1]) then
       return nil, "missing grader file " .. pair[1]
     end
-    util.copy(pair[1], spec.dir .. "/" .. pair[2])
+    wb.copy(pair[1], spec.dir .. "/" .. pair[2])
   end
   return true
 end
@@ -109,9 +109,9 @@ end
 local function compile_ours(dir, source, object, flags)
   local log_path = dir .. "/" .. object .. ".log"
   local cmd = string.format("cd %s && timeout 300 %s %s -I. -c %s -o %s > %s 2>&1",
-    util.quote(dir), M.cc, flags, util.quote(source), util.quote(object), util.quote(util.basename(log_path)))
-  local ok = util.run(cmd)
-  return ok, util.read_file(log_path) or ""
+    wb.quote(dir), M.cc, flags, wb.quote(source), wb.quote(object), wb.quote(wb.basename(log_path)))
+  local ok = wb.run(cmd)
+  return ok, wb.read_file(log_path) or ""
 end
 
 -- Our objects for a flavour: from spec.prebuilt when there, else compiled with -Werror.
@@ -121,7 +121,7 @@ local function our_objects(spec, flavour, out)
   for _, name in ipairs(spec.ours) do
     local object = out .. "-" .. name:gsub("%.c$", ".o")
     local prebuilt = spec.prebuilt and (spec.prebuilt .. "/" .. object)
-    if not (prebuilt and util.exists(prebuilt) and util.copy(prebuilt, spec.dir .. "/" .. object)) then
+    if not (prebuilt and wb.exists(prebuilt) and wb.copy(prebuilt, spec.dir .. "/" .. object)) then
       local ok, log = compile_ours(spec.dir, name, object, M.warn .. " -Werror " .. M.flavours[flavour])
       if not ok then
         return nil, "grader file " .. name .. " does not compile: " .. first_error(log)
@@ -142,13 +142,13 @@ local function script(spec, flavour, objects)
   for _, name in ipairs(spec.student_files) do
     if name:match("%.c$") then
       local object = '"$TMPDIR"/' .. name:gsub("%.c$", ".o")
-      lines[#lines + 1] = string.format("%s %s -I. -c %s -o %s || exit 10", M.cc, flags, util.quote(name), object)
+      lines[#lines + 1] = string.format("%s %s -I. -c %s -o %s || exit 10", M.cc, flags, wb.quote(name), object)
       lines[#lines + 1] = string.format("nm -g -P %s || exit 11", object)
       linked[#linked + 1] = object
     end
   end
   for _, object in ipairs(objects) do
-    linked[#linked + 1] = util.quote(object)
+    linked[#linked + 1] = wb.quote(object)
   end
   lines[#lines + 1] = string.format('%s %s %s -o "$TMPDIR"/program || exit 12', M.cc, flags,
     table.concat(linked, " "))
@@ -195,7 +195,7 @@ function M.link(spec, flavour, out)
   local base = spec.dir .. "/" .. out
   local r = sandbox.run(setmetatable({ argv = { "sh", "-c", script(spec, flavour, objects) }, files = files,
     stdout = base .. ".symbols", stderr = base .. ".log", results = base }, { __index = M.limits }))
-  local log = util.read_file(base .. ".log") or ""
+  local log = wb.read_file(base .. ".log") or ""
   local result = { ok = false, log = log, warnings = count_warnings(log) }
   local sources = table.concat(spec.student_files, ", ")
   if r.status == "exit 10" or (r.class == "output" and log:match(": error:")) then
@@ -208,12 +208,12 @@ function M.link(spec, flavour, out)
     result.error = "the compiler did not finish: " .. r.status
     return result
   end
-  result.refused = M.refusal(util.read_file(base .. ".symbols") or "", sources)
+  result.refused = M.refusal(wb.read_file(base .. ".symbols") or "", sources)
   if result.refused then
     result.error = result.refused
     return result
   end
-  util.run("chmod 755 " .. util.quote(base))
+  wb.run("chmod 755 " .. wb.quote(base))
   result.ok, result.program = true, base
   return result
 end

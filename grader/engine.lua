@@ -35,13 +35,12 @@
 
 -- The exercise harness (exercises/harness/runner.lua) builds the sandbox's command
 -- lines and reads sanitizer stack traces, for the grader as for `make exercise-N`.
-package.path = "exercises/harness/?.lua;" .. package.path
 local runner = require("runner")
-local util = require("util")
+local wb = require("workbook")
 local sandbox = require("sandbox")
 local build = require("build")
 local fixtures = require("fixtures")
-local rng = require("rng")
+local dripprof = require("dripprof")
 
 local M = {}
 
@@ -50,8 +49,8 @@ M.root = "build/grade"
 -- Chapter folders under grader/ (a number with a chapter.lua), sorted.
 function M.chapters()
   local list = {}
-  for _, name in ipairs(util.list_dir("grader") or {}) do
-    if name:match("^%d+$") and util.exists("grader/" .. name .. "/chapter.lua") then
+  for _, name in ipairs(wb.list_dir("grader") or {}) do
+    if name:match("^%d+$") and wb.exists("grader/" .. name .. "/chapter.lua") then
       list[#list + 1] = name
     end
   end
@@ -62,11 +61,32 @@ function M.load_chapter(id)
   return require(id .. ".chapter")
 end
 
--- Fails with a message when a tool the grader needs is missing.
+-- Fails with a message when a tool the grader needs is missing: the sandbox, and the
+-- dripprof whose `rows` and `stacks` the chapters' seeded variants read fixtures with.
 function M.require_tools()
-  if not util.exists(sandbox.program) then
-    error({ message = sandbox.program .. " is missing; build it with `make " .. sandbox.program .. "`" }, 0)
+  for _, program in ipairs({ sandbox.program, dripprof.program() }) do
+    if not wb.exists(program) then
+      error({ message = program .. " is missing; build it with `make " .. program .. "`" }, 0)
+    end
   end
+end
+
+-- A seed for a run that was given none: from the clock and this process (never from
+-- math.random, the seeded stream itself). The report prints it, so SEED=n repeats the run.
+function M.fresh_seed()
+  return (os.time() * 7919 + wb.pid()) % 1000000000
+end
+
+-- The run's seed and speed-input size: the command line's, else SEED and SPEED_LINES
+-- from the environment, else a fresh seed and the rubric's size.
+function M.seed_and_lines(opts)
+  local function env_number(name)
+    local v = os.getenv(name)
+    return v and v ~= "" and tonumber(v) or nil
+  end
+  opts.seed = opts.seed or env_number("SEED") or M.fresh_seed()
+  opts.speed_lines = opts.speed_lines or env_number("SPEED_LINES")
+  return opts
 end
 
 -- CPU seconds, scaled by GRADE_CPU_SCALE (the load test makes limits tight).
@@ -80,8 +100,8 @@ end
 local function box_argv(program, argv)
   local files, words, used = { { "check", program } }, { "./check" }, { check = true }
   for i, word in ipairs(argv) do
-    if word:find("/", 1, true) and util.exists(word) then
-      local name = util.basename(word)
+    if word:find("/", 1, true) and wb.exists(word) then
+      local name = wb.basename(word)
       if used[name] then
         name = i .. "-" .. name
       end
@@ -122,13 +142,13 @@ end
 
 function M.finish_checker(handle)
   local r = sandbox.finish(handle)
-  r.items = fixtures.parse_items(util.read_file(handle.base .. ".out") or "")
+  r.items = fixtures.parse_items(wb.read_file(handle.base .. ".out") or "")
   if r.class == "ok" and not r.items.finished then
     r.class, r.ok = "exit", false
     r.status = "stopped early with exit status 0 (exit() in the code under test?)"
   end
-  r.stdout = util.read_file(handle.base .. ".stdout") or ""
-  r.stderr = host_paths(util.read_file(handle.base .. ".stderr") or "", handle.files or {})
+  r.stdout = wb.read_file(handle.base .. ".stdout") or ""
+  r.stderr = host_paths(wb.read_file(handle.base .. ".stderr") or "", handle.files or {})
   return r
 end
 
@@ -178,19 +198,19 @@ function M.reference(chapter)
   for _, pair in ipairs(rubric.pristine) do
     inputs[#inputs + 1] = pair[1]
   end
-  local hashes = util.sha256_many(inputs)
+  local hashes = wb.sha256_many(inputs)
   for _, path in ipairs(inputs) do
     stamp[#stamp + 1] = path .. " " .. (hashes[path] or "missing")
   end
   local parent = M.root .. "/reference"
-  util.mkdir_p(parent)
-  util.write_file(parent .. "/stamp.txt", table.concat(stamp, "\n"))
-  local dir = parent .. "/" .. rubric.chapter .. "-" .. util.sha256(parent .. "/stamp.txt"):sub(1, 16)
+  wb.mkdir_p(parent)
+  wb.write_file(parent .. "/stamp.txt", table.concat(stamp, "\n"))
+  local dir = parent .. "/" .. rubric.chapter .. "-" .. wb.sha256(parent .. "/stamp.txt"):sub(1, 16)
   local ref = { asan = dir .. "/check-asan", fast = dir .. "/check-fast", dir = dir }
-  if util.exists(ref.asan) and util.exists(ref.fast) then
+  if wb.exists(ref.asan) and wb.exists(ref.fast) then
     return ref
   end
-  local private = dir .. ".tmp" .. tostring({}):match("0x(%x+)")
+  local private = dir .. ".tmp" .. wb.pid()
   local spec = build_spec(rubric, private, rubric.reference)
   local ok, why = build.prepare(spec)
   if not ok then
@@ -199,12 +219,12 @@ function M.reference(chapter)
   for _, flavour in ipairs({ "asan", "fast" }) do
     local r = build.link(spec, flavour, "check-" .. flavour)
     if not r.ok then
-      util.rm_rf(private)
+      wb.rm_rf(private)
       error({ message = "the reference solution (" .. rubric.reference .. ") does not build: " .. r.error }, 0)
     end
   end
-  if not util.run("mv -T " .. util.quote(private) .. " " .. util.quote(dir) .. " 2>/dev/null") then
-    util.rm_rf(private) -- another grader got there first; its build is the same
+  if not wb.run("mv -T " .. wb.quote(private) .. " " .. wb.quote(dir) .. " 2>/dev/null") then
+    wb.rm_rf(private) -- another grader got there first; its build is the same
   end
   return ref
 end
@@ -237,7 +257,7 @@ function M.load_fixtures(chapter)
   for i, f in ipairs(list) do
     paths[i] = f.path
   end
-  local hashes = util.sha256_many(paths)
+  local hashes = wb.sha256_many(paths)
   for _, f in ipairs(list) do
     f.sha256 = hashes[f.path]
     f.items, err = fixtures.load_expected(f, f.settings, command, f.sha256)
@@ -305,7 +325,7 @@ function M.compare(expected, actual_items, priority, trivial)
 end
 
 local function wall_clock()
-  local text = util.capture("date +%s.%N")
+  local text = wb.capture("date +%s.%N")
   return tonumber(text) or os.time()
 end
 
@@ -319,7 +339,7 @@ local function valgrind()
 end
 
 local function have_valgrind()
-  return util.run("command -v " .. util.quote(valgrind()) .. " >/dev/null 2>&1")
+  return wb.run("command -v " .. wb.quote(valgrind()) .. " >/dev/null 2>&1")
 end
 
 -- The instruction count in callgrind's log, or nil plus why not. The log reaches us on a
@@ -362,7 +382,7 @@ local function callgrind(program, mode, input, dir, tag, cpu)
     stderr = base .. ".stderr", usage = base .. ".usage" })
   handle.base = base
   local r = M.finish_checker(handle)
-  local ir, why = M.callgrind_count(util.read_file(base .. ".callgrind") or "")
+  local ir, why = M.callgrind_count(wb.read_file(base .. ".callgrind") or "")
   return ir, why, r
 end
 
@@ -371,24 +391,24 @@ end
 -- that only reads the input (subtracted from every count), its CPU seconds.
 local function speed_reference(ref, check, chapter)
   local cache_dir = M.root .. "/cache"
-  util.mkdir_p(cache_dir)
+  wb.mkdir_p(cache_dir)
   local input = check.argv[#check.argv]
-  local key = util.sha256(input) .. "-" .. (util.sha256(ref.fast) or "")
+  local key = wb.sha256(input) .. "-" .. (wb.sha256(ref.fast) or "")
   local cache = cache_dir .. "/speed-" .. chapter.rubric.chapter .. "-" .. key
-  local text = util.read_file(cache)
+  local text = wb.read_file(cache)
   if text then
     local ir, base, cpu = text:match("^(%d+) (%d+) ([%d.]+)\n")
     return { ir = tonumber(ir), base = tonumber(base), cpu = tonumber(cpu),
       items = fixtures.parse_items(text:match("\n(.*)$") or "") }
   end
   -- A private folder: in a batch two graders may measure at the same time.
-  local dir = cache_dir .. "/run-" .. key .. "-" .. tostring({}):match("0x(%x+)")
-  util.mkdir_p(dir)
+  local dir = cache_dir .. "/run-" .. key .. "-" .. wb.pid()
+  wb.mkdir_p(dir)
   local ir, why, r = callgrind(ref.fast, "inclusive", input, dir, "reference", 3600)
   local base, why_base = callgrind(ref.fast, "read", input, dir, "baseline", 3600)
   if not r.ok or not ir or not base or ir <= base then
     local detail = r.stderr:match("[^\n]*[Ee]rror[^\n]*") or r.stderr:match("[^\n]+") or ""
-    util.rm_rf(dir)
+    wb.rm_rf(dir)
     error({ message = "the reference failed under callgrind: " .. r.status .. " " .. (why or why_base or "")
       .. " " .. detail }, 0)
   end
@@ -396,8 +416,8 @@ local function speed_reference(ref, check, chapter)
   for _, item in ipairs(r.items) do
     lines[#lines + 1] = item.key .. "\t" .. item.result
   end
-  util.write_file(cache, table.concat(lines, "\n") .. "\n")
-  util.rm_rf(dir)
+  wb.write_file(cache, table.concat(lines, "\n") .. "\n")
+  wb.rm_rf(dir)
   return { ir = ir, base = base, cpu = r.cpu or 0, items = r.items }
 end
 
@@ -447,7 +467,7 @@ local function run_speed(check, student, ref, chapter, runs)
     check.class = clean.class == "ok" and "wrong" or clean.class
     check.status = "the speed input under the sanitizers: " .. (clean.class == "ok" and "wrong answers" or clean.status)
       .. ", so speed is not credited"
-    check.output = util.shorten(clean.stdout .. clean.stderr, 1500)
+    check.output = wb.shorten(clean.stdout .. clean.stderr, 1500)
     return
   end
   check.ir = ir
@@ -455,7 +475,7 @@ local function run_speed(check, student, ref, chapter, runs)
   local share = check.ratio <= speed.limit and 1 or (check.ratio <= speed.half_limit and 0.5 or 0)
   check.earned = share
   check.status = string.format("%.2fx the reference's instructions (%s vs %s; full marks up to %gx, half up to %gx)",
-    check.ratio, util.points(ir - base.base), util.points(base.ir - base.base), speed.limit, speed.half_limit)
+    check.ratio, wb.format_number(ir - base.base), wb.format_number(base.ir - base.base), speed.limit, speed.half_limit)
   check.class = share == 1 and "ok" or "slow"
 end
 
@@ -466,11 +486,11 @@ end
 local function cache_path(opts, check, runs)
   local key = { opts.ref.dir, table.concat(check.argv, "\t") }
   for _, a in ipairs(check.argv) do
-    key[#key + 1] = util.exists(a) and util.sha256(a) or a
+    key[#key + 1] = wb.exists(a) and wb.sha256(a) or a
   end
   local key_file = runs .. "/reference-" .. check.number .. ".key"
-  util.write_file(key_file, table.concat(key, "\n"))
-  return M.root .. "/cache/expected-" .. util.sha256(key_file)
+  wb.write_file(key_file, table.concat(key, "\n"))
+  return M.root .. "/cache/expected-" .. wb.sha256(key_file)
 end
 
 local function reference_limits(rubric)
@@ -480,7 +500,7 @@ end
 
 -- Phase 2: every check's expected answers, from the reference, before student code runs.
 local function reference_answers(opts, checks, runs)
-  util.mkdir_p(M.root .. "/cache")
+  wb.mkdir_p(M.root .. "/cache")
   local todo = {}
   for i, check in ipairs(checks) do
     if check.kind == "speed" then
@@ -489,7 +509,7 @@ local function reference_answers(opts, checks, runs)
       end
     elseif not check.expected then
       check.cache = cache_path(opts, check, runs)
-      local text = util.read_file(check.cache)
+      local text = wb.read_file(check.cache)
       if text then
         check.expected = fixtures.parse_items(text)
       else
@@ -511,7 +531,7 @@ local function reference_answers(opts, checks, runs)
     for _, item in ipairs(r.items) do
       lines[#lines + 1] = item.key .. "\t" .. item.result .. "\n"
     end
-    util.write_file(check.cache, table.concat(lines))
+    wb.write_file(check.cache, table.concat(lines))
     check.expected = r.items
   end)
 end
@@ -552,7 +572,7 @@ local function record(check, r, rubric, trivial)
   check.status, check.class = r.status, r.class
   check.matched, check.total, check.first = c.matched, c.total, c.first
   check.matched_trivial, check.real = c.matched_trivial, c.real
-  check.output = util.shorten(r.stdout .. r.stderr, 1500)
+  check.output = wb.shorten(r.stdout .. r.stderr, 1500)
   local where = runner.where(r.stderr, rubric.student_files)
   check.where = where and where:gsub("^.*/", "")
 end
@@ -565,10 +585,10 @@ function M.grade(opts)
   local chapter, rubric = opts.chapter, opts.chapter.rubric
   opts.jobs = opts.jobs or 1
   local started = wall_clock()
-  util.rm_rf(opts.out)
+  wb.rm_rf(opts.out)
   local bdir, gen, runs = opts.out .. "/build", opts.out .. "/gen", opts.out .. "/runs"
-  util.mkdir_p(gen)
-  util.mkdir_p(runs)
+  wb.mkdir_p(gen)
+  wb.mkdir_p(runs)
   local result = {
     chapter = rubric.chapter,
     title = rubric.title,
@@ -583,8 +603,11 @@ function M.grade(opts)
     result.fixtures[#result.fixtures + 1] = { name = f.name, sha256 = f.sha256 }
   end
 
-  local ctx = { rubric = rubric, fixtures = opts.fixtures, gen = gen, rng = rng.new(opts.seed),
-    speed_lines = opts.speed_lines, no_speed = os.getenv("GRADE_NO_SPEED") == "1" }
+  -- Every seeded input of the run comes from Lua's one random stream, seeded here: the
+  -- same seed plans the same inputs, byte for byte (xoshiro256** in every Lua 5.4).
+  math.randomseed(opts.seed)
+  local ctx = { rubric = rubric, fixtures = opts.fixtures, gen = gen, speed_lines = opts.speed_lines,
+    no_speed = os.getenv("GRADE_NO_SPEED") == "1" }
   local checks = chapter.plan(ctx)
   local per_group = {}
   for i, check in ipairs(checks) do

@@ -9,9 +9,7 @@
 -- no answer file is written for it. Exit status: 0 when every fixture has
 -- answers, 1 when some fixture could not be read, 2 when nothing could run.
 
-package.path = "grader/?.lua;" .. package.path
-
-local util = require("util")
+local wb = require("workbook")
 local engine = require("engine")
 local fixtures = require("fixtures")
 local sandbox = require("sandbox")
@@ -21,8 +19,8 @@ local function expected_for_chapter(id)
   local ref = engine.reference(chapter)
   local list = engine.fixture_list(chapter)
   local scratch = engine.root .. "/expected/" .. id
-  util.rm_rf(scratch)
-  util.mkdir_p(scratch)
+  wb.rm_rf(scratch)
+  wb.mkdir_p(scratch)
   local limits = { cpu = 120, memory = 4096, output = 1 << 20, file_size = 1 << 20, procs = 16,
     results_limit = 512 << 20 }
   local env = {
@@ -46,12 +44,9 @@ local function expected_for_chapter(id)
 end
 
 local function main()
-  local chapter
-  for i = 1, #arg do
-    if arg[i] == "--chapter" then
-      chapter = arg[i + 1]
-    end
-  end
+  local parser = wb.parser("expected.lua", "Writes every fixture's expected answers (make expected).")
+  parser:option("--chapter", "this chapter only")
+  local chapter = wb.parse(parser, arg).chapter
   engine.require_tools()
   sandbox.use("none") -- only the reference runs here, and it is ours
   local failures = 0

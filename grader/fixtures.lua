@@ -15,7 +15,7 @@
 --   settings TEXT
 --   KEY<TAB>RESULT      one line per item, in the checker's order
 
-local util = require("util")
+local wb = require("workbook")
 
 local M = {}
 
@@ -35,14 +35,14 @@ end
 -- The fixtures in dir: { name, path, kind }, sorted by name. kind_of(name)
 -- is the chapter's classifier. Returns nil plus a message when dir is absent.
 function M.list(dir, kind_of)
-  local names = util.list_dir(dir)
+  local names = wb.list_dir(dir)
   if not names then
     return nil, "fixture folder " .. dir .. " does not exist"
   end
   local list = {}
   for _, name in ipairs(names) do
     local path = dir .. "/" .. name
-    if not skipped[name] and not name:match("^%.") and not name:match("~$") and not util.is_dir(path) then
+    if not skipped[name] and not name:match("^%.") and not name:match("~$") and not wb.is_dir(path) then
       list[#list + 1] = { name = name, path = path, kind = kind_of(name) }
     end
   end
@@ -52,10 +52,10 @@ end
 -- The folder's fixtures.lua as a table (empty when there is none).
 function M.manifest(dir)
   local path = dir .. "/" .. M.manifest_name
-  if not util.exists(path) then
+  if not wb.exists(path) then
     return {}
   end
-  local value, err = util.load_data(path)
+  local value, err = wb.load_data(path)
   if type(value) ~= "table" then
     return nil, path .. ": " .. tostring(err or "must return a table")
   end
@@ -63,7 +63,7 @@ function M.manifest(dir)
 end
 
 function M.expected_path(fixture)
-  return util.dirname(fixture.path) .. "/expected/" .. fixture.name .. ".expected"
+  return wb.dirname(fixture.path) .. "/expected/" .. fixture.name .. ".expected"
 end
 
 -- Writes a fixture's expected answers.
@@ -71,14 +71,14 @@ function M.write_expected(fixture, settings, items, made_by)
   local out = {
     "# Expected answers for " .. fixture.name .. ", written by `make expected` from " .. made_by .. ".",
     "# Do not edit: change the fixture (or fixtures.lua) and run `make expected` again.",
-    "sha256 " .. util.sha256(fixture.path),
-    "settings " .. util.escape(settings),
+    "sha256 " .. wb.sha256(fixture.path),
+    "settings " .. wb.escape(settings),
   }
   for _, item in ipairs(items) do
     out[#out + 1] = item.key .. "\t" .. item.result
   end
-  util.mkdir_p(util.dirname(M.expected_path(fixture)))
-  util.write_file(M.expected_path(fixture), table.concat(out, "\n") .. "\n")
+  wb.mkdir_p(wb.dirname(M.expected_path(fixture)))
+  wb.write_file(M.expected_path(fixture), table.concat(out, "\n") .. "\n")
 end
 
 -- Parses "KEY<TAB>RESULT" lines into an ordered item list. The checker's
@@ -100,27 +100,27 @@ end
 -- is wrong and the command to run. sha256: the fixture's hash, if known.
 function M.load_expected(fixture, settings, command, sha256)
   local path = M.expected_path(fixture)
-  local text = util.read_file(path)
+  local text = wb.read_file(path)
   local fix = "run `" .. command .. "`"
   if not text then
     return nil, string.format("%s has no expected answers (%s is missing); %s", fixture.path, path, fix)
   end
   local hash = text:match("\nsha256 (%x+)\n") or text:match("^sha256 (%x+)\n")
-  if hash ~= (sha256 or util.sha256(fixture.path)) then
+  if hash ~= (sha256 or wb.sha256(fixture.path)) then
     return nil, string.format("%s changed since its expected answers were made (%s is stale); %s",
       fixture.path, path, fix)
   end
   local recorded = text:match("\nsettings ([^\n]*)\n")
-  if recorded ~= util.escape(settings) then
+  if recorded ~= wb.escape(settings) then
     return nil, string.format("the settings of %s in %s/%s changed (%s is stale); %s", fixture.name,
-      util.dirname(fixture.path), M.manifest_name, path, fix)
+      wb.dirname(fixture.path), M.manifest_name, path, fix)
   end
   local items = {}
   for line in text:gmatch("[^\n]+") do
     if not line:match("^#") and not line:match("^sha256 ") and not line:match("^settings ") then
       local key, result = line:match("^([^\t]*)\t(.*)$")
       if not key then
-        return nil, path .. ": malformed line \"" .. util.shorten(line, 60) .. "\"; " .. fix
+        return nil, path .. ": malformed line \"" .. wb.shorten(line, 60) .. "\"; " .. fix
       end
       items[#items + 1] = { key = key, result = result }
     end

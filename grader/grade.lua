@@ -17,31 +17,25 @@
 -- could not run (no sandbox, reference does not build, stale fixtures, ...),
 -- with the reason on stderr.
 
-package.path = "grader/?.lua;" .. package.path
-
-local util = require("util")
+local wb = require("workbook")
 local engine = require("engine")
 local sandbox = require("sandbox")
 local report = require("report")
-local rng = require("rng")
 
 local function parse_args(argv)
-  local opts = util.parse_args(argv, {
-    ["--submission"] = { "submission", "string" },
-    ["--out"] = { "out", "string" },
-    ["--json"] = { "json", "string" },
-    ["--seed"] = { "seed", "number" },
-    ["--speed-lines"] = { "speed_lines", "number" },
-    ["--chapter"] = { "chapter", "string" },
-    ["--quiet"] = { "quiet", "flag" },
-    ["--jobs"] = { "jobs", "number" },
-    ["--isolation"] = { "isolation", "string" },
-  }, { json = engine.root .. "/results.json" })
-  if #opts.positional > 0 then
-    error({ message = "unexpected argument " .. opts.positional[1] .. " (see the top of grader/grade.lua)" }, 0)
-  end
-  opts.seed = opts.seed or rng.fresh_seed()
-  return opts
+  local parser = wb.parser("grade.lua", "Grades one submission (make grade).")
+  parser:option("--submission", "the folder with the student's files (default: the chapter's exercise)")
+  parser:option("--out", "the folder for this run (default build/grade/run)")
+  parser:option("--json", "Gradescope's results.json", engine.root .. "/results.json")
+  parser:option("--seed", "the seed of the randomised checks (default: SEED, else a fresh one)")
+    :convert(wb.to_integer)
+  parser:option("--speed-lines", "stacks in the speed input (default: SPEED_LINES, else the rubric's)")
+    :convert(wb.to_integer)
+  parser:option("--chapter", "grade this chapter only")
+  parser:flag("--quiet", "print nothing but errors")
+  parser:option("--jobs", "checks at once (default: one per core)"):convert(wb.to_integer)
+  parser:option("--isolation", "a level a batch has already chosen (bwrap, user, none)")
+  return engine.seed_and_lines(wb.parse(parser, argv))
 end
 
 local function combine(results, texts)
@@ -72,7 +66,7 @@ local function main(argv)
     sandbox.use(opts.isolation)
     isolation = opts.isolation .. ": " .. sandbox.describe[opts.isolation]
   else
-    local chosen = sandbox.choose({ private = { util.realpath(".") } })
+    local chosen = sandbox.choose({ private = { wb.realpath(".") } })
     isolation = chosen.text
     if chosen.warning then
       io.stderr:write("make grade: WARNING: " .. chosen.warning .. "\n")
@@ -88,15 +82,15 @@ local function main(argv)
     local fixtures, dir = engine.load_fixtures(chapter)
     local ref = engine.reference(chapter)
     local submission = (opts.submission or chapter.rubric.default_submission):gsub("/+$", "")
-    if not util.is_dir(submission) then
+    if not wb.is_dir(submission) then
       error({ message = "submission folder " .. submission .. " does not exist" }, 0)
     end
     local out = (opts.out or (engine.root .. "/run")) .. "/" .. id
     local result = engine.grade({ chapter = chapter, submission = submission, out = out, seed = opts.seed,
       speed_lines = opts.speed_lines, ref = ref, fixtures = fixtures, fixtures_dir = dir,
-      jobs = opts.jobs or util.nproc(), isolation = isolation })
+      jobs = opts.jobs or wb.nproc(), isolation = isolation })
     local text = report.text(result)
-    util.write_file(out .. "/report.txt", text)
+    wb.write_file(out .. "/report.txt", text)
     if not opts.quiet then
       io.write(text)
     end

@@ -15,52 +15,74 @@
 GRADE_SANDBOX := $(BUILD)/harness/sandbox
 GRADE_LUA     := $(LUA)
 GRADE_RESULTS := $(BUILD)/grade
+# What every grading run needs: the sandbox, and build/dripprof built on the reference
+# (PROFILE_IMPL=solutions/165, prof.mk's default here), whose `rows` and `stacks` read the
+# fixtures for the seeded variants (grader/165/variants.lua).
+GRADE_NEEDS   := $(GRADE_SANDBOX) $(BUILD)/dripprof
+GRADE_CHECK_IMPL = @case "$(PROFILE_IMPL)" in solutions/*) ;; *) echo "make $@: the grader reads the \
+  fixtures with build/dripprof built on the reference; run it without PROFILE_IMPL=$(PROFILE_IMPL)"; exit 2;; esac
+GRADE_SPEC    := grader/tests/grader_spec.lua
 
 HELP += "grade            grade exercises/165 (SUBMISSION=dir, SUBMISSIONS=dir/ for many, SEED=n)"
 HELP += "expected         write the fixtures' expected answers from solutions/ (FIXTURES=dir)"
 HELP += "fixtures         regenerate the callgrind fixtures with the installed valgrind"
 HELP += "verify-fixtures  check the fixtures separate right from wrong (reference, stubs, mutants)"
 HELP += "test-grader      the grader's own tests (in make test)"
-HELP += "test-grader-batch  the grader's scale test: 20 copies graded with SUBMISSIONS"
+HELP += "test-grader-batch  the grader's scale test: BATCH_COPIES (20) copies graded with SUBMISSIONS, busy machine"
+HELP += "test-grader-gradescope  the attack suite through Gradescope's layout (root)"
 HELP += "gradescope       build the Gradescope autograder zip (build/gradescope/autograder.zip)"
 
-.PHONY: grade expected fixtures verify-fixtures gradescope test-grader test-grader-batch
+.PHONY: grade expected fixtures verify-fixtures gradescope gradescope-failed test-grader test-grader-batch \
+        test-grader-gradescope test-slow-grader
 
-grade: $(GRADE_SANDBOX)
+grade: $(GRADE_NEEDS)
+	$(GRADE_CHECK_IMPL)
 ifneq ($(strip $(SUBMISSIONS)),)
 	@$(GRADE_LUA) grader/batch.lua $(SUBMISSIONS)
 else
 	@$(GRADE_LUA) grader/grade.lua $(if $(SUBMISSION),--submission $(SUBMISSION))
 endif
 
-expected: $(GRADE_SANDBOX)
+expected: $(GRADE_NEEDS)
+	$(GRADE_CHECK_IMPL)
 	@$(GRADE_LUA) grader/expected.lua
 
 # Each chapter that makes its fixtures from programs has grader/NNN/make_fixtures.lua.
-fixtures: $(GRADE_SANDBOX)
+fixtures: $(GRADE_NEEDS)
+	$(GRADE_CHECK_IMPL)
 	@for script in $(wildcard grader/[0-9]*/make_fixtures.lua); do $(GRADE_LUA) $$script || exit 1; done
 	@$(GRADE_LUA) grader/expected.lua
 
-verify-fixtures: $(GRADE_SANDBOX)
+verify-fixtures: $(GRADE_NEEDS)
+	$(GRADE_CHECK_IMPL)
 	@$(GRADE_LUA) grader/verify.lua
 
 gradescope:
 	@$(GRADE_LUA) grader/gradescope.lua
 
-TEST_SUITES += grader
-test-grader: $(GRADE_SANDBOX)
-	@mkdir -p $(TEST_RESULTS)
-	@$(GRADE_LUA) grader/test.lua $(TEST_RESULTS)/grader.result
+# Inside Gradescope, when make grade could not grade: a results.json saying why (run_autograder).
+gradescope-failed:
+	@$(GRADE_LUA) grader/gradescope.lua --failed $(ERR) $(OUT)
 
-# The long tests, not part of `make test` (.ci/run runs them): the scale test, 20 copies
-# graded with SUBMISSIONS while busy loops keep the machine loaded; and the attack suite
+# The grader's tests are one busted spec (grader/tests/grader_spec.lua); the long ones are
+# tagged and left out of `make test`: #batch, the scale test, BATCH_COPIES copies graded with
+# SUBMISSIONS while busy loops keep the machine loaded; #gradescope, the attack suite
 # through the Gradescope layout (run_autograder with /autograder emulated: root only).
-test-grader-batch: $(GRADE_SANDBOX)
-	@$(GRADE_LUA) grader/test.lua --batch 20
+# make test-slow (.ci/run) runs both, as the suite slow-grader.
+TEST_SUITES += grader
+test-grader: $(GRADE_NEEDS)
+	$(GRADE_CHECK_IMPL)
+	@mkdir -p $(TEST_RESULTS)
+	@bash vm/lib/busted.sh $(TEST_RESULTS)/grader.result --exclude-tags=batch,gradescope $(GRADE_SPEC)
 
-test-grader-gradescope: $(GRADE_SANDBOX)
-	@$(GRADE_LUA) grader/test.lua --gradescope
+test-grader-batch test-grader-gradescope: test-grader-%: $(GRADE_NEEDS)
+	$(GRADE_CHECK_IMPL)
+	@mkdir -p $(TEST_RESULTS)
+	@bash vm/lib/busted.sh $(TEST_RESULTS)/grader-$*.result --tags=$* $(GRADE_SPEC)
 
-HELP += "test-slow        the long tests: a 20-copy batch on a busy machine, attacks through Gradescope's layout"
-.PHONY: test-slow test-grader-gradescope
-test-slow: test-grader-batch test-grader-gradescope
+TEST_SLOW_SUITES += slow-grader
+HELP += "test-slow-grader  the grader's long tests: the 20-copy batch and the Gradescope layout"
+test-slow-grader: $(GRADE_NEEDS)
+	$(GRADE_CHECK_IMPL)
+	@mkdir -p $(TEST_RESULTS)
+	@bash vm/lib/busted.sh $(TEST_RESULTS)/slow-grader.result --tags=batch,gradescope $(GRADE_SPEC)

@@ -1,8 +1,8 @@
 -- gradescope.lua: `make gradescope` builds build/gradescope/autograder.zip.
 --
---   lua5.4 grader/gradescope.lua                      build the zip
---   lua5.4 grader/gradescope.lua --failed ERR OUT     (inside Gradescope) write a
---                                                     results.json saying why grading could not run
+--   make gradescope                                   build the zip (grader/gradescope.lua)
+--   make gradescope-failed ERR=FILE OUT=FILE          (inside Gradescope) write a results.json
+--                                                     saying why grading could not run
 --
 -- Gradescope unpacks the zip into /autograder/source, runs setup.sh once when
 -- the image is built, and run_autograder once per submission in a fresh
@@ -10,36 +10,37 @@
 -- `make grade` needs and nothing a student could use: the top-level Makefile, the grader
 -- (engine, chapters, checkers, fixtures; not the mutants, whose base is a correct
 -- implementation, nor the attack suite and the tests), exercises/harness (the sandbox),
--- the reference solutions and the shared folded-stacks reader. run_autograder first makes
+-- the reference solutions, the workbook's Lua helpers (vm/lib) and the profiler's sources
+-- (vm/prof: the folded-stacks reader the checker links, and dripprof, which reads the
+-- fixtures for the seeded variants). The files are laid out in a folder, with their modes,
+-- and zipped by Info-ZIP's zip, so run_autograder and setup.sh stay executable. run_autograder first makes
 -- /autograder private to root (chmod 700): where bubblewrap cannot create namespaces, as in
 -- Gradescope's Docker, student code runs under an unprivileged uid, and that uid must not
 -- read the reference or the answers. It then copies the student's files out of
 -- /autograder/submission (wherever they are nested; regular files only), runs `make grade`
 -- on them and puts build/grade/results.json where Gradescope reads it.
 
-package.path = "grader/?.lua;" .. package.path
-
-local util = require("util")
+local wb = require("workbook")
 local engine = require("engine")
-local zip = require("zip")
 local json = require("dkjson")
 
 local OUT = "build/gradescope/autograder.zip"
+local STAGE = "build/gradescope/autograder"
 
 -- What the zip holds, besides the two scripts and each chapter's reference: files and
 -- whole folders, less EXCLUDED.
-local CONTENT = { "Makefile", "grader", "exercises/exercises.mk", "exercises/harness", "vm/prof/folded.h",
-  "vm/prof/folded.c" }
-local EXCLUDED = { "^grader/%d+/mutants/", "^grader/%d+/attacks/", "^grader/test%.lua$", "^grader/verify%.lua$",
-  "^grader/attacks%.lua$", "^exercises/harness/tests/" }
+local CONTENT = { "Makefile", "grader", "exercises/exercises.mk", "exercises/harness", "vm/lib", "vm/prof" }
+local EXCLUDED = { "^grader/%d+/mutants/", "^grader/%d+/attacks/", "_spec%.lua$", "^grader/tests/",
+  "^grader/verify%.lua$", "^grader/attacks%.lua$", "^exercises/harness/tests/", "^vm/prof/tests/",
+  "^vm/prof/bench/", "%.md$" }
 
 local SETUP = [[#!/usr/bin/env bash
 # setup.sh: Gradescope runs this once, as root, when it builds the autograder image.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
-apt-get install -y -qq make gcc binutils lua5.4 lua-dkjson valgrind bubblewrap util-linux procps \
-  coreutils findutils
+apt-get install -y -qq make gcc binutils lua5.4 lua-dkjson lua-argparse lua-filesystem valgrind \
+  bubblewrap util-linux procps coreutils findutils
 ]]
 
 local RUN = [[#!/usr/bin/env bash
@@ -60,7 +61,7 @@ if make --no-print-directory grade SUBMISSION=build/submission 2> build/grade-er
    [ -s build/grade/results.json ]; then
   cp build/grade/results.json /autograder/results/results.json
 else
-  lua5.4 grader/gradescope.lua --failed build/grade-error.txt /autograder/results/results.json
+  make --no-print-directory gradescope-failed ERR=build/grade-error.txt OUT=/autograder/results/results.json
 fi
 cat build/grade-error.txt >&2
 ]]
@@ -74,26 +75,38 @@ local function excluded(path)
   return false
 end
 
-local function add_tree(entries, path)
-  if util.is_dir(path) then
-    local text = util.capture("find " .. util.quote(path) .. " -type f ! -name '*.o' ! -name '*~' | LC_ALL=C sort")
-    for file in text:gmatch("[^\n]+") do
-      if not excluded(file) then
-        add_tree(entries, file)
+-- Copies path (a file, or a folder's files less EXCLUDED) into the stage, with its mode.
+local function add_tree(files, path)
+  if wb.is_dir(path) then
+    for _, name in ipairs(wb.list_dir(path)) do
+      local below = path .. "/" .. name
+      if not excluded(below) and not name:match("%.o$") and not name:match("~$") then
+        add_tree(files, below)
       end
     end
     return
   end
-  local data = util.read_file(path)
-  if not data then
-    error({ message = "cannot read " .. path }, 0)
+  wb.mkdir_p(STAGE .. "/" .. wb.dirname(path))
+  if not wb.copy(path, STAGE .. "/" .. path) then
+    error({ message = "cannot copy " .. path }, 0)
   end
-  local executable = util.run("test -x " .. util.quote(path))
-  entries[#entries + 1] = { name = path, data = data, mode = executable and 493 or 420 }
+  files[#files + 1] = path
+end
+
+-- A script of the zip's own, executable.
+local function add_script(files, name, text)
+  wb.write_file(STAGE .. "/" .. name, text)
+  wb.run("chmod 755 " .. wb.quote(STAGE .. "/" .. name))
+  table.insert(files, 1, name)
 end
 
 local function build_zip()
-  local entries, names, seen = {}, {}, {}
+  if not wb.run("command -v zip > /dev/null") then
+    error({ message = "zip is not installed (Debian package zip; make setup installs it)" }, 0)
+  end
+  wb.rm_rf(STAGE)
+  wb.mkdir_p(STAGE)
+  local files, names, seen = {}, {}, {}
   for _, id in ipairs(engine.chapters()) do
     local rubric = engine.load_chapter(id).rubric
     for _, f in ipairs(rubric.student_files) do
@@ -102,21 +115,26 @@ local function build_zip()
         names[#names + 1] = f
       end
     end
-    add_tree(entries, rubric.reference)
+    add_tree(files, rubric.reference)
   end
   for _, path in ipairs(CONTENT) do
-    add_tree(entries, path)
+    add_tree(files, path)
   end
-  table.insert(entries, 1, { name = "setup.sh", data = SETUP, mode = 493 })
-  table.insert(entries, 2, { name = "run_autograder", data = string.format(RUN, table.concat(names, " ")), mode = 493 })
-  util.mkdir_p(util.dirname(OUT))
-  zip.write(OUT, entries)
-  print(string.format("gradescope: %s (%d files); upload it as the assignment's autograder", OUT, #entries))
+  add_script(files, "run_autograder", string.format(RUN, table.concat(names, " ")))
+  add_script(files, "setup.sh", SETUP)
+  os.remove(OUT)
+  -- -X: no extra fields (uid, gid, access times), -D: no folder entries: names, modes, bytes.
+  local ok = wb.run("cd " .. wb.quote(STAGE) .. " && zip -q -X -D -r " .. wb.quote(wb.realpath(wb.dirname(OUT))
+    .. "/" .. wb.basename(OUT)) .. " .")
+  if not ok then
+    error({ message = "zip failed to write " .. OUT }, 0)
+  end
+  print(string.format("gradescope: %s (%d files); upload it as the assignment's autograder", OUT, #files))
 end
 
 -- Inside Gradescope: grading could not run; say so in results.json.
 local function write_failure(err_path, out_path)
-  local why = util.read_file(err_path) or "unknown error"
+  local why = wb.read_file(err_path) or "unknown error"
   local result = {
     score = 0,
     output = "The autograder could not grade this submission. Please tell your instructor.\n\n" .. why,
@@ -125,12 +143,17 @@ local function write_failure(err_path, out_path)
     stdout_visibility = "visible",
     tests = {},
   }
-  util.write_file(out_path, json.encode(result, { indent = true }) .. "\n")
+  wb.write_file(out_path, json.encode(result, { indent = true }) .. "\n")
 end
 
+local parser = wb.parser("gradescope.lua", "Builds the Gradescope autograder (make gradescope).")
+parser:option("--failed", "(inside Gradescope) write OUT, a results.json saying why ERR"):args(2)
+  :argname({ "<err>", "<out>" })
+local args = wb.parse(parser, arg)
+
 local ok, err = pcall(function()
-  if arg[1] == "--failed" then
-    write_failure(arg[2], arg[3])
+  if args.failed then
+    write_failure(args.failed[1], args.failed[2])
   else
     build_zip()
   end

@@ -7,7 +7,7 @@
 -- score, max_score, status, name, number, output, tags, visibility) and is
 -- encoded by lua-dkjson.
 
-local util = require("util")
+local wb = require("workbook")
 local json = require("dkjson")
 
 local M = {}
@@ -60,15 +60,15 @@ local function details(check)
     local input = check.describe and check.describe(first.key) or nil
     out[#out + 1] = "first difference at " .. first.key .. ":"
     if input then
-      out[#out + 1] = "  input:    " .. util.shorten(input, 400)
+      out[#out + 1] = "  input:    " .. wb.shorten(input, 400)
     end
-    out[#out + 1] = "  expected: " .. util.shorten(first.expected, 400)
+    out[#out + 1] = "  expected: " .. wb.shorten(first.expected, 400)
     local actual = first.actual
     if not actual then
       actual = check.class == "ok" and "(no answer for this item)"
         or "(no answer: the run stopped before this item, so this input is the likely cause)"
     end
-    out[#out + 1] = "  actual:   " .. util.shorten(actual, 400)
+    out[#out + 1] = "  actual:   " .. wb.shorten(actual, 400)
   end
   if check.where then
     out[#out + 1] = "in your code: " .. check.where
@@ -85,7 +85,7 @@ local function details(check)
         out[#out + 1] = "  ..."
         break
       end
-      out[#out + 1] = "  " .. visible(util.shorten(line, 200))
+      out[#out + 1] = "  " .. visible(wb.shorten(line, 200))
     end
   end
   return out
@@ -107,7 +107,7 @@ function M.text(result)
     if result.build.warnings > 0 then
       for line in result.build.log:gmatch("[^\n]+") do
         if line:match("warning:") then
-          say("  %s", visible(util.shorten(line, 200)))
+          say("  %s", visible(wb.shorten(line, 200)))
         end
       end
     end
@@ -118,14 +118,14 @@ function M.text(result)
   end
   say("")
   for _, check in ipairs(result.checks) do
-    say("%6s/%-5s %s", util.points(check.score), util.points(check.skipped and 0 or check.points), check.title)
+    say("%6s/%-5s %s", wb.format_number(check.score), wb.format_number(check.skipped and 0 or check.points), check.title)
     say("             %s", verdict(check))
     for _, line in ipairs(details(check)) do
       say("             %s", line)
     end
   end
   say("")
-  say("score: %s / %s", util.points(result.score), util.points(result.max_score))
+  say("score: %s / %s", wb.format_number(result.score), wb.format_number(result.max_score))
   return table.concat(out, "\n") .. "\n"
 end
 
@@ -169,8 +169,8 @@ function M.gradescope(result, text)
 end
 
 function M.write_json(path, value)
-  util.mkdir_p(util.dirname(path))
-  util.write_file(path, json.encode(value, { indent = true }) .. "\n")
+  wb.mkdir_p(wb.dirname(path))
+  wb.write_file(path, json.encode(value, { indent = true }) .. "\n")
 end
 
 return M

@@ -27,7 +27,7 @@
 -- Answers come back on the sandbox's results channel (fd 3, --results), written to a file
 -- by the sandbox after every process of the run is gone.
 
-local util = require("util")
+local wb = require("workbook")
 local runner = require("runner")
 
 local M = {}
@@ -88,7 +88,7 @@ function M.finish(handle)
     error({ message = "the sandbox failed: " .. (text ~= "" and text:gsub("\n+$", "") or "no output") }, 0)
   end
   local r = { status = status, ok = status == "ok", class = M.class(status) }
-  local usage = handle.usage and util.read_file(handle.usage) or ""
+  local usage = handle.usage and wb.read_file(handle.usage) or ""
   r.cpu = tonumber(usage:match("cpu ([%d.]+)"))
   r.wall = tonumber(usage:match("wall ([%d.]+)"))
   return r
@@ -122,7 +122,7 @@ end
 
 -- The paths of `paths` a program at `level` can see (test -e), as a list.
 local function visible_to_student(level, paths)
-  local dir = util.private_dir("probe")
+  local dir = wb.temp_dir("build/grade", "tmp.probe")
   local out = dir .. "/visible.txt"
   local argv = { "sh", "-c", 'for f; do [ -e "$f" ] && echo "$f"; done; exit 0', "sh" }
   for _, p in ipairs(paths) do
@@ -130,10 +130,10 @@ local function visible_to_student(level, paths)
   end
   local r = M.run({ isolation = level, cpu = 10, argv = argv, stdout = out })
   local seen = {}
-  for line in (util.read_file(out) or ""):gmatch("[^\n]+") do
+  for line in (wb.read_file(out) or ""):gmatch("[^\n]+") do
     seen[#seen + 1] = line
   end
-  util.rm_rf(dir)
+  wb.rm_rf(dir)
   if not r.ok then
     error({ message = "the sandbox could not check what student code can see: " .. r.status }, 0)
   end
@@ -159,12 +159,12 @@ local function protect(level, folders)
     if level ~= "user" then
       error({ message = "at the " .. level .. " isolation level, student code could read " .. list
         .. " (a folder the sandbox shows, such as /usr): move it elsewhere" }, 0)
-    elseif #changed > 0 or not util.is_root() then
+    elseif #changed > 0 or not wb.is_root() then
       error({ message = "at the user isolation level, student code could read " .. list
         .. "; make these folders private to their owner (chmod 700)" }, 0)
     end
     for _, f in ipairs(folders) do
-      if util.run("chmod go-rwx " .. util.quote(f)) then
+      if wb.run("chmod go-rwx " .. wb.quote(f)) then
         changed[#changed + 1] = f
       end
     end
@@ -176,7 +176,7 @@ local function available(level)
   if level == "none" then
     return true
   end
-  if level == "user" and not util.is_root() then
+  if level == "user" and not wb.is_root() then
     return false, "needs root (to run student code under an unprivileged uid)"
   end
   return try_level(level)
@@ -206,7 +206,7 @@ function M.choose(opts)
     error({ message = "GRADE_ISOLATION=" .. wanted .. " is not possible here (" .. why_not[1] .. ")" }, 0)
   end
   local result = { level = M.level, text = M.level .. ": " .. M.describe[M.level] }
-  if M.level == "bwrap" and not util.is_root() then
+  if M.level == "bwrap" and not wb.is_root() then
     result.text = result.text:gsub("unprivileged uid", "your own uid, in a user namespace")
   end
   if M.level ~= "none" then

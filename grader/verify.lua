@@ -12,13 +12,9 @@
 -- not run. The grader's tests call M.verify with the speed check switched off
 -- for all mutants but the slow ones, to stay fast.
 
-package.path = "grader/?.lua;" .. package.path
-
-local util = require("util")
+local wb = require("workbook")
 local engine = require("engine")
-local batch = require("batch")
 local json = require("dkjson")
-local rng = require("rng")
 
 local M = {}
 
@@ -28,20 +24,20 @@ local function lay_out(chapter, id, subs, with_slow_only)
   local file = rubric.student_files[1]
   local list = {}
   local function add(name, source_text, expect)
-    util.mkdir_p(subs .. "/" .. name)
-    util.write_file(subs .. "/" .. name .. "/" .. file, source_text)
+    wb.mkdir_p(subs .. "/" .. name)
+    wb.write_file(subs .. "/" .. name .. "/" .. file, source_text)
     expect.name = name
     list[#list + 1] = expect
   end
   if not with_slow_only then
-    add(id .. "-reference", assert(util.read_file(rubric.reference .. "/" .. file)), { full = true })
-    local stub = util.read_file(rubric.stubs .. "/" .. file)
+    add(id .. "-reference", assert(wb.read_file(rubric.reference .. "/" .. file)), { full = true })
+    local stub = wb.read_file(rubric.stubs .. "/" .. file)
     if stub then
       add(id .. "-stubs", stub, { zero = true })
     end
   end
-  local base = util.read_file("grader/" .. id .. "/mutants/" .. file)
-  local mutants = util.load_data("grader/" .. id .. "/mutants/mutants.lua") or {}
+  local base = wb.read_file("grader/" .. id .. "/mutants/" .. file)
+  local mutants = wb.load_data("grader/" .. id .. "/mutants/mutants.lua") or {}
   for _, m in ipairs(mutants) do
     if (with_slow_only == nil) or (with_slow_only == (m.slow == true)) then
       local text = (m.fault == "NONE" and "" or ("#define FAULT_" .. m.fault .. " 1\n")) .. base
@@ -71,7 +67,7 @@ local function judge(c, result)
   end
   local max_total = result.extra_data and result.extra_data.max_score or 0
   local got, max, statuses = families(result)
-  local summary = string.format("%s / %s", util.points(result.score), util.points(max_total))
+  local summary = string.format("%s / %s", wb.format_number(result.score), wb.format_number(max_total))
   if c.full and result.score < max_total - 1e-9 then
     problems[#problems + 1] = c.name .. ": the reference must score full marks, got " .. summary
   end
@@ -94,7 +90,7 @@ local function judge(c, result)
     for _, g in ipairs(m.keeps or {}) do
       if max[g] and (got[g] or 0) < max[g] - 1e-9 then
         problems[#problems + 1] = string.format("%s (%s): should keep full marks in %s, got %s of %s", c.name,
-          m.what, g, util.points(got[g] or 0), util.points(max[g]))
+          m.what, g, wb.format_number(got[g] or 0), wb.format_number(max[g]))
       end
     end
     if m.status and not statuses:match(m.status) then
@@ -116,21 +112,21 @@ function M.verify(opts)
       or { { speed = true } }
     for _, run in ipairs(runs) do
       local subs = opts.out .. "/submissions"
-      util.rm_rf(subs)
+      wb.rm_rf(subs)
       local candidates = lay_out(chapter, id, subs, run.slow)
       if #candidates > 0 then
         local prefix = (run.speed and "" or "GRADE_NO_SPEED=1 ")
-          .. (opts.fixtures and ("FIXTURES=" .. util.quote(opts.fixtures) .. " ") or "")
-        -- batch.run spawns grade.lua processes; the variable reaches them through the environment.
+          .. (opts.fixtures and ("FIXTURES=" .. wb.quote(opts.fixtures) .. " ") or "")
+        -- batch.lua spawns grade.lua processes; the variables reach them through the environment.
         local out = opts.out .. "/graded" .. (run.slow and "-slow" or "")
         local cmd = string.format("%s%s grader/batch.lua %s --skip-reference --out %s --seed %d %s > %s 2>&1", prefix,
-          os.getenv("LUA") or "lua5.4", util.quote(subs), util.quote(out), opts.seed,
-          opts.speed_lines and ("--speed-lines " .. opts.speed_lines) or "", util.quote(opts.out .. "/batch.log"))
-        if not util.run(cmd) then
-          error({ message = "grading the candidates failed:\n" .. (util.read_file(opts.out .. "/batch.log") or "") }, 0)
+          os.getenv("LUA") or "lua5.4", wb.quote(subs), wb.quote(out), opts.seed,
+          opts.speed_lines and ("--speed-lines " .. opts.speed_lines) or "", wb.quote(opts.out .. "/batch.log"))
+        if not wb.run(cmd) then
+          error({ message = "grading the candidates failed:\n" .. (wb.read_file(opts.out .. "/batch.log") or "") }, 0)
         end
         for _, c in ipairs(candidates) do
-          local result = json.decode(util.read_file(out .. "/" .. c.name .. "/results.json") or "null")
+          local result = json.decode(wb.read_file(out .. "/" .. c.name .. "/results.json") or "null")
           local p, summary = judge(c, result)
           local what = c.mutant and c.mutant.what or (c.full and "reference solution" or "shipped stubs")
           lines[#lines + 1] = string.format("%-4s %-36s %-14s %s", #p == 0 and "ok" or "FAIL", c.name, summary, what)
@@ -145,16 +141,13 @@ function M.verify(opts)
 end
 
 local function main(argv)
-  local opts = util.parse_args(argv, {
-    ["--out"] = { "out", "string" },
-    ["--seed"] = { "seed", "number" },
-    ["--speed-lines"] = { "speed_lines", "number" },
-    ["--no-speed"] = { "no_speed", "flag" },
-  }, { out = engine.root .. "/verify" })
-  if #opts.positional > 0 then
-    error({ message = "unexpected argument " .. opts.positional[1] }, 0)
-  end
-  opts.seed = opts.seed or rng.fresh_seed()
+  local parser = wb.parser("verify.lua", "Checks the fixtures separate right from wrong (make verify-fixtures).")
+  parser:option("--out", "where the graded candidates go", engine.root .. "/verify")
+  parser:option("--seed", "the seed of the randomised checks (default: SEED, else a fresh one)")
+    :convert(wb.to_integer)
+  parser:option("--speed-lines", "stacks in the speed input"):convert(wb.to_integer)
+  parser:flag("--no-speed", "the speed check for the slow mutants only")
+  local opts = engine.seed_and_lines(wb.parse(parser, argv))
   print("verify-fixtures: seed " .. opts.seed .. " (SEED=" .. opts.seed .. " repeats it)")
   local problems, lines = M.verify(opts)
   print(table.concat(lines, "\n"))

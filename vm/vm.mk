@@ -66,39 +66,17 @@ VM_MEMCHECK      := vm/tests/gc vm/tests/language/closures.drip vm/tests/languag
 VM_VALGRIND      := valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=all \
                     --errors-for-leak-kinds=all
 VM_SAN_ENV       := env ASAN_OPTIONS=exitcode=99:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:exitcode=99
-VM_RUN           := $(LUA) vm/tests/run.lua
-VM_RESULTS       := $(TEST_RESULTS)/vm
 
 TEST_SUITES += vm
 HELP += "vm-builds        build every VM variant: release, noinstr, outline, switch, GC-stress, ASan+UBSan"
 HELP += "test-vm          the VM's own tests: release (+outline, switch builds), GC-stress, ASan+UBSan, memcheck, CLI"
 
 .PHONY: test-vm
-# The parts run two at a time (each writes its own log and result); the logs
-# are then printed in a fixed order, so the output does not interleave.
+# vm/tests/test_vm.sh runs the parts, two at a time.
 test-vm: $(BUILD)/drip $(BUILD)/drip-gcstress $(BUILD)/drip-asan $(BUILD)/drip-outline $(BUILD)/drip-switch
-	@mkdir -p $(VM_RESULTS)
-	@rm -f $(VM_RESULTS)/*.result $(VM_RESULTS)/*.log
-	@{ $(VM_RUN) --label release --result $(VM_RESULTS)/release.result $(BUILD)/drip $(VM_TEST_DIRS); \
-	   $(VM_RUN) --label outline --result $(VM_RESULTS)/outline.result $(BUILD)/drip-outline $(VM_TEST_DIRS); \
-	   $(VM_RUN) --label switch --result $(VM_RESULTS)/switch.result $(BUILD)/drip-switch $(VM_TEST_DIRS); \
-	   $(VM_RUN) --label gcstress --result $(VM_RESULTS)/gcstress.result $(BUILD)/drip-gcstress $(VM_TEST_DIRS); \
-	   $(LUA) vm/tests/cli.lua --result $(VM_RESULTS)/cli.result $(BUILD)/drip; \
-	 } > $(VM_RESULTS)/a.log 2>&1 & \
-	 { $(VM_RUN) --label asan --wrap "$(VM_SAN_ENV)" --result $(VM_RESULTS)/asan.result $(BUILD)/drip-asan $(VM_TEST_DIRS); \
-	   if command -v valgrind >/dev/null; then \
-	     $(VM_RUN) --label memcheck --wrap "$(VM_VALGRIND)" --result $(VM_RESULTS)/memcheck.result $(BUILD)/drip $(VM_MEMCHECK); \
-	   else echo "FAIL [memcheck] valgrind is not installed (make setup)"; echo "0 1" > $(VM_RESULTS)/memcheck.result; fi; \
-	 } > $(VM_RESULTS)/b.log 2>&1 & \
-	 wait; cat $(VM_RESULTS)/a.log $(VM_RESULTS)/b.log | head -n 300; \
-	 passed=0; failed=0; \
-	 for part in release outline switch gcstress cli asan memcheck; do \
-	   if read p f < $(VM_RESULTS)/$$part.result 2>/dev/null; then \
-	     passed=$$((passed + p)); failed=$$((failed + f)); \
-	   else echo "FAIL [$$part] wrote no result"; failed=$$((failed + 1)); fi; \
-	 done; \
-	 mkdir -p $(TEST_RESULTS); echo "$$passed $$failed" > $(TEST_RESULTS)/vm.result; \
-	 echo "vm: $$passed passed, $$failed failed"; [ $$failed -eq 0 ]
+	@mkdir -p $(TEST_RESULTS)
+	@BUILD=$(BUILD) TEST_DIRS="$(VM_TEST_DIRS)" MEMCHECK="$(VM_MEMCHECK)" VALGRIND="$(VM_VALGRIND)" \
+	  SAN_ENV="$(VM_SAN_ENV)" LUA=$(LUA) bash vm/tests/test_vm.sh $(TEST_RESULTS)/vm.result
 
 # ---- fuzzing (not part of make test) ------------------------------------------
 # libFuzzer over compile-and-run, with ASan+UBSan and the stack-height check,

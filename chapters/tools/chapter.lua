@@ -2,30 +2,28 @@
 --
 --   lua5.4 chapter.lua render TEMPLATE OUTPUT DATA...  fill TEMPLATE, write OUTPUT
 --   lua5.4 chapter.lua stale TEMPLATE MARKDOWN DATA... exit 1 if MARKDOWN differs
---   lua5.4 chapter.lua listings MARKDOWN WORKDIR CC FLAGS...
+--   lua5.4 chapter.lua listings MARKDOWN WORKDIR -- CC FLAGS...
 --        build and run every C listing; prints `ok`/`FAIL` per listing and a
 --        last line `P F` (passed, failed) for the test suite.
+-- (make runs it, with LUA_PATH set; folded stacks are read by build/dripprof.)
 -- A data file's keys are prefixed with its base name: profile.txt gives
 -- `profile.KEY`. Folded-stack files (NAME.folded) and included tables
 -- (NAME.out) are data too: the template's expressions reach them through
 -- stacks.lua's and tables.lua's functions, by their base name with '-'
 -- made '_' (fib-drip.folded is fib_drip, fib-lines.out is fib_lines).
-local here = arg[0]:match("^(.*)/[^/]*$") or "."
-package.path = here .. "/?.lua;" .. package.path
+local wb = require("workbook")
 local render = require("render")
 local listings = require("listings")
 local stacks = require("stacks")
 local tables = require("tables")
 
 local function slurp(path)
-  local f, err = io.open(path, "rb")
-  if not f then
+  local text, err = wb.read_file(path)
+  if not text then
     io.stderr:write("chapter: cannot read " .. path .. ": " .. err .. "\n")
     os.exit(2)
   end
-  local s = f:read("a")
-  f:close()
-  return s
+  return text
 end
 
 -- The functions a template's expressions may call: stacks.lua's over the
@@ -44,30 +42,23 @@ local function rendered(template, data_files)
   return render.render(slurp(template), data, template, dir, functions_for(folded, included))
 end
 
-local function shell_quote(s)
-  return "'" .. s:gsub("'", "'\\''") .. "'"
-end
-
-local function run_listings(md, workdir, cc, flags)
+-- compiler: the command words (compiler and flags).
+local function run_listings(md, workdir, compiler)
   local ok_count, failed = 0, 0
+  wb.mkdir_p(workdir)
   for i, l in ipairs(listings.extract(slurp(md))) do
     local src = string.format("%s/listing%d.c", workdir, i)
     local exe = string.format("%s/listing%d", workdir, i)
-    local f = assert(io.open(src, "w"))
-    f:write(l.code)
-    f:close()
+    wb.write_file(src, l.code)
     local label = string.format("%s:%d listing %d", md, l.line, i)
-    local build = table.concat({cc, flags, "-o", shell_quote(exe), shell_quote(src), "2>&1"}, " ")
-    local p = io.popen(build)
-    local diag = p:read("a")
-    local built = p:close()
+    local words = { table.unpack(compiler) }
+    table.move({ "-o", exe, src }, 1, 3, #words + 1, words)
+    local diag, built = wb.capture(wb.command(words) .. " 2>&1")
     local problem
     if not built then
       problem = "does not compile:\n" .. diag
     else
-      p = io.popen(shell_quote(exe) .. " 2>&1")
-      local out = p:read("a")
-      local ran = p:close()
+      local out, ran = wb.capture(wb.quote(exe) .. " 2>&1")
       if not ran then
         problem = "exits with an error; it printed:\n" .. out
       elseif l.output and out ~= l.output then
@@ -86,24 +77,33 @@ local function run_listings(md, workdir, cc, flags)
   return ok_count, failed
 end
 
-local cmd = arg[1]
+local parser = wb.parser("chapter.lua", "Builds and checks the chapters.")
+parser:command_target("command")
+local render_command = parser:command("render", "fill TEMPLATE with DATA, write OUTPUT")
+render_command:argument("template")
+render_command:argument("output")
+render_command:argument("data"):args("*")
+local stale_command = parser:command("stale", "exit 1 if MARKDOWN is not what TEMPLATE and DATA render")
+stale_command:argument("template")
+stale_command:argument("markdown")
+stale_command:argument("data"):args("*")
+local listings_command = parser:command("listings", "build and run every C listing of MARKDOWN")
+listings_command:argument("markdown")
+listings_command:argument("workdir")
+listings_command:argument("compiler", "the compiler and its flags, after --"):args("+")
+local args = wb.parse(parser, arg)
+
 local ok, err = pcall(function()
-  if cmd == "render" and #arg >= 3 then
-    local out = rendered(arg[2], {table.unpack(arg, 4)})
-    local f = assert(io.open(arg[3], "w"))
-    f:write(out)
-    f:close()
-  elseif cmd == "stale" and #arg >= 3 then
-    if rendered(arg[2], {table.unpack(arg, 4)}) ~= slurp(arg[3]) then
-      print(arg[3] .. " does not match its template and data: run `make chapters` and reread it")
+  if args.command == "render" then
+    wb.write_file(args.output, rendered(args.template, args.data))
+  elseif args.command == "stale" then
+    if rendered(args.template, args.data) ~= slurp(args.markdown) then
+      print(args.markdown .. " does not match its template and data: run `make chapters` and reread it")
       os.exit(1)
     end
-  elseif cmd == "listings" and #arg >= 4 then
-    local passed, failed = run_listings(arg[2], arg[3], arg[4], table.concat(arg, " ", 5))
-    print(passed .. " " .. failed)
   else
-    io.stderr:write("usage: see the comment at the top of chapters/tools/chapter.lua\n")
-    os.exit(2)
+    local passed, failed = run_listings(args.markdown, args.workdir, args.compiler)
+    print(passed .. " " .. failed)
   end
 end)
 if not ok then

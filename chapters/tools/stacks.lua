@@ -25,34 +25,19 @@
 --   self_change(B, A, frame)      self_count(A, frame) - self_count(B, frame)
 --
 -- F names a file given to the chapter tool: fib-drip.folded is fib_drip.
--- Files are read on first use only, and each once. The reading is simple
--- (split at the last blank, then at ';'); vm/prof/folded.c is the strict
--- reader, and the files here were written by dripprof and the VM.
+-- Files are read on first use only, and each once, by the workbook's one
+-- reader of folded stacks (vm/prof/folded.c, through `dripprof stacks`: see
+-- vm/lib/dripprof.lua); a line it refuses stops the chapter with its file
+-- and line.
+local dripprof = require("dripprof")
+
 local M = {}
 
 local function parse(path)
-  local f, err = io.open(path, "r")
-  if not f then
-    error("cannot read folded stacks " .. path .. " (" .. err .. ")", 0)
+  local lines = {}
+  for i, s in ipairs(dripprof.stacks(path)) do
+    lines[i] = { stack = table.concat(s.frames, ";"), frames = s.frames, count = s.count }
   end
-  local lines, n = {}, 0
-  for text in f:lines() do
-    n = n + 1
-    text = text:gsub("%s+$", "")
-    if text ~= "" then
-      local stack, count = text:match("^(.-)%s+(%d+)$")
-      if not stack or stack == "" then
-        f:close()
-        error(path .. ":" .. n .. ": not a folded-stack line: '" .. text .. "'", 0)
-      end
-      local frames = {}
-      for frame in (stack .. ";"):gmatch("(.-);") do
-        frames[#frames + 1] = frame
-      end
-      lines[#lines + 1] = { stack = stack, frames = frames, count = tonumber(count) }
-    end
-  end
-  f:close()
   return lines
 end
 

@@ -71,8 +71,30 @@ enum { DONE_PASSED = 1, DONE_FAILED = 2 };
 
 /* ------------------------------------------------------------------ options */
 
+/* A test's limits when the command line names none (what `make exercise-N` passes is in
+   exercises.mk), and the largest value each option takes: past it, a typo rather than a
+   wish (an hour of CPU for one unit test, 64 children at once). */
+#define DEFAULT_CPU_SECONDS 2
+#define DEFAULT_WALL_SECONDS 60.0
+#define DEFAULT_MEMORY_MB 512
+#define DEFAULT_OUTPUT_BYTES 65536
+#define DEFAULT_JOBS 1
+#define MAX_CPU_SECONDS 3600
+#define MAX_WALL_SECONDS 86400
+#define MAX_MEMORY_MB (1 << 20)
+#define MAX_OUTPUT_BYTES (1 << 30)
+#define MAX_JOBS 64
+#define MAX_STATUS_FD (1 << 20)
+
 ForkOptions fork_tests_defaults(void) {
-    return (ForkOptions){NULL, 2, 60.0, 512, 65536, 1, NULL, STDOUT_FILENO};
+    return (ForkOptions){.dir = NULL,
+                         .cpu_seconds = DEFAULT_CPU_SECONDS,
+                         .wall_seconds = DEFAULT_WALL_SECONDS,
+                         .memory_mb = DEFAULT_MEMORY_MB,
+                         .output_bytes = DEFAULT_OUTPUT_BYTES,
+                         .jobs = DEFAULT_JOBS,
+                         .only = NULL,
+                         .status_fd = STDOUT_FILENO};
 }
 
 static _Noreturn void bad_value(const char *option, const char *value) {
@@ -98,15 +120,31 @@ static unsigned whole(const char *option, const char *value, double max) {
     return (unsigned)number;
 }
 
+/* The options, in the order of known[] below. */
+enum {
+    OPT_EACH,
+    OPT_CPU,
+    OPT_WALL,
+    OPT_MEMORY,
+    OPT_OUTPUT,
+    OPT_JOBS,
+    OPT_ONLY,
+    OPT_STATUS_FD,
+    OPT_COUNT
+};
+
 bool fork_tests_option(int argc, char **argv, int *i, ForkOptions *options) {
-    static const char *const known[] = {"--each",   "--cpu",  "--wall", "--memory",
-                                        "--output", "--jobs", "--only", "--status-fd"};
+    static const char *const known[OPT_COUNT] = {
+        [OPT_EACH] = "--each",     [OPT_CPU] = "--cpu",
+        [OPT_WALL] = "--wall",     [OPT_MEMORY] = "--memory",
+        [OPT_OUTPUT] = "--output", [OPT_JOBS] = "--jobs",
+        [OPT_ONLY] = "--only",     [OPT_STATUS_FD] = "--status-fd"};
     const char *option = argv[*i];
-    size_t which = 0;
-    while (which < 8 && strcmp(option, known[which]) != 0) {
+    int which = 0;
+    while (which < OPT_COUNT && strcmp(option, known[which]) != 0) {
         which++;
     }
-    if (which == 8) {
+    if (which == OPT_COUNT) {
         return false;
     }
     if (*i + 1 >= argc) {
@@ -115,14 +153,14 @@ bool fork_tests_option(int argc, char **argv, int *i, ForkOptions *options) {
     }
     const char *value = argv[++*i];
     switch (which) {
-    case 0: options->dir = value; break;
-    case 1: options->cpu_seconds = whole(option, value, 3600); break;
-    case 2: options->wall_seconds = positive(option, value, 86400); break;
-    case 3: options->memory_mb = whole(option, value, 1 << 20); break;
-    case 4: options->output_bytes = whole(option, value, 1 << 30); break;
-    case 5: options->jobs = whole(option, value, 64); break;
-    case 6: options->only = value; break;
-    default: options->status_fd = (int)whole(option, value, 1 << 20); break;
+    case OPT_EACH: options->dir = value; break;
+    case OPT_CPU: options->cpu_seconds = whole(option, value, MAX_CPU_SECONDS); break;
+    case OPT_WALL: options->wall_seconds = positive(option, value, MAX_WALL_SECONDS); break;
+    case OPT_MEMORY: options->memory_mb = whole(option, value, MAX_MEMORY_MB); break;
+    case OPT_OUTPUT: options->output_bytes = whole(option, value, MAX_OUTPUT_BYTES); break;
+    case OPT_JOBS: options->jobs = whole(option, value, MAX_JOBS); break;
+    case OPT_ONLY: options->only = value; break;
+    default: options->status_fd = (int)whole(option, value, MAX_STATUS_FD); break;
     }
     return true;
 }

@@ -16,8 +16,7 @@
 -- 3/3 · inclusive 0/6); --brief (watch mode) starts with it and shows only the first
 -- failure in full, then the compiler's warnings from --build-log. Exits 0 only when
 -- every test passed. --tsv writes "name<TAB>verdict<TAB>status" lines.
-local here = arg[0]:match("^(.*)/[^/]*$") or "."
-package.path = here .. "/?.lua;" .. package.path
+local wb = require("workbook")
 local runner = require("runner")
 
 local M = {}
@@ -25,32 +24,33 @@ local M = {}
 -- ------------------------------------------------------------------ arguments
 
 local function parse_args(argv)
-  local opts = { timeout = 2, wall = 60, jobs = 1, details = 2, sources = {}, args = {},
-                 title = "the exercise" }
-  local i = 1
-  while i <= #argv do
-    local flag, value = argv[i], argv[i + 1]
-    if flag == "--" then
-      table.move(argv, i + 1, #argv, 1, opts.args)
-      break
-    elseif flag == "--sources" then
-      for source in value:gmatch("[^,]+") do
-        opts.sources[#opts.sources + 1] = source
+  local parser = wb.parser("run_exercise.lua", "Runs an exercise's tests and explains the failures.")
+  parser:option("--sandbox", "build/harness/sandbox"):count(1)
+  parser:option("--binary", "the test driver, linked with the code under test"):count(1)
+  parser:option("--handout", "the README.md the hints come from")
+  parser:option("--sources", "the code under test, comma-separated (profile.c,...)", "")
+    :convert(function(text)
+      local list = {}
+      for source in text:gmatch("[^,]+") do
+        list[#list + 1] = source
       end
-    elseif flag:match("^%-%-[%a-]+$") and value then
-      opts[flag:sub(3):gsub("-", "_")] = value
-    else
-      io.stderr:write("run_exercise: unknown argument '", flag, "'\n")
-      os.exit(2)
-    end
-    i = i + 2
-  end
-  if not opts.sandbox or not opts.binary then
-    io.stderr:write("usage: run_exercise.lua --sandbox PATH --binary PATH [options] [-- ARGS]\n")
-    os.exit(2)
-  end
-  opts.details = tonumber(opts.details)
-  opts.workdir = opts.workdir or (opts.binary:match("^(.*)/[^/]*$") or ".") .. "/results"
+      return list
+    end)
+  parser:option("--state", "where the failing runs per function are counted")
+  parser:option("--timeout", "CPU seconds per test", "2"):convert(tonumber)
+  parser:option("--wall", "wall-clock seconds per test, a backstop", "60"):convert(tonumber)
+  parser:option("--jobs", "tests at once", "1"):convert(wb.to_integer)
+  parser:option("--only", "the tests whose name starts so")
+  parser:option("--details", "failures shown in full per function", "2"):convert(wb.to_integer)
+  parser:option("--chapter", "the chapter, for the commands the report suggests")
+  parser:option("--title", "what the report calls the run", "the exercise")
+  parser:option("--workdir", "where each test's output goes (default: beside the binary)")
+  parser:option("--tsv", "write name<TAB>verdict<TAB>status lines here")
+  parser:option("--brief", "yes: watch mode's report")
+  parser:option("--build-log", "the compiler's warnings, for --brief")
+  parser:argument("args", "arguments for the binary, after --"):args("*")
+  local opts = wb.parse(parser, argv)
+  opts.workdir = opts.workdir or wb.dirname(opts.binary) .. "/results"
   return opts
 end
 
@@ -483,7 +483,7 @@ end
 
 function M.main(argv)
   local opts = parse_args(argv)
-  os.execute("mkdir -p " .. runner.quote(opts.workdir))
+  wb.mkdir_p(opts.workdir)
   -- One character per finished test, so that a slow run (endless loops cost the whole
   -- time limit each) visibly makes progress: . passed, F failed, C crashed, T timed out,
   -- S sanitizer, L leak, O output, M memory, E exit(), X anything else.

@@ -20,31 +20,14 @@
 -- report), leak, output (printed too much), memory (used too much), exit (exited with
 -- another status: exit() in the code under test?), error (could not run).
 --
--- sandbox_command, classify, where and quote are shared with the grader, which runs its
--- checks one process each under the same sandbox.
+-- sandbox_command, classify and where are shared with the grader, which runs its checks
+-- one process each under the same sandbox.
+local wb = require("workbook")
+
 local M = {}
 
--- Quotes one word for /bin/sh.
-function M.quote(word)
-  return "'" .. tostring(word):gsub("'", "'\\''") .. "'"
-end
-
-local function command_line(words)
-  local quoted = {}
-  for i, word in ipairs(words) do
-    quoted[i] = M.quote(word)
-  end
-  return table.concat(quoted, " ")
-end
-
 local function read_file(path)
-  local f = io.open(path, "rb")
-  if not f then
-    return ""
-  end
-  local text = f:read("a")
-  f:close()
-  return text
+  return wb.read_file(path) or ""
 end
 
 -- The shell command that runs argv under the sandbox. opts: sandbox (its path), and the
@@ -74,7 +57,7 @@ function M.sandbox_command(opts, argv)
   for _, word in ipairs(argv) do
     words[#words + 1] = word
   end
-  return command_line(words)
+  return wb.command(words)
 end
 
 -- "file:line in function" when a stack trace line is in one of sources, else nil.

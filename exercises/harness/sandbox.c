@@ -180,15 +180,29 @@ static bool set_option(Options *o, const char *option, const char *value) {
     return true;
 }
 
+/* The limits when the command line names none (README.md lists them). With --cpu alone,
+   the wall-clock backstop is BACKSTOP_FACTOR times the CPU limit plus BACKSTOP_SECONDS:
+   generous enough that a busy machine never reaches it before the CPU limit. */
+#define DEFAULT_TIMEOUT_SECONDS 2.0
+#define DEFAULT_IDLE_SECONDS 3.0
+#define DEFAULT_MEMORY_MB 512
+#define DEFAULT_OUTPUT_BYTES 65536
+#define DEFAULT_RESULTS_BYTES (64LL << 20)
+#define DEFAULT_FILE_SIZE (1LL << 20)
+#define DEFAULT_PROCS 64
+#define DEFAULT_TMP_BYTES (64LL << 20)
+#define BACKSTOP_FACTOR 10
+#define BACKSTOP_SECONDS 30
+
 static Options parse_options(int argc, char **argv) {
-    Options o = {.timeout = 2.0,
-                 .idle = 3.0,
-                 .memory_mb = 512,
-                 .output_bytes = 65536,
-                 .results_bytes = 64LL << 20,
-                 .file_size = 1048576,
-                 .procs = 64,
-                 .tmp_bytes = 64LL << 20,
+    Options o = {.timeout = DEFAULT_TIMEOUT_SECONDS,
+                 .idle = DEFAULT_IDLE_SECONDS,
+                 .memory_mb = DEFAULT_MEMORY_MB,
+                 .output_bytes = DEFAULT_OUTPUT_BYTES,
+                 .results_bytes = DEFAULT_RESULTS_BYTES,
+                 .file_size = DEFAULT_FILE_SIZE,
+                 .procs = DEFAULT_PROCS,
+                 .tmp_bytes = DEFAULT_TMP_BYTES,
                  .inner_fd = -1};
     int i = 1;
     for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
@@ -205,13 +219,15 @@ static Options parse_options(int argc, char **argv) {
         usage("no program given after '--'");
     }
     if (o.cpu > 0 && !o.timeout_given) {
-        o.timeout = 10 * o.cpu + 30;
+        o.timeout = BACKSTOP_FACTOR * o.cpu + BACKSTOP_SECONDS;
     }
     o.program = &argv[i + 1];
     return o;
 }
 
 /* ------------------------------------------------------------------ growing buffer */
+
+#define BUFFER_FIRST_CAPACITY 4096
 
 typedef struct {
     char *data;
@@ -221,7 +237,7 @@ typedef struct {
 
 static void buffer_append(Buffer *b, const char *bytes, size_t n) {
     if (b->length + n + 1 > b->capacity) {
-        size_t capacity = b->capacity == 0 ? 4096 : b->capacity;
+        size_t capacity = b->capacity == 0 ? BUFFER_FIRST_CAPACITY : b->capacity;
         while (b->length + n + 1 > capacity) {
             capacity *= 2;
         }
@@ -434,6 +450,11 @@ typedef struct {
 } Stream;
 
 enum { OUT, ERR, RESULTS, TOOL, STARTED, STREAMS };
+
+/* What the two streams that are not the program's may hold: a tool's log (valgrind's is a
+   few kilobytes), and the one "started" byte the box writes before exec. */
+#define TOOL_LOG_BYTES (4LL << 20)
+#define STARTED_BYTES 16
 
 typedef struct {
     Child child;
@@ -851,8 +872,8 @@ static void open_streams(const Options *o, Pipes *p, Outcome *r, long long *room
     }
     r->streams[OUT].room = r->streams[ERR].room = room;
     r->streams[RESULTS].own_room = o->results_bytes;
-    r->streams[TOOL].own_room = 4LL << 20;
-    r->streams[STARTED].own_room = 16;
+    r->streams[TOOL].own_room = TOOL_LOG_BYTES;
+    r->streams[STARTED].own_room = STARTED_BYTES;
 }
 
 static void close_write_ends(Pipes *p) {

@@ -9,7 +9,7 @@
 -- arguments; its answers are compared item by item with the expected ones.
 -- A new chapter writes its own chapter.lua, rubric.lua and checker.
 
-local util = require("util")
+local wb = require("workbook")
 local variants = require("165.variants")
 
 local M = {}
@@ -63,7 +63,7 @@ function M.settings(fixture, manifest)
   local needles = entry.needles or M.default_needles
   local escaped = {}
   for i, needle in ipairs(needles) do
-    escaped[i] = util.escape(needle)
+    escaped[i] = wb.escape(needle)
   end
   return "needles " .. table.concat(escaped, "\t")
 end
@@ -73,7 +73,7 @@ local function needles_of(settings)
   local text = settings:match("^needles (.*)$")
   if text then
     for needle in (text .. "\t"):gmatch("([^\t]*)\t") do
-      list[#list + 1] = util.unescape(needle)
+      list[#list + 1] = wb.unescape(needle)
     end
   end
   return list
@@ -83,19 +83,19 @@ end
 local function row_fields(result)
   local ir, name = result:match('^1 ir=(%d+) pct=%S+ name="(.*)"$')
   if ir then
-    return ir, util.unescape(name)
+    return ir, wb.unescape(name)
   end
 end
 
 -- A name or stack as the checker reads it: escaped, and NULL as "\N" (which escape()
 -- never writes: it doubles every backslash).
 local function text_or_null(s)
-  return s == nil and "\\N" or util.escape(s)
+  return s == nil and "\\N" or wb.escape(s)
 end
 
 -- How a name or stack reads in a report.
 local function shown(s)
-  return s == nil and "NULL" or ("\"" .. util.escape(s) .. "\"")
+  return s == nil and "NULL" or ("\"" .. wb.escape(s) .. "\"")
 end
 
 -- Writes the rows file the checker's `sums` mode reads ("ir<TAB>name").
@@ -104,15 +104,15 @@ local function write_rows(path, rows)
   for i, r in ipairs(rows) do
     out[i] = r.ir .. "\t" .. text_or_null(r.name) .. "\n"
   end
-  util.write_file(path, table.concat(out))
+  wb.write_file(path, table.concat(out))
 end
 
 local function write_needles(path, needles)
   local out = {}
   for i, n in ipairs(needles) do
-    out[i] = util.escape(n) .. "\n"
+    out[i] = wb.escape(n) .. "\n"
   end
-  util.write_file(path, table.concat(out))
+  wb.write_file(path, table.concat(out))
 end
 
 local function write_vectors(path, vectors)
@@ -120,7 +120,7 @@ local function write_vectors(path, vectors)
   for i, v in ipairs(vectors) do
     out[i] = v[1] .. "\t" .. text_or_null(v[2]) .. "\n"
   end
-  util.write_file(path, table.concat(out))
+  wb.write_file(path, table.concat(out))
 end
 
 -- The rows a fixture's expected answers name, for sum_named.
@@ -140,7 +140,7 @@ end
 -- "FILE:LINE: why" when a fixture looks cut short: its last line has no newline (both
 -- callgrind_annotate and folding tools end every line with one), unless that line is blank.
 local function truncated(fixture)
-  local text = util.read_file(fixture.path) or ""
+  local text = wb.read_file(fixture.path) or ""
   if text == "" or text:sub(-1) == "\n" then
     return nil
   end
@@ -150,7 +150,7 @@ local function truncated(fixture)
   end
   local _, newlines = text:gsub("\n", "")
   return string.format("%s:%d: the last line has no newline: is the file cut short? (\"%s\"; "
-    .. "add the newline if the line is whole)", fixture.path, newlines + 1, util.shorten(util.escape(last), 60))
+    .. "add the newline if the line is whole)", fixture.path, newlines + 1, wb.shorten(wb.escape(last), 60))
 end
 
 -- The reference's answers for one fixture. env.run(argv) runs the reference
@@ -228,9 +228,9 @@ local function line_describer(path)
     if not n then
       return nil
     end
-    lines = lines or util.split_lines(util.read_file(path) or "", true)
+    lines = lines or wb.split_lines(wb.read_file(path) or "", true)
     local line = lines[n] or ""
-    return string.format("%s line %d: parse_row(\"%s\")", util.basename(path), n, util.escape(line))
+    return string.format("%s line %d: parse_row(\"%s\")", wb.basename(path), n, wb.escape(line))
   end
 end
 
@@ -247,7 +247,8 @@ local function cost_first(expected, actual)
 end
 
 -- The checks of one grading run. ctx: rubric, fixtures (each with kind, path,
--- name, items), gen (a folder for generated inputs, already made), rng.
+-- name, items), gen (a folder for generated inputs, already made). The seeded inputs
+-- come from math.random, which the engine has seeded with the run's seed.
 function M.plan(ctx)
   local checks = {}
   local function add(check)
@@ -268,27 +269,19 @@ function M.plan(ctx)
   end
 
   local edges = ctx.gen .. "/edge-rows.txt"
-  util.write_file(edges, variants.edge_rows(ctx.rng))
+  wb.write_file(edges, variants.edge_rows())
   add({ group = "parse_row_edges", func = "parse_row", title = "parse_row: edge cases from the rules (seeded)",
     argv = { "rows", edges }, describe = line_describer(edges) })
 
-  local rename = variants.renamer(ctx.rng)
+  local rename = variants.renamer()
   local lines = {}
   for _, f in ipairs(annotate) do
-    local is_row = {}
-    for _, item in ipairs(f.items) do
-      local n = tonumber(item.key:match("^row:(%d+)$"))
-      if n then
-        is_row[n] = item.result:match("^1 ") ~= nil
-      end
-    end
-    local text = util.read_file(f.path) or ""
-    for _, line in ipairs(variants.annotate_variant(ctx.rng, util.split_lines(text, true), is_row, rename)) do
+    for _, line in ipairs(variants.annotate_variant(f.path, wb.read_file(f.path) or "", rename)) do
       lines[#lines + 1] = line
     end
   end
   local variant_rows = ctx.gen .. "/variant-rows.txt"
-  util.write_file(variant_rows, table.concat(ctx.rng:shuffle(lines)))
+  wb.write_file(variant_rows, table.concat(variants.shuffle(lines)))
   add({ group = "parse_row_variants", func = "parse_row",
     title = "parse_row: fixtures renamed, renumbered and shuffled (seeded)",
     argv = { "rows", variant_rows }, describe = line_describer(variant_rows) })
@@ -300,7 +293,7 @@ function M.plan(ctx)
     local expected = with_prefix(f.items, "sum:")
     local needles = {}
     for i, item in ipairs(expected) do
-      needles[i] = util.unescape(item.key:sub(5))
+      needles[i] = wb.unescape(item.key:sub(5))
     end
     write_needles(needles_path, needles)
     add({ group = "sum_named_fixtures", func = "sum_named", title = "sum_named: needles over the rows of " .. f.name,
@@ -310,7 +303,7 @@ function M.plan(ctx)
       end })
   end
 
-  local rows, needles = variants.sum_edges(ctx.rng)
+  local rows, needles = variants.sum_edges()
   local edge_rows, edge_needles = ctx.gen .. "/sum-edges.rows.tsv", ctx.gen .. "/sum-edges.needles.txt"
   write_rows(edge_rows, rows)
   write_needles(edge_needles, needles)
@@ -340,25 +333,25 @@ function M.plan(ctx)
       describe = function()
         local listing = {}
         for i, v in ipairs(vectors) do
-          listing[i] = "{" .. util.shorten(shown(v[2]), 62) .. ", " .. v[1] .. "}"
+          listing[i] = "{" .. wb.shorten(shown(v[2]), 62) .. ", " .. v[1] .. "}"
         end
         return "inclusive({" .. table.concat(listing, ", ") .. "})"
       end })
   end
   vector_check("inclusive_edges", "inclusive: recursion, empty frames, duplicates, zero counts (seeded)",
-    "stack-edges.tsv", variants.stack_edges(ctx.rng))
+    "stack-edges.tsv", variants.stack_edges())
   vector_check("inclusive_overflow", "inclusive: a cost past UINT64_MAX is an error (seeded)",
-    "stack-overflow.tsv", variants.overflow_stacks(ctx.rng))
+    "stack-overflow.tsv", variants.overflow_stacks())
 
   local folded_lines = {}
   for _, f in ipairs(folded) do
-    for _, line in ipairs(variants.folded_variant(ctx.rng, util.read_file(f.path) or "", rename)) do
+    for _, line in ipairs(variants.folded_variant(f.path, rename)) do
       folded_lines[#folded_lines + 1] = line
     end
   end
   if #folded_lines > 0 then
     local path = ctx.gen .. "/variant.folded"
-    util.write_file(path, table.concat(ctx.rng:shuffle(folded_lines), "\n") .. "\n")
+    wb.write_file(path, table.concat(variants.shuffle(folded_lines), "\n") .. "\n")
     add({ group = "inclusive_variants", func = "inclusive",
       title = "inclusive: folded fixtures renamed, renumbered, shuffled (seeded)",
       argv = { "inclusive", path }, priority = cost_first,
@@ -370,8 +363,8 @@ function M.plan(ctx)
   local speed = ctx.rubric.speed
   local lines_wanted = ctx.speed_lines or speed.lines
   local speed_path = ctx.gen .. "/speed-" .. lines_wanted .. ".folded"
-  if not ctx.no_speed and not util.exists(speed_path) then
-    util.write_file(speed_path, variants.speed_input(ctx.rng, lines_wanted, speed.distinct_per_line))
+  if not ctx.no_speed and not wb.exists(speed_path) then
+    wb.write_file(speed_path, variants.speed_input(lines_wanted, speed.distinct_per_line))
   end
   add({ group = "speed", func = "inclusive", kind = "speed", toggle = "inclusive",
     title = string.format("speed: inclusive() over %d stacks, at most %gx the reference's instructions",

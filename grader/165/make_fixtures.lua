@@ -18,15 +18,15 @@
 -- published figures and are not touched. Run `make expected` afterwards
 -- (`make fixtures` does).
 
-package.path = "grader/?.lua;" .. package.path
+local wb = require("workbook")
 
-local util = require("util")
-
-local out_dir = arg[1] or "grader/fixtures/165"
+local parser = wb.parser("make_fixtures.lua", "Regenerates chapter 165's profile fixtures (make fixtures).")
+parser:argument("out_dir", "where they go", "grader/fixtures/165"):args("?")
+local out_dir = wb.parse(parser, arg).out_dir
 local work = "/tmp/drip-fixtures"
 
 local function sh(cmd)
-  local ok = util.run(cmd)
+  local ok = wb.run(cmd)
   if not ok then
     io.stderr:write("make fixtures: failed: " .. cmd .. "\n")
     os.exit(1)
@@ -34,48 +34,48 @@ local function sh(cmd)
 end
 
 local function in_work(cmd)
-  sh("cd " .. util.quote(work) .. " && " .. cmd)
+  sh("cd " .. wb.quote(work) .. " && " .. cmd)
 end
 
 local function annotate(profile, name, flags)
   in_work(string.format("callgrind_annotate --auto=no --threshold=100 %s %s > %s", flags, profile,
-    util.quote(name)))
-  sh("cp " .. util.quote(work .. "/" .. name) .. " " .. util.quote(out_dir .. "/" .. name))
+    wb.quote(name)))
+  sh("cp " .. wb.quote(work .. "/" .. name) .. " " .. wb.quote(out_dir .. "/" .. name))
   print("fixture: " .. out_dir .. "/" .. name)
 end
 
 local function copy_out(name)
-  sh("cp " .. util.quote(work .. "/" .. name) .. " " .. util.quote(out_dir .. "/" .. name))
+  sh("cp " .. wb.quote(work .. "/" .. name) .. " " .. wb.quote(out_dir .. "/" .. name))
   print("fixture: " .. out_dir .. "/" .. name)
 end
 
 -- Folds a callgrind profile into C-level stacks with our dripprof.
 local function fold(profile, name)
-  if not util.exists("build/dripprof") then
+  if not wb.exists("build/dripprof") then
     io.stderr:write("make fixtures: build/dripprof is missing (run `make all`); " .. name .. " not made\n")
     return
   end
-  local dripprof = util.capture("pwd"):gsub("\n", "") .. "/build/dripprof"
-  in_work(util.quote(dripprof) .. " fold " .. profile .. " > " .. name)
+  local dripprof = wb.capture("pwd"):gsub("\n", "") .. "/build/dripprof"
+  in_work(wb.quote(dripprof) .. " fold " .. profile .. " > " .. name)
   copy_out(name)
 end
 
-if not util.run("command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null") then
+if not wb.run("command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null") then
   io.stderr:write("make fixtures: valgrind is not installed (Debian package valgrind)\n")
   os.exit(1)
 end
-util.rm_rf(work)
-util.mkdir_p(work)
+wb.rm_rf(work)
+wb.mkdir_p(work)
 
 -- Our VM, on the chapter's two benchmarks made small.
-if util.exists("build/drip") then
-  sh("cp build/drip " .. util.quote(work .. "/drip"))
-  local fib = assert(util.read_file("vm/bench/fib.drip"))
+if wb.exists("build/drip") then
+  sh("cp build/drip " .. wb.quote(work .. "/drip"))
+  local fib = assert(wb.read_file("vm/bench/fib.drip"))
   fib = fib:gsub("fib%(35%) == 9227465", "fib(20) == 6765")
-  util.write_file(work .. "/fib.drip", fib)
-  local zoo = assert(util.read_file("vm/bench/zoo.drip"))
+  wb.write_file(work .. "/fib.drip", fib)
+  local zoo = assert(wb.read_file("vm/bench/zoo.drip"))
   zoo = zoo:gsub("sum < 10000000", "sum < 20000")
-  util.write_file(work .. "/zoo.drip", zoo)
+  wb.write_file(work .. "/zoo.drip", zoo)
   for _, prog in ipairs({ "fib", "zoo" }) do
     in_work(string.format("valgrind --tool=callgrind --callgrind-out-file=callgrind.out.%s ./drip %s.drip "
       .. "> /dev/null 2> valgrind-%s.log", prog, prog, prog))
@@ -90,7 +90,7 @@ else
 end
 
 -- A program that is not the VM.
-sh("cp grader/fixtures/165/programs/wordfreq.c " .. util.quote(work .. "/wordfreq.c"))
+sh("cp grader/fixtures/165/programs/wordfreq.c " .. wb.quote(work .. "/wordfreq.c"))
 in_work("${CC:-cc} -std=c11 -O1 -g -fno-inline wordfreq.c -o wordfreq")
 in_work("valgrind --tool=callgrind --callgrind-out-file=callgrind.out.wordfreq ./wordfreq > /dev/null "
   .. "2> valgrind-wordfreq.log")

@@ -25,9 +25,7 @@
 -- The point is that the solution cannot be recovered from the edition: copied files,
 -- copied lines, or copied-and-renamed functions. Prose about the exercise (the chapter,
 -- the handout) is meant to be there.
-package.path = "grader/?.lua;grader/edition/?.lua;" .. package.path
-
-local util = require("util")
+local wb = require("workbook")
 local similar = require("similar")
 
 local REFERENCE = "solutions"
@@ -45,7 +43,7 @@ end
 
 -- Files below dir (relative paths, sorted), skipping .git.
 local function files_below(dir)
-  local text = util.capture("cd " .. util.quote(dir) .. " && find . -name .git -prune -o -type f -print | LC_ALL=C sort")
+  local text = wb.capture("cd " .. wb.quote(dir) .. " && find . -name .git -prune -o -type f -print | LC_ALL=C sort")
   local list = {}
   for path in text:gmatch("%./([^\n]+)") do
     list[#list + 1] = path
@@ -55,7 +53,7 @@ end
 
 local function shipped_names()
   local names = { ["README.md"] = true, [".git"] = true }
-  for line in (util.read_file("grader/edition/ships.txt") or ""):gmatch("[^\n]+") do
+  for line in (wb.read_file("grader/edition/ships.txt") or ""):gmatch("[^\n]+") do
     local name = line:match("^%s*([^#%s][^%s]*)")
     if name then
       names[name] = true
@@ -66,24 +64,24 @@ end
 
 local function check_layout(edition)
   local allowed = shipped_names()
-  for _, name in ipairs(util.list_dir(edition) or {}) do
+  for _, name in ipairs(wb.list_dir(edition) or {}) do
     if not allowed[name] then
       finding("layout: " .. name .. " is not in grader/edition/ships.txt")
     end
   end
   for _, name in ipairs(REQUIRED) do
-    if not util.exists(edition .. "/" .. name) and not util.is_dir(edition .. "/" .. name) then
+    if not wb.exists(edition .. "/" .. name) and not wb.is_dir(edition .. "/" .. name) then
       finding("layout: " .. name .. " is missing")
     end
   end
-  local ignore = util.read_file(edition .. "/.gitignore") or ""
+  local ignore = wb.read_file(edition .. "/.gitignore") or ""
   if not ignore:match("\n/build/\n") and not ignore:match("^/build/\n") then
     finding("layout: .gitignore does not ignore /build/")
   end
 end
 
 local function check_outputs(edition, files)
-  local built = util.capture("cd " .. util.quote(edition) ..
+  local built = wb.capture("cd " .. wb.quote(edition) ..
     " && find . -name .git -prune -o \\( -name build -o -name '*.o' -o -name '*.a' -o -name '*.so'" ..
     " -o -name 'callgrind.out.*' -o -name core -o -name 'core.[0-9]*' \\) -print")
   for path in built:gmatch("%./([^\n]+)") do
@@ -105,11 +103,11 @@ local function hashes_below(dir)
   for _, path in ipairs(files_below(dir)) do
     paths[#paths + 1] = dir .. "/" .. path
   end
-  return util.sha256_many(paths)
+  return wb.sha256_many(paths)
 end
 
 local function check_copies(edition)
-  local public = { [util.sha256(README)] = true }
+  local public = { [wb.sha256(README)] = true }
   for _, hex in pairs(hashes_below(PUBLIC)) do
     public[hex] = true
   end
@@ -142,13 +140,13 @@ end
 local function telling_lines()
   local public = {}
   for _, path in ipairs(files_below(PUBLIC)) do
-    for line in (util.read_file(PUBLIC .. "/" .. path) or ""):gmatch("[^\n]+") do
+    for line in (wb.read_file(PUBLIC .. "/" .. path) or ""):gmatch("[^\n]+") do
       public[line:match("^%s*(.-)%s*$")] = true
     end
   end
   local telling = {}
   for _, path in ipairs(c_files(REFERENCE)) do
-    for line in util.read_file(REFERENCE .. "/" .. path):gmatch("[^\n]+") do
+    for line in wb.read_file(REFERENCE .. "/" .. path):gmatch("[^\n]+") do
       local text = line:match("^%s*(.-)%s*$")
       if #text >= MIN_LINE and not public[text] then
         telling[text] = REFERENCE .. "/" .. path
@@ -161,7 +159,7 @@ end
 local function check_lines(edition, files)
   local telling = telling_lines()
   for _, path in ipairs(files) do
-    local text = util.read_file(edition .. "/" .. path) or ""
+    local text = wb.read_file(edition .. "/" .. path) or ""
     if not text:find("\0", 1, true) then
       local number = 0
       for line in (text .. "\n"):gmatch("([^\n]*)\n") do
@@ -178,14 +176,14 @@ end
 local function check_functions(edition)
   local reference = {}
   for _, path in ipairs(c_files(REFERENCE)) do
-    for _, f in ipairs(similar.functions(util.read_file(REFERENCE .. "/" .. path))) do
+    for _, f in ipairs(similar.functions(wb.read_file(REFERENCE .. "/" .. path))) do
       f.path = REFERENCE .. "/" .. path
       reference[#reference + 1] = f
     end
   end
   local compared = 0
   for _, path in ipairs(c_files(edition)) do
-    for _, e in ipairs(similar.functions(util.read_file(edition .. "/" .. path))) do
+    for _, e in ipairs(similar.functions(wb.read_file(edition .. "/" .. path))) do
       compared = compared + 1
       for _, r in ipairs(reference) do
         local close, shape, named = similar.close(e, r)
@@ -199,12 +197,14 @@ local function check_functions(edition)
   return compared, #reference
 end
 
-local edition = arg[1]
-if not edition or arg[2] or not util.is_dir(edition) then
-  io.stderr:write("usage: lua5.4 grader/edition/check_edition.lua EDITION (from the workbook root)\n")
+local parser = wb.parser("check_edition.lua", "Is a student edition fit to publish? (from the workbook root)")
+parser:argument("edition", "the edition's folder")
+local edition = wb.parse(parser, arg).edition
+if not wb.is_dir(edition) then
+  io.stderr:write("check_edition: " .. edition .. " is not a folder\n")
   os.exit(2)
 end
-if not util.is_dir(REFERENCE) or not util.exists("grader/edition/ships.txt") then
+if not wb.is_dir(REFERENCE) or not wb.exists("grader/edition/ships.txt") then
   io.stderr:write("check_edition: run it from the instructor's workbook (no " .. REFERENCE .. "/ here)\n")
   os.exit(2)
 end

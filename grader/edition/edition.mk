@@ -5,7 +5,7 @@
 #   make student-edition [DEST=dir] [FORCE=1]   the workbook for students, without
 #                                                solutions/ and grader/ (make_edition.sh)
 #   make test-edition                            build one into a temporary folder and
-#                                                use it as a student would (test_edition.lua)
+#                                                use it as a student would (edition_spec.lua)
 #   make test-edition-full                       the same, with the edition's whole make test
 
 DEST ?= $(BUILD)/student-edition
@@ -21,7 +21,8 @@ student-edition:
 TEST_SUITES += edition
 test-edition: setup $(BUILD)/dripprof
 	@mkdir -p $(TEST_RESULTS)
-	@$(LUA) grader/edition/test_edition.lua --result $(TEST_RESULTS)/edition.result
+	@bash vm/lib/busted.sh $(TEST_RESULTS)/edition.result grader/edition/edition_spec.lua
 
 test-edition-full: setup $(BUILD)/dripprof
-	@$(LUA) grader/edition/test_edition.lua --full
+	@mkdir -p $(TEST_RESULTS)
+	@EDITION_FULL=1 bash vm/lib/busted.sh $(TEST_RESULTS)/edition-full.result grader/edition/edition_spec.lua

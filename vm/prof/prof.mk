@@ -104,25 +104,9 @@ $(PROF_TESTBIN): $(PROF_TESTS) $(PROF_LIB_SRCS) $(wildcard $(PROF_DIR)/*.h $(PRO
 TEST_SUITES += prof
 .PHONY: test-prof
 test-prof: $(PROF_TESTBIN) $(BUILD)/dripprof $(PROF_UNWRITTEN) $(PROF_BROKEN) $(BUILD)/drip
-	@mkdir -p $(TEST_RESULTS) $(BUILD)/prof-tests; rm -f $(TEST_RESULTS)/prof.result
-	@extra=""; vg_failed=0; \
-	if command -v valgrind >/dev/null; then \
-	  printf 'fun fib(n) { if (n < 2) return n; return fib(n - 1) + fib(n - 2); }\nprint fib(15);\n' \
-	    > $(BUILD)/prof-tests/fib15.drip; \
-	  if valgrind --tool=callgrind --callgrind-out-file=$(BUILD)/prof-tests/drip.callgrind.out \
-	    $(BUILD)/drip $(BUILD)/prof-tests/fib15.drip >/dev/null 2>&1; then \
-	    extra=$(BUILD)/prof-tests/drip.callgrind.out; \
-	  else echo "prof: FAILED: valgrind --tool=callgrind $(BUILD)/drip fib15.drip"; vg_failed=1; fi; \
-	else echo "prof: valgrind missing: fold invariants checked on the committed profiles only"; fi; \
-	PROF_EXTRA_CALLGRIND="$$extra" ASAN_OPTIONS=detect_leaks=1 \
-	  $(PROF_TESTBIN) $(TEST_RESULTS)/prof.result; status=$$?; \
-	bash $(PROF_DIR)/tests/browser_check.sh $(BUILD)/dripprof $(BUILD)/prof-tests/browser; b=$$?; \
-	read p f < $(TEST_RESULTS)/prof.result || { p=0; f=1; }; \
-	if [ $$b -eq 0 ]; then p=$$((p + 1)); elif [ $$b -eq 1 ]; then f=$$((f + 1)); fi; \
-	f=$$((f + vg_failed)); \
-	echo "$$p $$f" > $(TEST_RESULTS)/prof.result; \
-	echo "prof: $$p passed, $$f failed"; \
-	[ $$status -eq 0 ] && [ $$f -eq 0 ]
+	@mkdir -p $(TEST_RESULTS)
+	@bash $(PROF_DIR)/tests/test_prof.sh $(PROF_TESTBIN) $(BUILD)/dripprof $(BUILD)/drip \
+	  $(BUILD)/prof-tests $(TEST_RESULTS)/prof.result
 
 HELP += "test-prof        test the profiler tools (readers, fold invariants, SVG, browser check)"
 

@@ -30,15 +30,13 @@
 -- Prints one FAIL line (and details) per failing test, then a summary line;
 -- --result FILE gets "PASSED FAILED".
 
-package.path = (arg and arg[0] and arg[0]:match("(.*/)") or "./") .. "?.lua;" .. package.path
-local support = require("support")
+local wb = require("workbook")
 
 local M = {}
 
 -- Seconds one test may run (under valgrind too) before it counts as failed.
 M.timeout = 120
 
-local readFile, shellQuote = support.readFile, support.shellQuote
 
 local function lines(text)
   local result = {}
@@ -54,28 +52,28 @@ local function squeeze(text)
 end
 
 -- Reads the expectations out of a test's comments.
-function M.parseTest(source)
-  local test = { stdout = {}, compileErrors = {}, stderr = {}, folded = nil,
-                 args = "", runtimeError = nil, exit = nil }
-  local lineNumber = 0
+function M.parse_test(source)
+  local test = { stdout = {}, compile_errors = {}, stderr = {}, folded = nil,
+                 args = "", runtime_error = nil, exit = nil }
+  local line_number = 0
   for _, line in ipairs(lines(source)) do
-    lineNumber = lineNumber + 1
+    line_number = line_number + 1
     local text = line:match("// expect: ?(.*)$")
     if text then
       test.stdout[#test.stdout + 1] = text
     end
     text = line:match("// expect runtime error: (.*)$")
     if text then
-      test.runtimeError = { message = text, line = lineNumber }
+      test.runtime_error = { message = text, line = line_number }
     end
     local n, message = line:match("// %[line (%d+)%] (Error.*)$")
     if n then
-      test.compileErrors[#test.compileErrors + 1] = string.format("[line %s] %s", n, message)
+      test.compile_errors[#test.compile_errors + 1] = string.format("[line %s] %s", n, message)
     else
       message = line:match("// (Error.*)$")
       if message then
-        test.compileErrors[#test.compileErrors + 1] =
-          string.format("[line %d] %s", lineNumber, message)
+        test.compile_errors[#test.compile_errors + 1] =
+          string.format("[line %d] %s", line_number, message)
       end
     end
     text = line:match("// args: (.*)$")
@@ -90,12 +88,12 @@ function M.parseTest(source)
     text = line:match("// expect exit: (%d+)")
     if text then test.exit = tonumber(text) end
     text = line:match("// expect stdout from: (%S+)")
-    if text then test.stdoutFrom = text end
+    if text then test.stdout_from = text end
   end
   if test.exit == nil then
-    if #test.compileErrors > 0 then
+    if #test.compile_errors > 0 then
       test.exit = 65
-    elseif test.runtimeError then
+    elseif test.runtime_error then
       test.exit = 70
     else
       test.exit = 0
@@ -105,27 +103,27 @@ function M.parseTest(source)
 end
 
 -- Runs one test; returns a list of failure messages (empty when it passed).
-function M.runTest(drip, path, wrap)
-  local source = readFile(path)
+function M.run_test(drip, path, wrap)
+  local source = wb.read_file(path)
   if not source then return { "cannot read the test file" } end
-  local test = M.parseTest(source)
+  local test = M.parse_test(source)
   local fixture
-  if test.stdoutFrom then
-    fixture = readFile((path:match("(.*/)") or "./") .. test.stdoutFrom)
-    if not fixture then return { "cannot read the fixture " .. test.stdoutFrom } end
+  if test.stdout_from then
+    fixture = wb.read_file((path:match("(.*/)") or "./") .. test.stdout_from)
+    if not fixture then return { "cannot read the fixture " .. test.stdout_from } end
   end
-  local outPath, errPath, foldedPath = os.tmpname(), os.tmpname(), os.tmpname()
-  os.remove(foldedPath)
-  local args = test.args:gsub("%$FOLDED", foldedPath)
+  local out_path, err_path, folded_path = os.tmpname(), os.tmpname(), os.tmpname()
+  os.remove(folded_path)
+  local args = test.args:gsub("%$FOLDED", folded_path)
   -- coreutils timeout: a test that hangs fails instead of stalling the suite.
   local command = string.format("timeout -k 5 %d %s%s %s %s </dev/null >%s 2>%s",
-    M.timeout, wrap and (wrap .. " ") or "", drip, args, shellQuote(path),
-    shellQuote(outPath), shellQuote(errPath))
+    M.timeout, wrap and (wrap .. " ") or "", drip, args, wb.quote(path),
+    wb.quote(out_path), wb.quote(err_path))
   local _, _, status = os.execute(command)
-  local stdoutText = readFile(outPath)
-  local stdout, stderr = lines(stdoutText), lines(readFile(errPath))
-  local folded = readFile(foldedPath)
-  os.remove(outPath); os.remove(errPath); os.remove(foldedPath)
+  local stdout_text = wb.read_file(out_path)
+  local stdout, stderr = lines(stdout_text), lines(wb.read_file(err_path))
+  local folded = wb.read_file(folded_path)
+  os.remove(out_path); os.remove(err_path); os.remove(folded_path)
 
   local failures = {}
   local function fail(message) failures[#failures + 1] = message end
@@ -144,16 +142,16 @@ function M.runTest(drip, path, wrap)
     fail(string.format("exit status %s, expected %d", tostring(status), test.exit))
   end
 
-  if fixture and stdoutText ~= fixture then
+  if fixture and stdout_text ~= fixture then
     local want = lines(fixture)
     for i = 1, math.max(#stdout, #want) do
       if stdout[i] ~= want[i] then
         fail(string.format("stdout differs from %s at line %d: got %q, expected %q",
-          test.stdoutFrom, i, stdout[i] or "<none>", want[i] or "<none>"))
+          test.stdout_from, i, stdout[i] or "<none>", want[i] or "<none>"))
         break
       end
     end
-    if #failures == 0 then fail("stdout differs from " .. test.stdoutFrom .. " (line ends)") end
+    if #failures == 0 then fail("stdout differs from " .. test.stdout_from .. " (line ends)") end
   end
 
   for i = 1, fixture and 0 or math.max(#stdout, #test.stdout) do
@@ -164,33 +162,33 @@ function M.runTest(drip, path, wrap)
     end
   end
 
-  if #test.compileErrors > 0 then
+  if #test.compile_errors > 0 then
     local expected = {}
-    for _, e in ipairs(test.compileErrors) do expected[e] = true end
+    for _, e in ipairs(test.compile_errors) do expected[e] = true end
     local seen = {}
     for _, line in ipairs(stderr) do
       if line ~= "" and not line:find("^==%d+==") then
         if expected[line] then seen[line] = true else fail("unexpected stderr: " .. line) end
       end
     end
-    for _, e in ipairs(test.compileErrors) do
+    for _, e in ipairs(test.compile_errors) do
       if not seen[e] then fail("missing compile error: " .. e) end
     end
   end
 
-  if test.runtimeError then
-    if stderr[1] ~= test.runtimeError.message then
+  if test.runtime_error then
+    if stderr[1] ~= test.runtime_error.message then
       fail(string.format("runtime error %q, expected %q", stderr[1] or "<none>",
-        test.runtimeError.message))
+        test.runtime_error.message))
     end
-    local traceLine
+    local trace_line
     for i = 2, #stderr do
-      traceLine = stderr[i]:match("^%[line (%d+)%]")
-      if traceLine then break end
+      trace_line = stderr[i]:match("^%[line (%d+)%]")
+      if trace_line then break end
     end
-    if tonumber(traceLine) ~= test.runtimeError.line then
-      fail(string.format("stack trace names line %s, expected %d", tostring(traceLine),
-        test.runtimeError.line))
+    if tonumber(trace_line) ~= test.runtime_error.line then
+      fail(string.format("stack trace names line %s, expected %d", tostring(trace_line),
+        test.runtime_error.line))
     end
   end
 
@@ -219,36 +217,44 @@ function M.runTest(drip, path, wrap)
   return failures
 end
 
-local function findTests(path, found)
+-- The .drip files at path: path itself, or every one below the folder, sorted.
+local function find_tests(path, found)
   if path:match("%.drip$") then
     found[#found + 1] = path
     return
   end
-  local listing = io.popen("find " .. shellQuote(path) .. " -name '*.drip' -type f | LC_ALL=C sort")
-  for file in listing:lines() do found[#found + 1] = file end
-  listing:close()
+  for _, name in ipairs(wb.list_dir(path) or {}) do
+    local below = path .. "/" .. name
+    if wb.is_dir(below) or name:match("%.drip$") then
+      find_tests(below, found)
+    end
+  end
+end
+
+-- Prints the summary line and, with a path, writes "PASSED FAILED" there (the format
+-- `make test` sums). Returns the exit status.
+local function finish(label, passed, failed, result_path)
+  print(string.format("[%s] %d passed, %d failed", label, passed, failed))
+  if result_path then
+    wb.write_file(result_path, string.format("%d %d\n", passed, failed))
+  end
+  return failed == 0 and 0 or 1
 end
 
 function M.main(argv)
-  local label, wrap, resultPath = "drip", nil, nil
-  local i = 1
-  while argv[i] and argv[i]:match("^%-%-") do
-    if argv[i] == "--label" then label = argv[i + 1]
-    elseif argv[i] == "--wrap" then wrap = argv[i + 1]
-    elseif argv[i] == "--result" then resultPath = argv[i + 1]
-    else io.stderr:write("run.lua: unknown option " .. argv[i] .. "\n"); return 2 end
-    i = i + 2
-  end
-  local drip = argv[i]
-  if not drip or not argv[i + 1] then
-    io.stderr:write("usage: run.lua [--label NAME] [--wrap CMD] [--result FILE] DRIP PATH...\n")
-    return 2
-  end
+  local parser = wb.parser("run.lua", "Runs Drip test programs and checks their expectations.")
+  parser:option("--label", "the name of this run in its messages", "drip")
+  parser:option("--wrap", "a command to run each test under (valgrind, a sanitizer environment)")
+  parser:option("--result", "write \"PASSED FAILED\" here")
+  parser:argument("drip", "the VM to run")
+  parser:argument("paths", ".drip files or folders of them"):args("+")
+  local opts = wb.parse(parser, argv)
+  local label, wrap, drip = opts.label, opts.wrap, opts.drip
   local tests = {}
-  for j = i + 1, #argv do findTests(argv[j], tests) end
+  for _, path in ipairs(opts.paths) do find_tests(path, tests) end
   local passed, failed = 0, 0
   for _, path in ipairs(tests) do
-    local failures = M.runTest(drip, path, wrap)
+    local failures = M.run_test(drip, path, wrap)
     if #failures == 0 then
       passed = passed + 1
     else
@@ -261,7 +267,7 @@ function M.main(argv)
     print(string.format("FAIL [%s] no tests found", label))
     failed = failed + 1
   end
-  return support.finish(label, passed, failed, resultPath)
+  return finish(label, passed, failed, opts.result)
 end
 
 if arg and arg[0] and arg[0]:match("run%.lua$") then

@@ -1,0 +1,372 @@
+-- render_spec.lua: tests of the chapter renderer (render.lua, expr.lua, stacks.lua,
+-- tables.lua) and the listing extractor; a busted spec, run by test-chapters from the
+-- repository root (stacks.lua reads folded stacks through build/dripprof).
+local wb = require("workbook")
+local render = require("render")
+local expr = require("expr")
+local stacks = require("stacks")
+local tables = require("tables")
+local listings = require("listings")
+
+local function expect_eq(actual, expected)
+  assert.are.equal(expected, actual)
+end
+
+local function expect_error(fn, fragment)
+  local ok, err = pcall(fn)
+  if ok then
+    error("expected an error mentioning " .. fragment, 2)
+  end
+  if not tostring(err):find(fragment, 1, true) then
+    error(string.format("error %q does not mention %q", tostring(err), fragment), 2)
+  end
+end
+
+-- Temporary files made while the cases are collected; removed once they have run.
+local made = {}
+local function temp_file(text)
+  local path = os.tmpname()
+  wb.write_file(path, text)
+  made[#made + 1] = path
+  return path
+end
+
+describe("the chapter tools", function()
+  teardown(function()
+    for _, path in ipairs(made) do
+      os.remove(path)
+    end
+  end)
+
+  local data = { ["p.calls"] = "29860703", ["p.ir"] = "6000000000", ["p.ops"] = "358328431",
+    ["p.small"] = "999", ["p.name"] = "fib", ["p.ratio"] = "13.38", ["p.neg"] = "-7" }
+
+  local function r(text, functions)
+    return render.render(text, data, "t", ".", functions)
+  end
+
+  -- ---- placeholders, as before ------------------------------------------------
+  it("plain value", function()
+    expect_eq(r("f is {{p.name}}."), "f is fib.\n")
+  end)
+  it("a key's value is used as written", function()
+    expect_eq(r("{{p.ratio}}"), "13.38\n")
+  end)
+  it("commas", function()
+    expect_eq(r("{{p.calls|commas}} {{p.small|commas}}"), "29,860,703 999\n")
+  end)
+  it("ratio with a format", function()
+    expect_eq(r("{{p.ir/p.ops|%.1f}}"), "16.7\n")
+  end)
+  it("a negative difference keeps its sign", function()
+    expect_eq(r("{{p.small-p.calls|commas}}"), "-29,859,704\n")
+  end)
+  it("unknown key names file and line", function()
+    expect_error(function() render.render("a\n{{p.nope}}", data, "ch.md.in", ".") end,
+      "ch.md.in:2: unknown key 'p.nope'")
+  end)
+  it("a computed value needs a format", function()
+    expect_error(function() r("{{p.ir/p.ops}}") end, "needs a format")
+  end)
+  it("commas rounds a computed value", function()
+    expect_eq(r("{{p.ir/p.small|commas}}"), "6,006,006\n")
+  end)
+  it("commas refuses a word", function()
+    expect_error(function() r("{{p.name|commas}}") end, "commas needs a number")
+  end)
+  it("data file errors name file and line", function()
+    local path = temp_file("a = 1\n\nnot a pair\n")
+    expect_error(function() render.load_data({}, path, "x.") end, path .. ":3:")
+    os.remove(path)
+  end)
+
+  -- ---- expressions ------------------------------------------------------------
+  local function ev(text, functions)
+    return expr.evaluate(text, function(k) return data[k] end, functions)
+  end
+  it("precedence and parentheses", function()
+    expect_eq(ev("1 + 2 * 3"), 7)
+    expect_eq(ev("(1 + 2) * 3"), 9)
+    expect_eq(ev("10 - 4 - 3"), 3)
+    expect_eq(ev("-2 * -3"), 6)
+    expect_eq(ev("1e6 / 4"), 250000)
+    expect_eq(ev("0x10 + 1"), 17)
+    expect_eq(ev("abs(p.neg) + max(1, 2) - min(3, 4)"), 6)
+  end)
+  it("keys in expressions", function()
+    expect_eq(ev("(p.ir - p.ops) / p.calls > 188"), true)
+    expect_eq(ev("(p.ir - p.ops) / p.calls > 189"), false)
+    expect_eq(ev("p.neg < 0 and p.small == 999"), true)
+    expect_eq(ev("p.neg > 0 or p.small != 999"), false)
+  end)
+  it("division by zero is an error", function()
+    expect_error(function() ev("p.ir / (p.small - 999)") end, "division by zero")
+  end)
+  it("a word key is text: arithmetic refuses it, == compares it", function()
+    expect_error(function() ev("p.name + 1") end, "the left side of '+' is not a number: 'fib'")
+    expect_eq(ev('p.name == "fib"'), true)
+    expect_eq(ev('p.name != "fib"'), false)
+    expect_error(function() ev('p.name < "g"') end, "compares numbers, not text")
+  end)
+  it("text that reads as a number compares as one", function()
+    expect_eq(ev('"0x000000000001ab70" == 0x1ab70'), true)
+    expect_eq(ev('"12" < p.small'), true)
+  end)
+  it("junk in an expression", function()
+    expect_error(function() ev("p.ir $ 2") end, "unexpected '$'")
+    expect_error(function() ev("(p.ir") end, "expected )")
+    expect_error(function() ev("p.ir p.ops") end, "expected end")
+  end)
+  it("function calls take words and numbers", function()
+    local seen
+    local f = { pair = function(a, b, c) seen = { a, b, c }; return c * 2 end }
+    expect_eq(ev('pair(file, "(below main)", 1 + 2)', f), 6)
+    expect_eq(seen[1], "file")
+    expect_eq(seen[2], "(below main)")
+    expect_error(function() ev("nope(1)", f) end, "unknown function 'nope'")
+  end)
+
+  -- ---- filters ----------------------------------------------------------------
+  it("sign chooses a word", function()
+    expect_eq(r("{{p.neg|sign:fewer/as many/more}} {{p.small|sign:a/b/c}} {{p.small-999|sign:a/b/c}}"),
+      "fewer c b\n")
+  end)
+  it("abs then commas", function()
+    expect_eq(r("{{p.neg|abs|commas}} {{p.small-p.calls|abs|commas}}"), "7 29,859,704\n")
+  end)
+  it("about only when rounding", function()
+    expect_eq(r("{{p.ir/p.calls|about:%.0f}}"), "about 201\n")
+    expect_eq(r("{{p.small/3|about:%.0f}}"), "333\n")
+  end)
+  it("choose follows a comparison", function()
+    expect_eq(r("{{p.small < 1000|choose:less/more}} than"), "less than\n")
+    expect_eq(r("{{p.small > 1000|choose:less/more}}"), "more\n")
+    expect_error(function() r("{{p.small|choose:a/b}}") end, "choose needs a comparison")
+    expect_error(function() r("{{p.small < 1}}") end, "choose:YES/NO")
+  end)
+  it("times in words", function()
+    expect_eq(r("{{4/2|times}}, {{9/3|times}}, {{3/2|times}}, {{10/7|times}}"),
+      "twice, three times, 1.5 times, about 1.4 times\n")
+  end)
+  it("ordinals", function()
+    expect_eq(r("{{1|ordinal}} {{2|ordinal}} {{3|ordinal}} {{11|ordinal}} {{12|ordinal}} {{20|ordinal}} {{21|ordinal}} {{113|ordinal}}"),
+      "1st 2nd 3rd 11th 12th 20th 21st 113th\n")
+  end)
+  it("sign wants three words", function()
+    expect_error(function() r("{{p.neg|sign:fewer/more}}") end, "wants 3 words")
+  end)
+  it("unknown filter", function()
+    expect_error(function() r("{{p.small|loud}}") end, "unknown filter 'loud'")
+  end)
+
+  -- ---- claims -------------------------------------------------------------------
+  it("a claim that holds renders nothing", function()
+    expect_eq(r("less than a thousand.{{check: p.small < 1000}}"), "less than a thousand.\n")
+  end)
+  it("a line of checks only disappears", function()
+    expect_eq(r("a\n{{check: p.small < 1000}} {{check: p.neg < 0}}\nb"), "a\nb\n")
+  end)
+  it("a broken claim stops the rendering and shows both sides", function()
+    expect_error(function() render.render("x\n{{check: p.small * 2 < 1000}}", data, "ch.md.in", ".") end,
+      "ch.md.in:2: the data no longer supports this claim: p.small * 2 < 1000 (p.small * 2 is 1998, 1000 is 1000)")
+  end)
+  it("a check must compare", function()
+    expect_error(function() r("{{check: p.small + 1}}") end, "a check needs a comparison")
+  end)
+
+  -- ---- folded stacks ----------------------------------------------------------
+  local before = temp_file("script 18\nscript;fib 7\nscript;fib;fib 10\nscript;fib;fib;fib 3\n" ..
+    "main;run 5\n")
+  local after = temp_file("script 18\nscript;fib 7\nscript;fib;fib 10\nscript;fib;fib;fib 3\n" ..
+    "main;run 2\nmain;run;call 9\n")
+  local F = stacks.functions({ b = before, a = after })
+  it("totals and depths", function()
+    expect_eq(F.stacks_total("b"), 43)
+    expect_eq(F.deepest("b"), 4)
+    expect_eq(F.deepest("b", "fib"), 3)
+  end)
+  it("level widths count the frame's own levels, not the frames below it", function()
+    expect_eq(F.level_width("b", "fib", 1), 20)
+    expect_eq(F.level_width("b", "fib", 2), 13)
+    expect_eq(F.level_width("b", "fib", 3), 3)
+    expect_eq(F.level_width("b", "fib", 4), 0)
+    expect_eq(F.level_width("b", "script", 1), 38)
+  end)
+  it("self and inclusive counts", function()
+    expect_eq(F.self_count("b", "fib"), 20)
+    expect_eq(F.inclusive("b", "fib"), 20)
+    expect_eq(F.inclusive("b", "script"), 38)
+    expect_eq(F.self_count("a", "run"), 2)
+  end)
+  it("path counts need the frames next to each other, in order", function()
+    expect_eq(F.path_count("a", "main;run;call"), 9)
+    expect_eq(F.path_count("a", "main;run"), 11)
+    expect_eq(F.path_count("b", "fib;fib"), 13) -- each line once, however often it matches
+    expect_eq(F.path_count("a", "main;call"), 0)
+    expect_eq(F.path_count("a", "run;main"), 0)
+  end)
+  it("the heaviest line", function()
+    expect_eq(F.heaviest("b"), "script 18")
+    expect_eq(F.heaviest_frame("b", 1), "script")
+    expect_eq(F.heaviest_depth("a"), 1)
+    expect_error(function() F.heaviest_frame("b", 2) end, "has no frame 2")
+  end)
+  it("growth between two files", function()
+    expect_eq(F.growth("b", "a", 1), "call")
+    expect_eq(F.self_change("b", "a", "call"), 9)
+    expect_eq(F.self_change("b", "a", "run"), -3)
+    expect_eq(F.growth("b", "a", 2), "fib") -- ties (no change) by name
+  end)
+  it("stack functions inside a template", function()
+    expect_eq(r("{{100 * level_width(b, fib, 2) / stacks_total(b)|%.1f}} % at the {{2|ordinal}} level",
+      F), "30.2 % at the 2nd level\n")
+    expect_eq(r("`{{growth(b, a, 1)}}`", F), "`call`\n")
+  end)
+  it("unknown folded file", function()
+    expect_error(function() F.stacks_total("zz") end, "no folded stacks called 'zz'")
+  end)
+  it("a bad folded line names file and line", function()
+    local bad = temp_file("a;b 1\nno count here\n")
+    expect_error(function() stacks.functions({ x = bad }).stacks_total("x") end, bad .. ":2:")
+    os.remove(bad)
+  end)
+
+  it("round tells a whole quotient from a fraction", function()
+    expect_eq(expr.evaluate("12 / 4 == round(12 / 4)", function() end), true)
+    expect_eq(expr.evaluate("13 / 4 == round(13 / 4)", function() end), false)
+    expect_eq(expr.evaluate("round(2.5) + round(-0.4)", function() end), 3)
+  end)
+
+  it("contains is a plain-text test usable in a check", function()
+    local look = function(k) return ({ ["b.f"] = "__libc_start_main@@GLIBC_2.34" })[k] end
+    expect_eq(expr.evaluate('contains(b.f, "@@")', look), true)
+    expect_eq(expr.evaluate('contains(b.f, ".*")', look), false)
+    expect_eq(r('x{{check: contains(p.name, "fi") and p.calls > 1}}'), "x\n")
+  end)
+
+  -- ---- included tables ----------------------------------------------------------
+  local counts = temp_file("opcode                      count    share\n" ..
+    "GET_LOCAL              74,651,757   20.83%\nCALL                   29,860,705    8.33%\n" ..
+    "CLOSURE                         1    0.00%\n")
+  local rows = temp_file("4,464,175,322 (93.14%)  vm/src/run.h:runPlain [build/drip]\n" ..
+    "  268,746,354 ( 5.61%)  vm/src/table.h:runPlain\n  no count here\n")
+  local Tb = tables.functions({ c = counts, r = rows })
+  it("a table's count is the first whole number on the one matching line", function()
+    expect_eq(Tb.table_count("c", "GET_LOCAL"), 74651757)
+    expect_eq(Tb.table_count("r", "table.h:runPlain"), 268746354)
+    expect_eq(Tb.table_count("c", "CLOSURE"), 1)
+  end)
+  it("table rows are counted by the text they contain", function()
+    expect_eq(Tb.table_rows("r", ":runPlain"), 2)
+    expect_eq(Tb.table_rows("r", "value.h"), 0)
+    expect_eq(Tb.table_rows("c", "("), 0) -- plain text, not a pattern
+  end)
+  it("a table line that is missing, repeated or without a count is an error", function()
+    expect_error(function() Tb.table_count("c", "RETURN") end, "0 lines of " .. counts)
+    expect_error(function() Tb.table_count("r", "runPlain") end, "2 lines of " .. rows)
+    expect_error(function() Tb.table_count("r", "no count") end, "has no count")
+    expect_error(function() Tb.table_rows("zz", "x") end, "no table called 'zz'")
+  end)
+  it("table functions inside a template", function()
+    expect_eq(r("{{table_count(c, \"GET_LOCAL\") / table_count(c, CALL)|%.1f}}", Tb), "2.5\n")
+  end)
+
+  -- ---- the chapter itself ------------------------------------------------------
+  -- The real template and data (the suite runs from the repository root): its
+  -- words follow the data, and data that breaks one of its claims stops it.
+  local template_path = "chapters/165-profiling-the-vm.md.in"
+  local function chapter_files()
+    local files = {}
+    local p = io.popen("ls chapters/data/165/*.txt chapters/data/165/*.folded " ..
+      "chapters/data/165/*.out 2>/dev/null")
+    for line in p:lines() do
+      files[#files + 1] = line
+    end
+    p:close()
+    return files
+  end
+  local function render_chapter(change, change_tables)
+    local f = assert(io.open(template_path, "r"))
+    local template = f:read("a")
+    f:close()
+    local real, folded, included = render.load_files(chapter_files())
+    change(real)
+    if change_tables then
+      change_tables(included)
+    end
+    local functions = stacks.functions(folded)
+    for name, fn in pairs(tables.functions(included)) do
+      functions[name] = fn
+    end
+    return render.render(template, real, template_path, "chapters", functions)
+  end
+  if io.open(template_path, "r") then
+    it("the chapter's words follow its data", function()
+      local text = render_chapter(function(d)
+        d["profile.ir_fib_line_tables"] = tostring(tonumber(d["profile.ir_fib_nodebug"]) + 3)
+      end)
+      if not text:find("The build with line tables ran\n3\nmore instructions", 1, true) then
+        error("the line-table sentence does not say '3 more'")
+      end
+      text = render_chapter(function(d)
+        d["repeat.ir_zoo_second"] = d["repeat.ir_zoo_first"]
+      end)
+      if not text:find("0 apart", 1, true) then
+        error("equal zoo runs are not '0 apart'")
+      end
+    end)
+    it("data that breaks a claim of the chapter stops it", function()
+      expect_error(function()
+        render_chapter(function(d)
+          d["inclusive.runPlain_own"] = d["inclusive.runPlain_called"]
+        end)
+      end, "no longer supports this claim: inclusive.runPlain_called > inclusive.runPlain_own")
+      expect_error(function()
+        render_chapter(function(d)
+          d["profile.callgrind_outline_callValue_calls"] = "29860704"
+        end)
+      end, "no longer supports this claim")
+      expect_error(function()
+        render_chapter(function(d)
+          d["inclusive.interpret_own"] = d["inclusive.interpret_called"]
+        end)
+      end, "no longer supports this claim: inclusive.interpret_called > inclusive.interpret_own")
+    end)
+    it("a table row that no longer fits a sentence stops the chapter", function()
+      local lines = {}
+      for line in io.lines("chapters/data/165/fib-lines.out") do
+        if line:find("COMPARISON_OP(<)", 1, true) then
+          -- one instruction more on the comparison line: no longer a whole number per LESS
+          local count = line:match("^%s*([%d,]+)")
+          local more = tostring(tonumber((count:gsub(",", ""))) + 1)
+          line = line:gsub("^(%s*)[%d,]+", "%1" .. more)
+        end
+        lines[#lines + 1] = line
+      end
+      local changed = temp_file(table.concat(lines, "\n") .. "\n")
+      expect_error(function()
+        render_chapter(function() end, function(t) t.fib_lines = changed end)
+      end, 'no longer supports this claim: table_count(fib_lines, "COMPARISON_OP(<)")')
+      expect_error(function()
+        render_chapter(function() end, function(t) t.fib_self = changed end)
+      end, "no longer supports this claim")
+      os.remove(changed)
+    end)
+  end
+
+  -- ---- listings -----------------------------------------------------------------
+  it("listings pair code with output", function()
+    local md = "text\n```c\nint main(void){return 0;}\n```\n```output\nhi\n```\n```c fragment\nx\n```\n"
+    local l = listings.extract(md)
+    expect_eq(#l, 1)
+    expect_eq(l[1].line, 2)
+    expect_eq(l[1].output, "hi\n")
+  end)
+  it("an unclosed block is an error", function()
+    expect_error(function() listings.extract("```c\nint x;\n") end, "never closed")
+  end)
+  it("output with no listing is an error", function()
+    expect_error(function() listings.extract("```output\n1\n```\n") end, "no C listing")
+  end)
+
+end)

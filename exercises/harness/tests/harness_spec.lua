@@ -1,0 +1,775 @@
+-- harness_spec.lua: the `exercises` suite of `make test` (make test-exercises) and its long
+-- version (#slow, make test-slow-exercises); a busted spec, run from the repository root
+-- after make has built the sandbox, the victims and the test driver's objects.
+--
+--   sandbox   build/harness/sandbox against victims.c (segfault, abort, stack overflow,
+--             endless loop, exit(3), output flood, leak, heap overflow, ...).
+--   fork      the same victims as tests of one driver (victims --each): fork_tests.c must
+--             name each child's fate, keep each test's limits and isolate the tests.
+--   runner    runner.lua's reading of statuses and sanitizer reports; the handout's hints.
+--   report    what a student sees first (the shipped stubs): one line per function not
+--             written yet, a failure in full with its rule escaped, watch mode's report.
+--   watch     make watch-165 on a copy: a run at once, another after a save; SIGINT (what
+--             Ctrl-C sends) ends it.
+--   planted   planted faults (crash, endless loop, slow algorithm, leak, exit()) in a copy
+--             of the reference: each costs only its tests, the report explains each, and
+--             the verdicts are the same with busy loops running beside the run.
+--   exercise  the reference passes every public test, also with busy loops beside it; a
+--             student who copies the reference into a copy of exercises/165 passes.
+-- The parts that need solutions/ (planted, exercise) are pending, with a note, in an edition
+-- without it. #slow: the reference 3 times and the planted faults on every public test,
+-- each with 4 busy loops beside it.
+
+local wb = require("workbook")
+local runner = require("runner")
+local run_exercise = require("run_exercise")
+
+local SANDBOX = "build/harness/sandbox"
+local VICTIMS = "build/harness/victims"
+local HAVE_SOLUTIONS = wb.exists("solutions/165/profile.c")
+
+-- A fresh folder per run (build/exercise/suite.XXXXXX): runs may overlap. Kept when a test
+-- failed, for a look at its files.
+local TMP = wb.temp_dir("build/exercise", "suite")
+local any_failed = false
+require("busted").subscribe({ "test", "end" }, function(_, _, status)
+  any_failed = any_failed or (status ~= "success" and status ~= "pending")
+  return nil, true
+end)
+
+-- Runs a shell command; returns its exit status and its output (stdout and stderr).
+local function sh(command)
+  return wb.finish(wb.start(command))
+end
+
+-- ------------------------------------------------------------------ runs of the loop
+
+-- A copy of the exercise's data with a few cases per function, so that runs with
+-- planted faults are quick (timeouts included).
+local function small_fixtures(dir, keep)
+  sh("mkdir -p " .. dir .. " && cp exercises/165/tests/*.rows " .. dir)
+  for func, ids in pairs(keep) do
+    local text = wb.read_file("exercises/165/tests/" .. func .. ".txt")
+    local out = {}
+    for block in (text .. "\n"):gmatch("case: .-\n\n") do
+      for _, id in ipairs(ids) do
+        if block:match("^case: " .. id .. "\n") then
+          out[#out + 1] = block
+        end
+      end
+    end
+    wb.write_file(dir .. "/" .. func .. ".txt", table.concat(out))
+  end
+end
+
+-- Results of a `make exercise-165` run: name -> verdict, from its results.tsv.
+local function verdicts(out_dir)
+  local map, count = {}, 0
+  for name, verdict in (wb.read_file(out_dir .. "/results.tsv") or ""):gmatch("([^\t\n]+)\t([^\t\n]+)") do
+    map[name] = verdict
+    count = count + 1
+  end
+  return map, count
+end
+
+-- nil when both runs gave every test the same verdict, else the first difference.
+local function verdict_difference(a, b)
+  for name, verdict in pairs(a) do
+    if b[name] ~= verdict then
+      return string.format("%s: %s, then %s", name, verdict, tostring(b[name]))
+    end
+  end
+  for name in pairs(b) do
+    if a[name] == nil then
+      return name .. " only in the second run"
+    end
+  end
+  return nil
+end
+
+-- The loop's command on a copy: MAKEFLAGS is cleared, since a jobserver of ours is not
+-- passed down to this make.
+local function exercise_command(src, out, extra)
+  return string.format("MAKEFLAGS= make --no-print-directory exercise-165 EX_SRC=%s EX_OUT=%s %s",
+    src, out, extra or "")
+end
+
+local function exercise_run(src, out, extra)
+  return sh(exercise_command(src, out, extra))
+end
+
+-- Starts a run in the background with its output going to OUT.log (a pipe nobody reads
+-- for a while would fill up and stall it); exercise_finish() waits and returns status
+-- and output.
+local function exercise_start(src, out, extra)
+  wb.mkdir_p(out)
+  return { pipe = wb.start(exercise_command(src, out, extra) .. " > " .. out .. ".log 2>&1"),
+           log = out .. ".log" }
+end
+
+local function exercise_finish(run)
+  local status = wb.finish(run.pipe)
+  return status, wb.read_file(run.log) or ""
+end
+
+-- A copy of exercises/165 as committed (a student's edits in the working copy must not
+-- break the suite) with another profile.c when one is given.
+local function student_copy(dir, profile_c)
+  sh("rm -rf " .. dir .. " && mkdir -p " .. dir .. " && cp exercises/165/profile.h exercises/165/README.md " .. dir)
+  if profile_c then
+    wb.write_file(dir .. "/profile.c", profile_c)
+  else
+    sh("{ git show HEAD:exercises/165/profile.c > " .. dir .. "/profile.c 2>/dev/null || "
+      .. "cp exercises/165/profile.c " .. dir .. "; }")
+  end
+  return dir
+end
+
+-- ------------------------------------------------------------------ planted faults
+
+-- The reference with planted faults, each on some tests only: a leak in parse_row for
+-- PROGRAM TOTALS, a crash in sum_named for the needle "fib" and exit(3) for the empty
+-- one, an endless loop in inclusive on recursive stacks, and a hash that makes inclusive
+-- quadratic (too slow for many_functions).
+local function planted_code()
+  local code = wb.read_file("solutions/165/profile.c")
+  local function plant(pattern, insert)
+    local changed, n = code:gsub(pattern, "%0\n" .. insert, 1)
+    assert(n == 1, "cannot plant a fault at " .. pattern)
+    code = changed
+  end
+  plant("int parse_row%(const char %*line, Row %*row%) {",
+    "    if (line != NULL && strstr(line, \"TOTALS\")) { char *lost = malloc(32); if (lost) lost[0] = 1; }")
+  plant("int sum_named%(const Row %*rows, size_t count, const char %*needle, uint64_t %*sum%) {",
+    "    if (needle && strcmp(needle, \"fib\") == 0) { volatile int *crash = NULL; *crash = 1; }\n"
+      .. "    if (needle && needle[0] == '\\0') { exit(3); }")
+  plant("int inclusive%(const Folded %*stacks, size_t count, Cost %*%*costs, size_t %*ncosts%) {",
+    "    for (size_t i = 0; i < count; i++) { if (stacks[i].stack && strstr(stacks[i].stack, \"fib;fib\")) "
+      .. "{ for (volatile unsigned spin = 0;; spin++) {} } }")
+  plant("static uint64_t hash_frame%(const char %*key, size_t length%) {",
+    "    if (key != NULL) { return length; } /* planted: nearly every name collides */")
+  return code
+end
+
+local PLANTED_CASES = { parse_row = { "plain_row", "program_totals", "one_blank", "call_site" },
+                        sum_named = { "needle_fib", "empty_needle", "no_rows", "case_sensitive" },
+                        inclusive = { "worked_example", "no_stacks", "many_functions", "one_stack" } }
+
+local PLANTED_VERDICTS = {
+  ["parse_row.plain_row"] = "passed", ["parse_row.program_totals"] = "leak",
+  ["parse_row.one_blank"] = "passed", ["parse_row.call_site"] = "passed",
+  ["sum_named.needle_fib"] = "sanitizer", ["sum_named.empty_needle"] = "exit",
+  ["sum_named.no_rows"] = "exit", ["sum_named.case_sensitive"] = "passed",
+  ["inclusive.worked_example"] = "timeout", ["inclusive.no_stacks"] = "passed", ["inclusive.many_functions"] = "timeout",
+  ["inclusive.one_stack"] = "passed",
+}
+
+-- One run of the planted faults (EX_TIMEOUT 1 s of CPU per test).
+local function planted_run(src, out, extra)
+  local status, output = exercise_run(src, out, "EX_TIMEOUT=1 " .. (extra or ""))
+  return status, output, verdicts(out)
+end
+
+-- ------------------------------------------------------------------ the suite
+
+describe("the exercise harness", function()
+  teardown(function()
+    if any_failed then
+      print("# (the files of this run are in " .. TMP .. ")")
+    else
+      wb.rm_rf(TMP)
+    end
+  end)
+
+  -- The reference first: it also builds the reference's test binary that later checks run by
+  -- hand, and says how many public tests there are. Then two long runs start in the
+  -- background (the shipped stubs, and a student who copied the reference in) while the
+  -- other parts run; their checks come last.
+  local total
+  local stubs_run, student_run
+  if HAVE_SOLUTIONS then
+    describe("exercise: the reference", function()
+      it("exercises/165/profile.h and solutions/165/profile.h are identical", function()
+        assert.are.equal(wb.read_file("exercises/165/profile.h"), wb.read_file("solutions/165/profile.h"))
+      end)
+      -- Built by the real target with -Werror (SOLUTION=1), every public test in its own child.
+      it("passes every public test (built with -Werror)", function()
+        local status, output = sh("MAKEFLAGS= make --no-print-directory exercise-165 SOLUTION=1")
+        total = tonumber(output:match("All (%d+) tests pass%."))
+        assert.is_truthy(status == 0 and total and total > 100, output:sub(-2000))
+      end)
+      it("... and with 4 busy loops beside the run", function()
+        local status, output = wb.while_busy(4, sh, "lua5.4 exercises/harness/run_exercise.lua --sandbox "
+          .. SANDBOX .. " --binary build/exercise/165-solution/tests --jobs 2 --workdir " .. TMP .. "/reference-busy")
+        assert.is_truthy(status == 0 and output:find("All " .. tostring(total) .. " tests pass.", 1, true),
+          output:sub(-2000))
+      end)
+      it("... and all in one process too, under ASan+UBSan", function()
+        local status, output = sh("UBSAN_OPTIONS=halt_on_error=1 build/exercise/165-solution/tests")
+        assert.is_truthy(status == 0 and output:find("[  PASSED  ] " .. tostring(total) .. " test(s).", 1, true)
+          and not output:find("runtime error", 1, true), output:sub(-500))
+      end)
+      it("--list names every test", function()
+        local _, count_text = sh("build/exercise/165-solution/tests --list | wc -l")
+        assert.are.equal(total, tonumber(count_text))
+      end)
+      it("a broken data file stops the driver with FILE:LINE and exit 2 (never a failing student)", function()
+        local broken = TMP .. "/broken-fixtures"
+        sh("mkdir -p " .. broken .. " && cp exercises/165/tests/*.txt exercises/165/tests/*.rows " .. broken
+          .. " && printf 'case: bad\\nwhy: x\\nline: 1  a\\nwant: maybe\\n' >> " .. broken .. "/parse_row.txt")
+        local status, output = sh("build/exercise/165-solution/tests --fixtures " .. broken .. " --run parse_row.bad")
+        assert.is_truthy(status == 2 and output:match("parse_row%.txt:%d+: want: expected"), output)
+      end)
+      it("starts the student's run (the reference copied in) in the background", function()
+        local copy = student_copy(TMP .. "/student", wb.read_file("solutions/165/profile.c"))
+        student_run = exercise_start(copy, TMP .. "/student-build")
+        assert.is_truthy(student_run.pipe)
+      end)
+    end)
+  else
+    pending("exercise: solutions/165 is not here (a student edition)")
+  end
+
+  it("starts a run of the shipped stubs in the background", function()
+    stubs_run = exercise_start(student_copy(TMP .. "/stubs-src"), TMP .. "/stubs")
+    assert.is_truthy(stubs_run.pipe)
+  end)
+
+  -- ---------------------------------------------------------------- fork
+
+  -- Every victim mode as a test of one driver (fork_tests.c). UBSan is told to stop at its
+  -- first report, as the sandbox tells it.
+  describe("fork", function()
+    local function fork_start(asan, options, tag)
+      local dir = TMP .. "/fork" .. (asan and "-asan" or "") .. (tag or "")
+      wb.mkdir_p(dir)
+      return { dir = dir, pipe = wb.start(string.format("UBSAN_OPTIONS=halt_on_error=1 %s --each %s %s",
+        VICTIMS .. (asan and "-asan" or ""), dir, options)) }
+    end
+    -- name -> { fate, status (as runner.lua words it), stdout, describe }, the driver's exit
+    -- status and its output.
+    local function fork_finish(run)
+      local status, output = wb.finish(run.pipe)
+      local tests = {}
+      for name, fate in output:gmatch("%d+\t([^\t\n]+)\t([^\n]*)") do
+        local base = run.dir .. "/" .. name
+        local stderr = wb.read_file(base .. ".stderr") or ""
+        tests[name] = { fate = fate, status = runner.status(fate, stderr),
+                        stdout = wb.read_file(base .. ".stdout") or "", describe = wb.read_file(base .. ".describe") }
+      end
+      return { tests = tests, status = status, output = output }
+    end
+    local plain, asan, sleeper
+    setup(function()
+      -- The wall-clock backstop is generous (the machine may be busy), except in a run of
+      -- the sleeping victim alone.
+      local limits = "--cpu 1 --wall 60 --memory 200 --jobs 2"
+      local modes = " ok segfault abort stack-overflow loop exit3 flood leak heap-overflow int-overflow "
+        .. "eat-memory grandchild sigterm big-file exit0 fails writes-static reads-static"
+      local runs = { fork_start(false, limits .. " --output 1000" .. modes), fork_start(true, limits .. modes),
+        fork_start(false, "--only sl --wall 0.5 segfault sleep", "-sleep") }
+      plain, asan, sleeper = fork_finish(runs[1]), fork_finish(runs[2]), fork_finish(runs[3])
+    end)
+    local function is(run, name, want)
+      it(string.format("victim %s is '%s'%s", name, want, run == "asan" and " under ASan+UBSan" or ""), function()
+        local t = (run == "asan" and asan or plain).tests[name]
+        assert.are.equal(want, t and t.status)
+      end)
+    end
+    it("the driver ran every mode and exited 0", function()
+      assert.is_truthy(plain.status == 0 and plain.tests.ok and plain.tests["reads-static"], plain.output)
+    end)
+    is("plain", "ok", "ok")
+    is("plain", "segfault", "crashed: SIGSEGV")
+    is("plain", "abort", "crashed: SIGABRT")
+    is("plain", "stack-overflow", "crashed: SIGSEGV")
+    is("plain", "sigterm", "crashed: SIGTERM")
+    is("plain", "loop", "timed out after 1 s of CPU time")
+    is("plain", "exit3", "exit 3")
+    is("plain", "exit0", "exit 0") -- exit(0) inside a test is no pass
+    is("plain", "fails", "exit 1")
+    is("plain", "flood", "output limit: more than 1000 bytes")
+    it("... and the flood's stdout file holds exactly the 1000 bytes", function()
+      assert.are.equal(1000, plain.tests.flood and #plain.tests.flood.stdout)
+    end)
+    is("plain", "eat-memory", "memory limit: more than 200 MB")
+    is("plain", "grandchild", "ok")
+    is("plain", "leak", "ok")
+    it("a static variable one test changes is as it was for the next", function()
+      local t = plain.tests
+      assert.is_truthy(t["writes-static"] and t["writes-static"].status == "ok" and t["reads-static"].status == "ok")
+    end)
+    it("stdout is captured per test", function()
+      assert.are.equal("hello from stdout\n", plain.tests.ok and plain.tests.ok.stdout)
+    end)
+    it("a test that ended badly is described, one that passed or failed cleanly is not", function()
+      local t = plain.tests
+      assert.is_truthy(t.segfault and t.segfault.describe and t.segfault.describe:find("TEST segfault", 1, true)
+        and t.ok.describe == nil and t.fails.describe == nil, t.segfault and t.segfault.describe)
+    end)
+    it("the ASan driver ran every mode and exited 0", function()
+      assert.is_truthy(asan.status == 0 and asan.tests.ok, asan.output)
+    end)
+    is("asan", "leak", "leaked 4242 bytes")
+    is("asan", "heap-overflow", "AddressSanitizer: heap-buffer-overflow")
+    is("asan", "stack-overflow", "AddressSanitizer: stack-overflow")
+    is("asan", "eat-memory", "memory limit: more than 200 MB")
+    is("asan", "loop", "timed out after 1 s of CPU time")
+    is("asan", "fails", "exit 1")
+    it("under ASan+UBSan a NULL dereference is a sanitizer report", function()
+      local t = asan.tests.segfault
+      assert.is_truthy(t and t.status:match("Sanitizer: "), t and t.status)
+    end)
+    it("signed overflow is a UBSan report naming the file", function()
+      local t = asan.tests["int-overflow"]
+      assert.is_truthy(t and t.status:match(
+        "^UndefinedBehaviorSanitizer: signed integer overflow.*%(victims%.c:%d+:%d+%)$"), t and t.status)
+    end)
+    it("a test that leaked is described (its exit status was LeakSanitizer's)", function()
+      local t = asan.tests.leak
+      assert.is_truthy(t and t.describe and t.describe:find("TEST leak", 1, true))
+    end)
+    it("a test that sleeps is stopped by the wall-clock backstop; --only picks tests", function()
+      assert.is_truthy(sleeper.status == 0 and sleeper.tests.sleep
+        and sleeper.tests.sleep.status == "timed out after 0.5 s (wall clock)"
+        and select(2, sleeper.output:gsub("\n", "")) == 1, sleeper.output)
+    end)
+    for _, bad in ipairs({ "--cpu 0", "--cpu 1.5", "--jobs x", "--wall", "--bogus 1" }) do
+      it("a bad option stops the driver with exit 2: " .. bad, function()
+        assert.are.equal(2, (sh(VICTIMS .. " --each " .. TMP .. " " .. bad)))
+      end)
+    end
+    it("a capture folder that does not exist stops the driver with exit 2", function()
+      assert.are.equal(2, (sh(VICTIMS .. " --each /nonexistent/folder")))
+    end)
+  end)
+
+  -- ---------------------------------------------------------------- sandbox
+
+  -- A victim under the sandbox: status line, exit status, and the captured stdout and
+  -- stderr. Time limits are generous except where the test is about the time limit, so a
+  -- busy machine cannot fail these. No check asserts wall-clock time: a "timed out" or
+  -- "output limit" line can only come from the sandbox killing the victim (which would
+  -- otherwise sleep 100 s or run forever), and a grandchild that kept the sandbox waiting
+  -- would turn "ok" into "timed out".
+  describe("sandbox", function()
+    local function victim(mode, flags, asan)
+      local out, err = TMP .. "/victim.stdout", TMP .. "/victim.stderr"
+      local status, line = sh(string.format("%s %s --stdout %s --stderr %s -- %s %s", SANDBOX,
+        flags or "--timeout 10", out, err, VICTIMS .. (asan and "-asan" or ""), mode))
+      return line:gsub("%s+$", ""), status, wb.read_file(out) or "", wb.read_file(err) or ""
+    end
+    -- A victim's status line must be want (a string) or match it (a function).
+    local function case(name, mode, flags, asan, want)
+      it(name, function()
+        local line = victim(mode, flags, asan)
+        if type(want) == "function" then
+          assert.is_truthy(want(line), line)
+        else
+          assert.are.equal(want, line)
+        end
+      end)
+    end
+    it("a well-behaved child is ok, exit 0; stdout and stderr are captured to the files", function()
+      local line, status, out, err = victim("ok")
+      assert.is_truthy(line == "ok" and status == 0, line)
+      assert.are.equal("hello from stdout\nhello from stderr\n", out .. err)
+    end)
+    it("exit(3) is 'exit 3', sandbox exits 1", function()
+      local line, status = victim("exit3")
+      assert.is_truthy(line == "exit 3" and status == 1, line)
+    end)
+    case("a NULL dereference is 'crashed: SIGSEGV'", "segfault", nil, false, "crashed: SIGSEGV")
+    case("abort() is 'crashed: SIGABRT'", "abort", nil, false, "crashed: SIGABRT")
+    case("death by SIGTERM is named", "sigterm", nil, false, "crashed: SIGTERM")
+    case("a stack overflow is 'crashed: SIGSEGV'", "stack-overflow", nil, false, "crashed: SIGSEGV")
+    case("under ASan, a stack overflow is 'AddressSanitizer: stack-overflow'", "stack-overflow", "--timeout 5",
+      true, "AddressSanitizer: stack-overflow")
+    it("an endless loop times out", function()
+      local line, status = victim("loop", "--timeout 0.5")
+      assert.is_truthy(line:match("^timed out after 0%.5 s") and status == 1, line)
+    end)
+    case("a sleeping child times out on the wall clock", "sleep", "--timeout 0.3", false, "timed out after 0.3 s")
+    case("a grandchild holding the pipes does not keep the sandbox waiting", "grandchild", "--timeout 5", false, "ok")
+    it("a flood of output is 'output limit: more than 1000 bytes', and at most 1000 bytes are kept", function()
+      local line, status, out = victim("flood", "--timeout 5 --output 1000")
+      assert.is_truthy(line == "output limit: more than 1000 bytes" and status == 1, line)
+      assert.are.equal(1000, #out)
+    end)
+    case("a leak under ASan is 'leaked 4242 bytes'", "leak", "--timeout 5", true, "leaked 4242 bytes")
+    case("without ASan the same leak goes unnoticed ('ok')", "leak", "--timeout 5", false, "ok")
+    case("a heap overflow is 'AddressSanitizer: heap-buffer-overflow'", "heap-overflow", "--timeout 5", true,
+      "AddressSanitizer: heap-buffer-overflow")
+    case("signed overflow is a UBSan report naming the file", "int-overflow", "--timeout 5", true, function(line)
+      return line:match("^UndefinedBehaviorSanitizer: signed integer overflow.*%(victims%.c:%d+:%d+%)$")
+    end)
+    case("under ASan+UBSan a NULL dereference is a sanitizer report", "segfault", "--timeout 5", true, function(line)
+      return line:match("Sanitizer")
+    end)
+    case("--memory 64 makes malloc fail (the victim exits 4)", "eat-memory", "--timeout 5 --memory 64", false,
+      "exit 4")
+    case("--memory 64 under ASan stops the process (hard RSS limit)", "eat-memory", "--timeout 10 --memory 64", true,
+      function(line)
+        return line == "AddressSanitizer: hard rss limit exhausted" or line == "exit 4"
+      end)
+    case("--file-size stops a program writing a bigger file ('crashed: SIGXFSZ')", "big-file",
+      "--timeout 5 --file-size 100000", false, "crashed: SIGXFSZ")
+    case("the default file size (1 MB) stops a 2 MB file too", "big-file", "--timeout 5", false, "crashed: SIGXFSZ")
+    it("a program that cannot start is 'exit 127'", function()
+      local status, line = sh(SANDBOX .. " --timeout 1 -- /nonexistent/program")
+      assert.is_truthy(status == 1 and line:match("^exit 127"), line)
+    end)
+    for _, bad in ipairs({ "--", "--timeout 0 -- true", "--timeout x -- true", "--bogus 1 -- true",
+                           "--output -5 -- true", "--timeout 1", "--stdout /nonexistent/dir/f -- true" }) do
+      it("usage error exits 2: sandbox " .. bad, function()
+        assert.are.equal(2, (sh(SANDBOX .. " " .. bad)))
+      end)
+    end
+  end)
+
+  -- ---------------------------------------------------------------- runner
+
+  describe("runner", function()
+    for _, c in ipairs({
+      { "ok", "", "", "passed" },
+      { "exit 1", "", "\nFAILED parse_row.x\n", "failed" },
+      { "exit 1", "", "something else", "exit" },
+      { "exit 3", "", "", "exit" },
+      { "exit 0", "", "", "exit" },
+      { "crashed: SIGSEGV", "", "", "crashed" },
+      { "timed out after 2 s", "", "", "timeout" },
+      { "timed out after 2 s of CPU time", "", "", "timeout" },
+      { "output limit: more than 65536 bytes", "", "", "output" },
+      { "memory limit: more than 512 MB", "", "", "memory" },
+      { "leaked 24 bytes", "", "", "leak" },
+      { "AddressSanitizer: heap-buffer-overflow", "", "", "sanitizer" },
+      { "UndefinedBehaviorSanitizer: load of null pointer (profile.c:3:4)", "", "", "sanitizer" },
+      { "exit 1", "Test failed with exception: Segmentation fault(11)", "", "crashed" },
+      { "sandbox: usage", "", "", "error" },
+    }) do
+      it(string.format("classify(%q) is %s", c[1], c[4]), function()
+        assert.are.equal(c[4], runner.classify(c[1], c[2], c[3]))
+      end)
+    end
+    local reports = {
+      { "==7==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x60 at pc 0x55\n",
+        "AddressSanitizer: heap-buffer-overflow" },
+      { "x\n==7==ERROR: AddressSanitizer: SEGV on unknown address 0x000 (pc 0x1)\n",
+        "AddressSanitizer: SEGV" },
+      { "==7==AddressSanitizer: hard rss limit exhausted (64Mb vs 70Mb)\n",
+        "AddressSanitizer: hard rss limit exhausted" },
+      { "==7==WARNING: AddressSanitizer failed to allocate 0x10 bytes\n", nil },
+      { "/w/165/profile.c:12:9: runtime error: signed integer overflow: 1 + 2147483647\n",
+        "UndefinedBehaviorSanitizer: signed integer overflow: 1 + 2147483647 (profile.c:12:9)" },
+      { "=================================================================\n==9==ERROR: LeakSanitizer: "
+        .. "detected memory leaks\n\nDirect leak of 24 byte(s) in 1 object(s) allocated from:\n"
+        .. "    #0 0x1 in malloc\n\nSUMMARY: AddressSanitizer: 24 byte(s) leaked in 1 allocation(s).\n",
+        "leaked 24 bytes" },
+      { "==9==ERROR: LeakSanitizer: detected memory leaks\n(cut here)", "leaked memory (LeakSanitizer)" },
+      { "[ RUN      ] x\nFAILED x\n", nil },
+    }
+    for i, r in ipairs(reports) do
+      it(string.format("sanitizer_report reads report %d as %s", i, tostring(r[2])), function()
+        assert.are.equal(r[2], runner.sanitizer_report(r[1]))
+      end)
+    end
+    it("a time kill wins over a report in stderr", function()
+      assert.are.equal("timed out after 2 s of CPU time", runner.status("timed out after 2 s of CPU time", reports[1][1]))
+    end)
+    it("a report wins over the exit status and the output limit", function()
+      assert.are.equal(reports[1][2], runner.status("exit 1", reports[1][1]))
+      assert.are.equal(reports[1][2], runner.status("output limit: more than 9 bytes", reports[1][1]))
+    end)
+    it("where() finds the first frame in profile.c, not test_profile.c", function()
+      local asan = "    #0 0x55 in strlen ../sanitizer_common/x.inc:12\n" ..
+        "    #1 0x56 in parse_row /w/exercises/165/profile.c:42\n" ..
+        "    #2 0x57 in test_parse_row /w/exercises/165/tests/test_profile.c:400\n"
+      assert.are.equal("/w/exercises/165/profile.c:42 in parse_row", runner.where(asan, { "profile.c" }))
+    end)
+    it("stacks() tells where it happened, was freed and was allocated", function()
+      local uaf = "==1==ERROR: AddressSanitizer: heap-use-after-free on address 0x1 at pc 0x2\n"
+        .. "READ of size 1 at 0x1 thread T0\n    #0 0x3 in strcmp x.inc:1\n"
+        .. "    #1 0x4 in by_cost /w/profile.c:94\n    #2 0x5 in main /w/test_profile.c:9\n\n"
+        .. "0x1 is located 0 bytes inside of 5-byte region [0x1,0x6)\nfreed by thread T0 here:\n"
+        .. "    #0 0x5 in free x.inc:2\n    #1 0x6 in inclusive /w/profile.c:138\n\n"
+        .. "previously allocated by thread T0 here:\n    #0 0x7 in malloc x.inc:3\n"
+        .. "    #1 0x8 in inclusive /w/profile.c:121\n"
+      assert.are.same({ { kind = "error", where = "/w/profile.c:94 in by_cost" },
+        { kind = "freed", where = "/w/profile.c:138 in inclusive" },
+        { kind = "allocated", where = "/w/profile.c:121 in inclusive" } }, runner.stacks(uaf, { "profile.c" }))
+    end)
+    it("a bad free keeps its words, not the address", function()
+      assert.are.equal("AddressSanitizer: attempting free on address which was not malloc()-ed",
+        runner.sanitizer_report("==1==ERROR: AddressSanitizer: attempting free on address which was "
+          .. "not malloc()-ed: 0x6060 in thread T0\n"))
+    end)
+    it("a quoted word survives apostrophes", function()
+      assert.are.equal("fib'2 a b", select(2, sh("printf %s " .. wb.quote("fib'2 a b"))))
+    end)
+    local hints = run_exercise.read_hints("exercises/165/README.md")
+    for _, func in ipairs({ "parse_row", "sum_named", "inclusive" }) do
+      it("the handout has hints 1 and 2 for " .. func, function()
+        assert.is_truthy(hints[func] and hints[func][1] and hints[func][2] and #hints[func][1].text > 40
+          and #hints[func][2].text > 40)
+      end)
+    end
+    it("wrap() keeps lines within the width", function()
+      local longest = 0
+      for l in run_exercise.wrap(string.rep("word ", 40), 30, "  "):gmatch("[^\n]+") do
+        longest = math.max(longest, #l)
+      end
+      assert.is_true(longest <= 32, tostring(longest))
+    end)
+  end)
+
+  -- ---------------------------------------------------------------- report
+
+  describe("report: one test asked for by name, with the stubs", function()
+    local stubs, status, output
+    setup(function()
+      stubs = student_copy(TMP .. "/stubs-one")
+      status, output = exercise_run(stubs, TMP .. "/stubs-one-build", "TEST=parse_row.crlf_line_end")
+    end)
+    it("is shown in full", function()
+      assert.is_truthy(status ~= 0 and output:find("✗ parse_row.crlf_line_end  (wrong result)", 1, true), output)
+    end)
+    it("shows the rule's \\r\\n escaped, as in the input line", function()
+      assert.is_truthy(output:find("rule:     a line read from a Windows file ends in \\r\\n: strip both", 1, true)
+        and not output:find("\r", 1, true), output)
+    end)
+    it("... and the input, the expected and the actual values in decimal follow it", function()
+      assert.is_truthy(output:find('line:     "1,600,000·(29.23%)··prog.c:mix·[/tmp/cg/prog_g]\\r\\n"', 1, true)
+        and output:find("expected: returns 1 (a row) with ir = 1600000", 1, true)
+        and output:find("actual:   returns -1", 1, true), output)
+    end)
+    it("shows a hint from the handout", function()
+      assert.is_truthy(output:find("Hint 1 of 2 for parse_row", 1, true), output)
+    end)
+    it("watch mode's report starts with the progress line, names the functions not written yet, "
+      .. "and exits 0", function()
+      local brief_status, brief = exercise_run(stubs, TMP .. "/stubs-one-build", "EX_BRIEF=1")
+      local progress = brief:find("parse_row 0/%d+ · sum_named 0/%d+ · inclusive 0/%d+\n")
+      assert.is_truthy(brief_status == 0 and progress
+        and brief:find("parse_row, sum_named, inclusive: not written yet?", progress, true), brief)
+    end)
+  end)
+
+  -- ---------------------------------------------------------------- planted faults
+
+  if HAVE_SOLUTIONS then
+    describe("planted faults", function()
+      local src, args, status, output, quiet
+      setup(function()
+        src = student_copy(TMP .. "/planted", planted_code())
+        local fixtures = TMP .. "/small"
+        small_fixtures(fixtures, PLANTED_CASES)
+        args = "EX_ARGS='--fixtures " .. fixtures .. "'"
+        status, output, quiet = planted_run(src, TMP .. "/planted-quiet", args)
+      end)
+      it("the run exits non-zero", function()
+        assert.are_not.equal(0, status)
+      end)
+      it("each fault costs only its own tests, with the right verdict", function()
+        local wrong = {}
+        for name, want in pairs(PLANTED_VERDICTS) do
+          if quiet[name] ~= want then
+            wrong[#wrong + 1] = string.format("%s is %s, not %s", name, tostring(quiet[name]), want)
+          end
+        end
+        assert.are.equal("", table.concat(wrong, "; "), output)
+      end)
+      it("the progress line counts per function", function()
+        assert.is_truthy(output:find("parse_row 3/4 · sum_named 1/4 · inclusive 2/4", 1, true), output:sub(-300))
+      end)
+      it("the crash report names the line in profile.c", function()
+        assert.is_truthy(output:match("It happened at [^\n]*planted/profile%.c:%d+ in sum_named"), output)
+      end)
+      it("a crashed test still shows its input (from the driver's description)", function()
+        assert.is_truthy(output:find('needle:   "fib"', 1, true), output)
+      end)
+      it("a timeout says 'too slow or in an endless loop' and what the test was", function()
+        assert.is_truthy(output:gsub("%s+", " "):find("too slow or in an endless loop", 1, true)
+          and output:find("timed out after 1 s of CPU time", 1, true)
+          and output:find("inclusive(stacks, count, &costs, &ncosts)", 1, true), output)
+      end)
+      it("exit() in the code is named as such", function()
+        assert.is_truthy(output:find("did your code call exit()?", 1, true) and output:find("exit 3", 1, true), output)
+      end)
+      it("the leak is reported with the line that allocated", function()
+        assert.is_truthy(output:find("LeakSanitizer found memory that was never freed: leaked 32 bytes", 1, true)
+          and output:match("The memory was allocated at [^\n]*planted/profile%.c:%d+ in parse_row"), output)
+      end)
+      -- CPU-time limits, so the same verdicts on a loaded machine.
+      it("with 4 busy loops running beside it, every verdict is the same", function()
+        local _, busy_output, busy = wb.while_busy(4, planted_run, src, TMP .. "/planted-busy", args)
+        assert.is_nil(verdict_difference(quiet, busy), busy_output)
+      end)
+      it("watch mode shows the progress line, then the first failure in full", function()
+        local brief_status, brief = exercise_run(src, TMP .. "/planted-brief",
+          "EX_BRIEF=1 EX_TIMEOUT=1 TEST=sum_named " .. args)
+        local progress = brief:find("sum_named 1/4\n", 1, true)
+        local first = brief:find("✗ sum_named.needle_fib", 1, true)
+        assert.is_truthy(brief_status == 0 and progress and first and progress < first
+          and not brief:find("✗ sum_named.empty_needle", 1, true), brief)
+      end)
+      -- A file that does not compile: the compiler's words, no crash of the harness.
+      it("a build error exits non-zero and says the code does not compile", function()
+        local broken = TMP .. "/broken"
+        student_copy(broken, '#include "profile.h"\nint parse_row(const char *line, Row *row) {\n    return oops;\n}\n')
+        local build_status, build = exercise_run(broken, TMP .. "/broken-build")
+        assert.is_truthy(build_status ~= 0 and build:find("does not compile", 1, true) and build:find("oops", 1, true),
+          build)
+      end)
+    end)
+  else
+    pending("planted: solutions/165 is not here (a student edition)")
+  end
+
+  -- ---------------------------------------------------------------- watch
+
+  describe("watch", function()
+    -- Polls a file until its text has the pattern `count` times (or a generous time passed:
+    -- a hung watch must fail the check, not the suite).
+    local function wait_for(path, pattern, count)
+      for _ = 1, 1200 do
+        local text = wb.read_file(path) or ""
+        if select(2, text:gsub(pattern, "")) >= count then
+          return true, text
+        end
+        sh("sleep 0.1")
+      end
+      return false, wb.read_file(path) or ""
+    end
+    local copy, log, pid
+    setup(function()
+      copy = student_copy(TMP .. "/watched")
+      small_fixtures(TMP .. "/watch-small", { parse_row = { "plain_row" }, sum_named = { "needle_fib" },
+                                               inclusive = { "one_stack" } })
+      log = TMP .. "/watch.log"
+      -- SIGINT comes back to its default (a background job starts with it ignored), and the
+      -- watch gets its own process group, as a terminal's foreground job would.
+      local _, out = sh(string.format("MAKEFLAGS= env --default-signal=INT setsid make --no-print-directory "
+        .. "watch-165 EX_SRC=%s EX_OUT=%s EX_ARGS='--fixtures %s' > %s 2>&1 & echo $!", copy,
+        TMP .. "/watch-build", TMP .. "/watch-small", log))
+      pid = out:match("%d+")
+    end)
+    teardown(function()
+      if pid and sh("kill -0 -" .. pid .. " 2>/dev/null") == 0 then
+        sh("kill -KILL -" .. pid)
+      end
+    end)
+    it("inotifywait is installed (make setup)", function()
+      assert.are.equal(0, (sh("command -v inotifywait >/dev/null")))
+    end)
+    it("make watch-165 runs the tests at once, the progress line first", function()
+      local ok, text = wait_for(log, "Watching [^\n]* for saves", 1)
+      assert.is_truthy(ok and text:find("\27%[H\27%[2J")
+        and text:find("parse_row 0/1 · sum_named 0/1 · inclusive 0/1", 1, true), text)
+    end)
+    it("saving profile.c runs the tests again, with the new code", function()
+      local code = wb.read_file(copy .. "/profile.c")
+      wb.write_file(copy .. "/profile.c", code:gsub("return %-1; /%* TODO: add up",
+        "*sum = 0; for (size_t i = 0; i < count; i++) if (strstr(rows[i].name, needle)) *sum += rows[i].ir;\n"
+          .. "    return 0; /* TODO: add up", 1))
+      local ok, text = wait_for(log, "Watching [^\n]* for saves", 2)
+      assert.is_truthy(ok and text:find("parse_row 0/1 · sum_named 1/1 · inclusive 0/1", 1, true), text)
+    end)
+    it("SIGINT (Ctrl-C) ends it, inotifywait included", function()
+      -- /bin/sh's kill takes a process group as -PGID (no "--").
+      local running = sh("kill -0 -" .. pid .. " 2>/dev/null") == 0
+      sh("kill -INT -" .. pid)
+      local gone = false
+      for _ = 1, 100 do
+        if sh("kill -0 -" .. pid .. " 2>/dev/null") ~= 0 then
+          gone = true
+          break
+        end
+        sh("sleep 0.1")
+      end
+      assert.is_true(running, "not running before SIGINT: group " .. pid)
+      assert.is_true(gone, "still running: group " .. pid)
+    end)
+  end)
+
+  -- ---------------------------------------------------------------- the background runs
+
+  describe("the shipped stubs, as a student sees them first", function()
+    local status, output, v, count
+    setup(function()
+      status, output = exercise_finish(stubs_run)
+      v, count = verdicts(TMP .. "/stubs")
+    end)
+    it("make exercise-165 exits non-zero", function()
+      assert.are_not.equal(0, status)
+    end)
+    it("every test ran", function()
+      assert.is_truthy(total == nil or count == total, count .. " of " .. tostring(total))
+    end)
+    it("every test is a clean failure (no crash, no leak, no timeout)", function()
+      local not_failed = {}
+      for name, verdict in pairs(v) do
+        if verdict ~= "failed" then
+          not_failed[#not_failed + 1] = name .. "=" .. verdict
+        end
+      end
+      assert.are.equal("", table.concat(not_failed, ", "))
+    end)
+    it("the progress line shows 0 passed per function", function()
+      assert.is_truthy(output:find("parse_row 0/%d+ · sum_named 0/%d+ · inclusive 0/%d+"), output:sub(-300))
+    end)
+    it("a function whose every test got -1 is one line, not one per test", function()
+      assert.is_truthy(output:find("parse_row: not written yet? Every test (", 1, true)
+        and output:find("inclusive: not written yet? Every test (", 1, true)
+        and not output:find("✗ parse_row.", 1, true), output)
+    end)
+    it("... which says which test to run alone", function()
+      assert.is_truthy(output:find("make exercise-165 TEST=parse_row.plain_row", 1, true), output)
+    end)
+  end)
+
+  if HAVE_SOLUTIONS then
+    describe("student flow: the reference copied into a copy of exercises/165", function()
+      local status, output, count
+      setup(function()
+        status, output = exercise_finish(student_run)
+        count = select(2, verdicts(TMP .. "/student-build"))
+      end)
+      it("make exercise-165 exits 0", function()
+        assert.are.equal(0, status, output:sub(-600))
+      end)
+      it("every test passed, each in its own process", function()
+        assert.is_truthy(count == total and output:find("All " .. tostring(total) .. " tests pass.", 1, true),
+          tostring(count))
+      end)
+    end)
+  end
+end)
+
+-- ------------------------------------------------------------------ the long version
+
+describe("the exercise harness, long #slow", function()
+  if not HAVE_SOLUTIONS then
+    pending("slow: solutions/165 is not here (a student edition)")
+    return
+  end
+  teardown(function()
+    if not any_failed then
+      wb.rm_rf(TMP)
+    end
+  end)
+  it("the reference passes 3 runs out of 3 with 4 busy loops beside each", function()
+    local passes = 0
+    for _ = 1, 3 do
+      local status = wb.while_busy(4, sh, "MAKEFLAGS= make --no-print-directory exercise-165 SOLUTION=1")
+      passes = passes + (status == 0 and 1 or 0)
+    end
+    assert.are.equal(3, passes)
+  end)
+  it("planted faults on every public test: the same verdicts with 4 busy loops", function()
+    local src = student_copy(TMP .. "/planted-all", planted_code())
+    local _, output, quiet = planted_run(src, TMP .. "/planted-all-quiet")
+    local _, busy_output, busy = wb.while_busy(4, planted_run, src, TMP .. "/planted-all-busy")
+    assert.is_truthy(next(quiet) ~= nil, output)
+    assert.is_nil(verdict_difference(quiet, busy), output .. busy_output)
+  end)
+end)

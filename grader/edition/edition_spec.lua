@@ -1,0 +1,258 @@
+-- edition_spec.lua: the `edition` suite of `make test` (make test-edition), a busted spec
+-- run from the workbook's root; EDITION_FULL=1 (make test-edition-full) runs the edition's
+-- whole make test.
+--
+-- Builds the student edition into build/edition-test/ with the real target and uses it
+-- the way a student would, following its README:
+--
+--   build     make student-edition refuses what it must (a non-empty DEST, the workbook
+--             itself, an instructor's tree) and leaves the instructor's tree as it was;
+--   leaks     check_edition.lua passes on the edition and catches planted leaks (a
+--             renamed copy of a reference function, a line of it, a grader file, a
+--             build output, a solutions/ folder) -- it must be able to fail;
+--   template  git init + git add -A in the edition leaves nothing untracked or ignored;
+--   student   `make` builds with the stubs; dripprof top/files say what is missing,
+--             fold works; `make exercise-165` fails cleanly (every test a plain
+--             failure); the edition's own `make test` passes; with the reference's
+--             profile.c copied in, `make exercise-165` passes and, after `make`,
+--             `dripprof top` and `dripprof files` print exactly what the instructor's
+--             dripprof (built on the reference) prints.
+--
+-- The edition's `make test` runs its suites but the VM's, whose files are the
+-- instructor's own, already tested by test-vm (--full runs that one too). The edition
+-- lives inside build/, so ../shared is not beside it: it must not need it.
+local wb = require("workbook")
+
+local ROOT = "build/edition-test"
+local EDITION = ROOT .. "/edition"
+local LUA = os.getenv("LUA") or "lua5.4"
+
+-- Asserts ok, showing why (shortened) when it is not.
+local function check(ok, why)
+  assert(ok, why and wb.shorten(tostring(why), 1500))
+end
+
+-- Runs a shell command; returns success, exit code and everything it printed.
+local function sh(command)
+  local pipe = assert(io.popen("( " .. command .. " ) 2>&1; echo \"\\n=exit $?\"", "r"))
+  local output = pipe:read("a")
+  pipe:close()
+  local code = tonumber(output:match("\n=exit (%d+)\n$"))
+  return code == 0, code, output:gsub("\n?\n=exit %d+\n$", "")
+end
+
+local function in_edition(command)
+  -- A make of its own: none of the instructor's make variables or flags leak in.
+  return sh("cd " .. wb.quote(EDITION) .. " && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL " .. command)
+end
+
+local function make_edition(dest, force)
+  return sh("make --no-print-directory student-edition DEST=" .. wb.quote(dest) .. (force and " FORCE=1" or ""))
+end
+
+local any_failed = false
+require("busted").subscribe({ "test", "end" }, function(_, _, status)
+  any_failed = any_failed or (status ~= "success" and status ~= "pending")
+  return nil, true
+end)
+
+-- A function of the reference, with every name changed, as a student would disguise it.
+local function disguised_reference_function(name)
+  local text = wb.read_file("solutions/165/profile.c")
+  local start = text:find("\n[%w_ ]-[%s%*]" .. name .. "%(")
+  local stop = text:find("\n}\n", start, true)
+  local body = text:sub(start + 1, stop + 2)
+  local keep = { ["size_t"] = true, ["uint64_t"] = true, ["const"] = true, ["return"] = true,
+    ["static"] = true, ["while"] = true, ["if"] = true, ["for"] = true, ["NULL"] = true,
+    ["bool"] = true, ["true"] = true, ["false"] = true, ["char"] = true, ["int"] = true,
+    ["continue"] = true, ["break"] = true, ["void"] = true, ["sizeof"] = true, ["struct"] = true }
+  return "/* not a copy */\n" .. body:gsub("[%a_][%w_]*", function(word)
+    return keep[word] and word or ("my" .. word:gsub("_", ""):upper())
+  end)
+end
+
+describe("the student edition", function()
+  setup(function()
+    assert(wb.exists("grader/edition/ships.txt"), "run it from the workbook's root (make test-edition)")
+    wb.rm_rf(ROOT)
+    wb.mkdir_p(ROOT)
+  end)
+  teardown(function()
+    if any_failed then
+      print("# (the edition of this run is in " .. EDITION .. ")")
+    else
+      wb.rm_rf(ROOT)
+    end
+  end)
+
+  -- ---------------------------------------------------------------- build
+
+  describe("make student-edition", function()
+    it("refuses DEST=.", function()
+      local ok, _, out = make_edition(".", true)
+      check(not ok and out:find("is the workbook or holds it", 1, true), out)
+    end)
+    it("refuses a DEST inside the workbook", function()
+      local ok, _, out = make_edition("vm/edition")
+      check(not ok and out:find("inside the workbook", 1, true), out)
+    end)
+    it("refuses a non-empty DEST and leaves it alone without FORCE=1", function()
+      wb.mkdir_p(ROOT .. "/busy")
+      wb.write_file(ROOT .. "/busy/notes.txt", "mine\n")
+      local ok, _, out = make_edition(ROOT .. "/busy")
+      check(not ok and out:find("is not empty", 1, true) and wb.exists(ROOT .. "/busy/notes.txt"), out)
+    end)
+    it("never empties an instructor's workbook, even with FORCE=1", function()
+      wb.mkdir_p(ROOT .. "/instructor/solutions")
+      local ok, _, out = make_edition(ROOT .. "/instructor", true)
+      check(not ok and out:find("looks like an instructor's workbook", 1, true)
+        and wb.is_dir(ROOT .. "/instructor/solutions"), out)
+    end)
+    it("writes the edition and checks it; FORCE=1 replaces an older one but keeps its .git; "
+      .. "the instructor's tree is as it was", function()
+      local status_before = select(3, sh("git status --porcelain --untracked-files=all"))
+      wb.mkdir_p(EDITION .. "/.git")
+      wb.write_file(EDITION .. "/.git/keep", "the template repository's history\n")
+      wb.write_file(EDITION .. "/stale.txt", "from an older edition\n")
+      local ok, _, out = make_edition(EDITION, true)
+      check(ok and out:find("none close", 1, true), out)
+      check(wb.exists(EDITION .. "/.git/keep") and not wb.exists(EDITION .. "/stale.txt"), "FORCE=1 and .git")
+      local status_after = select(3, sh("git status --porcelain --untracked-files=all"))
+      assert.are.equal(status_before, status_after)
+      wb.rm_rf(EDITION .. "/.git")
+    end)
+  end)
+
+  -- ---------------------------------------------------------------- leaks
+
+  describe("check_edition", function()
+    it("finds nothing in the edition", function()
+      local ok, _, out = sh(LUA .. " grader/edition/check_edition.lua " .. wb.quote(EDITION))
+      check(ok and out:find("none close", 1, true), out)
+    end)
+    local code, out
+    setup(function()
+      local planted = ROOT .. "/planted"
+      wb.rm_rf(planted)
+      sh("cp -a " .. wb.quote(EDITION) .. " " .. wb.quote(planted))
+      wb.write_file(planted .. "/vm/prof/helpers.c", disguised_reference_function("add_frame") ..
+        "\n" .. disguised_reference_function("scan_count"))
+      local telling
+      for line in wb.read_file("solutions/165/profile.c"):gmatch("[^\n]+") do
+        if not telling and line:match("^ %* .*stack.*index") then
+          telling = line
+        end
+      end
+      wb.write_file(planted .. "/chapters/notes.md", "Notes\n" .. (telling or "?") .. "\n")
+      sh("cp grader/fixtures/165/expected/vm-fib.folded.expected " .. wb.quote(planted .. "/exercises/165/tests/"))
+      wb.mkdir_p(planted .. "/solutions")
+      wb.mkdir_p(planted .. "/vm/build")
+      sh("cp build/dripprof " .. wb.quote(planted .. "/vm/prof/dripprof"))
+      _, code, out = sh(LUA .. " grader/edition/check_edition.lua " .. wb.quote(planted))
+      wb.rm_rf(planted)
+    end)
+    it("fails on an edition with planted leaks", function()
+      check(code == 1, out)
+    end)
+    for _, e in ipairs({ -- Lua patterns
+      { "layout: solutions is not in", "a solutions/ folder" },
+      { "outputs: vm/build is a build output", "a build/ folder" },
+      { "outputs: vm/prof/dripprof is an executable", "a binary" },
+      { "copies: exercises/165/tests/vm%-fib%.folded%.expected has the same bytes as grader/", "a grader file" },
+      { "lines: chapters/notes%.md:2 is a line of solutions/165/profile%.c", "a line of the reference" },
+      { "helpers%.c:%d+%-%d+ myADDFRAME is close to solutions/165/profile%.c:%d+ add_frame", "a renamed add_frame" },
+      { "helpers%.c:%d+%-%d+ mySCANCOUNT is close to solutions/165/profile%.c:%d+ scan_count",
+        "a renamed scan_count" },
+    }) do
+      it("catches " .. e[2], function()
+        check(out:find(e[1]) ~= nil, out)
+      end)
+    end
+  end)
+
+  -- ---------------------------------------------------------------- template repository
+
+  describe("as a template repository", function()
+    teardown(function()
+      sh("rm -rf " .. wb.quote(EDITION .. "/.git"))
+    end)
+    it("git init + git add -A: nothing left over or ignored (no build outputs)", function()
+      local ok, _, out = in_edition("git init -q . && git add -A && "
+        .. "git ls-files --others --ignored --exclude-standard --directory")
+      check(ok and out == "", out)
+    end)
+    it("git add -A takes every file of the edition", function()
+      local _, _, count = in_edition("git ls-files | wc -l")
+      local _, _, files = in_edition("find . -name .git -prune -o -type f -print | wc -l")
+      check(tonumber(count) and tonumber(count) == tonumber(files), count .. " of " .. files)
+    end)
+    it("no build or test file of the edition refers to ../shared", function()
+      local _, _, out = in_edition("grep -rl --include='*.mk' --include=Makefile --include='*.sh' --include='*.lua' "
+        .. "'\\.\\./shared' . || true")
+      check(out == "", out)
+    end)
+  end)
+
+  -- ---------------------------------------------------------------- student
+
+  describe("used as a student would", function()
+    local folded = "chapters/data/165/fib-drip.folded"
+    local total
+    it("make builds the VM and dripprof with the stubs", function()
+      local ok, _, out = in_edition("make -s all")
+      check(ok and wb.exists(EDITION .. "/build/drip") and wb.exists(EDITION .. "/build/dripprof"), out)
+    end)
+    it("stubs: dripprof top says it needs inclusive() from exercises/165/profile.c", function()
+      local _, code, out = in_edition("build/dripprof top " .. folded)
+      check(code == 3 and out:find("dripprof top needs inclusive() from exercises/165/profile.c: run make "
+        .. "exercise-165\n  (inclusive() returns -1 on the one stack \"main;f 3\", like the shipped stub)", 1, true),
+        out)
+    end)
+    it("stubs: dripprof files says it needs parse_row()", function()
+      local _, code, out = in_edition("build/dripprof files vm/prof/tests/data/shared-jumps.annotate.txt")
+      check(code == 3 and out:find("dripprof files needs parse_row() from exercises/165/profile.c", 1, true), out)
+    end)
+    it("stubs: dripprof fold and flame work", function()
+      local ok, _, out = in_edition("build/dripprof fold vm/prof/tests/data/fib.callgrind.out | "
+        .. "build/dripprof flame - > build/fib.svg && grep -c '<g' build/fib.svg")
+      check(ok and tonumber(out) and tonumber(out) > 5, out)
+    end)
+    it("stubs: make exercise-165 fails, every test a plain failure (no crash, no timeout)", function()
+      local ok, _, out = in_edition("make exercise-165")
+      local tsv = wb.read_file(EDITION .. "/build/exercise/165/results.tsv") or ""
+      local plain = 0
+      total = 0
+      for _, verdict in tsv:gmatch("([^\t\n]+)\t([^\t\n]+)") do
+        total = total + 1
+        plain = plain + (verdict == "failed" and 1 or 0)
+      end
+      check(not ok and total > 50 and plain == total
+        and out:find("parse_row 0/%d+ · sum_named 0/%d+ · inclusive 0/%d+"),
+        plain .. " of " .. total .. " failed plainly\n" .. out:sub(-400))
+    end)
+    local command = os.getenv("EDITION_FULL") == "1" and "make test"
+      or "make test TEST_SUITES='prof exercises chapters'"
+    it("the edition's own " .. command .. " passes", function()
+      local ok, _, out = in_edition(command)
+      local last = out:match("(%d+ passed, %d+ failed)%s*$")
+      check(ok and last and last:match(" 0 failed$"), tostring(last) .. "\n" .. out:sub(-1500))
+    end)
+    it("with the reference's profile.c copied in, make exercise-165 passes", function()
+      sh("cp solutions/165/profile.c " .. wb.quote(EDITION .. "/exercises/165/profile.c"))
+      local ok, _, out = in_edition("make exercise-165")
+      check(ok and out:find("All " .. tostring(total) .. " tests pass.", 1, true), out:sub(-600))
+    end)
+    it("make rebuilds dripprof with the student's code", function()
+      local ok, _, out = in_edition("make -s all")
+      check(ok, out)
+    end)
+    for _, args in ipairs({ "top " .. folded, "top --limit 5 vm/prof/tests/data/fib.callgrind.out",
+                            "files vm/prof/tests/data/shared-jumps.annotate.txt" }) do
+      it("dripprof " .. args .. " on the student's code prints what the instructor's prints", function()
+        local mine_ok, _, mine = in_edition("build/dripprof " .. args)
+        local _, _, theirs = sh("build/dripprof " .. args)
+        check(mine_ok and mine == theirs and #mine > 200, mine:sub(1, 600))
+      end)
+    end
+  end)
+end)

@@ -1,0 +1,566 @@
+-- grader_spec.lua: the grader's own tests, a busted spec run from the repository root.
+--
+--   make test-grader             everything but the long tests (suite `grader` of make test)
+--   make test-grader-batch       #batch: the scale test, BATCH_COPIES (20) copies with
+--                                SUBMISSIONS while busy loops keep the machine loaded
+--   make test-grader-gradescope  #gradescope: the attacks through the Gradescope layout (root)
+--
+-- Every test drives the real entry points (grade.lua, batch.lua, expected.lua, verify.lua)
+-- as processes, the way `make` does, and checks what they print and write. The speed check
+-- runs on a smaller input (SPEED_LINES) and only where it is the point of the test, to keep
+-- the suite near two minutes.
+
+local wb = require("workbook")
+local json = require("dkjson")
+local verify = require("verify")
+local engine = require("engine")
+local sandbox = require("sandbox")
+local attacks = require("attacks")
+
+local LUA = os.getenv("LUA") or "lua5.4"
+local ROOT = engine.root .. "/test"
+local SEED = 4242
+local SPEED_LINES = 10000
+
+wb.mkdir_p(ROOT)
+
+-- Runs a shell command; returns exit code, stdout, stderr.
+local function run(cmd)
+  return wb.run_captured(cmd, ROOT)
+end
+
+local function grade_cmd(env, args)
+  return string.format("%s %s grader/grade.lua --seed %d --speed-lines %d %s", env, LUA, SEED, SPEED_LINES, args)
+end
+
+local function decode(path)
+  return json.decode(wb.read_file(path) or "null")
+end
+
+-- A fixture folder with some of the committed fixtures and their answers.
+local function fixture_subset(tag, names)
+  local dir = ROOT .. "/fixtures-" .. tag
+  wb.rm_rf(dir)
+  wb.mkdir_p(dir .. "/expected")
+  wb.copy("grader/fixtures/165/fixtures.lua", dir .. "/fixtures.lua")
+  for _, name in ipairs(names) do
+    wb.copy("grader/fixtures/165/" .. name, dir .. "/" .. name)
+    wb.copy("grader/fixtures/165/expected/" .. name .. ".expected", dir .. "/expected/" .. name .. ".expected")
+  end
+  return dir
+end
+
+-- The isolation levels the attack suite can run at on this machine, and why not the others.
+local function levels()
+  local usable, why_not = {}, {}
+  for _, level in ipairs({ "bwrap", "user" }) do
+    local ok, why = pcall(sandbox.use, level)
+    local probe = ok and select(2, pcall(sandbox.run, { isolation = level, cpu = 5, argv = { "true" } }))
+    if type(probe) == "table" and probe.ok then
+      usable[#usable + 1] = level
+    else
+      why_not[level] = tostring(type(probe) == "table" and (probe.status or probe.message) or why)
+    end
+  end
+  sandbox.use("none")
+  return usable, why_not
+end
+
+-- results.json: the Gradescope fields and their types.
+local function check_results_json(path)
+  local r = decode(path)
+  assert.are.equal("table", type(r), path .. " does not decode")
+  assert.is_truthy(math.type(r.score), "score is a number")
+  assert.are.equal("number", type(r.execution_time))
+  assert.is_truthy(type(r.output) == "string" and r.output:match("seed"), "output is the report")
+  assert.is_truthy(r.output_format == "text" and r.visibility == "visible" and r.stdout_visibility == "visible",
+    "formats and visibility")
+  assert.is_truthy(type(r.tests) == "table" and #r.tests > 10, "tests[]")
+  for _, t in ipairs(r.tests) do
+    assert.is_truthy(type(t.name) == "string" and type(t.number) == "string" and type(t.score) == "number"
+      and type(t.max_score) == "number" and (t.status == "passed" or t.status == "failed")
+      and type(t.output) == "string" and type(t.tags) == "table" and t.visibility == "visible"
+      and t.score <= t.max_score + 1e-9, "tests[] have name, number, score, max_score, status, output, tags, "
+      .. "visibility: " .. tostring(t.name))
+  end
+end
+
+-- SUBMISSIONS: stubs and reference copies, graded in parallel with the speed check on
+-- (with `busy`, while three busy loops per core keep the machine loaded). Returns what the
+-- checks look at.
+local function grade_batch(copies, busy)
+  local subs = ROOT .. "/submissions"
+  wb.rm_rf(subs)
+  for i = 1, copies do
+    local name = string.format("student-%02d", i)
+    local from = (i % 3 == 0) and "solutions/165" or "exercises/165"
+    -- Nested one level, as LMS downloads are.
+    wb.mkdir_p(subs .. "/" .. name .. "/work")
+    wb.copy(from .. "/profile.c", subs .. "/" .. name .. "/work/profile.c")
+  end
+  wb.mkdir_p(subs .. "/student-empty")
+  local out = ROOT .. "/batch"
+  -- --skip-reference: a reference copy is among the submissions anyway.
+  local command = string.format("SPEED_LINES=%d %s grader/batch.lua %s --skip-reference --out %s --seed %d",
+    SPEED_LINES, LUA, subs, out, SEED)
+  local code, stdout, stderr
+  if busy then
+    code, stdout, stderr = wb.while_busy(3 * wb.nproc(), run, command)
+  else
+    code, stdout, stderr = run(command)
+  end
+  return { code = code, stdout = stdout, stderr = stderr, out = out, copies = copies,
+    csv = wb.read_file(out .. "/scores.csv") or "" }
+end
+
+-- The checks of a batch's results.
+local function batch_checks(get)
+  it("SUBMISSIONS batch exits 0", function()
+    assert.are.equal(0, get().code, get().stderr)
+  end)
+  it("scores.csv has a header and one row per submission", function()
+    assert.are.equal(get().copies + 2, #wb.split_lines(get().csv), get().csv)
+  end)
+  it("make grade scores the shipped stubs 0 and the reference 100 of 100 (with the speed check)", function()
+    local seen = 0
+    for _, row in ipairs(wb.split_lines(get().csv)) do
+      local name, score, max = row:match("^([^,]+),([^,]*),([^,]*),")
+      local n = tonumber(name and name:match("student%-(%d+)"))
+      if n then
+        seen = seen + 1
+        if n % 3 == 0 then
+          assert.is_truthy(score == max and tonumber(score) == 100, "reference: " .. row)
+        else
+          assert.are.equal(0, tonumber(score), "stubs: " .. row)
+        end
+      end
+    end
+    assert.are.equal(get().copies, seen)
+  end)
+  it("a submission without profile.c scores 0 and does not stop the batch", function()
+    assert.is_truthy(get().csv:match("student%-empty,0,"), get().csv)
+  end)
+  it("failures.txt lists the checks most often failed, and the batch prints a summary", function()
+    assert.is_truthy((wb.read_file(get().out .. "/failures.txt") or ""):match("checks most often failed"))
+    assert.is_truthy(get().stdout:match("graded %d+ of %d+ submissions"), get().stdout)
+  end)
+  it("results.json has Gradescope's fields and types", function()
+    check_results_json(get().out .. "/student-03/results.json")
+  end)
+  it("the report prints the seed and how to repeat it", function()
+    local report = wb.read_file(get().out .. "/student-03/165/report.txt") or ""
+    assert.is_truthy(report:match("seed: " .. SEED .. " %(repeat this run with SEED=" .. SEED .. "%)"),
+      report:sub(1, 300))
+  end)
+end
+
+-- The attack suite (grader/165/attacks/) at one isolation level: every attack comes to its
+-- designed outcome, nothing survives, the repository is unchanged, the stubs still score 0.
+local function attack_checks(level)
+  local outcomes, stubs = {}, {}
+  setup(function()
+    -- At the user level the grader makes the repository private (chmod 700): undo it after.
+    local mode = wb.capture("stat -c %a .")
+    local fixtures = fixture_subset("attacks", { "book-fib-self.txt", "toy-vm.folded" })
+    for _, o in ipairs(attacks.run({ level = level, out = ROOT .. "/attacks-" .. level, seed = SEED,
+      fixtures = fixtures, speed_lines = SPEED_LINES })) do
+      outcomes[o.name] = o.problems
+    end
+    local json_path = ROOT .. "/attacks-" .. level .. "/stubs.json"
+    stubs.code, _, stubs.stderr = run(grade_cmd("GRADE_NO_SPEED=1 GRADE_ISOLATION=" .. level .. " FIXTURES="
+      .. wb.quote(fixtures), "--submission exercises/165 --quiet --out " .. ROOT .. "/attacks-" .. level
+      .. "/stubs --json " .. json_path))
+    stubs.result = decode(json_path) or {}
+    wb.run("chmod " .. mode:gsub("%s+", "") .. " .")
+  end)
+  local names = {}
+  for _, attack in ipairs(assert(wb.load_data("grader/165/attacks/attacks.lua"))) do
+    names[#names + 1] = "165/" .. attack.name
+  end
+  names[#names + 1] = "the machine after the attacks"
+  for _, name in ipairs(names) do
+    it(name, function()
+      local problems = outcomes[name]
+      assert.is_truthy(problems, "no outcome")
+      assert.are.equal("", table.concat(problems, "; "))
+    end)
+  end
+  it("the shipped stubs still score 0 afterwards", function()
+    assert.is_truthy(stubs.code == 0 and stubs.result.score == 0, stubs.stderr)
+  end)
+  it("results.json names the isolation level", function()
+    local data = stubs.result.extra_data
+    assert.is_truthy(type(data) == "table" and tostring(data.isolation):match("^" .. level .. ":"),
+      tostring(data and data.isolation))
+  end)
+end
+
+describe("the grader", function()
+  it("has the shipped stubs to grade (exercises/165/profile.c)", function()
+    assert.is_true(wb.exists("exercises/165/profile.c"))
+  end)
+
+  describe("seeds", function()
+    -- The inputs chapter.plan generates for a seed: name and hash of every file.
+    local function generated(seed, name)
+      local chapter = engine.load_chapter("165")
+      local fixtures = engine.load_fixtures(chapter)
+      local gen = ROOT .. "/seed-" .. name
+      wb.rm_rf(gen)
+      wb.mkdir_p(gen)
+      math.randomseed(seed)
+      chapter.plan({ rubric = chapter.rubric, fixtures = fixtures, gen = gen, speed_lines = 500 })
+      local sums = {}
+      for _, f in ipairs(wb.list_dir(gen)) do
+        sums[#sums + 1] = f .. " " .. wb.sha256(gen .. "/" .. f)
+      end
+      return table.concat(sums, "\n")
+    end
+    it("the same seed generates the same randomised inputs; another seed, others", function()
+      local a, b, c = generated(11, "a"), generated(11, "b"), generated(12, "c")
+      assert.are.equal(a, b)
+      assert.are_not.equal(a, c)
+    end)
+  end)
+
+  describe("bad submissions are results, not grader crashes", function()
+    local code, stdout, stderr, r
+    setup(function()
+      local dir = ROOT .. "/broken"
+      wb.rm_rf(dir)
+      wb.mkdir_p(dir)
+      wb.write_file(dir .. "/profile.c", "#include \"profile.h\"\nint parse_row(const char *line, Row *row) {\n"
+        .. "  return 1 +\n}\n")
+      code, stdout, stderr = run(grade_cmd("GRADE_VALGRIND=/nonexistent/valgrind", "--submission " .. dir
+        .. " --out " .. ROOT .. "/broken-run --json " .. ROOT .. "/broken.json"))
+      r = decode(ROOT .. "/broken.json") or {}
+    end)
+    it("a compile error is graded (exit 0, score 0)", function()
+      assert.is_truthy(code == 0 and r.score == 0, stderr)
+    end)
+    it("the report shows the compile error", function()
+      assert.is_truthy(stdout:match("build: FAILED: profile%.c does not compile: .*error"), stdout:sub(1, 400))
+    end)
+    it("without valgrind the speed check is skipped with the reason and left out of the total", function()
+      assert.is_truthy(stdout:match("skipped: valgrind is not installed"), stdout:sub(1, 400))
+      assert.are.equal(85, r.extra_data and r.extra_data.max_score)
+    end)
+  end)
+
+  it("takes only profile.c from a submission: headers and checker are restored pristine", function()
+    local dir = ROOT .. "/own-header"
+    wb.rm_rf(dir)
+    wb.mkdir_p(dir)
+    wb.copy("solutions/165/profile.c", dir .. "/profile.c")
+    wb.write_file(dir .. "/profile.h", "#error a student's header must not be used\n")
+    wb.write_file(dir .. "/check.c", "#error a student's checker must not be used\n")
+    local code, _, stderr = run(grade_cmd("GRADE_NO_SPEED=1", "--submission " .. dir .. " --out " .. ROOT
+      .. "/own-header-run --json " .. ROOT .. "/own-header.json --quiet"))
+    local r = decode(ROOT .. "/own-header.json") or {}
+    assert.is_truthy(code == 0 and r.score and r.extra_data and r.score == r.extra_data.max_score, stderr)
+  end)
+
+  describe("make gradescope", function()
+    local zip = "build/gradescope/autograder.zip"
+    -- zipinfo's listing: name -> permission bits as text ("-rwxr-xr-x").
+    local modes = {}
+    setup(function()
+      local code, _, stderr = run(LUA .. " grader/gradescope.lua")
+      assert.are.equal(0, code, stderr)
+      for mode, name in wb.capture("zipinfo " .. wb.quote(zip)):gmatch("\n(%-[rwx-]+) .- (%S+)%f[\n]") do
+        modes[name] = mode
+      end
+    end)
+    it("holds run_autograder and setup.sh, executable", function()
+      assert.are.equal("-rwxr-xr-x", modes["run_autograder"])
+      assert.are.equal("-rwxr-xr-x", modes["setup.sh"])
+    end)
+    it("carries the grader, the reference, the sandbox, dripprof's sources and the Lua helpers", function()
+      for _, name in ipairs({ "solutions/165/profile.c", "grader/165/check.c", "exercises/harness/sandbox.c",
+        "exercises/harness/sandbox_box.c", "vm/prof/folded.c", "vm/prof/dripprof.c", "vm/prof/prof.mk",
+        "vm/lib/workbook.lua", "vm/lib/dripprof.lua", "Makefile" }) do
+        assert.is_truthy(modes[name], name)
+      end
+    end)
+    it("holds no mutant (a correct implementation), attack, stub or test", function()
+      local useless = {}
+      for name in pairs(modes) do
+        if name:match("mutants/") or name:match("attacks") or name:match("^exercises/165/")
+          or name:match("_spec%.lua$") or name:match("/tests/") then
+          useless[#useless + 1] = name
+        end
+      end
+      assert.are.equal("", table.concat(useless, " "))
+    end)
+    it("run_autograder makes /autograder private before grading", function()
+      local script = wb.capture("unzip -p " .. wb.quote(zip) .. " run_autograder")
+      assert.is_truthy(script:match("chmod 700 /autograder /autograder/source"), script)
+    end)
+  end)
+
+  describe("fixture folders", function()
+    local dir = ROOT .. "/fixtures"
+    local env = "FIXTURES=" .. wb.quote(dir)
+    local function expected()
+      return run(env .. " " .. LUA .. " grader/expected.lua")
+    end
+    setup(function()
+      wb.rm_rf(dir)
+      wb.mkdir_p(dir)
+      wb.copy("grader/fixtures/165/toy-vm.folded", dir .. "/toy-vm.folded")
+      wb.copy("grader/fixtures/165/book-fib-self.txt", dir .. "/book.txt")
+      wb.write_file(dir .. "/dropped-in.folded", "main;a;b;a 7\nmain;c 3\n")
+    end)
+    it("a fixture without expected answers is refused, naming the command", function()
+      local code, _, stderr = run(grade_cmd(env .. " GRADE_NO_SPEED=1", "--submission solutions/165 --quiet"))
+      assert.is_truthy(code == 2 and stderr:match("has no expected answers") and stderr:match("make expected FIXTURES="),
+        stderr)
+    end)
+    it("make expected FIXTURES=dir writes answers for a new folder", function()
+      local code, _, stderr = expected()
+      assert.are.equal(0, code, stderr)
+    end)
+    it("a swapped-in folder is graded after make expected alone; a dropped-in file becomes a check", function()
+      local code, _, stderr = run(grade_cmd(env .. " GRADE_NO_SPEED=1", "--submission solutions/165 --json "
+        .. ROOT .. "/fixtures.json --out " .. ROOT .. "/fixtures-run --quiet"))
+      local r = decode(ROOT .. "/fixtures.json") or {}
+      assert.is_truthy(code == 0 and r.score and r.extra_data and r.score == r.extra_data.max_score and r.score > 0,
+        stderr)
+      local names = {}
+      for _, t in ipairs(r.tests or {}) do
+        names[#names + 1] = t.name
+      end
+      assert.is_truthy(table.concat(names, "\n"):match("dropped%-in%.folded"))
+    end)
+    it("a changed fixture's stale answers are refused", function()
+      wb.write_file(dir .. "/toy-vm.folded", (wb.read_file(dir .. "/toy-vm.folded") or "") .. "main;run 5\n")
+      local code, _, stderr = run(grade_cmd(env, "--submission solutions/165 --quiet"))
+      assert.is_truthy(code == 2 and stderr:match("toy%-vm%.folded changed") and stderr:match("stale"), stderr)
+    end)
+    it("a corrupted folded fixture gives an error naming file and line", function()
+      wb.write_file(dir .. "/toy-vm.folded", "main;run;fib 10\nmain;run 5\nmain;;x 4\n")
+      local code, _, stderr = expected()
+      assert.is_truthy(code == 1 and stderr:find(dir .. "/toy-vm.folded:3:", 1, true), stderr)
+    end)
+    it("a corrupted annotate fixture (NUL byte) gives an error naming file and line", function()
+      wb.write_file(dir .. "/toy-vm.folded", "main;run 5\n")
+      wb.write_file(dir .. "/book.txt", "--------\n20,186,274,402 (100.0%)  PROGRAM TOTALS\nbad\0line\n")
+      local code, _, stderr = expected()
+      assert.is_truthy(code == 1 and stderr:find(dir .. "/book.txt:3:", 1, true), stderr)
+    end)
+    it("a file with no annotate rows is refused with file and line", function()
+      wb.write_file(dir .. "/book.txt", "just some text\nwith no rows\n")
+      local code, _, stderr = expected()
+      assert.is_truthy(code == 1 and stderr:find(dir .. "/book.txt:1: no callgrind_annotate row", 1, true), stderr)
+    end)
+    -- Fixtures that would hand out free points: (folded, annotate, message or nil, what).
+    local totals = "--------\n20,186,274,402 (100.0%)  PROGRAM TOTALS\n"
+    for _, case in ipairs({
+      { "", totals, "toy-vm.folded:1: no stack", "a folded fixture with no stack is refused" },
+      { "\n\n", totals, "toy-vm.folded:1: no stack", "a folded fixture of blank lines is refused" },
+      { "main;run 5\n", totals .. "3,4", "book.txt:3: the last line has no newline",
+        "an annotate fixture cut short (last line without a newline) is refused" },
+      { "main;run 5\nmain;fi", totals, "toy-vm.folded:2: the last line has no newline",
+        "a folded fixture cut short is refused" },
+      { "main;run 5\n", totals .. "\n  ", nil,
+        "an annotate fixture ending in a blank line without a newline is accepted" },
+    }) do
+      it(case[4] .. (case[3] and " with file and line" or ""), function()
+        wb.write_file(dir .. "/toy-vm.folded", case[1])
+        wb.write_file(dir .. "/book.txt", case[2])
+        local code, _, stderr = expected()
+        if case[3] then
+          assert.is_truthy(code == 1 and stderr:find(dir .. "/" .. case[3], 1, true), stderr)
+        else
+          assert.are.equal(0, code, stderr)
+        end
+      end)
+    end
+  end)
+
+  -- The speed check reads callgrind's log defensively: the program can write lines into it.
+  describe("callgrind's log", function()
+    local real = "==7== Callgrind, a call-graph generating cache profiler\n==7== Command: ./check inclusive x\n"
+    local ending = "==7== Events    : Ir\n==7== Collected : 123456\n==7== \n==7== I   refs:      123,456\n"
+    it("gives the count", function()
+      assert.are.equal(123456, engine.callgrind_count(real .. ending))
+    end)
+    it("ignores a count the program wrote before valgrind's own", function()
+      assert.are.equal(123456, engine.callgrind_count(real .. "==7== Collected : 1\n" .. ending))
+    end)
+    it("gives no count for a second program (exec)", function()
+      assert.is_nil(engine.callgrind_count(real .. "==7== Command: /bin/true\n" .. ending))
+    end)
+    it("gives no count when valgrind wrote none", function()
+      assert.is_nil(engine.callgrind_count(real))
+    end)
+    it("gives no count for a log that does not start with valgrind's header", function()
+      assert.is_nil(engine.callgrind_count("==8== Collected : 5\n" .. real))
+    end)
+  end)
+
+  describe("a SUBMISSIONS batch", function()
+    local batch
+    setup(function()
+      batch = grade_batch(3, false)
+    end)
+    batch_checks(function()
+      return batch
+    end)
+  end)
+
+  -- The mutants, the reference (full marks) and the stubs (zero), via verify, on the
+  -- fixtures that make every mutant lose points: a subset of the full set so the suite
+  -- stays fast (`make verify-fixtures` uses them all).
+  describe("verify-fixtures", function()
+    local SUBSET = { "book-fib-self.txt", "c-wordfreq-self.txt", "c-wordfreq-nopct.txt", "vm-fib.folded",
+      "vm-zoo.folded", "toy-vm.folded", "book-fib.folded" }
+    local lines, problems = {}, {}
+    setup(function()
+      local dir = fixture_subset("subset", SUBSET)
+      local list
+      problems, list = verify.verify({ out = ROOT .. "/verify", seed = SEED, speed_lines = SPEED_LINES,
+        no_speed = true, fixtures = dir })
+      for _, line in ipairs(list) do
+        lines[line:match("^%S+%s+(%S+)") or line] = line
+      end
+    end)
+    local candidates = { "165-reference", "165-stubs" }
+    for _, m in ipairs(assert(wb.load_data("grader/165/mutants/mutants.lua"))) do
+      candidates[#candidates + 1] = "165-mutant-" .. m.fault:lower()
+    end
+    for _, name in ipairs(candidates) do
+      it("grades " .. name .. " as expected", function()
+        local line = lines[name] or "(not graded)"
+        assert.is_truthy(line:match("^ok"), line .. "\n" .. table.concat(problems, "\n"))
+      end)
+    end
+    it("shows a wrong inclusive()'s first difference as input/expected/actual", function()
+      local r = decode(ROOT .. "/verify/graded/165-mutant-every_occurrence/results.json") or {}
+      local found = false
+      for _, t in ipairs(r.tests or {}) do
+        found = found or (t.name:match("^inclusive: toy%-vm") and t.output:match("first difference")
+          and t.output:match("expected:") and t.output:match("actual:") and t.output:match("input:")) ~= nil
+      end
+      assert.is_true(found)
+    end)
+    it("reports an endless loop as 'timed out after 2 s'", function()
+      local h = decode(ROOT .. "/verify/graded/165-mutant-hangs_on_empty_needle/results.json") or {}
+      assert.is_truthy((h.output or ""):match("timed out after 2 s"), h.output)
+    end)
+  end)
+
+  -- Verdicts do not depend on load: the reference, an endless loop and a crash, graded with
+  -- CPU limits scaled down to a quarter, on the machine as it is and with three busy loops
+  -- per core beside it, get the same points and the same statuses.
+  describe("verdicts under load", function()
+    local base = wb.read_file("grader/165/mutants/profile.c")
+    local candidates = { reference = wb.read_file("solutions/165/profile.c"),
+      hangs = "#define FAULT_HANGS_ON_EMPTY_NEEDLE 1\n" .. base, crashes = "#define FAULT_NEEDS_SEMICOLON 1\n" .. base }
+    local quiet, busy, full = {}, {}, {}
+    local function grade(tag, fixtures, subs)
+      local out = ROOT .. "/load-" .. tag
+      local code, _, stderr = run(string.format("GRADE_NO_SPEED=1 GRADE_CPU_SCALE=0.25 FIXTURES=%s %s "
+        .. "grader/batch.lua %s --skip-reference --out %s --seed %d", wb.quote(fixtures), LUA, subs, out, SEED))
+      assert.are.equal(0, code, "the batch ran (" .. tag .. "): " .. stderr)
+      local verdicts = {}
+      for name in pairs(candidates) do
+        local r = decode(out .. "/" .. name .. "/results.json") or {}
+        full[name] = r.score ~= nil and r.extra_data ~= nil and r.score == r.extra_data.max_score
+        local lines = { name .. " " .. tostring(r.score) }
+        for _, t in ipairs(r.tests or {}) do
+          lines[#lines + 1] = string.format("%s %s %s", t.name, wb.format_number(t.score), t.output:match("^[^\n]*"))
+        end
+        table.sort(lines)
+        verdicts[name] = table.concat(lines, "\n")
+      end
+      return verdicts
+    end
+    setup(function()
+      local fixtures = fixture_subset("load", { "book-fib-self.txt", "toy-vm.folded" })
+      local subs = ROOT .. "/load-submissions"
+      wb.rm_rf(subs)
+      for name, text in pairs(candidates) do
+        wb.mkdir_p(subs .. "/" .. name)
+        wb.write_file(subs .. "/" .. name .. "/profile.c", text)
+      end
+      quiet = grade("quiet", fixtures, subs)
+      busy = wb.while_busy(3 * wb.nproc(), grade, "busy", fixtures, subs)
+    end)
+    for name in pairs(candidates) do
+      it(name .. " gets the same points and statuses with 3 busy loops per core beside it", function()
+        assert.are.equal(quiet[name], busy[name])
+      end)
+    end
+    it("the reference scores full marks with a quarter of the CPU time", function()
+      assert.is_true(full.reference, quiet.reference)
+    end)
+    it("an endless loop is a CPU-time timeout", function()
+      assert.is_truthy(quiet.hangs:match("timed out after 0%.5 s of CPU time"), quiet.hangs)
+    end)
+    it("a crash is reported as the crash", function()
+      assert.is_truthy(quiet.crashes:match("SEGV"), quiet.crashes)
+    end)
+  end)
+
+  local usable, why_not = levels()
+  for _, level in ipairs(usable) do
+    describe("the attack suite at the " .. level .. " level", function()
+      attack_checks(level)
+    end)
+  end
+  for level, why in pairs(why_not) do
+    pending("the attack suite at the " .. level .. " level: not possible on this machine (" .. why .. ")")
+  end
+end)
+
+-- The long tests (make test-slow).
+describe("the grader at scale #batch", function()
+  local batch
+  setup(function()
+    batch = grade_batch(tonumber(os.getenv("BATCH_COPIES")) or 20, true)
+  end)
+  batch_checks(function()
+    return batch
+  end)
+end)
+
+-- The Gradescope layout: the zip's run_autograder on the reference, the stubs and the
+-- attacks that aim at it, at every isolation level this machine offers (root only).
+describe("the grader in Gradescope's layout #gradescope", function()
+  local NAMES = { "reference", "stubs", "include_gradescope", "include_relative", "incbin",
+    "exec_reference", "rewrite_results", "read_expected", "exfiltrate", "env_dump", "fork_bomb", "do_nothing",
+    "leak_off", "symlink_solution", "huge_source" }
+  if not wb.is_root() then
+    pending("Gradescope emulation needs root (a private mount namespace on /autograder)")
+    return
+  end
+  local outcomes, before = {}, nil
+  setup(function()
+    local code, _, stderr = run(LUA .. " grader/gradescope.lua")
+    assert.are.equal(0, code, "make gradescope builds the zip: " .. stderr)
+    before = attacks.repository_fingerprint()
+  end)
+  for _, level in ipairs((levels())) do
+    describe("at the " .. level .. " level", function()
+      setup(function()
+        for _, o in ipairs(attacks.gradescope({ level = level, out = wb.realpath(ROOT) .. "/gradescope-" .. level,
+          zip = "build/gradescope/autograder.zip", names = NAMES })) do
+          outcomes[level .. " " .. o.name] = o.problems
+        end
+      end)
+      for _, name in ipairs(NAMES) do
+        it(name, function()
+          local problems = outcomes[level .. " " .. name]
+          assert.is_truthy(problems, "no outcome")
+          assert.are.equal("", table.concat(problems, "; "))
+        end)
+      end
+    end)
+  end
+  it("leaves no attack process and the repository unchanged", function()
+    local survivors = wb.capture("ps -eo comm= | grep -c '^drip-attack' || true"):match("%d+")
+    assert.are.equal(0, tonumber(survivors))
+    assert.are.equal(before, attacks.repository_fingerprint())
+  end)
+end)

@@ -1,0 +1,61 @@
+-- dripprof.lua: folded stacks and callgrind_annotate rows, read through build/dripprof.
+--
+-- The workbook has one reader of each format, in C (vm/prof/folded.c, vm/prof/annotate.c
+-- with the exercise's parse_row). Lua code that needs stacks or rows (the chapter's
+-- sentences, the grader's seeded variants) asks `dripprof stacks` and `dripprof rows` for
+-- them as tab-separated records, with frames and labels escaped as workbook.escape does,
+-- and only splits and unescapes here. A file dripprof refuses raises its message, which
+-- names the file and the line.
+
+local wb = require("workbook")
+
+local M = {}
+
+-- The dripprof to run: DRIPPROF from the environment, else the one `make` builds.
+function M.program()
+  local path = os.getenv("DRIPPROF")
+  return (path and path ~= "") and path or "build/dripprof"
+end
+
+-- The records of `dripprof WORDS...`, one list of fields (unescaped) per line.
+local function records(words)
+  local command = wb.command({ M.program(), table.unpack(words) })
+  local text, ok = wb.capture(command .. " 2>&1")
+  if not ok then
+    local why = text:match("([^\n]+)\n?$") or ("`" .. table.concat(words, " ") .. "` failed")
+    error(why:gsub("^dripprof: ", ""), 0)
+  end
+  local list = {}
+  for line in text:gmatch("[^\n]+") do
+    local fields = {}
+    for field in (line .. "\t"):gmatch("([^\t]*)\t") do
+      fields[#fields + 1] = wb.unescape(field)
+    end
+    list[#list + 1] = fields
+  end
+  return list
+end
+
+-- The stacks of a folded file (or callgrind.out), in file order:
+-- { { count = 5, frames = { "main", "fib" } }, ... } (an integer, a float past 2^63).
+function M.stacks(path)
+  local list = {}
+  for i, fields in ipairs(records({ "stacks", path })) do
+    list[i] = { count = tonumber(fields[1]), frames = { table.unpack(fields, 2) } }
+  end
+  return list
+end
+
+-- Every row of callgrind_annotate output, as the reference's parse_row reads them:
+-- { { line = 21, count = "20186274402", pct = "100.00" or nil, label = "PROGRAM TOTALS",
+--     file = ..., func = ..., object = ... }, ... }. count stays text (it may pass 2^63).
+function M.rows(path)
+  local list = {}
+  for i, f in ipairs(records({ "rows", path })) do
+    list[i] = { line = tonumber(f[1]), count = f[2], pct = f[3] ~= "" and f[3] or nil, label = f[4],
+      file = f[5], func = f[6], object = f[7] }
+  end
+  return list
+end
+
+return M

@@ -1,0 +1,381 @@
+-- workbook.lua: the one Lua helper module of the whole workbook: shell quoting and
+-- commands, files and folders, temporary folders, the escape that Lua and our C tools
+-- share, command-line parsing, and a few text helpers.
+--
+-- Every Lua script of the workbook (the VM's tests, the chapter tools, the exercise
+-- harness, the grader) requires it as `local wb = require("workbook")`; the Makefile's
+-- LUA_PATH finds it, and no script edits package.path. It lives in vm/lib/ because vm/
+-- is the layer every other part stands on and ships in every edition: the grader may
+-- depend on exercises/ and vm/, exercises/ and chapters/ on vm/, never the reverse.
+--
+-- Folders go through LuaFileSystem (Debian's lua-filesystem; lua-posix has no Lua 5.4
+-- build in Debian 12), so making, listing and removing them starts no process. What
+-- coreutils does better stays a command, every word quoted here: cp (modes), mktemp
+-- (a private folder created atomically), sha256sum, realpath, nproc.
+--
+-- Errors: functions that can fail for reasons outside the caller's control return nil
+-- plus a message; misuse raises.
+
+local lfs = require("lfs")
+local argparse = require("argparse")
+
+local M = {}
+
+-- ------------------------------------------------------------------ commands
+
+-- Quotes s for /bin/sh: 'it'\''s' style, safe for any byte but NUL.
+function M.quote(s)
+  return "'" .. tostring(s):gsub("'", "'\\''") .. "'"
+end
+
+-- Joins a list of words into one quoted command line.
+function M.command(words)
+  local out = {}
+  for i, w in ipairs(words) do
+    out[i] = M.quote(w)
+  end
+  return table.concat(out, " ")
+end
+
+-- Runs a shell command; returns true when it exited 0, plus the exit code (128 + N for
+-- a death by signal N, as the shell says it).
+function M.run(cmd)
+  local ok, how, code = os.execute(cmd)
+  if how == "signal" then
+    return false, 128 + code
+  end
+  return ok == true, code
+end
+
+-- Runs a shell command and returns its stdout (stderr is left alone), plus whether it
+-- exited 0 and its exit code.
+function M.capture(cmd)
+  local pipe = assert(io.popen(cmd, "r"))
+  local text = pipe:read("a")
+  local ok, _, code = pipe:close()
+  return text, ok == true, code
+end
+
+-- Runs a shell command with stdout and stderr going to two files of its own; returns
+-- the exit code, stdout and stderr. dir holds the two files.
+function M.run_captured(cmd, dir)
+  local out, err = dir .. "/cmd.stdout", dir .. "/cmd.stderr"
+  local _, code = M.run(cmd .. " > " .. M.quote(out) .. " 2> " .. M.quote(err))
+  return code, M.read_file(out) or "", M.read_file(err) or ""
+end
+
+-- Starts a shell command with stdout and stderr on one pipe; finish(handle) waits and
+-- returns its exit code and output. Several started commands run at the same time.
+function M.start(cmd)
+  return assert(io.popen("( " .. cmd .. " ) 2>&1", "r"))
+end
+
+function M.finish(pipe)
+  local output = pipe:read("a")
+  local _, how, code = pipe:close()
+  return how == "signal" and 128 + code or code, output
+end
+
+-- Starts n busy loops (shells spinning at full speed, as other people's work on a shared
+-- machine would) and returns a function that stops them.
+function M.busy_loops(n)
+  local text = M.capture("for i in $(seq " .. n .. "); do (while :; do :; done) >/dev/null 2>&1 & "
+    .. "echo $!; done")
+  local pids = {}
+  for pid in text:gmatch("%d+") do
+    pids[#pids + 1] = pid
+  end
+  return function()
+    M.run("kill " .. table.concat(pids, " ") .. " 2>/dev/null")
+  end
+end
+
+-- Runs fn(...) with n busy loops beside it; the loops stop even when fn fails.
+function M.while_busy(n, fn, ...)
+  local stop = M.busy_loops(n)
+  local results = table.pack(pcall(fn, ...))
+  stop()
+  if not results[1] then
+    error(results[2], 0)
+  end
+  return table.unpack(results, 2, results.n)
+end
+
+-- Number of processors for parallel jobs (at least 1).
+function M.nproc()
+  local text = M.capture("nproc 2>/dev/null")
+  return tonumber(text:match("%d+")) or 1
+end
+
+-- This process's id (Linux: /proc/self is the reader itself).
+local pid
+function M.pid()
+  if not pid then
+    local f = io.open("/proc/self/stat", "r")
+    pid = f and f:read("n") or os.time()
+    if f then
+      f:close()
+    end
+  end
+  return pid
+end
+
+-- True when running as root.
+function M.is_root()
+  local f = io.open("/proc/self/status", "r")
+  local text = f and f:read("a") or ""
+  if f then
+    f:close()
+  end
+  return text:match("\nUid:%s+(%d+)") == "0"
+end
+
+-- ------------------------------------------------------------------ files
+
+function M.read_file(path)
+  local f, err = io.open(path, "rb")
+  if not f then
+    return nil, err
+  end
+  local text = f:read("a")
+  f:close()
+  return text
+end
+
+-- Temporary names must not draw from math.random: the grader's seeded inputs come from
+-- that one stream. The process id and a counter make them unique.
+local temp_count = 0
+
+-- Writes a whole file atomically (a temporary file beside it, then rename), so a
+-- parallel reader sees the old content or the new, never half of it.
+function M.write_file(path, text)
+  temp_count = temp_count + 1
+  local tmp = string.format("%s.tmp%d.%d", path, M.pid(), temp_count)
+  local f = assert(io.open(tmp, "wb"))
+  assert(f:write(text))
+  assert(f:close())
+  assert(os.rename(tmp, path))
+end
+
+function M.exists(path)
+  return lfs.attributes(path, "mode") ~= nil
+end
+
+function M.is_dir(path)
+  return lfs.attributes(path, "mode") == "directory"
+end
+
+function M.is_executable(path)
+  local permissions = lfs.attributes(path, "permissions")
+  return permissions ~= nil and permissions:sub(3, 3) == "x"
+end
+
+function M.mkdir_p(path)
+  local so_far = path:sub(1, 1) == "/" and "" or "."
+  for part in path:gmatch("[^/]+") do
+    so_far = so_far .. "/" .. part
+    if not M.is_dir(so_far) then
+      local ok, err = lfs.mkdir(so_far)
+      assert(ok or M.is_dir(so_far), "cannot create directory " .. path .. ": " .. tostring(err))
+    end
+  end
+end
+
+-- Removes path and everything below it; a symbolic link is removed, never followed.
+function M.rm_rf(path)
+  assert(path ~= "" and path ~= "/" and path ~= ".", "refusing to remove " .. path)
+  local mode = lfs.symlinkattributes(path, "mode")
+  if mode == "directory" then
+    for name in lfs.dir(path) do
+      if name ~= "." and name ~= ".." then
+        M.rm_rf(path .. "/" .. name)
+      end
+    end
+  end
+  if mode then
+    assert(os.remove(path))
+  end
+end
+
+-- Sorted names in a directory (no "." or ".."), or nil when it is not one.
+function M.list_dir(path)
+  if not M.is_dir(path) then
+    return nil
+  end
+  local names = {}
+  for name in lfs.dir(path) do
+    if name ~= "." and name ~= ".." then
+      names[#names + 1] = name
+    end
+  end
+  table.sort(names)
+  return names
+end
+
+-- cp: keeps the mode bits (an executable stays one).
+function M.copy(src, dst)
+  return M.run("cp " .. M.quote(src) .. " " .. M.quote(dst))
+end
+
+-- A fresh private folder (mode 0700) parent/TAG.XXXXXX, created atomically by mktemp.
+function M.temp_dir(parent, tag)
+  M.mkdir_p(parent)
+  local text = M.capture("mktemp -d " .. M.quote(parent .. "/" .. tag .. ".XXXXXX"))
+  local dir = text:match("[^\n]+")
+  assert(dir, "cannot create a temporary folder in " .. parent)
+  return dir
+end
+
+function M.basename(path)
+  return (path:gsub("/+$", ""):match("([^/]+)$")) or path
+end
+
+function M.dirname(path)
+  return path:match("^(.*)/[^/]*$") or "."
+end
+
+-- The absolute, symlink-free form of an existing path.
+function M.realpath(path)
+  local text = M.capture("realpath -- " .. M.quote(path) .. " 2>/dev/null")
+  return text:match("[^\n]+")
+end
+
+-- SHA-256 of a file's bytes as lowercase hex, or nil when unreadable.
+function M.sha256(path)
+  local text, ok = M.capture("(sha256sum < " .. M.quote(path) .. ") 2>/dev/null")
+  if not ok then
+    return nil
+  end
+  return text:match("^(%x+)")
+end
+
+-- SHA-256 of several files in one process: { [path] = hex or nil }.
+function M.sha256_many(paths)
+  local out = {}
+  if #paths == 0 then
+    return out
+  end
+  local text = M.capture("sha256sum -- " .. M.command(paths) .. " 2>/dev/null")
+  local hashes = {}
+  for hex in text:gmatch("(%x+)  [^\n]*\n") do
+    hashes[#hashes + 1] = hex
+  end
+  for k, p in ipairs(paths) do
+    -- A name with a newline or backslash makes sha256sum escape its line: ask one by one.
+    out[p] = (#hashes == #paths) and hashes[k] or M.sha256(p)
+  end
+  return out
+end
+
+-- Reads a Lua data file (a rubric or a manifest) in an empty environment, so it can only
+-- build tables. Returns the value, or nil plus a message.
+function M.load_data(path)
+  local text, err = M.read_file(path)
+  if not text then
+    return nil, err
+  end
+  local chunk, perr = load(text, "@" .. path, "t", {})
+  if not chunk then
+    return nil, perr
+  end
+  local ok, value = pcall(chunk)
+  if not ok then
+    return nil, value
+  end
+  return value
+end
+
+-- ------------------------------------------------------------------ text
+
+-- The line list of a text, without line ends ("a\nb\n" -> {"a", "b"}). keep_ends = true
+-- keeps each "\n" so callers see lines exactly as read.
+function M.split_lines(text, keep_ends)
+  local lines = {}
+  local pattern = keep_ends and "([^\n]*\n?)" or "([^\n]*)\n?"
+  for line in text:gmatch(pattern) do
+    if line ~= "" or not keep_ends then
+      lines[#lines + 1] = line
+    end
+  end
+  if not keep_ends and lines[#lines] == "" then
+    lines[#lines] = nil
+  end
+  return lines
+end
+
+-- The escape our C tools and the grader share (dripprof stacks/rows, the grader's
+-- checker): backslash, TAB, CR, LF and bytes outside 0x20..0x7e become \\ \t \r \n \xHH.
+-- One line stays one line, one field one field, and invisible differences (a trailing
+-- "\r", a TAB) become visible.
+local escapes = { ["\\"] = "\\\\", ["\t"] = "\\t", ["\n"] = "\\n", ["\r"] = "\\r" }
+
+function M.escape(s)
+  return (s:gsub("[%c\\\128-\255]", function(c)
+    return escapes[c] or string.format("\\x%02x", c:byte())
+  end))
+end
+
+local unescapes = { ["\\"] = "\\", t = "\t", n = "\n", r = "\r" }
+
+-- Undoes escape() in one left-to-right pass, so an escaped backslash followed by "x41"
+-- stays a backslash and "x41".
+function M.unescape(s)
+  local out, i = {}, 1
+  while true do
+    local j = s:find("\\", i, true)
+    if not j then
+      out[#out + 1] = s:sub(i)
+      return table.concat(out)
+    end
+    out[#out + 1] = s:sub(i, j - 1)
+    local c = s:sub(j + 1, j + 1)
+    local hex = c == "x" and s:sub(j + 2, j + 3):match("^%x%x$")
+    if hex then
+      out[#out + 1] = string.char(tonumber(hex, 16))
+      i = j + 4
+    else
+      out[#out + 1] = unescapes[c] or ("\\" .. c)
+      i = j + 2
+    end
+  end
+end
+
+-- Shortens s for a report line, marking what was cut.
+function M.shorten(s, limit)
+  limit = limit or 160
+  if #s <= limit then
+    return s
+  end
+  return s:sub(1, limit) .. string.format("... (%d more bytes)", #s - limit)
+end
+
+-- A number for people to read: 5 -> "5", 2.5 -> "2.5", 1/3 -> "0.33".
+function M.format_number(x)
+  local s = string.format("%.2f", x):gsub("0+$", ""):gsub("%.$", "")
+  return s
+end
+
+-- ------------------------------------------------------------------ command lines
+
+-- A command-line parser (lua-argparse) for a script: name, what it does, and an epilog.
+function M.parser(name, description, epilog)
+  return argparse(name, description, epilog)
+end
+
+-- An option's text as an integer, or nil (argparse's :convert() then names the option).
+function M.to_integer(text)
+  return math.tointeger(tonumber(text))
+end
+
+-- Parses argv with parser; on a usage error prints "NAME: message" and the usage line to
+-- stderr and exits 2 (argparse alone would exit 1, which our scripts use for failures).
+function M.parse(parser, argv)
+  local ok, result = parser:pparse(argv)
+  if not ok then
+    io.stderr:write(parser._name, ": ", result, "\n", parser:get_usage(), "\n")
+    os.exit(2)
+  end
+  return result
+end
+
+return M

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# test_prof.sh TESTBIN DRIPPROF DRIP WORKDIR RESULT: the `prof` suite of `make test`
+# (make test-prof), run from the workbook's root.
+#
+# The cmocka binary TESTBIN (built with the sanitizers) writes "PASSED FAILED" itself; it
+# also checks the fold invariants on a fresh callgrind profile of our own VM (DRIP on
+# fib(15)), which only a machine without valgrind skips. Then the headless-browser check
+# of a flame graph (browser_check.sh) adds one pass or one failure, or prints that it was
+# skipped where Chromium is missing (neither). A callgrind run that fails is one more
+# failure. Writes the total "PASSED FAILED" to RESULT.
+set -uo pipefail
+testbin=$1 dripprof=$2 drip=$3 work=$4 result=$5
+here=$(dirname "$0")
+mkdir -p "$work"
+rm -f "$result"
+
+extra="" valgrind_failed=0
+if command -v valgrind > /dev/null; then
+    printf 'fun fib(n) { if (n < 2) return n; return fib(n - 1) + fib(n - 2); }\nprint fib(15);\n' \
+        > "$work/fib15.drip"
+    if valgrind --tool=callgrind --callgrind-out-file="$work/drip.callgrind.out" \
+        "$drip" "$work/fib15.drip" > /dev/null 2>&1; then
+        extra=$work/drip.callgrind.out
+    else
+        echo "prof: FAILED: valgrind --tool=callgrind $drip fib15.drip"
+        valgrind_failed=1
+    fi
+else
+    echo "prof: valgrind missing: fold invariants checked on the committed profiles only"
+fi
+
+PROF_EXTRA_CALLGRIND="$extra" ASAN_OPTIONS=detect_leaks=1 "$testbin" "$result"
+status=$?
+bash "$here/browser_check.sh" "$dripprof" "$work/browser"
+browser=$?
+
+read -r passed failed < "$result" || { passed=0 failed=1; }
+case $browser in
+0) passed=$((passed + 1)) ;;
+1) failed=$((failed + 1)) ;;
+esac
+failed=$((failed + valgrind_failed))
+echo "$passed $failed" > "$result"
+echo "prof: $passed passed, $failed failed"
+[ "$status" -eq 0 ] && [ "$failed" -eq 0 ]
