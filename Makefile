@@ -67,6 +67,7 @@ HELP += "setup            install missing Debian packages ($(SETUP_PACKAGES))"
 HELP += "test             run the workbook's own tests; ends with 'N passed, N failed' (-j2 runs two suites at a time)"
 HELP += "test-slow        the long checks (CI runs them after make test)"
 HELP += "clean            remove build/"
+HELP += "lua-path         print the LUA_PATH the Lua scripts need, as a line to eval (to run one by hand)"
 HELP += "help             this list"
 
 .PHONY: all bench
@@ -84,22 +85,10 @@ help:
 	@echo "Drip Workbook targets:"
 	@for line in $(HELP); do echo "  make $$line"; done
 
-# Installs what is missing with apt-get (as root, or with sudo when it needs
-# no password); otherwise stops and names the exact packages to install.
+# Each package's check runs when the recipe does; vm/lib/setup.sh installs the ones that
+# failed with apt-get (as root, or with sudo when it needs no password), or names them.
 setup:
-	@missing=""; \
-	$(foreach p,$(SETUP_PACKAGES),( $(SETUP_CHECK_$(p)) ) >/dev/null 2>&1 || missing="$$missing $(p)";) \
-	if [ -z "$$missing" ]; then exit 0; fi; \
-	echo "setup: missing Debian packages:$$missing"; \
-	if [ "$$(id -u)" = 0 ]; then sudo=""; \
-	elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo="sudo"; \
-	else echo "setup: cannot install them here (not root, no sudo). Run:"; \
-	     echo "    sudo apt-get install$$missing"; exit 1; fi; \
-	if ! command -v apt-get >/dev/null; then \
-	  echo "setup: no apt-get on this machine; install the equivalents of:$$missing"; exit 1; fi; \
-	$$sudo apt-get update -qq && \
-	DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq$$missing || \
-	{ echo "setup: apt-get failed; install by hand:$$missing"; exit 1; }
+	@bash vm/lib/setup.sh $(foreach p,$(SETUP_PACKAGES),$(shell ( $(SETUP_CHECK_$(p)) ) >/dev/null 2>&1 || echo $(p)))
 
 # The suites run as the targets test-suite-NAME of one sub-make, so `make -j2 test` runs
 # two at a time (the `+` hands the sub-make our jobserver). Each records its exit status
@@ -110,28 +99,14 @@ setup:
 # never rebuild a file another one is running.
 TEST_PREBUILD += all
 
-# $(call test_suites,SUITES): runs the suites and prints the closing line for all of them;
-# a suite that exits non-zero without counting a failure, or writes no result, counts as
-# one more failure.
+# $(call test_suites,SUITES): runs the suites, then vm/lib/test_summary.sh prints the
+# closing line for all of them (a suite that exits non-zero without counting a failure,
+# or writes no result, counts as one more failure).
 define test_suites
 @rm -rf $(TEST_RESULTS); mkdir -p $(TEST_RESULTS)
 +@$(MAKE) -s --no-print-directory $(TEST_PREBUILD) || echo 1 > $(TEST_RESULTS)/prebuild.status
 +@$(MAKE) --no-print-directory $(addprefix test-suite-,$(1))
-@passed=0; failed=0; \
-if [ -e $(TEST_RESULTS)/prebuild.status ]; then \
-  echo "make test: building $(TEST_PREBUILD) failed"; failed=1; fi; \
-for suite in $(1); do \
-  result=$(TEST_RESULTS)/$$suite.result; status=$$(cat $(TEST_RESULTS)/$$suite.status 2>/dev/null); \
-  if [ -r $$result ] && read p f < $$result && [ -n "$$f" ]; then \
-    passed=$$((passed + p)); failed=$$((failed + f)); \
-    if [ "$$status" != 0 ] && [ $$f -eq 0 ]; then \
-      echo "suite $$suite exited $$status but reported no failure"; failed=$$((failed + 1)); fi; \
-  else \
-    echo "suite $$suite wrote no result (exit $$status)"; failed=$$((failed + 1)); \
-  fi; \
-done; \
-echo; echo "$$passed passed, $$failed failed"; \
-[ $$failed -eq 0 ]
+@bash vm/lib/test_summary.sh $(TEST_RESULTS) $(1)
 endef
 
 test: setup
@@ -153,3 +128,8 @@ test-suite-%:
 
 clean:
 	rm -rf $(BUILD)
+
+# make runs every Lua script with LUA_PATH set; by hand: eval "$(make -s lua-path)".
+.PHONY: lua-path
+lua-path:
+	@echo "export LUA_PATH='$(LUA_PATH)'"

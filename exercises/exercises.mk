@@ -66,24 +66,16 @@ $(EX_DRIVER_DIR)/%.o: exercises/%.c
 # Kept between runs (make would delete them as intermediate files of exercise-N).
 .PRECIOUS: $(EX_DRIVER_DIR)/%.o
 
-# Build errors are shown as the compiler's own words, after a line that says so. In
-# watch mode (EX_BRIEF=1) the report starts with the progress line, the compiler's
-# warnings come after it, and the exit status is 0 (the watch goes on).
+# Build errors are shown as the compiler's own words, after a line that says so
+# (build_exercise.sh). In watch mode (EX_BRIEF=1) the report starts with the progress
+# line, the compiler's warnings come after it, and the exit status is 0 (the watch goes on).
 .SECONDEXPANSION:
 exercise-%: setup $(EX_SANDBOX) $$(call EX_DRIVER_OBJ,$$*)
 	@test -d exercises/$*/tests || { echo "There is no exercise $* (no exercises/$*/tests)."; exit 2; }
 	@mkdir -p $(EX_OUT)
 	@echo "Building $(EX_SRC)/*.c with the public tests of exercises/$*/tests ..."
-	@if ! $(CC) $(EX_WARN) $(SANITIZE) -g -O0 -I$(EX_SRC) -o $(EX_OUT)/tests \
-	       $(wildcard $(EX_SRC)/*.c) $(call EX_DRIVER_OBJ,$*) $(EX_WRAP) $(EX_CMOCKA) -lm \
-	       > $(EX_OUT)/build.log 2>&1; then \
-	  echo; echo "Your code does not compile yet, so no test could run. The compiler says:"; echo; \
-	  sed 's/^/    /' $(EX_OUT)/build.log; echo; \
-	  echo "Fix the first error first: later ones are often caused by it."; \
-	  exit $(if $(EX_BRIEF),0,1); \
-	fi
-	@if [ -s $(EX_OUT)/build.log ] && [ -z "$(EX_BRIEF)" ]; then \
-	  echo "The compiler warns (warnings often point at real bugs):"; sed 's/^/    /' $(EX_OUT)/build.log; fi
+	@bash $(EX_HARNESS)/build_exercise.sh $(EX_OUT) "$(EX_BRIEF)" -- $(CC) $(EX_WARN) $(SANITIZE) -g -O0 -I$(EX_SRC) \
+	  $(wildcard $(EX_SRC)/*.c) $(call EX_DRIVER_OBJ,$*) $(EX_WRAP) $(EX_CMOCKA) -lm
 	@$(LUA) $(EX_HARNESS)/run_exercise.lua --sandbox $(EX_SANDBOX) --binary $(EX_OUT)/tests \
 	  --handout exercises/$*/README.md --sources $(subst $(EX_SPACE),$(EX_COMMA),$(notdir $(wildcard $(EX_SRC)/*.c))) \
 	  --state $(EX_OUT)/hint-state --timeout $(EX_TIMEOUT) --wall $(EX_WALL) --details $(EX_DETAILS) \

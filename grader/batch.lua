@@ -198,12 +198,7 @@ local function main(argv)
 end
 
 if arg and arg[0] and arg[0]:match("batch%.lua$") then
-  local ok, err = pcall(main, arg)
-  if not ok then
-    io.stderr:write("make grade: could not grade: " .. (type(err) == "table" and err.message or tostring(err)) .. "\n")
-    os.exit(2)
-  end
-  os.exit(0)
+  wb.exit_with("make grade: could not grade", main, arg)
 end
 
 return M

@@ -46,6 +46,16 @@ local M = {}
 
 M.root = "build/grade"
 
+-- The sandbox's limits for the runs the rubric does not set (rubric.lua has the student's):
+-- the reference's answers (ours, bounded only in case of a bug; the rest from the rubric),
+-- a run under callgrind (valgrind needs room; one process: an exec would start a second
+-- valgrind), the reference's CPU seconds under callgrind, and the speed input run again
+-- under the sanitizers.
+M.reference_limits = { cpu = 120, memory = 4096, output = 64 << 20, results_limit = 256 << 20 }
+local CALLGRIND_LIMITS = { memory = 16384, output = 1 << 20, file_size = 1 << 20, procs = 1, results_limit = 64 << 20 }
+local REFERENCE_CALLGRIND_CPU = 3600
+local SPEED_ASAN_LIMITS = { memory = 4096, output = 65536, file_size = 1 << 20, procs = 16, results_limit = 64 << 20 }
+
 -- Chapter folders under grader/ (a number with a chapter.lua), sorted.
 function M.chapters()
   local list = {}
@@ -377,8 +387,9 @@ local function callgrind(program, mode, input, dir, tag, cpu)
     "--callgrind-out-file=/dev/null", "--log-fd=1020", "./check", mode, "speed.folded", "/dev/fd/3" }
   local base = dir .. "/" .. tag
   local handle = sandbox.start({ argv = words, files = { { "check", program }, { "speed.folded", input } },
-    cpu = cpu, memory = 16384, output = 1 << 20, file_size = 1 << 20, procs = 1, results = base .. ".out",
-    results_limit = 64 << 20, tool_log = base .. ".callgrind", stdout = base .. ".stdout",
+    cpu = cpu, memory = CALLGRIND_LIMITS.memory, output = CALLGRIND_LIMITS.output,
+    file_size = CALLGRIND_LIMITS.file_size, procs = CALLGRIND_LIMITS.procs, results = base .. ".out",
+    results_limit = CALLGRIND_LIMITS.results_limit, tool_log = base .. ".callgrind", stdout = base .. ".stdout",
     stderr = base .. ".stderr", usage = base .. ".usage" })
   handle.base = base
   local r = M.finish_checker(handle)
@@ -404,8 +415,8 @@ local function speed_reference(ref, check, chapter)
   -- A private folder: in a batch two graders may measure at the same time.
   local dir = cache_dir .. "/run-" .. key .. "-" .. wb.pid()
   wb.mkdir_p(dir)
-  local ir, why, r = callgrind(ref.fast, "inclusive", input, dir, "reference", 3600)
-  local base, why_base = callgrind(ref.fast, "read", input, dir, "baseline", 3600)
+  local ir, why, r = callgrind(ref.fast, "inclusive", input, dir, "reference", REFERENCE_CALLGRIND_CPU)
+  local base, why_base = callgrind(ref.fast, "read", input, dir, "baseline", REFERENCE_CALLGRIND_CPU)
   if not r.ok or not ir or not base or ir <= base then
     local detail = r.stderr:match("[^\n]*[Ee]rror[^\n]*") or r.stderr:match("[^\n]+") or ""
     wb.rm_rf(dir)
@@ -461,7 +472,7 @@ local function run_speed(check, student, ref, chapter, runs)
   end
   -- The same input, sanitized: a heap overflow that callgrind would not notice.
   local clean = M.run_checker(student.asan.program, check.argv, runs, "speed-asan",
-    { cpu = cpu, memory = 4096, output = 65536, file_size = 1 << 20, procs = 16, results_limit = 64 << 20 })
+    setmetatable({ cpu = cpu }, { __index = SPEED_ASAN_LIMITS }))
   local cc = M.compare(base.items, clean.items)
   if clean.class ~= "ok" or cc.matched ~= cc.total then
     check.class = clean.class == "ok" and "wrong" or clean.class
@@ -494,8 +505,11 @@ local function cache_path(opts, check, runs)
 end
 
 local function reference_limits(rubric)
-  return setmetatable({ cpu = 120, memory = 4096, output = 64 << 20, results_limit = 256 << 20 },
-    { __index = rubric.limits })
+  local limits = setmetatable({}, { __index = rubric.limits })
+  for name, value in pairs(M.reference_limits) do
+    limits[name] = value
+  end
+  return limits
 end
 
 -- Phase 2: every check's expected answers, from the reference, before student code runs.

@@ -103,10 +103,4 @@ local function main(argv)
   end
 end
 
-local ok, err = pcall(main, arg)
-if not ok then
-  local message = type(err) == "table" and err.message or ("grader error: " .. tostring(err))
-  io.stderr:write("make grade: could not grade: " .. message .. "\n")
-  os.exit(2)
-end
-os.exit(0)
+wb.exit_with("make grade: could not grade", main, arg)

@@ -151,14 +151,10 @@ parser:option("--failed", "(inside Gradescope) write OUT, a results.json saying 
   :argname({ "<err>", "<out>" })
 local args = wb.parse(parser, arg)
 
-local ok, err = pcall(function()
+wb.exit_with("make gradescope", function()
   if args.failed then
     write_failure(args.failed[1], args.failed[2])
   else
     build_zip()
   end
 end)
-if not ok then
-  io.stderr:write("make gradescope: " .. (type(err) == "table" and err.message or tostring(err)) .. "\n")
-  os.exit(2)
-end

@@ -163,12 +163,7 @@ local function main(argv)
 end
 
 if arg and arg[0] and arg[0]:match("verify%.lua$") then
-  local ok, result = pcall(main, arg)
-  if not ok then
-    io.stderr:write("make verify-fixtures: could not run: " .. (type(result) == "table" and result.message or tostring(result)) .. "\n")
-    os.exit(2)
-  end
-  os.exit(result)
+  wb.exit_with("make verify-fixtures: could not run", main, arg)
 end
 
 return M

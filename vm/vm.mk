@@ -55,7 +55,7 @@ vm-builds: $(BUILD)/drip $(BUILD)/drip-noinstr $(BUILD)/drip-outline $(BUILD)/dr
 # ---- tests ------------------------------------------------------------------
 # Our own Drip programs (vm/tests/*/*.drip, expectations in comments) run in
 # the release, GC-stress and ASan+UBSan builds; a subset runs under valgrind
-# memcheck (errors or leaks fail); cli.lua checks flags and exit codes.
+# memcheck (errors or leaks fail); cli_spec.lua checks flags and exit codes.
 VM_TEST_DIRS     := vm/tests/language vm/tests/errors vm/tests/limits vm/tests/instrument vm/tests/gc \
                     vm/tests/disassembly
 VM_MEMCHECK      := vm/tests/gc vm/tests/language/closures.drip vm/tests/language/classes.drip \

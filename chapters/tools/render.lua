@@ -80,6 +80,23 @@ function M.load_files(paths)
   return data, folded, tables
 end
 
+-- A function name -> read(path) for the file of that name in paths (name -> path), each
+-- read once, on first use: the data behind stacks.lua's and tables.lua's functions. A name
+-- with no file is an error that says there is no `what` called so.
+function M.named_files(paths, what, read)
+  local loaded = {}
+  return function(name)
+    if not loaded[name] then
+      local path = paths[name]
+      if not path then
+        error("no " .. what .. " called '" .. tostring(name) .. "'", 0)
+      end
+      loaded[name] = read(path)
+    end
+    return loaded[name]
+  end
+end
+
 local function with_commas(v)
   if type(v) == "number" then
     v = string.format("%.0f", v)

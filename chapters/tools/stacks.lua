@@ -30,6 +30,7 @@
 -- vm/lib/dripprof.lua); a line it refuses stops the chapter with its file
 -- and line.
 local dripprof = require("dripprof")
+local render = require("render")
 
 local M = {}
 
@@ -54,17 +55,7 @@ end
 -- Returns the functions for expr.evaluate, over the files in paths
 -- (name -> path).
 function M.functions(paths)
-  local loaded = {}
-  local function lines_of(name)
-    if not loaded[name] then
-      local path = paths[name]
-      if not path then
-        error("no folded stacks called '" .. tostring(name) .. "'", 0)
-      end
-      loaded[name] = parse(path)
-    end
-    return loaded[name]
-  end
+  local lines_of = render.named_files(paths, "folded stacks", parse)
 
   local function sum(name, keep)
     local total = 0

@@ -16,6 +16,8 @@
 -- text is matched as plain text, not a pattern. A line that matches no
 -- row, or several where one is wanted, is an error that names the file, so
 -- a table that changed under a sentence stops the rendering.
+local render = require("render")
+
 local M = {}
 
 local function read_lines(path)
@@ -44,17 +46,9 @@ end
 -- Returns the functions for expr.evaluate, over the files in paths
 -- (name -> path).
 function M.functions(paths)
-  local loaded = {}
-  local function lines_of(name)
-    if not loaded[name] then
-      local path = paths[name]
-      if not path then
-        error("no table called '" .. tostring(name) .. "'", 0)
-      end
-      loaded[name] = { path = path, lines = read_lines(path) }
-    end
-    return loaded[name]
-  end
+  local lines_of = render.named_files(paths, "table", function(path)
+    return { path = path, lines = read_lines(path) }
+  end)
 
   local function matching(name, text)
     local t, found = lines_of(name), {}

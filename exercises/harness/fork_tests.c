@@ -74,17 +74,19 @@ enum { DONE_PASSED = 1, DONE_FAILED = 2 };
 /* A test's limits when the command line names none (what `make exercise-N` passes is in
    exercises.mk), and the largest value each option takes: past it, a typo rather than a
    wish (an hour of CPU for one unit test, 64 children at once). */
-#define DEFAULT_CPU_SECONDS 2
 #define DEFAULT_WALL_SECONDS 60.0
-#define DEFAULT_MEMORY_MB 512
-#define DEFAULT_OUTPUT_BYTES 65536
-#define DEFAULT_JOBS 1
-#define MAX_CPU_SECONDS 3600
-#define MAX_WALL_SECONDS 86400
-#define MAX_MEMORY_MB (1 << 20)
-#define MAX_OUTPUT_BYTES (1 << 30)
-#define MAX_JOBS 64
-#define MAX_STATUS_FD (1 << 20)
+#define MAX_WALL_SECONDS 86400.0
+enum {
+    DEFAULT_CPU_SECONDS = 2,
+    DEFAULT_MEMORY_MB = 512,
+    DEFAULT_OUTPUT_BYTES = 65536,
+    DEFAULT_JOBS = 1,
+    MAX_CPU_SECONDS = 3600,
+    MAX_MEMORY_MB = 1 << 20,
+    MAX_OUTPUT_BYTES = 1 << 30,
+    MAX_JOBS = 64,
+    MAX_STATUS_FD = 1 << 20,
+};
 
 ForkOptions fork_tests_defaults(void) {
     return (ForkOptions){.dir = NULL,

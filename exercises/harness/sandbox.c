@@ -185,14 +185,16 @@ static bool set_option(Options *o, const char *option, const char *value) {
    generous enough that a busy machine never reaches it before the CPU limit. */
 #define DEFAULT_TIMEOUT_SECONDS 2.0
 #define DEFAULT_IDLE_SECONDS 3.0
-#define DEFAULT_MEMORY_MB 512
-#define DEFAULT_OUTPUT_BYTES 65536
-#define DEFAULT_RESULTS_BYTES (64LL << 20)
-#define DEFAULT_FILE_SIZE (1LL << 20)
-#define DEFAULT_PROCS 64
-#define DEFAULT_TMP_BYTES (64LL << 20)
-#define BACKSTOP_FACTOR 10
-#define BACKSTOP_SECONDS 30
+enum {
+    DEFAULT_MEMORY_MB = 512,
+    DEFAULT_OUTPUT_BYTES = 65536,
+    DEFAULT_RESULTS_BYTES = 64 << 20,
+    DEFAULT_FILE_SIZE = 1 << 20,
+    DEFAULT_PROCS = 64,
+    DEFAULT_TMP_BYTES = 64 << 20,
+    BACKSTOP_FACTOR = 10,
+    BACKSTOP_SECONDS = 30,
+};
 
 static Options parse_options(int argc, char **argv) {
     Options o = {.timeout = DEFAULT_TIMEOUT_SECONDS,

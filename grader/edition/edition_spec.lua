@@ -50,11 +50,6 @@ local function make_edition(dest, force)
   return sh("make --no-print-directory student-edition DEST=" .. wb.quote(dest) .. (force and " FORCE=1" or ""))
 end
 
-local any_failed = false
-require("busted").subscribe({ "test", "end" }, function(_, _, status)
-  any_failed = any_failed or (status ~= "success" and status ~= "pending")
-  return nil, true
-end)
 
 -- A function of the reference, with every name changed, as a student would disguise it.
 local function disguised_reference_function(name)
@@ -77,13 +72,7 @@ describe("the student edition", function()
     wb.rm_rf(ROOT)
     wb.mkdir_p(ROOT)
   end)
-  teardown(function()
-    if any_failed then
-      print("# (the edition of this run is in " .. EDITION .. ")")
-    else
-      wb.rm_rf(ROOT)
-    end
-  end)
+  teardown(wb.test_scratch(ROOT))
 
   -- ---------------------------------------------------------------- build
 

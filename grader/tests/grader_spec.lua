@@ -337,25 +337,16 @@ describe("the grader", function()
       local code, _, stderr = run(grade_cmd(env, "--submission solutions/165 --quiet"))
       assert.is_truthy(code == 2 and stderr:match("toy%-vm%.folded changed") and stderr:match("stale"), stderr)
     end)
-    it("a corrupted folded fixture gives an error naming file and line", function()
-      wb.write_file(dir .. "/toy-vm.folded", "main;run;fib 10\nmain;run 5\nmain;;x 4\n")
-      local code, _, stderr = expected()
-      assert.is_truthy(code == 1 and stderr:find(dir .. "/toy-vm.folded:3:", 1, true), stderr)
-    end)
-    it("a corrupted annotate fixture (NUL byte) gives an error naming file and line", function()
-      wb.write_file(dir .. "/toy-vm.folded", "main;run 5\n")
-      wb.write_file(dir .. "/book.txt", "--------\n20,186,274,402 (100.0%)  PROGRAM TOTALS\nbad\0line\n")
-      local code, _, stderr = expected()
-      assert.is_truthy(code == 1 and stderr:find(dir .. "/book.txt:3:", 1, true), stderr)
-    end)
-    it("a file with no annotate rows is refused with file and line", function()
-      wb.write_file(dir .. "/book.txt", "just some text\nwith no rows\n")
-      local code, _, stderr = expected()
-      assert.is_truthy(code == 1 and stderr:find(dir .. "/book.txt:1: no callgrind_annotate row", 1, true), stderr)
-    end)
-    -- Fixtures that would hand out free points: (folded, annotate, message or nil, what).
+    -- Broken fixtures, and fixtures that would hand out free points: (folded, annotate,
+    -- message or nil, what).
     local totals = "--------\n20,186,274,402 (100.0%)  PROGRAM TOTALS\n"
+    local book = wb.read_file("grader/fixtures/165/book-fib-self.txt")
     for _, case in ipairs({
+      { "main;run;fib 10\nmain;run 5\nmain;;x 4\n", book, "toy-vm.folded:3:",
+        "a corrupted folded fixture gives an error" },
+      { "main;run 5\n", totals .. "bad\0line\n", "book.txt:3:", "a corrupted annotate fixture (NUL byte) gives an error" },
+      { "main;run 5\n", "just some text\nwith no rows\n", "book.txt:1: no callgrind_annotate row",
+        "a file with no annotate rows is refused" },
       { "", totals, "toy-vm.folded:1: no stack", "a folded fixture with no stack is refused" },
       { "\n\n", totals, "toy-vm.folded:1: no stack", "a folded fixture of blank lines is refused" },
       { "main;run 5\n", totals .. "3,4", "book.txt:3: the last line has no newline",
@@ -365,7 +356,7 @@ describe("the grader", function()
       { "main;run 5\n", totals .. "\n  ", nil,
         "an annotate fixture ending in a blank line without a newline is accepted" },
     }) do
-      it(case[4] .. (case[3] and " with file and line" or ""), function()
+      it(case[4] .. (case[3] and " naming file and line" or ""), function()
         wb.write_file(dir .. "/toy-vm.folded", case[1])
         wb.write_file(dir .. "/book.txt", case[2])
         local code, _, stderr = expected()
@@ -382,21 +373,17 @@ describe("the grader", function()
   describe("callgrind's log", function()
     local real = "==7== Callgrind, a call-graph generating cache profiler\n==7== Command: ./check inclusive x\n"
     local ending = "==7== Events    : Ir\n==7== Collected : 123456\n==7== \n==7== I   refs:      123,456\n"
-    it("gives the count", function()
-      assert.are.equal(123456, engine.callgrind_count(real .. ending))
-    end)
-    it("ignores a count the program wrote before valgrind's own", function()
-      assert.are.equal(123456, engine.callgrind_count(real .. "==7== Collected : 1\n" .. ending))
-    end)
-    it("gives no count for a second program (exec)", function()
-      assert.is_nil(engine.callgrind_count(real .. "==7== Command: /bin/true\n" .. ending))
-    end)
-    it("gives no count when valgrind wrote none", function()
-      assert.is_nil(engine.callgrind_count(real))
-    end)
-    it("gives no count for a log that does not start with valgrind's header", function()
-      assert.is_nil(engine.callgrind_count("==8== Collected : 5\n" .. real))
-    end)
+    for _, c in ipairs({
+      { "gives the count", real .. ending, 123456 },
+      { "ignores a count the program wrote before valgrind's own", real .. "==7== Collected : 1\n" .. ending, 123456 },
+      { "gives no count for a second program (exec)", real .. "==7== Command: /bin/true\n" .. ending, nil },
+      { "gives no count when valgrind wrote none", real, nil },
+      { "gives no count for a log that does not start with valgrind's header", "==8== Collected : 5\n" .. real, nil },
+    }) do
+      it(c[1], function()
+        assert.are.equal(c[3], (engine.callgrind_count(c[2])))
+      end)
+    end
   end)
 
   describe("a SUBMISSIONS batch", function()

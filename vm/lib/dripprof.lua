@@ -38,24 +38,33 @@ end
 
 -- The stacks of a folded file (or callgrind.out), in file order:
 -- { { count = 5, frames = { "main", "fib" } }, ... } (an integer, a float past 2^63).
-function M.stacks(path)
-  local list = {}
-  for i, fields in ipairs(records({ "stacks", path })) do
-    list[i] = { count = tonumber(fields[1]), frames = { table.unpack(fields, 2) } }
-  end
-  return list
+local function stack(f)
+  return { count = tonumber(f[1]), frames = { table.unpack(f, 2) } }
 end
 
 -- Every row of callgrind_annotate output, as the reference's parse_row reads them:
 -- { { line = 21, count = "20186274402", pct = "100.00" or nil, label = "PROGRAM TOTALS",
 --     file = ..., func = ..., object = ... }, ... }. count stays text (it may pass 2^63).
-function M.rows(path)
+local function row(f)
+  return { line = tonumber(f[1]), count = f[2], pct = f[3] ~= "" and f[3] or nil, label = f[4], file = f[5],
+    func = f[6], object = f[7] }
+end
+
+-- `dripprof COMMAND PATH`'s records, each made a table by make.
+local function read(command, path, make)
   local list = {}
-  for i, f in ipairs(records({ "rows", path })) do
-    list[i] = { line = tonumber(f[1]), count = f[2], pct = f[3] ~= "" and f[3] or nil, label = f[4],
-      file = f[5], func = f[6], object = f[7] }
+  for i, fields in ipairs(records({ command, path })) do
+    list[i] = make(fields)
   end
   return list
+end
+
+function M.stacks(path)
+  return read("stacks", path, stack)
+end
+
+function M.rows(path)
+  return read("rows", path, row)
 end
 
 return M

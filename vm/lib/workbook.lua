@@ -165,11 +165,6 @@ function M.is_dir(path)
   return lfs.attributes(path, "mode") == "directory"
 end
 
-function M.is_executable(path)
-  local permissions = lfs.attributes(path, "permissions")
-  return permissions ~= nil and permissions:sub(3, 3) == "x"
-end
-
 function M.mkdir_p(path)
   local so_far = path:sub(1, 1) == "/" and "" or "."
   for part in path:gmatch("[^/]+") do
@@ -356,6 +351,36 @@ function M.format_number(x)
 end
 
 -- ------------------------------------------------------------------ command lines
+
+-- Runs a script's main(...) and exits with what it returns (an exit status; nil is 0). An
+-- error it raises is the script's failure to run at all: "PREFIX: message" on stderr (the
+-- .message of an error table, else the error), exit status 2.
+function M.exit_with(prefix, main, ...)
+  local ok, result = pcall(main, ...)
+  if not ok then
+    io.stderr:write(prefix, ": ", type(result) == "table" and tostring(result.message) or tostring(result), "\n")
+    os.exit(2)
+  end
+  os.exit(math.tointeger(result) or 0)
+end
+
+-- For a busted spec with a scratch folder: returns the function for its teardown, which
+-- removes dir when every test passed and otherwise keeps it for a look, saying where it
+-- is. busted is required only here, by specs.
+function M.test_scratch(dir)
+  local failed = false
+  require("busted").subscribe({ "test", "end" }, function(_, _, status)
+    failed = failed or (status ~= "success" and status ~= "pending")
+    return nil, true
+  end)
+  return function()
+    if failed then
+      print("# (the files of this run are in " .. dir .. ")")
+    else
+      M.rm_rf(dir)
+    end
+  end
+end
 
 -- A command-line parser (lua-argparse) for a script: name, what it does, and an epilog.
 function M.parser(name, description, epilog)

@@ -1,6 +1,6 @@
 -- attacks.lua: the attack suite of chapter 165, and what each attack must come to.
 --
--- `make test-grader` (grader/test.lua, "attacks") builds every attack into a submission
+-- `make test-grader` (grader/tests/grader_spec.lua, "attack suite") builds every attack into a submission
 -- (prelude.c, then the attack, then its base: see prelude.c), grades them all as one batch
 -- at each isolation level (bubblewrap, then the unprivileged-user fallback), and checks:
 --   score        0, or "full" (everything the fixtures offer: the attack changed nothing)

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# build_exercise.sh OUT BRIEF -- CC WORDS...: compiles the code under test with the test
+# driver's objects into OUT/tests (make exercise-N), the compiler's words in OUT/build.log.
+#
+# A student reads what happens here, so a failed build is said in plain words before the
+# compiler's own ("Fix the first error first"), and warnings are shown after the build
+# (BRIEF=1, watch mode: not here, the report shows them after its progress line). Exit
+# status: 0 built, 1 not built (0 in watch mode, which goes on either way).
+set -uo pipefail
+out=$1 brief=$2
+shift 3
+mkdir -p "$out"
+if ! "$@" -o "$out/tests" > "$out/build.log" 2>&1; then
+    echo
+    echo "Your code does not compile yet, so no test could run. The compiler says:"
+    echo
+    sed 's/^/    /' "$out/build.log"
+    echo
+    echo "Fix the first error first: later ones are often caused by it."
+    [ -n "$brief" ] && exit 0
+    exit 1
+fi
+if [ -s "$out/build.log" ] && [ -z "$brief" ]; then
+    echo "The compiler warns (warnings often point at real bugs):"
+    sed 's/^/    /' "$out/build.log"
+fi
+exit 0
