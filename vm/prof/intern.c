@@ -52,15 +52,6 @@ static size_t find_slot(const Intern *table, const void *bytes, size_t length, u
     }
 }
 
-int64_t intern_find(const Intern *table, const void *bytes, size_t length) {
-    if (table->slot_count == 0) {
-        return -1;
-    }
-    uint64_t hash = intern_hash(bytes, length);
-    uint32_t slot = table->slots[find_slot(table, bytes, length, hash)];
-    return slot == 0 ? -1 : (int64_t)slot - 1;
-}
-
 static int grow_slots(Intern *table) {
     size_t count = table->slot_count ? table->slot_count * 2 : 256;
     uint32_t *slots = calloc(count, sizeof *slots);

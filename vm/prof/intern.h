@@ -37,9 +37,6 @@ void intern_free(Intern *table);
 /* Number of the key, adding it when new; -1 when out of memory. */
 int64_t intern_add(Intern *table, const void *bytes, size_t length);
 
-/* Number of the key, or -1 when it is not in the table. */
-int64_t intern_find(const Intern *table, const void *bytes, size_t length);
-
 /* The FNV-1a hash the table uses (handy for deterministic colours). */
 uint64_t intern_hash(const void *bytes, size_t length);
 

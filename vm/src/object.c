@@ -40,8 +40,7 @@ static Obj *object_new(size_t size, ObjType type) {
 
 ObjBoundMethod *bound_method_new(Value receiver, ObjClosure *method) {
     ObjBoundMethod *bound = OBJECT_NEW(ObjBoundMethod, OBJ_BOUND_METHOD, 0);
-    bound->receiver = receiver;
-    bound->method = method;
+    *bound = (ObjBoundMethod){.obj = bound->obj, .receiver = receiver, .method = method};
     return bound;
 }
 
