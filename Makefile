@@ -27,12 +27,14 @@ TEST_SUITES  :=
 HELP         :=
 
 # Debian packages the workbook needs, and how to tell each one is present.
-SETUP_PACKAGES := pkg-config libcmocka-dev lua5.4 lua-dkjson valgrind
+SETUP_PACKAGES := pkg-config libcmocka-dev lua5.4 lua-dkjson valgrind luajit time
 SETUP_CHECK_pkg-config    := command -v pkg-config
 SETUP_CHECK_libcmocka-dev := pkg-config --exists cmocka
 SETUP_CHECK_lua5.4        := command -v lua5.4
 SETUP_CHECK_lua-dkjson    := lua5.4 -e 'require "dkjson"'
 SETUP_CHECK_valgrind      := command -v valgrind
+SETUP_CHECK_luajit        := command -v luajit
+SETUP_CHECK_time          := test -x /usr/bin/time
 
 BENCH_TARGETS :=
 

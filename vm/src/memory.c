@@ -20,11 +20,6 @@
 #include "memory.h"
 #include "vm.h"
 
-/* The budget after a collection: this many times the bytes that survived,
- * and never less than GC_MIN_BUDGET (small programs never collect). */
-#define GC_GROWTH 2
-#define GC_MIN_BUDGET ((size_t)1024 * 1024)
-
 /* Bytes of plain malloc'd memory in use; they count towards the budget. */
 static size_t raw_bytes;
 /* Set when a collection frees a class: names' caches may point at it. */
@@ -92,9 +87,9 @@ void gc_mark_value(Value value) {
     }
 }
 
-static void mark_values(const Value *from, const Value *to) {
-    for (const Value *value = from; value < to; value++) {
-        gc_mark_value(*value);
+static void mark_values(const Value *values, size_t count) {
+    for (size_t i = 0; i < count; i++) {
+        gc_mark_value(values[i]);
     }
 }
 
@@ -115,13 +110,13 @@ static void gc_scan(Obj *object) {
     case OBJ_STRING: return;
     case OBJ_ARRAY: {
         const ObjArray *array = (const ObjArray *)object;
-        mark_values(array->values, array->values + array->obj.length);
+        mark_values(array->values, array->obj.length);
         return;
     }
     case OBJ_INSTANCE: {
         const ObjInstance *instance = (const ObjInstance *)object;
         gc_mark_object(&instance->klass->obj);
-        mark_values(instance->fields, instance->fields + instance_slots(instance));
+        mark_values(instance->fields, instance_slots(instance));
         return;
     }
     case OBJ_CLOSURE: {
@@ -152,7 +147,7 @@ static void gc_scan(Obj *object) {
         gc_mark_object((Obj *)function->name);
         gc_mark_object((Obj *)function->className);
         const ValueArray *constants = &function->chunk.constants;
-        mark_values(constants->values, constants->values + constants->count);
+        mark_values(constants->values, (size_t)constants->count);
         return;
     }
     case OBJ_NATIVE: gc_mark_object(&((ObjNative *)object)->name->obj); return;
@@ -161,7 +156,7 @@ static void gc_scan(Obj *object) {
 
 /* Everything the running program (or the compiler) can reach directly. */
 static void mark_roots(void) {
-    mark_values(vm.stack, vm.stack_top);
+    mark_values(vm.stack, (size_t)(vm.stack_top - vm.stack));
     const CallFrame *frames_end = vm.frames + vm.frame_count;
     for (const CallFrame *frame = vm.frames; frame < frames_end; frame++) {
         gc_mark_object(&frame->closure->obj);

@@ -9,7 +9,9 @@
  * value stack, the frames' closures, the open upvalues, the globals, the
  * compiler's functions, "init"), then let the heap reclaim the rest. It runs
  * when the bytes in use pass a budget, which is then set to GC_GROWTH times
- * what survived, so collecting costs in proportion to allocating.
+ * what survived, so collecting costs in proportion to allocating. The least
+ * budget is small (256 KiB): a program with little live data then reuses
+ * the same few blocks, which stay in the processor's cache.
  *
  * Running out of memory is reported and ends the process (exit 70): the VM
  * has no way to unwind a half-finished allocation inside an instruction. */
@@ -18,6 +20,11 @@
 
 #include "common.h"
 #include "object.h"
+
+/* The budget after a collection: GC_GROWTH times the bytes that survived,
+ * and never less than GC_MIN_BUDGET (which is also the first budget). */
+#define GC_GROWTH 2
+#define GC_MIN_BUDGET ((size_t)256 * 1024)
 
 #define ALLOCATE(type, count) (type *)mem_raw_resize(NULL, 0, sizeof(type) * (count))
 #define FREE(type, pointer) mem_raw_resize(pointer, sizeof(type), 0)

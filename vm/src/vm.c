@@ -111,11 +111,10 @@ static void natives_register(void) {
     }
 }
 
-/* The collector's state for an empty heap: the first collection waits for
- * 1 MiB of objects. */
+/* The collector's state for an empty heap (memory.h). */
 static void collector_reset(void) {
     vm.bytes_allocated = 0;
-    vm.next_gc = 1024 * 1024;
+    vm.next_gc = GC_MIN_BUDGET;
     vm.gray_stack = NULL;
     vm.gray_count = 0;
     vm.gray_capacity = 0;
