@@ -30,7 +30,7 @@ _Noreturn void mem_out_of_memory(void) {
     exit(70);
 }
 
-void *mem_raw_resize(void *memory, size_t old_size, size_t new_size) {
+void *mem_resize(void *memory, size_t old_size, size_t new_size) {
     raw_bytes += new_size - old_size;
     vm.bytes_allocated += new_size - old_size; /* unsigned: wraps back exactly */
     if (new_size == 0) {

@@ -2,7 +2,7 @@
  *
  * Objects come from heap.h. Everything else the VM allocates (bytecode,
  * constant pools, hash-table arrays) is plain malloc'd memory owned by one
- * object or by the VM, resized through mem_raw_resize() so that its bytes
+ * object or by the VM, resized through mem_resize() so that its bytes
  * count towards the collector's budget like objects do.
  *
  * The collector is a non-moving mark-sweep: mark what the roots reach (the
@@ -26,17 +26,17 @@
 #define GC_GROWTH 2
 #define GC_MIN_BUDGET ((size_t)256 * 1024)
 
-#define ALLOCATE(type, count) (type *)mem_raw_resize(NULL, 0, sizeof(type) * (count))
-#define FREE(type, pointer) mem_raw_resize(pointer, sizeof(type), 0)
+#define ALLOCATE(type, count) (type *)mem_resize(NULL, 0, sizeof(type) * (count))
+#define FREE(type, pointer) mem_resize(pointer, sizeof(type), 0)
 #define GROW_CAPACITY(capacity) ((capacity) < 8 ? 8 : (capacity)*2)
 #define GROW_ARRAY(type, pointer, oldCount, newCount)                                              \
-    (type *)mem_raw_resize(pointer, sizeof(type) * (size_t)(oldCount),                             \
+    (type *)mem_resize(pointer, sizeof(type) * (size_t)(oldCount),                             \
                            sizeof(type) * (size_t)(newCount))
 #define FREE_ARRAY(type, pointer, oldCount)                                                        \
-    mem_raw_resize(pointer, sizeof(type) * (size_t)(oldCount), 0)
+    mem_resize(pointer, sizeof(type) * (size_t)(oldCount), 0)
 
 /* Gives a malloc'd block new_size bytes (0 frees it). Growing may collect. */
-void *mem_raw_resize(void *memory, size_t old_size, size_t new_size);
+void *mem_resize(void *memory, size_t old_size, size_t new_size);
 _Noreturn void mem_out_of_memory(void);
 
 void gc_mark_object(Obj *object);
