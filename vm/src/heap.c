@@ -231,13 +231,7 @@ Obj *heap_refill(size_t size) {
     size_t length = (size_t)(run->limit - run->cursor);
     vm.bytes_allocated += length;
     region_handed_out(run->cursor, length);
-    Obj *object = (Obj *)run->cursor;
-    run->cursor += size;
-#ifdef HEAP_ASAN
-    ASAN_UNPOISON_MEMORY_REGION(object, size);
-#endif
-    *object = (Obj){0};
-    return object;
+    return heap_run_take(run, size);
 }
 
 Obj *heap_alloc_large(size_t size) {

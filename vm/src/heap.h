@@ -80,6 +80,18 @@ Obj *heap_refill(size_t size);
 /* An object too big for a block, malloc'd and put on the large list. */
 Obj *heap_alloc_large(size_t size);
 
+/* Cuts an object of `size` bytes from the front of a run that has room,
+ * with its header zeroed. */
+static inline Obj *heap_run_take(HeapRun *run, size_t size) {
+    Obj *object = (Obj *)run->cursor;
+    run->cursor += size;
+#ifdef HEAP_ASAN
+    ASAN_UNPOISON_MEMORY_REGION(object, size);
+#endif
+    *object = (Obj){0};
+    return object;
+}
+
 /* Returns room for an object of `size` bytes (a multiple of HEAP_GRANULE,
  * at least 16) with its Obj header zeroed except for the large flag. Any
  * allocation may collect garbage first: callers keep what they still need
@@ -91,13 +103,7 @@ static inline Obj *heap_alloc(size_t size) {
 #ifndef DRIP_STRESS_GC
     HeapRun *run = &heap_runs[size / HEAP_GRANULE];
     if (LIKELY(run->cursor != run->limit)) {
-        Obj *object = (Obj *)run->cursor;
-        run->cursor += size;
-#ifdef HEAP_ASAN
-        ASAN_UNPOISON_MEMORY_REGION(object, size);
-#endif
-        *object = (Obj){0};
-        return object;
+        return heap_run_take(run, size);
     }
 #endif
     return heap_refill(size);
