@@ -26,7 +26,7 @@
 /* A new array of spilled fields has room for at least this many. */
 #define SPILL_MIN 4
 
-static Obj *object_new(size_t size, ObjType type) {
+static inline Obj *object_new(size_t size, ObjType type) {
     /* Functions and classes own malloc'd memory, which only large objects
      * get the chance to release when they die. */
     bool owner = type == OBJ_FUNCTION || type == OBJ_CLASS;
