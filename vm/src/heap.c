@@ -12,15 +12,13 @@
  *   - every block of a size list has at least one mark after a collection
  *     (blocks without go to the pool) or was taken since.
  *
- * Memory comes from the system in arenas of ARENA_BLOCKS blocks, mapped
- * with room to spare and trimmed so that every block is aligned to its size
- * (so an object's block, and its mark bit, follow from its address). Pages
- * of an arena that are never used cost address space, not memory. */
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+ * Memory comes in arenas of ARENA_BLOCKS blocks, allocated with room to
+ * spare so that every block can be aligned to its size (an object's block,
+ * and its mark bit, then follow from its address). Pages of an arena that
+ * are never used cost address space, not memory. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "heap.h"
 #include "memory.h"
@@ -45,7 +43,7 @@ typedef struct LargeObj {
 
 typedef struct Arena {
     struct Arena *next;
-    char *base;
+    char *raw; /* as malloc returned it */
 } Arena;
 
 static struct {
@@ -53,24 +51,35 @@ static struct {
     HeapBlock *last[HEAP_SIZES];     /* where blocks taken this cycle go */
     HeapBlock *scanning[HEAP_SIZES]; /* holds the current run; NULL: none yet */
     HeapBlock *pool;                 /* empty blocks, for any size */
+    HeapBlock *resting;              /* emptied by the last collection (poisoning) */
+    int poisoning;                   /* -1 until asked */
     char *unused;                    /* blocks of the newest arena never taken */
     char *unused_end;
     Arena *arenas;
     LargeObj *large;
-} heap;
+} heap = {.poisoning = -1};
 
 HeapRun heap_runs[HEAP_SIZES];
 
-/* ---- poisoning: dead slots inaccessible under ASan and valgrind ------------ */
+/* ---- poisoning: dead slots inaccessible under ASan and valgrind ------------ *
+ *
+ * While poisoning, the heap also delays reuse, so that a dangling reference
+ * meets a poisoned slot rather than a new object: free slots in blocks that
+ * still hold live objects are not handed out again, and a block emptied by
+ * one collection returns to the pool only at the next. Debug builds pay for
+ * it in memory. */
 
 static bool poisoning(void) {
+    if (heap.poisoning < 0) {
 #if defined(HEAP_ASAN)
-    return true;
+        heap.poisoning = 1;
 #elif defined(HEAP_VALGRIND)
-    return RUNNING_ON_VALGRIND != 0;
+        heap.poisoning = RUNNING_ON_VALGRIND != 0;
 #else
-    return false;
+        heap.poisoning = 0;
 #endif
+    }
+    return heap.poisoning != 0;
 }
 
 static void region_dead(void *start, size_t length) {
@@ -141,30 +150,24 @@ static bool run_find(HeapBlock *block, char *from, HeapRun *run) {
     return true;
 }
 
-static void arena_map(void) {
+/* An arena is one malloc'd region with room to align its blocks; the pages
+ * before the first block and after the last are never touched. (malloc
+ * rather than mmap: the C library maps regions this large anyway, and the
+ * VM then needs no second way to ask the system for memory.) */
+static void arena_new(void) {
     size_t length = ARENA_BLOCKS * HEAP_BLOCK_SIZE;
-    size_t mapped = length + HEAP_BLOCK_SIZE;
-    char *raw = mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (raw == MAP_FAILED) {
+    Arena *arena = malloc(sizeof *arena);
+    char *raw = malloc(length + HEAP_BLOCK_SIZE);
+    if (arena == NULL || raw == NULL) {
         mem_out_of_memory();
     }
     char *base = (char *)(((uintptr_t)raw + HEAP_BLOCK_SIZE - 1) & ~(HEAP_BLOCK_SIZE - 1));
-    if (base > raw) {
-        munmap(raw, (size_t)(base - raw));
-    }
-    if (raw + mapped > base + length) {
-        munmap(base + length, (size_t)(raw + mapped - (base + length)));
-    }
     if ((uintptr_t)base + length - 1 > POINTER_MASK) {
         /* Never seen on Linux, where user space ends below 2^47. */
         fprintf(stderr, "drip: heap address %p does not fit in 48 bits.\n", (void *)base);
         exit(70);
     }
-    Arena *arena = malloc(sizeof *arena);
-    if (arena == NULL) {
-        mem_out_of_memory();
-    }
-    *arena = (Arena){.next = heap.arenas, .base = base};
+    *arena = (Arena){.next = heap.arenas, .raw = raw};
     heap.arenas = arena;
     heap.unused = base;
     heap.unused_end = base + length;
@@ -178,12 +181,13 @@ static void block_take(size_t index, size_t size) {
         heap.pool = block->next;
     } else {
         if (heap.unused == heap.unused_end) {
-            arena_map();
+            arena_new();
         }
         block = (HeapBlock *)heap.unused;
         heap.unused += HEAP_BLOCK_SIZE;
+        /* malloc'd memory may hold anything; a pooled block has no marks. */
+        memset(block->marks, 0, sizeof block->marks);
     }
-    /* A pooled block had no marks; a new one is zero from mmap. */
     block->next = NULL;
     block->slot_size = (uint32_t)size;
     block->slot_count = (uint32_t)((HEAP_BLOCK_SIZE - FIRST_SLOT) / size);
@@ -203,6 +207,9 @@ static void block_take(size_t index, size_t size) {
 /* Moves the scan of one size to its next free run, in the blocks it has
  * not been through yet this cycle. False when they are full. */
 static bool run_next(size_t index) {
+    if (poisoning()) {
+        return false;
+    }
     HeapRun *run = &heap_runs[index];
     HeapBlock *block = heap.scanning[index];
     char *from = run->limit;
@@ -292,6 +299,13 @@ static void poison_free_runs(HeapBlock *block) {
 size_t heap_sweep_blocks(void) {
     size_t live = 0;
     bool poison = poisoning();
+    HeapBlock *resting = NULL;
+    while (heap.resting != NULL) {
+        HeapBlock *block = heap.resting;
+        heap.resting = block->next;
+        block->next = heap.pool;
+        heap.pool = block;
+    }
     for (size_t index = 0; index < HEAP_SIZES; index++) {
         HeapBlock *kept = NULL;
         HeapBlock **tail = &kept;
@@ -300,8 +314,9 @@ size_t heap_sweep_blocks(void) {
             HeapBlock *following = block->next;
             size_t count = marks_in(block);
             if (count == 0) {
-                block->next = heap.pool;
-                heap.pool = block;
+                HeapBlock **empty = poison ? &resting : &heap.pool;
+                block->next = *empty;
+                *empty = block;
                 if (poison) {
                     region_dead(slots_begin(block), HEAP_BLOCK_SIZE - FIRST_SLOT);
                 }
@@ -324,6 +339,7 @@ size_t heap_sweep_blocks(void) {
         heap.scanning[index] = NULL;
         heap_runs[index] = (HeapRun){NULL, NULL};
     }
+    heap.resting = resting;
     return live;
 }
 
@@ -355,9 +371,10 @@ void heap_free_all(void (*release)(Obj *)) {
     while (heap.arenas != NULL) {
         Arena *arena = heap.arenas;
         heap.arenas = arena->next;
-        munmap(arena->base, ARENA_BLOCKS * HEAP_BLOCK_SIZE);
+        free(arena->raw);
         free(arena);
     }
     memset(&heap, 0, sizeof heap);
+    heap.poisoning = -1;
     memset(heap_runs, 0, sizeof heap_runs);
 }
