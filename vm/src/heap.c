@@ -12,10 +12,10 @@
  *   - every block of a size list has at least one mark after a collection
  *     (blocks without go to the pool) or was taken since.
  *
- * Memory comes in arenas of ARENA_BLOCKS blocks, allocated with room to
- * spare so that every block can be aligned to its size (an object's block,
- * and its mark bit, then follow from its address). Pages of an arena that
- * are never used cost address space, not memory. */
+ * Memory comes in arenas of blocks (the first in static data, the rest
+ * malloc'd), with room to spare so that every block can be aligned to its
+ * size (an object's block, and its mark bit, then follow from its address).
+ * Pages of an arena that are never used cost address space, not memory. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +32,12 @@
 #endif
 
 #define ARENA_BLOCKS 16
+/* The first blocks come from the executable's zeroed data rather than from
+ * malloc: a small program then takes no heap memory from the C library at
+ * all, and pages of it never used cost nothing. One block's worth of extra
+ * room lets the blocks be aligned. */
+#define FIRST_ARENA_BLOCKS 8
+static char first_arena[(FIRST_ARENA_BLOCKS + 1) * HEAP_BLOCK_SIZE];
 /* The first slot starts after the block's header, on a 16-byte boundary. */
 #define FIRST_SLOT ((sizeof(HeapBlock) + 15) & ~(size_t)15)
 
@@ -55,6 +61,7 @@ static struct {
     int poisoning;                   /* -1 until asked */
     char *unused;                    /* blocks of the newest arena never taken */
     char *unused_end;
+    bool first_arena_taken;
     Arena *arenas;
     LargeObj *large;
 } heap = {.poisoning = -1};
@@ -154,14 +161,24 @@ static bool run_find(HeapBlock *block, char *from, HeapRun *run) {
  * before the first block and after the last are never touched. (malloc
  * rather than mmap: the C library maps regions this large anyway, and the
  * VM then needs no second way to ask the system for memory.) */
+static char *block_align(char *address) {
+    return (char *)(((uintptr_t)address + HEAP_BLOCK_SIZE - 1) & ~(HEAP_BLOCK_SIZE - 1));
+}
+
 static void arena_new(void) {
+    if (!heap.first_arena_taken) {
+        heap.first_arena_taken = true;
+        heap.unused = block_align(first_arena);
+        heap.unused_end = heap.unused + FIRST_ARENA_BLOCKS * HEAP_BLOCK_SIZE;
+        return;
+    }
     size_t length = ARENA_BLOCKS * HEAP_BLOCK_SIZE;
     Arena *arena = malloc(sizeof *arena);
     char *raw = malloc(length + HEAP_BLOCK_SIZE);
     if (arena == NULL || raw == NULL) {
         mem_out_of_memory();
     }
-    char *base = (char *)(((uintptr_t)raw + HEAP_BLOCK_SIZE - 1) & ~(HEAP_BLOCK_SIZE - 1));
+    char *base = block_align(raw);
     if ((uintptr_t)base + length - 1 > POINTER_MASK) {
         /* Never seen on Linux, where user space ends below 2^47. */
         fprintf(stderr, "drip: heap address %p does not fit in 48 bits.\n", (void *)base);
