@@ -209,12 +209,15 @@ __attribute__((noinline))
 #endif
 static bool
 callValue(Value callee, int argCount) {
+    /* Closures first, told apart by the value's type hint alone. */
+    if (IS_CLOSURE(callee)) {
+        return call_closure(AS_CLOSURE(callee), argCount);
+    }
     if (!IS_OBJ(callee)) {
         vm_error("Can only call functions and classes.");
         return false;
     }
     switch (OBJ_TYPE(callee)) {
-    case OBJ_CLOSURE: return call_closure(AS_CLOSURE(callee), argCount);
     case OBJ_NATIVE: return call_native(AS_NATIVE(callee), argCount);
     case OBJ_CLASS: return call_class(AS_CLASS(callee), argCount);
     case OBJ_BOUND_METHOD: {
