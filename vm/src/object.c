@@ -144,7 +144,8 @@ static Value *spilled_slot(ObjInstance *instance, uint32_t slot) {
     if (!(instance->obj.flags & OBJ_SPILLED)) {
         uint32_t last = instance->obj.length - 1;
         uint32_t want = slot - last + 1;
-        ObjArray *array = array_new(want < SPILL_MIN ? SPILL_MIN : want, &instance->fields[last], 1);
+        ObjArray *array =
+            array_new(want < SPILL_MIN ? SPILL_MIN : want, &instance->fields[last], 1);
         instance->fields[last] = OBJ_VAL(array);
         instance->obj.length = last;
         instance->obj.flags |= OBJ_SPILLED;
