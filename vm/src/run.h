@@ -18,8 +18,12 @@
  *     which the branch predictor tells apart), a switch elsewhere.
  *   - A call of a closure, the common case, is handled inline in CALL and
  *     INVOKE: arity check, one stack-overflow check against the function's
- *     precomputed maxSlots, and a new frame. Classes, bound methods and
- *     natives go through callValue().
+ *     precomputed maxSlots, and a new frame. So is a call of a class with an
+ *     init method (make the instance, then call init). Other classes, bound
+ *     methods and natives go through callValue().
+ *   - GET_PROPERTY, SET_PROPERTY and INVOKE first try the property name's
+ *     one-entry cache (object.h): a hit is a compare of the class and an
+ *     indexed load or store, with no hash probe.
  *   - RETURN calls upvalues_close() only when an open upvalue points into the
  *     returning frame, which most calls never have. */
 
