@@ -42,7 +42,7 @@ HELP         :=
 
 # Debian packages the workbook needs, and how to tell each one is present.
 SETUP_PACKAGES := pkg-config libcmocka-dev lua5.4 lua-dkjson lua-argparse lua-filesystem lua-busted valgrind \
-                  pandoc inotify-tools bubblewrap procps libxml2-utils zip unzip
+                  pandoc inotify-tools bubblewrap procps libxml2-utils zip unzip luajit time
 SETUP_CHECK_pkg-config    := command -v pkg-config
 SETUP_CHECK_libcmocka-dev := pkg-config --exists cmocka
 SETUP_CHECK_lua5.4        := command -v lua5.4
@@ -58,6 +58,8 @@ SETUP_CHECK_inotify-tools := command -v inotifywait
 SETUP_CHECK_bubblewrap    := command -v bwrap
 SETUP_CHECK_procps        := command -v ps
 SETUP_CHECK_libxml2-utils := command -v xmllint
+SETUP_CHECK_luajit        := command -v luajit
+SETUP_CHECK_time          := test -x /usr/bin/time
 
 BENCH_TARGETS :=
 

@@ -105,12 +105,13 @@ fuzz: $(BUILD)/drip-fuzz
 	  -artifact_prefix=$(BUILD)/fuzz/crashes/ $(VM_FUZZ_CORPUS)
 
 # ---- benchmarks ---------------------------------------------------------------
-# BENCH_REPEAT runs per program (best time wins); BENCH_CALLGRIND names the
+# BENCH_REPEAT rounds per program (Drip, Lua 5.4 and LuaJIT -joff in turn;
+# medians of CPU time and of per-round ratios); BENCH_CALLGRIND names the
 # programs measured under callgrind: "fib,zoo" (default), "all" or "none".
-BENCH_REPEAT    ?= 3
+BENCH_REPEAT    ?= 5
 BENCH_CALLGRIND ?= fib,zoo
 BENCH_TARGETS += bench-vm
-HELP += "bench-vm         VM benchmarks: time, bytecodes, callgrind Ir, Ir/bytecode, ratio to Lua"
+HELP += "bench-vm         VM benchmarks: CPU time and peak memory beside Lua 5.4 and LuaJIT -joff; Ir"
 
 .PHONY: bench-vm
 bench-vm: $(BUILD)/drip

@@ -1,48 +1,88 @@
--- vm/bench/bench.lua -- runs the Drip benchmarks and prints one row each.
+-- vm/bench/bench.lua -- runs the Drip benchmarks beside their Lua twins.
 --
 --   lua5.4 vm/bench/bench.lua DRIP BENCH_DIR [REPEAT] [CALLGRIND]
 --
--- Columns: best wall time of REPEAT runs; bytecodes executed (drip --count);
--- callgrind's instruction total (Ir) and Ir per bytecode, for the programs
--- CALLGRIND names ("fib,zoo" by default, "all", or "none"; needs valgrind);
--- and, where BENCH_DIR has a Lua twin (fib.lua beside fib.drip), Lua 5.4's
--- best time measured in the same run, alternating with Drip's, and the ratio
--- drip/lua (below 1.00 means Drip is faster).
+-- For every NAME.drip in BENCH_DIR, and its twin NAME.lua when there is one,
+-- the three interpreters (DRIP, Lua 5.4, and LuaJIT 2.1 with its compiler
+-- off, `luajit -joff`: its interpreter alone) run REPEAT rounds, one run of
+-- each per round, the order rotating from round to round. A busy machine
+-- slows all three alike within a round, so the ratios are taken per round.
 --
--- Times on a shared machine wobble; Ir does not, so Ir is what the VM's
--- performance targets are stated in (vm/PERFORMANCE.md).
+-- Columns:
+--   cpu s       median CPU seconds (user + sys, bash's `time`, to the ms)
+--   drip/lua    median over the rounds of Drip's CPU time over Lua's in the
+--   drip/jit    same round (below 1.00: Drip is faster)
+--   MiB         peak resident memory (GNU time's %M, maximum RSS), median
+--   bytecodes   instructions Drip executes (drip --count)
+--   Ir, Ir/bc   callgrind's instruction total and Ir per bytecode, for the
+--               programs CALLGRIND names ("fib,zoo" by default, "all" or
+--               "none"; needs valgrind)
+-- A missing interpreter, twin or tool shows as "-".
+--
+-- CPU times on a shared machine wobble; Ir and peak memory do not, so the
+-- VM's targets are stated in Ir, ratios and MiB (vm/PERFORMANCE.md).
+
+local wb = require("workbook")
 
 local M = {}
 
-local function shellQuote(text)
-  return "'" .. text:gsub("'", "'\\''") .. "'"
+local GNU_TIME = "/usr/bin/time"
+local shell_quote, read_file = wb.quote, wb.read_file
+
+-- What command prints on stdout (with its redirections as given).
+local function capture_stdout(command)
+  return (wb.capture(command))
 end
 
--- stdout and stderr of command, together.
-local function capture(command, keepRedirects)
-  local pipe = io.popen(keepRedirects and command or (command .. " 2>&1"))
-  local text = pipe:read("a")
-  pipe:close()
-  return text
+-- Everything command prints on stdout and stderr.
+local function capture(command)
+  return capture_stdout(command .. " 2>&1")
 end
 
--- Wall-clock seconds of one run, by bash's time keyword.
-local function timeOnce(command)
-  local text = capture("bash -c " .. shellQuote("TIMEFORMAT=%3R; time (" .. command .. " >/dev/null 2>&1)"))
-  return tonumber(text:match("([%d%.]+)%s*$"))
+local function succeeds(command)
+  return wb.run(command .. " >/dev/null 2>&1")
+end
+
+local function median(values)
+  if #values == 0 then return nil end
+  local sorted = {}
+  for i, v in ipairs(values) do sorted[i] = v end
+  table.sort(sorted)
+  local middle = (#sorted + 1) // 2
+  if #sorted % 2 == 1 then return sorted[middle] end
+  return (sorted[middle] + sorted[middle + 1]) / 2
+end
+
+-- One run of command: CPU seconds and peak memory in KiB (nil without GNU
+-- time). Output is thrown away; only the measurements are kept.
+local function measure(command, with_rss)
+  local rss_file = with_rss and os.tmpname() or nil
+  local wrapped = command
+  if rss_file then
+    wrapped = GNU_TIME .. " -f %M -o " .. shell_quote(rss_file) .. " " .. command
+  end
+  local script = 'TIMEFORMAT="%3U %3S"; { time ' .. wrapped .. ' >/dev/null 2>&1; } 2>&1'
+  local text = capture("bash -c " .. shell_quote(script))
+  local user, sys = text:match("([%d.]+)%s+([%d.]+)%s*$")
+  local kib
+  if rss_file then
+    kib = tonumber((read_file(rss_file) or ""):match("(%d+)%s*$"))
+    os.remove(rss_file)
+  end
+  if not user then return nil, kib end
+  return tonumber(user) + tonumber(sys), kib
 end
 
 local function bytecodes(drip, program)
-  local text = capture(shellQuote(drip) .. " --count " .. shellQuote(program) .. " 2>&1 >/dev/null", true)
+  local text = capture_stdout(shell_quote(drip) .. " --count " .. shell_quote(program) .. " 2>&1 >/dev/null")
   local total = text:match("\ntotal%s+([%d,]+)")
   return total and tonumber((total:gsub(",", ""))) or nil
 end
 
-local function callgrindTotal(drip, program)
+local function callgrind_total(drip, program)
   local text = capture("valgrind --tool=callgrind --callgrind-out-file=/dev/null " ..
-    shellQuote(drip) .. " " .. shellQuote(program))
-  local total = text:match("Collected : (%d+)")
-  return total and tonumber(total) or nil
+    shell_quote(drip) .. " " .. shell_quote(program))
+  return tonumber(text:match("Collected : (%d+)"))
 end
 
 local function grouped(n)
@@ -52,57 +92,108 @@ local function grouped(n)
   return (result:gsub("^,", ""))
 end
 
-local function fileExists(path)
-  local file = io.open(path, "r")
-  if file then file:close() return true end
-  return false
+local function fixed(value, format)
+  return value and string.format(format, value) or "-"
+end
+
+local function machine_line()
+  local cpu = (read_file("/proc/cpuinfo") or ""):match("model name%s*:%s*([^\n]+)") or "?"
+  local load = (read_file("/proc/loadavg") or ""):match("^(%S+ %S+ %S+)") or "?"
+  local system = capture("uname -srm"):gsub("%s+$", "")
+  local cpus = capture("nproc"):gsub("%s+$", "")
+  return string.format("machine: %s, %s CPUs (%s); load average %s", system, cpus, cpu, load)
+end
+
+-- The interpreters of one benchmark: Drip always, the two Lua ones when
+-- they are installed and the program has a twin.
+local function contenders(drip, program, twin, available)
+  local list = { { key = "drip", command = shell_quote(drip) .. " " .. shell_quote(program) } }
+  if wb.exists(twin) then
+    if available.lua then
+      list[#list + 1] = { key = "lua", command = "lua5.4 " .. shell_quote(twin) }
+    end
+    if available.jit then
+      list[#list + 1] = { key = "jit", command = "luajit -joff " .. shell_quote(twin) }
+    end
+  end
+  return list
+end
+
+-- REPEAT rounds; returns per key the list of CPU times and of peak KiB, and
+-- per other key the list of per-round ratios drip/other.
+local function run_rounds(list, repeat_count, with_rss)
+  local cpu, kib, ratios = {}, {}, {}
+  for _, c in ipairs(list) do cpu[c.key], kib[c.key], ratios[c.key] = {}, {}, {} end
+  for round = 1, repeat_count do
+    local this_round = {}
+    for i = 0, #list - 1 do
+      local c = list[(round - 1 + i) % #list + 1]
+      local seconds, peak = measure(c.command, with_rss)
+      this_round[c.key] = seconds
+      if seconds then table.insert(cpu[c.key], seconds) end
+      if peak then table.insert(kib[c.key], peak) end
+    end
+    for _, c in ipairs(list) do
+      local other = this_round[c.key]
+      if c.key ~= "drip" and other and other > 0 and this_round.drip then
+        table.insert(ratios[c.key], this_round.drip / other)
+      end
+    end
+  end
+  return cpu, kib, ratios
+end
+
+local function mib(list)
+  local k = list and median(list)
+  return k and k / 1024 or nil
 end
 
 function M.main(argv)
-  local drip, dir = argv[1], argv[2]
-  local repeat_ = tonumber(argv[3] or "3") or 3
-  local which = argv[4] or "fib,zoo"
-  if not drip or not dir then
-    io.stderr:write("usage: bench.lua DRIP BENCH_DIR [REPEAT] [CALLGRIND]\n")
-    return 2
-  end
-  local hasValgrind = os.execute("command -v valgrind >/dev/null 2>&1")
-  local hasLua = os.execute("command -v lua5.4 >/dev/null 2>&1")
+  local parser = wb.parser("bench.lua", "Runs the Drip benchmarks beside their Lua twins (make bench-vm).")
+  parser:argument("drip", "the VM to measure")
+  parser:argument("dir", "the folder of NAME.drip and NAME.lua programs")
+  parser:argument("repeat_count", "rounds per program", "5"):args("?"):convert(wb.to_integer)
+  parser:argument("which", "the programs measured under callgrind: NAME,NAME, all or none", "fib,zoo"):args("?")
+  local opts = wb.parse(parser, argv)
+  local drip, dir, repeat_count, which = opts.drip, opts.dir, opts.repeat_count, opts.which
+  local available = {
+    valgrind = succeeds("command -v valgrind"),
+    lua = succeeds("command -v lua5.4"),
+    jit = succeeds("command -v luajit"),
+    rss = succeeds("test -x " .. GNU_TIME),
+  }
   local programs = {}
-  local listing = io.popen("ls " .. shellQuote(dir) .. " | LC_ALL=C sort")
-  for name in listing:lines() do
+  for _, name in ipairs(wb.list_dir(dir) or {}) do
     local base = name:match("^(.-)%.drip$")
     if base then programs[#programs + 1] = base end
   end
-  listing:close()
 
-  print(string.format("%-16s %9s %15s %16s %8s %9s %7s", "program", "drip s", "bytecodes",
-    "Ir (callgrind)", "Ir/bc", "lua s", "ratio"))
+  print(machine_line())
+  print(string.format("%d rounds per program; Lua 5.4 %s, LuaJIT -joff %s, peak memory %s",
+    repeat_count, available.lua and "lua5.4" or "missing", available.jit and "luajit" or "missing",
+    available.rss and GNU_TIME or "missing (Debian package time)"))
+  print(string.format("%-15s %7s %7s %8s %7s %8s %8s %8s %8s %14s %15s %6s", "program",
+    "drip s", "lua s", "drip/lua", "jit s", "drip/jit", "drip MiB", "lua MiB", "jit MiB",
+    "bytecodes", "Ir (callgrind)", "Ir/bc"))
   for _, name in ipairs(programs) do
     local program = dir .. "/" .. name .. ".drip"
-    local twin = dir .. "/" .. name .. ".lua"
-    local hasTwin = hasLua and fileExists(twin)
-    local best, bestLua
-    for _ = 1, repeat_ do
-      local t = timeOnce(shellQuote(drip) .. " " .. shellQuote(program))
-      if t and (best == nil or t < best) then best = t end
-      if hasTwin then
-        local l = timeOnce("lua5.4 " .. shellQuote(twin))
-        if l and (bestLua == nil or l < bestLua) then bestLua = l end
-      end
-    end
+    local list = contenders(drip, program, dir .. "/" .. name .. ".lua", available)
+    local cpu, kib, ratios = run_rounds(list, repeat_count, available.rss)
     local count = bytecodes(drip, program)
     local ir
-    if hasValgrind and (which == "all" or ("," .. which .. ","):find("," .. name .. ",", 1, true)) then
-      ir = callgrindTotal(drip, program)
+    if available.valgrind and (which == "all" or ("," .. which .. ","):find("," .. name .. ",", 1, true)) then
+      ir = callgrind_total(drip, program)
     end
-    local perBytecode = (ir and count and count > 0) and string.format("%.1f", ir / count) or "-"
-    local ratio = (best and bestLua and bestLua > 0) and string.format("%.2f", best / bestLua) or "-"
-    print(string.format("%-16s %9s %15s %16s %8s %9s %7s", name,
-      best and string.format("%.3f", best) or "-", grouped(count), grouped(ir), perBytecode,
-      bestLua and string.format("%.3f", bestLua) or "-", ratio))
+    local per_bytecode = (ir and count and count > 0) and string.format("%.1f", ir / count) or "-"
+    print(string.format("%-15s %7s %7s %8s %7s %8s %8s %8s %8s %14s %15s %6s", name,
+      fixed(median(cpu.drip), "%.3f"), fixed(median(cpu.lua or {}), "%.3f"),
+      fixed(median(ratios.lua or {}), "%.2f"), fixed(median(cpu.jit or {}), "%.3f"),
+      fixed(median(ratios.jit or {}), "%.2f"), fixed(mib(kib.drip), "%.1f"),
+      fixed(mib(kib.lua), "%.1f"), fixed(mib(kib.jit), "%.1f"),
+      grouped(count), grouped(ir), per_bytecode))
     io.stdout:flush()
   end
+  print((machine_line():gsub("^machine: .*; load average", "after the runs: load average")))
   return 0
 end
 

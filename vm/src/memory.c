@@ -1,58 +1,70 @@
-/* memory.c -- allocation accounting and a mark-sweep garbage collector.
+/* memory.c -- the collector's marking, its budget, and plain malloc'd memory.
  *
- * The collector is the classic tri-colour mark-sweep: mark the roots grey,
- * then blacken grey objects one by one (marking what they reference) until
- * none are left, then free every object that was never marked. Roots are the
- * value stack, the call frames' closures, the open upvalues, the globals,
- * the functions the compiler is building, and the string "init". The string
- * table is weak: strings only it references are dropped before the sweep.
+ * Marking is the usual worklist: an object reached for the first time gets
+ * its mark (heap_mark) and, if it can reference other objects, goes on the
+ * grey stack; the loop pops grey objects and marks what they reference
+ * until the stack is empty. Strings reference nothing, so they are marked
+ * and never stacked. What is left unmarked the heap reclaims (heap.c): the
+ * blocks' free slots need no visit at all, dead large objects are released.
  *
- * The grey stack uses plain realloc, not mem_resize(), so growing it can never
- * start a collection in the middle of one. */
+ * The string table is weak: strings only it references are dropped before
+ * the heap reclaims them, so it never points at a free slot.
+ *
+ * The grey stack grows through plain realloc, outside the budget, so that
+ * growing it can never start a collection in the middle of one. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "compiler.h"
+#include "heap.h"
 #include "memory.h"
 #include "vm.h"
 
-#define GC_HEAP_GROW_FACTOR 2
+/* Bytes of plain malloc'd memory in use; they count towards the budget. */
+static size_t raw_bytes;
+/* Set when a collection frees a class: names' caches may point at it. */
+static bool class_freed;
 
-static _Noreturn void out_of_memory(void) {
+_Noreturn void mem_out_of_memory(void) {
     fprintf(stderr, "Out of memory.\n");
     exit(70);
 }
 
-void *mem_resize(void *pointer, size_t old_size, size_t new_size) {
-    vm.bytes_allocated += new_size;
-    vm.bytes_allocated -= old_size;
-    if (new_size > old_size) {
-#ifdef DRIP_STRESS_GC
-        gc_collect();
-#else
-        if (vm.bytes_allocated > vm.next_gc) {
-            gc_collect();
-        }
-#endif
-    }
+void *mem_resize(void *memory, size_t old_size, size_t new_size) {
+    raw_bytes += new_size - old_size;
+    vm.bytes_allocated += new_size - old_size; /* unsigned: wraps back exactly */
     if (new_size == 0) {
-        free(pointer);
+        free(memory);
         return NULL;
     }
-    void *result = realloc(pointer, new_size);
-    if (result == NULL) {
-        out_of_memory();
+    if (new_size > old_size) {
+        gc_collect_if_due();
     }
-    return result;
+    void *resized = realloc(memory, new_size);
+    if (resized == NULL) {
+        mem_out_of_memory();
+    }
+    return resized;
 }
 
-/* The grey stack doubles like the VM's arrays, but through plain realloc. */
+void gc_collect_if_due(void) {
+#ifdef DRIP_STRESS_GC
+    gc_collect();
+#else
+    if (UNLIKELY(vm.bytes_allocated > vm.next_gc)) {
+        gc_collect();
+    }
+#endif
+}
+
+/* ---- marking ---------------------------------------------------------------- */
+
 static void gray_push(Obj *object) {
     if (vm.gray_count == vm.gray_capacity) {
-        int capacity = GROW_CAPACITY(vm.gray_capacity);
-        Obj **grown = (Obj **)realloc(vm.gray_stack, sizeof(Obj *) * (size_t)capacity);
+        int capacity = vm.gray_capacity < 64 ? 64 : vm.gray_capacity * 2;
+        Obj **grown = realloc(vm.gray_stack, sizeof(Obj *) * (size_t)capacity);
         if (grown == NULL) {
-            out_of_memory();
+            mem_out_of_memory();
         }
         vm.gray_stack = grown;
         vm.gray_capacity = capacity;
@@ -60,10 +72,11 @@ static void gray_push(Obj *object) {
     vm.gray_stack[vm.gray_count++] = object;
 }
 
-/* Greys an object the first time it is reached; later reaches are free. */
 void gc_mark_object(Obj *object) {
-    if (object != NULL && !object->isMarked) {
-        object->isMarked = true;
+    if (object == NULL || !heap_mark(object)) {
+        return;
+    }
+    if (object->type != OBJ_STRING) {
         gray_push(object);
     }
 }
@@ -74,144 +87,132 @@ void gc_mark_value(Value value) {
     }
 }
 
-/* Marks everything a grey object references, which makes it black.
- * A string references nothing, a native only its name. */
+static void mark_values(const Value *values, size_t count) {
+    for (size_t i = 0; i < count; i++) {
+        gc_mark_value(values[i]);
+    }
+}
+
+static void mark_table(const Table *table) {
+    const Entry *end = table->entries + table->capacity;
+    for (const Entry *entry = table->entries; entry < end; entry++) {
+        if (entry->key == NULL || entry->key == TOMBSTONE) {
+            continue;
+        }
+        gc_mark_object(&entry->key->obj);
+        gc_mark_value(entry->value);
+    }
+}
+
+/* Marks what one grey object references, making it black. */
 static void gc_scan(Obj *object) {
-    switch (object->type) {
-    case OBJ_STRING: break;
-    case OBJ_UPVALUE: gc_mark_value(((ObjUpvalue *)object)->closed); break;
-    case OBJ_NATIVE: gc_mark_object((Obj *)((ObjNative *)object)->name); break;
+    switch ((ObjType)object->type) {
+    case OBJ_STRING: return;
+    case OBJ_ARRAY: {
+        const ObjArray *array = (const ObjArray *)object;
+        mark_values(array->values, array->obj.length);
+        return;
+    }
+    case OBJ_INSTANCE: {
+        const ObjInstance *instance = (const ObjInstance *)object;
+        gc_mark_object(&instance->klass->obj);
+        mark_values(instance->fields, instance_slots(instance));
+        return;
+    }
+    case OBJ_CLOSURE: {
+        ObjClosure *closure = (ObjClosure *)object;
+        gc_mark_object(&closure->function->obj);
+        for (uint32_t i = 0; i < closure->obj.length; i++) {
+            gc_mark_object((Obj *)closure->upvalues[i]);
+        }
+        return;
+    }
+    case OBJ_UPVALUE: gc_mark_value(((ObjUpvalue *)object)->closed); return;
+    case OBJ_BOUND_METHOD: {
+        ObjBoundMethod *bound = (ObjBoundMethod *)object;
+        gc_mark_value(bound->receiver);
+        gc_mark_object(&bound->method->obj);
+        return;
+    }
+    case OBJ_CLASS: {
+        ObjClass *klass = (ObjClass *)object;
+        gc_mark_object(&klass->name->obj);
+        gc_mark_value(klass->initializer);
+        mark_table(&klass->methods);
+        mark_table(&klass->layout);
+        return;
+    }
     case OBJ_FUNCTION: {
         ObjFunction *function = (ObjFunction *)object;
         gc_mark_object((Obj *)function->name);
         gc_mark_object((Obj *)function->className);
         const ValueArray *constants = &function->chunk.constants;
-        for (int i = 0; i < constants->count; i++) {
-            gc_mark_value(constants->values[i]);
-        }
-        break;
+        mark_values(constants->values, (size_t)constants->count);
+        return;
     }
-    case OBJ_CLOSURE: {
-        ObjClosure *closure = (ObjClosure *)object;
-        gc_mark_object((Obj *)closure->function);
-        for (int i = 0; i < closure->upvalueCount; i++) {
-            gc_mark_object((Obj *)closure->upvalues[i]);
-        }
-        break;
-    }
-    case OBJ_CLASS: {
-        ObjClass *klass = (ObjClass *)object;
-        gc_mark_object((Obj *)klass->name);
-        gc_mark_value(klass->initializer);
-        table_mark(&klass->methods);
-        break;
-    }
-    case OBJ_INSTANCE: {
-        ObjInstance *instance = (ObjInstance *)object;
-        gc_mark_object((Obj *)instance->klass);
-        table_mark(&instance->fields);
-        break;
-    }
-    case OBJ_BOUND_METHOD: {
-        ObjBoundMethod *bound = (ObjBoundMethod *)object;
-        gc_mark_value(bound->receiver);
-        gc_mark_object((Obj *)bound->method);
-        break;
-    }
+    case OBJ_NATIVE: gc_mark_object(&((ObjNative *)object)->name->obj); return;
     }
 }
 
-/* Releases one object and whatever it owns outside the collected heap
- * (tables, arrays, chunks); the accounting goes through mem_resize. */
-static void object_free(Obj *object) {
-    switch (object->type) {
-    case OBJ_STRING:
-        mem_resize(object, sizeof(ObjString) + (size_t)((ObjString *)object)->length + 1, 0);
-        return;
-    case OBJ_UPVALUE: FREE(ObjUpvalue, object); return;
-    case OBJ_NATIVE: FREE(ObjNative, object); return;
-    case OBJ_BOUND_METHOD: FREE(ObjBoundMethod, object); return;
-    case OBJ_FUNCTION:
-        chunk_free(&((ObjFunction *)object)->chunk);
-        FREE(ObjFunction, object);
-        return;
-    case OBJ_CLOSURE: {
-        ObjClosure *closure = (ObjClosure *)object;
-        FREE_ARRAY(ObjUpvalue *, closure->upvalues, closure->upvalueCount);
-        FREE(ObjClosure, object);
-        return;
-    }
-    case OBJ_CLASS:
-        table_free(&((ObjClass *)object)->methods);
-        FREE(ObjClass, object);
-        return;
-    case OBJ_INSTANCE:
-        table_free(&((ObjInstance *)object)->fields);
-        FREE(ObjInstance, object);
-        return;
-    }
-}
-
-/* Phase 1: grey everything the program can reach directly. */
-static void gc_mark_roots(void) {
-    for (const Value *slot = vm.stack; slot != vm.stack_top; slot++) {
-        gc_mark_value(*slot);
-    }
-    for (int i = 0; i < vm.frame_count; i++) {
-        gc_mark_object((Obj *)vm.frames[i].closure);
+/* Everything the running program (or the compiler) can reach directly. */
+static void mark_roots(void) {
+    mark_values(vm.stack, (size_t)(vm.stack_top - vm.stack));
+    const CallFrame *frames_end = vm.frames + vm.frame_count;
+    for (const CallFrame *frame = vm.frames; frame < frames_end; frame++) {
+        gc_mark_object(&frame->closure->obj);
     }
     for (ObjUpvalue *open = vm.open_upvalues; open != NULL; open = open->next) {
-        gc_mark_object((Obj *)open);
+        gc_mark_object(&open->obj);
     }
     gc_mark_object((Obj *)vm.init_string);
-    table_mark(&vm.globals);
+    mark_table(&vm.globals);
     compiler_mark_roots();
 }
 
-/* Phase 2: scan grey objects until none are left; all reachable are black. */
-static void gc_propagate(void) {
-    while (vm.gray_count != 0) {
-        vm.gray_count--;
-        gc_scan(vm.gray_stack[vm.gray_count]);
+/* What dies with an object beyond its own memory: functions own their
+ * bytecode, classes their tables. Only large objects own anything. */
+static void object_release(Obj *object) {
+    if (object->type == OBJ_FUNCTION) {
+        chunk_free(&((ObjFunction *)object)->chunk);
+    } else if (object->type == OBJ_CLASS) {
+        class_freed = true;
+        table_free(&((ObjClass *)object)->methods);
+        table_free(&((ObjClass *)object)->layout);
     }
 }
 
-/* Phase 3: free the unmarked objects and unmark the survivors for next time.
- * link points at the pointer that leads to the current object, so an object
- * is unlinked the same way wherever it sits in the list. */
-static void gc_sweep(void) {
-    Obj **link = &vm.objects;
-    while (*link != NULL) {
-        Obj *object = *link;
-        if (object->isMarked) {
-            object->isMarked = false;
-            link = &object->next;
-        } else {
-            *link = object->next;
-            object_free(object);
+/* Empties every name's property cache (value.h): one of them may name a class
+ * just freed, whose address a new class could get. Rare: classes seldom die. */
+static void strings_forget_classes(void) {
+    const Entry *end = vm.strings.entries + vm.strings.capacity;
+    for (const Entry *entry = vm.strings.entries; entry < end; entry++) {
+        if (entry->key != NULL && entry->key != TOMBSTONE) {
+            entry->key->cache_class = NULL;
         }
     }
 }
 
 void gc_collect(void) {
-    gc_mark_roots();
-    gc_propagate();
-    /* Interned strings nothing else reached die now, so the table never
-     * points at a freed string. */
-    table_drop_unmarked(&vm.strings);
-    gc_sweep();
-    size_t floor = 1024 * 1024;
-    size_t next = vm.bytes_allocated * GC_HEAP_GROW_FACTOR;
-    vm.next_gc = next < floor ? floor : next;
+    heap_begin_marking();
+    mark_roots();
+    while (vm.gray_count > 0) {
+        gc_scan(vm.gray_stack[--vm.gray_count]);
+    }
+    /* The string table lets go of dead strings before the large ones among
+     * them are freed and before the blocks' slots can be reused. */
+    table_forget_unmarked(&vm.strings);
+    class_freed = false;
+    size_t live = raw_bytes + heap_sweep_large(object_release);
+    if (class_freed) {
+        strings_forget_classes();
+    }
+    live += heap_sweep_blocks();
+    vm.bytes_allocated = live;
+    vm.next_gc = live < GC_MIN_BUDGET / GC_GROWTH ? GC_MIN_BUDGET : live * GC_GROWTH;
 }
 
 void gc_free_all(void) {
-    for (Obj *object = vm.objects; object != NULL;) {
-        Obj *next = object->next;
-        object_free(object);
-        object = next;
-    }
-    vm.objects = NULL;
+    heap_free_all(object_release);
     free(vm.gray_stack);
     vm.gray_stack = NULL;
     vm.gray_count = vm.gray_capacity = 0;

@@ -1,10 +1,17 @@
-/* memory.h -- every allocation of the VM, and the garbage collector.
+/* memory.h -- the garbage collector, and the VM's plain malloc'd memory.
  *
- * All heap memory goes through mem_resize(), which keeps a running total of
- * the bytes in use. When the total passes a threshold the collector runs
- * before the allocation is made: mark from the roots, trace, sweep. The
- * threshold then becomes twice what survived, so the work of collecting is
- * proportional to the work of allocating.
+ * Objects come from heap.h. Everything else the VM allocates (bytecode,
+ * constant pools, hash-table arrays) is plain malloc'd memory owned by one
+ * object or by the VM, resized through mem_resize() so that its bytes
+ * count towards the collector's budget like objects do.
+ *
+ * The collector is a non-moving mark-sweep: mark what the roots reach (the
+ * value stack, the frames' closures, the open upvalues, the globals, the
+ * compiler's functions, "init"), then let the heap reclaim the rest. It runs
+ * when the bytes in use pass a budget, which is then set to GC_GROWTH times
+ * what survived, so collecting costs in proportion to allocating. The least
+ * budget is small (256 KiB): a program with little live data then reuses
+ * the same few blocks, which stay in the processor's cache.
  *
  * Running out of memory is reported and ends the process (exit 70): the VM
  * has no way to unwind a half-finished allocation inside an instruction. */
@@ -13,6 +20,11 @@
 
 #include "common.h"
 #include "object.h"
+
+/* The budget after a collection: GC_GROWTH times the bytes that survived,
+ * and never less than GC_MIN_BUDGET (which is also the first budget). */
+#define GC_GROWTH 2
+#define GC_MIN_BUDGET ((size_t)256 * 1024)
 
 #define ALLOCATE(type, count) (type *)mem_resize(NULL, 0, sizeof(type) * (count))
 #define FREE(type, pointer) mem_resize(pointer, sizeof(type), 0)
@@ -23,11 +35,15 @@
 #define FREE_ARRAY(type, pointer, oldCount)                                                        \
     mem_resize(pointer, sizeof(type) * (size_t)(oldCount), 0)
 
-/* Resizes (or frees, when new_size is 0) a block; may collect garbage first. */
-void *mem_resize(void *pointer, size_t old_size, size_t new_size);
+/* Gives a malloc'd block new_size bytes (0 frees it). Growing may collect. */
+void *mem_resize(void *memory, size_t old_size, size_t new_size);
+_Noreturn void mem_out_of_memory(void);
+
 void gc_mark_object(Obj *object);
 void gc_mark_value(Value value);
-/* Runs a full collection now: mark the roots, propagate, sweep. */
+/* Collects when the budget is spent, or always in the GC-stress build. */
+void gc_collect_if_due(void);
+/* Runs a full collection now. */
 void gc_collect(void);
 /* Frees every object, reachable or not: the end of the VM. */
 void gc_free_all(void);

@@ -1,100 +1,214 @@
-/* object.c -- creating and printing heap objects.
+/* object.c -- making heap objects, instances' fields, printing.
  *
- * Every constructor links the new object into vm.objects (for the sweeper)
- * and may trigger a collection while allocating, so callers keep any object
- * they still need reachable (usually by pushing it on the VM stack) across
- * the next allocation. */
+ * Every constructor may collect garbage while it allocates (heap.h), so a
+ * caller keeps whatever it still needs reachable (usually by pushing it on
+ * the VM stack) across the call. A constructor fills in its object before
+ * anything else can allocate, so the collector never sees one half made.
+ *
+ * Instances get their slot count from their class (object.h). A class's
+ * first YOUNG_CLASS_INSTANCES instances are made with room for at least
+ * YOUNG_CLASS_SLOTS fields: they are usually made while the class is still
+ * numbering its fields (the very first instance always is), and a singleton
+ * such as a program's one Zoo would otherwise keep every field spilled. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "heap.h"
 #include "memory.h"
 #include "object.h"
 #include "table.h"
 #include "value.h"
 #include "vm.h"
 
-/* Every object starts unmarked at the head of vm.objects, the sweeper's
- * list. The tagged Value keeps only 48 bits of address, hence the check. */
-static Obj *object_alloc(size_t size, ObjType type) {
-    Obj *object = (Obj *)mem_resize(NULL, 0, size);
-    if ((uintptr_t)object > POINTER_MASK) {
-        /* Never seen on Linux, where user space ends below 2^47. */
-        fprintf(stderr, "drip: object address %p does not fit in 48 bits.\n", (void *)object);
-        exit(70);
-    }
-    *object = (Obj){.type = type, .isMarked = false, .next = vm.objects};
-    vm.objects = object;
+#define YOUNG_CLASS_INSTANCES 16
+#define YOUNG_CLASS_SLOTS 16
+/* A new array of spilled fields has room for at least this many. */
+#define SPILL_MIN 4
+
+static inline Obj *object_new(size_t size, ObjType type) {
+    /* Functions and classes own malloc'd memory, which only large objects
+     * get the chance to release when they die. */
+    bool owner = type == OBJ_FUNCTION || type == OBJ_CLASS;
+    Obj *object = owner ? heap_alloc_large(size) : heap_alloc(heap_round(size));
+    object->type = (uint8_t)type;
     return object;
 }
 
-#define OBJECT_NEW(ctype, tag) ((ctype *)object_alloc(sizeof(ctype), tag))
+/* An object of C type `ctype` followed by `extra` bytes of trailing array. */
+#define OBJECT_NEW(ctype, tag, extra) ((ctype *)object_new(sizeof(ctype) + (extra), tag))
 
 ObjBoundMethod *bound_method_new(Value receiver, ObjClosure *method) {
-    ObjBoundMethod *bound = OBJECT_NEW(ObjBoundMethod, OBJ_BOUND_METHOD);
-    bound->method = method;
-    bound->receiver = receiver;
+    ObjBoundMethod *bound = OBJECT_NEW(ObjBoundMethod, OBJ_BOUND_METHOD, 0);
+    *bound = (ObjBoundMethod){.obj = bound->obj, .receiver = receiver, .method = method};
     return bound;
 }
 
 ObjClass *class_new(ObjString *name) {
-    ObjClass *klass = OBJECT_NEW(ObjClass, OBJ_CLASS);
+    ObjClass *klass = OBJECT_NEW(ObjClass, OBJ_CLASS, 0);
+    *klass = (ObjClass){
+        .obj = klass->obj,
+        .name = name,
+        .initializer = NIL_VAL, /* set by OP_METHOD when it sees init */
+        .field_count = 0,
+        .instances_made = 0,
+    };
     table_init(&klass->methods);
-    klass->initializer = NIL_VAL; /* set by OP_METHOD when it sees init */
-    klass->name = name;
+    table_init(&klass->layout);
     return klass;
 }
 
 ObjClosure *closure_new(ObjFunction *function) {
-    /* The array first: allocating it may collect, and a closure made before
-     * it would then be traced without one. */
-    int count = function->upvalueCount;
-    ObjUpvalue **upvalues = ALLOCATE(ObjUpvalue *, count);
-    for (int i = 0; i < count; i++) {
-        upvalues[i] = NULL; /* traced before OP_CLOSURE fills them in */
-    }
-    ObjClosure *closure = OBJECT_NEW(ObjClosure, OBJ_CLOSURE);
-    closure->upvalueCount = count;
-    closure->upvalues = upvalues;
+    uint32_t count = (uint32_t)function->upvalueCount;
+    ObjClosure *closure = OBJECT_NEW(ObjClosure, OBJ_CLOSURE, count * sizeof(ObjUpvalue *));
+    closure->obj.length = count;
     closure->function = function;
+    /* Traced before OP_CLOSURE fills them in. */
+    memset(closure->upvalues, 0, count * sizeof(ObjUpvalue *));
     return closure;
 }
 
 ObjFunction *function_new(void) {
-    ObjFunction *function = OBJECT_NEW(ObjFunction, OBJ_FUNCTION);
+    ObjFunction *function = OBJECT_NEW(ObjFunction, OBJ_FUNCTION, 0);
+    *function = (ObjFunction){
+        .obj = function->obj,
+        .maxSlots = 1, /* the callee's own slot */
+        .profileId = -1,
+    };
     chunk_init(&function->chunk);
-    function->name = NULL;
-    function->className = NULL;
-    function->arity = 0;
-    function->upvalueCount = 0;
-    function->maxSlots = 1; /* the callee's own slot */
-    function->profileId = -1;
     return function;
 }
 
 ObjInstance *instance_new(ObjClass *klass) {
-    ObjInstance *instance = OBJECT_NEW(ObjInstance, OBJ_INSTANCE);
-    table_init(&instance->fields);
+    uint32_t slots = klass->field_count;
+    if (klass->instances_made < YOUNG_CLASS_INSTANCES) {
+        klass->instances_made++;
+        slots = slots < YOUNG_CLASS_SLOTS ? YOUNG_CLASS_SLOTS : slots;
+    }
+    /* At least one slot, which a spill can turn into the array reference. */
+    slots += slots == 0;
+    ObjInstance *instance = OBJECT_NEW(ObjInstance, OBJ_INSTANCE, slots * sizeof(Value));
+    instance->obj.length = slots;
     instance->klass = klass;
+    for (uint32_t i = 0; i < slots; i++) {
+        instance->fields[i] = ABSENT_VAL;
+    }
     return instance;
 }
 
 ObjNative *native_new(NativeFn function, int arity, ObjString *name) {
-    ObjNative *native = OBJECT_NEW(ObjNative, OBJ_NATIVE);
-    native->name = name;
+    ObjNative *native = OBJECT_NEW(ObjNative, OBJ_NATIVE, 0);
     native->function = function;
     native->arity = arity;
     native->profileId = -1;
+    native->name = name;
     return native;
 }
 
 ObjUpvalue *upvalue_new(Value *slot) {
-    ObjUpvalue *upvalue = OBJECT_NEW(ObjUpvalue, OBJ_UPVALUE);
-    upvalue->location = slot;
-    upvalue->closed = NIL_VAL;
-    upvalue->next = NULL;
+    ObjUpvalue *upvalue = OBJECT_NEW(ObjUpvalue, OBJ_UPVALUE, 0);
+    *upvalue = (ObjUpvalue){.obj = upvalue->obj, .location = slot, .closed = NIL_VAL};
     return upvalue;
 }
+
+/* ---- fields ----------------------------------------------------------------- */
+
+/* An array of `count` absent fields, the first `keep` copied from `from`. */
+static ObjArray *array_new(uint32_t count, const Value *from, uint32_t keep) {
+    ObjArray *array = OBJECT_NEW(ObjArray, OBJ_ARRAY, count * sizeof(Value));
+    array->obj.length = count;
+    memcpy(array->values, from, keep * sizeof(Value));
+    for (uint32_t i = keep; i < count; i++) {
+        array->values[i] = ABSENT_VAL;
+    }
+    return array;
+}
+
+static ObjArray *spill_array(const ObjInstance *instance) {
+    return AS_ARRAY(instance->fields[instance->obj.length]);
+}
+
+/* A field in the spilled array, or ABSENT_VAL. */
+static Value spilled_get(const ObjInstance *instance, uint32_t slot) {
+    if (!(instance->obj.flags & OBJ_SPILLED)) {
+        return ABSENT_VAL;
+    }
+    const ObjArray *array = spill_array(instance);
+    uint32_t at = slot - instance->obj.length;
+    return at < array->obj.length ? array->values[at] : ABSENT_VAL;
+}
+
+/* Where field `slot` of an instance without a direct slot for it lives:
+ * spills the instance the first time, grows its array when too short. */
+static Value *spilled_slot(ObjInstance *instance, uint32_t slot) {
+    if (!(instance->obj.flags & OBJ_SPILLED)) {
+        uint32_t last = instance->obj.length - 1;
+        uint32_t want = slot - last + 1;
+        ObjArray *array =
+            array_new(want < SPILL_MIN ? SPILL_MIN : want, &instance->fields[last], 1);
+        instance->fields[last] = OBJ_VAL(array);
+        instance->obj.length = last;
+        instance->obj.flags |= OBJ_SPILLED;
+    }
+    uint32_t at = slot - instance->obj.length;
+    ObjArray *array = spill_array(instance);
+    if (at >= array->obj.length) {
+        uint32_t grown = 2 * array->obj.length > at ? 2 * array->obj.length : at + 1;
+        array = array_new(grown, array->values, array->obj.length);
+        instance->fields[instance->obj.length] = OBJ_VAL(array);
+    }
+    return &array->values[at];
+}
+
+/* The slot klass numbered name with, after filling the name's cache with
+ * it; false if the class has no field of that name yet. */
+static bool layout_find(ObjClass *klass, ObjString *name, uint32_t *slot) {
+    Value found;
+    if (!table_get(&klass->layout, name, &found)) {
+        return false;
+    }
+    *slot = AS_FIELD_SLOT(found);
+    name->cache_class = klass;
+    name->cache_item = found;
+    return true;
+}
+
+bool class_find_method(ObjClass *klass, ObjString *name, Value *method) {
+    if (!table_get(&klass->methods, name, method)) {
+        return false;
+    }
+    name->cache_class = klass;
+    name->cache_item = *method;
+    return true;
+}
+
+Value instance_get_slow(const ObjInstance *instance, ObjString *name) {
+    uint32_t slot;
+    if (!layout_find(instance->klass, name, &slot)) {
+        return ABSENT_VAL;
+    }
+    return slot < instance->obj.length ? instance->fields[slot] : spilled_get(instance, slot);
+}
+
+void instance_set(ObjInstance *instance, ObjString *name, Value value) {
+    ObjClass *klass = instance->klass;
+    uint32_t slot;
+    if (!layout_find(klass, name, &slot)) {
+        slot = klass->field_count++;
+        name->obj.flags |= OBJ_FIELD_NAME;
+        table_set(&klass->layout, name, FIELD_SLOT(slot));
+        table_spread(&klass->layout);
+        name->cache_class = klass;
+        name->cache_item = FIELD_SLOT(slot);
+    }
+    if (slot < instance->obj.length) {
+        instance->fields[slot] = value;
+    } else {
+        *spilled_slot(instance, slot) = value;
+    }
+}
+
+/* ---- strings ---------------------------------------------------------------- */
 
 /* FNV-1a, 32 bits: simple, and good enough for identifiers and short text. */
 uint32_t string_hash(const char *chars, int length) {
@@ -110,11 +224,10 @@ uint32_t string_hash(const char *chars, int length) {
 /* A new string, entered in the intern table. Callers have checked that no
  * equal string is interned already. */
 static ObjString *string_new_interned(const char *chars, int length, uint32_t hash) {
-    size_t size = sizeof(ObjString) + (size_t)length + 1;
-    ObjString *string = (ObjString *)object_alloc(size, OBJ_STRING);
+    ObjString *string = OBJECT_NEW(ObjString, OBJ_STRING, (size_t)length + 1);
     string->hash = hash;
     string->length = length;
-    string->isFieldName = false;
+    string->cache_class = NULL;
     memcpy(string->chars, chars, (size_t)length);
     string->chars[length] = '\0';
     /* Interning may grow the table and so collect: keep the string alive. */
@@ -137,38 +250,42 @@ ObjString *string_concat(ObjString *a, ObjString *b) {
     }
     /* Build the text outside the collected heap, then intern it. */
     char small[256];
-    char *buffer = length < sizeof small ? small : (char *)mem_resize(NULL, 0, length + 1);
+    char *buffer = length < sizeof small ? small : ALLOCATE(char, length + 1);
     memcpy(buffer, a->chars, (size_t)a->length);
     memcpy(buffer + a->length, b->chars, (size_t)b->length);
     ObjString *result = string_copy(buffer, (int)length);
     if (buffer != small) {
-        mem_resize(buffer, length + 1, 0);
+        FREE_ARRAY(char, buffer, length + 1);
     }
     return result;
 }
 
-static void function_print(ObjFunction *function) {
-    if (function->name == NULL) {
-        printf("<script>");
-        return;
+/* ---- printing --------------------------------------------------------------- */
+
+/* The function a callable object runs, or NULL for a native. */
+static const ObjFunction *function_behind(const Obj *object) {
+    switch ((ObjType)object->type) {
+    case OBJ_FUNCTION: return (const ObjFunction *)object;
+    case OBJ_CLOSURE: return ((const ObjClosure *)object)->function;
+    case OBJ_BOUND_METHOD: return ((const ObjBoundMethod *)object)->method->function;
+    default: return NULL;
     }
-    printf("<fn %s>", function->name->chars);
 }
 
 void object_print(Value value) {
-    switch (OBJ_TYPE(value)) {
-    case OBJ_BOUND_METHOD: function_print(AS_BOUND_METHOD(value)->method->function); break;
-    case OBJ_CLASS: printf("%s", AS_CLASS(value)->name->chars); break;
-    case OBJ_CLOSURE: function_print(AS_CLOSURE(value)->function); break;
-    case OBJ_FUNCTION: function_print(AS_FUNCTION(value)); break;
-    case OBJ_INSTANCE: printf("%s instance", AS_INSTANCE(value)->klass->name->chars); break;
-    case OBJ_NATIVE: printf("<native fn>"); break;
-    case OBJ_STRING: {
+    const Obj *object = AS_OBJ(value);
+    const ObjFunction *function = function_behind(object);
+    if (function != NULL) {
+        const ObjString *name = function->name;
+        printf(name == NULL ? "<script>" : "<fn %s>", name == NULL ? "" : name->chars);
+    } else if (object->type == OBJ_STRING) {
         /* fwrite, not %s: a string may contain a NUL byte from the source. */
-        ObjString *string = AS_STRING(value);
-        fwrite(string->chars, 1, (size_t)string->length, stdout);
-        break;
-    }
-    case OBJ_UPVALUE: printf("upvalue"); break;
+        fwrite(AS_CSTRING(value), 1, (size_t)AS_STRING(value)->length, stdout);
+    } else if (object->type == OBJ_INSTANCE) {
+        printf("%s instance", AS_INSTANCE(value)->klass->name->chars);
+    } else if (object->type == OBJ_CLASS) {
+        fputs(AS_CLASS(value)->name->chars, stdout);
+    } else {
+        fputs(object->type == OBJ_NATIVE ? "<native fn>" : "<internal object>", stdout);
     }
 }

@@ -18,8 +18,12 @@
  *     which the branch predictor tells apart), a switch elsewhere.
  *   - A call of a closure, the common case, is handled inline in CALL and
  *     INVOKE: arity check, one stack-overflow check against the function's
- *     precomputed maxSlots, and a new frame. Classes, bound methods and
- *     natives go through callValue().
+ *     precomputed maxSlots, and a new frame. So is a call of a class with an
+ *     init method (make the instance, then call init). Other classes, bound
+ *     methods and natives go through callValue().
+ *   - GET_PROPERTY, SET_PROPERTY and INVOKE first try the property name's
+ *     one-entry cache (object.h): a hit is a compare of the class and an
+ *     indexed load or store, with no hash probe.
  *   - RETURN calls upvalues_close() only when an open upvalue points into the
  *     returning frame, which most calls never have. */
 
@@ -250,13 +254,13 @@ dispatch:;
         }
         ObjInstance *instance = AS_INSTANCE(PEEK(0));
         ObjString *name = READ_STRING();
-        Value value;
-        if (table_get(&instance->fields, name, &value)) {
+        Value value = instance_get(instance, name);
+        if (LIKELY(value != ABSENT_VAL)) {
             sp[-1] = value;
             DISPATCH();
         }
         SAVE();
-        if (!method_bind(instance->klass, name)) {
+        if (!bind_top(instance->klass, name)) {
             return INTERPRET_RUNTIME_ERROR;
         }
         sp = vm.stack_top;
@@ -268,9 +272,10 @@ dispatch:;
         }
         ObjInstance *instance = AS_INSTANCE(PEEK(1));
         ObjString *name = READ_STRING();
-        name->isFieldName = true;
-        SAVE();
-        table_set(&instance->fields, name, PEEK(0));
+        if (UNLIKELY(!instance_set_cached(instance, name, PEEK(0)))) {
+            SAVE(); /* numbering the field or spilling may allocate */
+            instance_set(instance, name, PEEK(0));
+        }
         Value value = POP();
         sp[-1] = value;
         DISPATCH();
@@ -279,7 +284,7 @@ dispatch:;
         ObjString *name = READ_STRING();
         ObjClass *superclass = AS_CLASS(POP());
         SAVE();
-        if (!method_bind(superclass, name)) {
+        if (!bind_top(superclass, name)) {
             return INTERPRET_RUNTIME_ERROR;
         }
         sp = vm.stack_top;
@@ -372,6 +377,15 @@ dispatch:;
             CALL_CLOSURE(AS_CLOSURE(callee), argCount);
             DISPATCH();
         }
+        /* A class with an init method: the new instance takes the callee's
+         * slot, as `this`, and init runs like any closure. */
+        if (HAS_HINT(callee, HINT_CLASS) && IS_CLOSURE(AS_CLASS(callee)->initializer)) {
+            ObjClass *klass = AS_CLASS(callee);
+            SAVE(); /* making the instance may collect */
+            instance_into_callee_slot(klass, (int)argCount);
+            CALL_CLOSURE(AS_CLOSURE(klass->initializer), argCount);
+            DISPATCH();
+        }
 #endif
         SAVE();
 #if RUN_COUNTING
@@ -392,24 +406,31 @@ dispatch:;
             RUNTIME_ERROR("Only instances have methods.");
         }
         ObjInstance *instance = AS_INSTANCE(receiver);
-        Value value;
-        if (name->isFieldName && table_get(&instance->fields, name, &value)) {
-            /* A field holding something callable shadows any method. */
-            sp[-argCount - 1] = value;
-            SAVE();
-#if RUN_COUNTING
-            int framesBefore = vm.frame_count;
-#endif
-            if (!callValue(value, argCount)) {
-                return INTERPRET_RUNTIME_ERROR;
+        /* The fast path: a name no instance ever had as a field (so no field
+         * can shadow the method) whose cache holds this class's method. */
+        Value method = name->cache_item;
+        if (UNLIKELY(name->cache_class != instance->klass || string_is_field_name(name))) {
+            Value field = ABSENT_VAL;
+            if (string_is_field_name(name)) {
+                field = instance_get(instance, name);
             }
-            LOAD();
-            AFTER_SLOW_CALL(value, framesBefore);
-            DISPATCH();
-        }
-        Value method;
-        if (UNLIKELY(!table_get(&instance->klass->methods, name, &method))) {
-            RUNTIME_ERROR("Undefined property '%s'.", name->chars);
+            if (field != ABSENT_VAL) {
+                /* A field holding something callable shadows any method. */
+                sp[-argCount - 1] = field;
+                SAVE();
+#if RUN_COUNTING
+                int framesBefore = vm.frame_count;
+#endif
+                if (!callValue(field, argCount)) {
+                    return INTERPRET_RUNTIME_ERROR;
+                }
+                LOAD();
+                AFTER_SLOW_CALL(field, framesBefore);
+                DISPATCH();
+            }
+            if (UNLIKELY(!class_find_method(instance->klass, name, &method))) {
+                RUNTIME_ERROR("Undefined property '%s'.", name->chars);
+            }
         }
         CALL_CLOSURE(AS_CLOSURE(method), argCount);
         DISPATCH();
@@ -431,7 +452,7 @@ dispatch:;
         ObjClosure *closure = closure_new(function);
         PUSH(OBJ_VAL(closure));
         SAVE(); /* capturing may allocate: keep the closure reachable */
-        for (int i = 0; i < closure->upvalueCount; i++) {
+        for (uint32_t i = 0; i < closure->obj.length; i++) {
             uint8_t isLocal = READ_BYTE();
             uint8_t index = READ_BYTE();
             if (isLocal) {
@@ -480,6 +501,7 @@ dispatch:;
         ObjClass *subclass = AS_CLASS(PEEK(0));
         SAVE();
         table_add_all(&AS_CLASS(superclass)->methods, &subclass->methods);
+        table_spread(&subclass->methods);
         subclass->initializer = AS_CLASS(superclass)->initializer;
         sp--;
         DISPATCH();
@@ -490,6 +512,8 @@ dispatch:;
         ObjClass *klass = AS_CLASS(PEEK(1));
         SAVE();
         table_set(&klass->methods, name, method);
+        table_spread(&klass->methods);
+        name->cache_class = NULL; /* it may hold the method this replaces */
         if (name == vm.init_string) {
             klass->initializer = method;
         }

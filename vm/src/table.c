@@ -3,6 +3,7 @@
  * also clears out tombstones. */
 #include <string.h>
 
+#include "heap.h"
 #include "memory.h"
 #include "object.h"
 #include "table.h"
@@ -16,17 +17,8 @@ static bool entry_live(const Entry *entry) {
     return entry->key != NULL && entry->key != TOMBSTONE;
 }
 
-/* Empties an entry without ending the probe sequences that pass over it. */
-static void entry_bury(Entry *entry) {
-    entry->key = TOMBSTONE;
-    entry->value = NIL_VAL;
-}
-
 void table_init(Table *table) {
-    table->entries = &no_entries;
-    table->capacity = 0;
-    table->mask = 0;
-    table->count = 0;
+    *table = (Table){.count = 0, .capacity = 0, .mask = 0, .entries = &no_entries};
 }
 
 void table_free(Table *table) {
@@ -94,16 +86,23 @@ bool table_set(Table *table, ObjString *key, Value value) {
     return added;
 }
 
-bool table_delete(Table *table, ObjString *key) {
-    if (table->count == 0) {
-        return false;
+#define TABLE_SPREAD 16
+
+/* The first live key not in its home slot, or NULL if every key is home. */
+static const Entry *entry_displaced(const Table *table) {
+    for (uint32_t at = 0; at < (uint32_t)table->capacity; at++) {
+        const Entry *entry = &table->entries[at];
+        if (entry_live(entry) && (entry->key->hash & table->mask) != at) {
+            return entry;
+        }
     }
-    Entry *slot = slot_for(table->entries, table->mask, key);
-    if (slot->key != key) {
-        return false;
+    return NULL;
+}
+
+void table_spread(Table *table) {
+    while (table->capacity < TABLE_SPREAD * table->count && entry_displaced(table) != NULL) {
+        table_resize(table, 2 * table->capacity);
     }
-    entry_bury(slot);
-    return true;
 }
 
 void table_add_all(Table *from, Table *to) {
@@ -131,21 +130,12 @@ ObjString *table_find_chars(Table *table, const char *chars, int length, uint32_
     }
 }
 
-void table_drop_unmarked(Table *table) {
-    for (int i = 0; i < table->capacity; i++) {
-        Entry *entry = &table->entries[i];
-        if (entry_live(entry) && !entry->key->obj.isMarked) {
-            entry_bury(entry);
-        }
-    }
-}
-
-void table_mark(Table *table) {
-    for (int i = 0; i < table->capacity; i++) {
-        Entry *entry = &table->entries[i];
-        if (entry_live(entry)) {
-            gc_mark_object((Obj *)entry->key);
-            gc_mark_value(entry->value);
+void table_forget_unmarked(Table *table) {
+    Entry *end = table->entries + table->capacity;
+    for (Entry *entry = table->entries; entry < end; entry++) {
+        bool dead = entry_live(entry) && !heap_is_marked(&entry->key->obj);
+        if (dead) {
+            *entry = (Entry){TOMBSTONE, NIL_VAL};
         }
     }
 }

@@ -1,4 +1,5 @@
-/* table.h -- the hash table behind globals, fields, methods and interning.
+/* table.h -- the hash table behind globals, methods, field layouts and
+ * interning.
  *
  * Keys are interned strings, so a probe compares pointers and never
  * characters; each string caches its hash. Collisions are resolved by linear
@@ -8,13 +9,15 @@
  * Invariants that make the lookup loop short:
  *   - the table is never more than half full (tombstones count as full), so
  *     every probe sequence reaches an empty slot and a miss is cheap;
- *   - a deleted entry becomes a tombstone whose key is the TOMBSTONE sentinel,
- *     not NULL, so a lookup only has to ask "is it my key?" and "is it empty?";
+ *   - an entry the collector clears from the string table becomes a tombstone
+ *     whose key is the TOMBSTONE sentinel, not NULL, so a lookup only has to
+ *     ask "is it my key?" and "is it empty?";
  *   - an empty table points at one shared empty entry with mask 0, so lookups
  *     need no special case for "no storage yet".
  *
  * table_get and table_replace are inline because the VM calls them on every
- * global, field and method access. */
+ * global access (field and method accesses mostly hit the names' caches,
+ * object.h, and come here only on a miss). */
 #ifndef DRIP_TABLE_H
 #define DRIP_TABLE_H
 
@@ -41,14 +44,19 @@ void table_init(Table *table);
 void table_free(Table *table);
 /* Sets key to value; returns true if the key was not there before. */
 bool table_set(Table *table, ObjString *key, Value value);
-bool table_delete(Table *table, ObjString *key);
 void table_add_all(Table *from, Table *to);
+/* Grows the table until every key sits in its home slot, so that every
+ * lookup that hits does so at the first probe, while that costs at most
+ * TABLE_SPREAD slots per key. For the small tables read on every method
+ * call and field access (a class's methods and field layout); growth may
+ * collect. */
+void table_spread(Table *table);
 /* Finds an interned string by its characters (the one lookup that compares
  * characters: it is how strings get interned in the first place). */
 ObjString *table_find_chars(Table *table, const char *chars, int length, uint32_t hash);
-/* Drops entries whose key was not marked (the weak string-interning table). */
-void table_drop_unmarked(Table *table);
-void table_mark(Table *table);
+/* Turns the entries whose key the collector left unmarked into tombstones:
+ * the string-interning table holds its keys weakly. */
+void table_forget_unmarked(Table *table);
 
 /* Looks key up; on a hit stores the value in *value and returns true. The
  * hit in the key's home slot, by far the most common case, is the

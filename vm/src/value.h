@@ -6,14 +6,16 @@
  *
  *   number   any double whose bits are not (QNAN set in full)
  *   false    QNAN | 2        nil   QNAN | 3        true  QNAN | 4
+ *   (absent  QNAN | 5, the content of an instance's unset field slot)
  *   object   SIGN | QNAN | hint << 48 | pointer (user-space pointers fit in
  *            48 bits on x86-64 and arm64)
  *
  * The two bits between QNAN and the pointer (48 and 49) hold a hint of the
- * object's type: 1 for a closure, 2 for an instance, 0 for anything else. The
- * hot questions "is this a closure?" (every call) and "is this an instance?"
- * (every method call and property access) then need only the value, one
- * shift and one compare, not a load of the object's header.
+ * object's type: 1 for a closure, 2 for an instance, 3 for a class, 0 for
+ * anything else. The hot questions "is this a closure?" (every call), "is
+ * this an instance?" (every method call and property access) and "is this a
+ * class?" (every instantiation) then need only the value, one shift and one
+ * compare, not a load of the object's header.
  *
  * false and nil differ only in the lowest bit, so "is this falsey?" is one OR
  * and one compare. A real NaN produced by 0/0 is 0xfff8..., which does not have
@@ -28,34 +30,64 @@
 #include "common.h"
 
 /* The header every heap object starts with, and strings, live here rather
- * than in object.h because the hash table (keyed by strings) needs them too. */
+ * than in object.h because the hash table (keyed by strings) needs them too.
+ *
+ * The header is one word. The collector's mark bit of most objects is not
+ * in it but in their block's bitmap (heap.h); only large objects, malloc'd
+ * one by one, keep theirs in flags. `length` counts an object's trailing
+ * array, where it has one (upvalues of a closure, slots of an instance,
+ * values of an array).
+ *
+ * The first four types are numbered to match the type hints in a Value
+ * (below), so a value's hint is its type when the type is below 4. */
 typedef enum {
+    OBJ_STRING = 0,
+    OBJ_CLOSURE = 1,
+    OBJ_INSTANCE = 2,
+    OBJ_CLASS = 3,
     OBJ_BOUND_METHOD,
-    OBJ_CLASS,
-    OBJ_CLOSURE,
     OBJ_FUNCTION,
-    OBJ_INSTANCE,
     OBJ_NATIVE,
-    OBJ_STRING,
-    OBJ_UPVALUE
+    OBJ_UPVALUE,
+    OBJ_ARRAY
 } ObjType;
 
+enum {
+    OBJ_LARGE = 1,      /* malloc'd on its own, not in a block */
+    OBJ_MARKED = 2,     /* a large object's mark */
+    OBJ_FIELD_NAME = 4, /* a string some instance has had as a field name */
+    OBJ_SPILLED = 8,    /* an instance whose last slot holds more fields */
+};
+
 typedef struct Obj {
-    ObjType type;
-    bool isMarked;
-    struct Obj *next;
+    uint8_t type;
+    uint8_t flags;
+    uint16_t unused;
+    uint32_t length;
 } Obj;
+
+struct ObjClass;
 
 typedef struct ObjString {
     Obj obj;
     int length;
     uint32_t hash;
-    /* Set once any instance has had a field of this name. A method call
-     * whose name never was a field name cannot be shadowed by a field, so
-     * OP_INVOKE skips the field table for it. */
-    bool isFieldName;
+    /* A one-entry cache of what this string means as a property name in
+     * one class: in cache_class, it names the field in slot cache_item (a
+     * small integer, FIELD_SLOT) or the method cache_item (a closure).
+     * cache_class is NULL when the cache is empty. The collector empties
+     * every cache when a class dies, so that a new class at the same address
+     * is never mistaken for it. */
+    struct ObjClass *cache_class;
+    uint64_t cache_item;
     char chars[];
 } ObjString;
+
+/* A method call whose name never was a field name cannot be shadowed by a
+ * field, so OP_INVOKE skips the field lookup for it. */
+static inline bool string_is_field_name(const ObjString *string) {
+    return (string->obj.flags & OBJ_FIELD_NAME) != 0;
+}
 
 typedef uint64_t Value;
 
@@ -74,13 +106,14 @@ typedef uint64_t Value;
 #define HINT_SHIFT 48
 #define POINTER_MASK ((uint64_t)0x0000ffffffffffff)
 #define HINT_OTHER 0
-#define HINT_CLOSURE 1
-#define HINT_INSTANCE 2
+#define HINT_CLOSURE OBJ_CLOSURE
+#define HINT_INSTANCE OBJ_INSTANCE
+#define HINT_CLASS OBJ_CLASS
+/* A field slot no value was ever stored in; never seen by a program. */
+#define ABSENT_VAL ((Value)(QNAN | 5))
 
 static inline Value objectValue(Obj *object) {
-    uint64_t hint = object->type == OBJ_CLOSURE    ? HINT_CLOSURE
-                    : object->type == OBJ_INSTANCE ? HINT_INSTANCE
-                                                   : HINT_OTHER;
+    uint64_t hint = object->type <= OBJ_CLASS ? object->type : HINT_OTHER;
     return OBJ_TAG | hint << HINT_SHIFT | (uint64_t)(uintptr_t)object;
 }
 

@@ -111,19 +111,22 @@ static void natives_register(void) {
     }
 }
 
+/* The collector's state for an empty heap (memory.h). */
+static void collector_reset(void) {
+    vm.bytes_allocated = 0;
+    vm.next_gc = GC_MIN_BUDGET;
+    vm.gray_stack = NULL;
+    vm.gray_count = 0;
+    vm.gray_capacity = 0;
+}
+
 void vm_init(void) {
     stack_clear();
-    vm.stack_limit = vm.stack + STACK_SLOTS - STACK_MARGIN;
-    /* The heap starts empty; the first collection waits for 1 MiB. */
-    vm.objects = NULL;
-    vm.bytes_allocated = 0;
-    vm.next_gc = 1024 * 1024;
-    vm.gray_stack = NULL;
-    vm.gray_count = vm.gray_capacity = 0;
+    vm.stack_limit = &vm.stack[STACK_SLOTS - STACK_MARGIN];
     vm.instrumented = false;
-
-    table_init(&vm.strings);
+    collector_reset();
     table_init(&vm.globals);
+    table_init(&vm.strings);
     /* NULL first: string_copy may collect, and the collector marks this. */
     vm.init_string = NULL;
     vm.init_string = string_copy("init", 4);
@@ -139,15 +142,6 @@ void vm_free(void) {
 
 void vm_push(Value value) {
     *vm.stack_top++ = value;
-}
-
-Value vm_pop(void) {
-    vm.stack_top--;
-    return *vm.stack_top;
-}
-
-static Value vm_peek(int distance) {
-    return vm.stack_top[-1 - distance];
 }
 
 /* Pushes a frame for closure, whose arguments are the top argCount values. */
@@ -184,10 +178,17 @@ static bool call_native(ObjNative *native, int argCount) {
     return true;
 }
 
+/* A new instance of klass replaces the class as the callee of a call with
+ * argCount arguments: it becomes the initializer's `this`. */
+static void instance_into_callee_slot(ObjClass *klass, int argCount) {
+    ObjInstance *instance = instance_new(klass);
+    vm.stack_top[-argCount - 1] = OBJ_VAL(instance);
+}
+
 /* Calling a class makes an instance in the callee's slot (so it becomes
  * `this`) and runs init, if the class has one. */
 static bool call_class(ObjClass *klass, int argCount) {
-    vm.stack_top[-argCount - 1] = OBJ_VAL(instance_new(klass));
+    instance_into_callee_slot(klass, argCount);
     if (IS_NIL(klass->initializer)) {
         if (argCount == 0) {
             return true;
@@ -208,12 +209,15 @@ __attribute__((noinline))
 #endif
 static bool
 callValue(Value callee, int argCount) {
+    /* Closures first, told apart by the value's type hint alone. */
+    if (IS_CLOSURE(callee)) {
+        return call_closure(AS_CLOSURE(callee), argCount);
+    }
     if (!IS_OBJ(callee)) {
         vm_error("Can only call functions and classes.");
         return false;
     }
     switch (OBJ_TYPE(callee)) {
-    case OBJ_CLOSURE: return call_closure(AS_CLOSURE(callee), argCount);
     case OBJ_NATIVE: return call_native(AS_NATIVE(callee), argCount);
     case OBJ_CLASS: return call_class(AS_CLASS(callee), argCount);
     case OBJ_BOUND_METHOD: {
@@ -226,16 +230,18 @@ callValue(Value callee, int argCount) {
     }
 }
 
-/* Replaces the receiver on top of the stack with a bound method. The
- * receiver stays on the stack until the bound method exists, since making it
- * may collect. */
-static bool method_bind(ObjClass *klass, ObjString *name) {
+/* Binds the receiver on top of the stack to its class's method `name`,
+ * in place; false (after the error) when the class has no such method. The
+ * receiver stays on the stack while the bound method is made, since making
+ * it may collect. */
+static bool bind_top(ObjClass *klass, ObjString *name) {
     Value method;
-    if (!table_get(&klass->methods, name, &method)) {
+    bool found = table_get(&klass->methods, name, &method);
+    if (!found) {
         vm_error("Undefined property '%s'.", name->chars);
         return false;
     }
-    ObjBoundMethod *bound = bound_method_new(vm_peek(0), AS_CLOSURE(method));
+    ObjBoundMethod *bound = bound_method_new(vm.stack_top[-1], AS_CLOSURE(method));
     vm.stack_top[-1] = OBJ_VAL(bound);
     return true;
 }

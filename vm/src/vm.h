@@ -36,9 +36,10 @@ typedef struct {
     ObjString *init_string;
     ObjUpvalue *open_upvalues;
 
+    /* The collector's budget (memory.h): bytes in use, counting whole free
+     * runs handed to the allocator, and the total that starts a collection. */
     size_t bytes_allocated;
     size_t next_gc;
-    Obj *objects;
     int gray_count;
     int gray_capacity;
     Obj **gray_stack;
@@ -56,6 +57,5 @@ void vm_free(void);
 /* Compiles and runs one program (or one REPL line); globals persist. */
 InterpretResult interpret(const char *source, int sourceLength);
 void vm_push(Value value);
-Value vm_pop(void);
 
 #endif
