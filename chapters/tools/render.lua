@@ -27,6 +27,7 @@
 --
 -- Data files hold `key = value` lines; `#` starts a comment line. Keys from
 -- several files share one namespace, prefixed by the file's given prefix.
+local wb = require("workbook")
 local expr = require("expr")
 
 local M = {}
@@ -37,24 +38,20 @@ end
 
 -- Reads `key = value` lines into t, each key prefixed with prefix.
 function M.load_data(t, path, prefix)
-  local f, err = io.open(path, "r")
-  if not f then
+  local text, err = wb.read_file(path)
+  if not text then
     fail(path, "cannot read data file (" .. err .. ")")
   end
-  local n = 0
-  for line in f:lines() do
-    n = n + 1
+  for n, line in ipairs(wb.split_lines(text)) do
     line = line:gsub("\r$", "")
     if line ~= "" and not line:match("^%s*#") then
       local k, v = line:match("^%s*([%w_.]+)%s*=%s*(.-)%s*$")
       if not k then
-        f:close()
         fail(path .. ":" .. n, "expected 'key = value', got '" .. line .. "'")
       end
       t[prefix .. k] = v
     end
   end
-  f:close()
   return t
 end
 
@@ -232,12 +229,10 @@ local function check_claim(text, lookup, functions)
 end
 
 local function read_lines(path)
-  local f = io.open(path, "r")
-  if not f then
+  local text = wb.read_file(path)
+  if not text then
     error("cannot read included file '" .. path .. "'", 0)
   end
-  local text = f:read("a")
-  f:close()
   return (text:gsub("\n$", ""))
 end
 

@@ -286,9 +286,7 @@ describe("the chapter tools", function()
     return files
   end
   local function render_chapter(change, change_tables)
-    local f = assert(io.open(template_path, "r"))
-    local template = f:read("a")
-    f:close()
+    local template = assert(wb.read_file(template_path))
     local real, folded, included = render.load_files(chapter_files())
     change(real)
     if change_tables then
@@ -300,7 +298,7 @@ describe("the chapter tools", function()
     end
     return render.render(template, real, template_path, "chapters", functions)
   end
-  if io.open(template_path, "r") then
+  if wb.exists(template_path) then
     it("the chapter's words follow its data", function()
       local text = render_chapter(function(d)
         d["profile.ir_fib_line_tables"] = tostring(tonumber(d["profile.ir_fib_nodebug"]) + 3)
@@ -334,7 +332,7 @@ describe("the chapter tools", function()
     end)
     it("a table row that no longer fits a sentence stops the chapter", function()
       local lines = {}
-      for line in io.lines("chapters/data/165/fib-lines.out") do
+      for _, line in ipairs(wb.split_lines(assert(wb.read_file("chapters/data/165/fib-lines.out")))) do
         if line:find("COMPARISON_OP(<)", 1, true) then
           -- one instruction more on the comparison line: no longer a whole number per LESS
           local count = line:match("^%s*([%d,]+)")

@@ -16,21 +16,17 @@
 -- text is matched as plain text, not a pattern. A line that matches no
 -- row, or several where one is wanted, is an error that names the file, so
 -- a table that changed under a sentence stops the rendering.
+local wb = require("workbook")
 local render = require("render")
 
 local M = {}
 
 local function read_lines(path)
-  local f, err = io.open(path, "r")
-  if not f then
+  local text, err = wb.read_file(path)
+  if not text then
     error("cannot read table " .. path .. " (" .. err .. ")", 0)
   end
-  local lines = {}
-  for line in f:lines() do
-    lines[#lines + 1] = line
-  end
-  f:close()
-  return lines
+  return wb.split_lines(text)
 end
 
 -- The first whitespace-separated field of line that is a whole number.

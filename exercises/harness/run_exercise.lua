@@ -60,12 +60,12 @@ end
 -- hints[func][n] = { title = ..., text = ... }.
 function M.read_hints(path)
   local hints = {}
-  local f = path and io.open(path, "r")
-  if not f then
+  local text = path and wb.read_file(path)
+  if not text then
     return hints
   end
   local current
-  for line in f:lines() do
+  for _, line in ipairs(wb.split_lines(text)) do
     local func, n, title = line:match("^#+%s+([%w_]+), hint (%d+):?%s*(.*)$")
     if func then
       hints[func] = hints[func] or {}
@@ -77,7 +77,6 @@ function M.read_hints(path)
       current.lines[#current.lines + 1] = line
     end
   end
-  f:close()
   for _, tiers in pairs(hints) do
     for _, hint in pairs(tiers) do
       hint.text = table.concat(hint.lines, "\n"):gsub("^%s+", ""):gsub("%s+$", "")
@@ -90,30 +89,25 @@ end
 -- The state file remembers, per function, how many runs in a row it has failed.
 local function read_state(path)
   local state = {}
-  local f = path and io.open(path, "r")
-  if f then
-    for func, runs in f:read("a"):gmatch("([%w_]+) (%d+)") do
-      state[func] = tonumber(runs)
-    end
-    f:close()
+  for func, runs in (path and wb.read_file(path) or ""):gmatch("([%w_]+) (%d+)") do
+    state[func] = tonumber(runs)
   end
   return state
 end
 
 local function write_state(path, state)
-  local f = path and io.open(path, "w")
-  if not f then
+  if not path then
     return
   end
-  local funcs = {}
+  local funcs, lines = {}, {}
   for func in pairs(state) do
     funcs[#funcs + 1] = func
   end
   table.sort(funcs)
-  for _, func in ipairs(funcs) do
-    f:write(func, " ", state[func], "\n")
+  for i, func in ipairs(funcs) do
+    lines[i] = func .. " " .. state[func] .. "\n"
   end
-  f:close()
+  wb.write_file(path, table.concat(lines))
 end
 
 -- ------------------------------------------------------------------ explaining results
@@ -463,10 +457,8 @@ local function write_brief(opts, hints, state, funcs, counts, failed_total, tota
     end
     io.write("\n(make exercise-", opts.chapter or "N", " shows every failure.)\n")
   end
-  local log = opts.build_log and io.open(opts.build_log, "r")
-  if log then
-    local warnings = log:read("a")
-    log:close()
+  local warnings = opts.build_log and wb.read_file(opts.build_log)
+  if warnings then
     if warnings:match("%S") then
       io.write("\nThe compiler warns (warnings often point at real bugs):\n", indent(warnings, "    "))
     end
@@ -474,11 +466,11 @@ local function write_brief(opts, hints, state, funcs, counts, failed_total, tota
 end
 
 local function write_tsv(path, results)
-  local f = assert(io.open(path, "w"))
-  for _, r in ipairs(results) do
-    f:write(r.name, "\t", r.verdict, "\t", r.status, "\n")
+  local lines = {}
+  for i, r in ipairs(results) do
+    lines[i] = r.name .. "\t" .. r.verdict .. "\t" .. r.status .. "\n"
   end
-  f:close()
+  wb.write_file(path, table.concat(lines))
 end
 
 function M.main(argv)

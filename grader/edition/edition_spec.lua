@@ -34,11 +34,8 @@ end
 
 -- Runs a shell command; returns success, exit code and everything it printed.
 local function sh(command)
-  local pipe = assert(io.popen("( " .. command .. " ) 2>&1; echo \"\\n=exit $?\"", "r"))
-  local output = pipe:read("a")
-  pipe:close()
-  local code = tonumber(output:match("\n=exit (%d+)\n$"))
-  return code == 0, code, output:gsub("\n?\n=exit %d+\n$", "")
+  local code, output = wb.finish(wb.start(command))
+  return code == 0, code, (output:gsub("\n$", ""))
 end
 
 local function in_edition(command)
