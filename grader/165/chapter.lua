@@ -98,29 +98,31 @@ local function shown(s)
   return s == nil and "NULL" or ("\"" .. wb.escape(s) .. "\"")
 end
 
--- Writes the rows file the checker's `sums` mode reads ("ir<TAB>name").
-local function write_rows(path, rows)
+-- Writes one line per item, line(item) each: the files the checker's modes read.
+local function write_lines(path, items, line)
   local out = {}
-  for i, r in ipairs(rows) do
-    out[i] = r.ir .. "\t" .. text_or_null(r.name) .. "\n"
+  for i, item in ipairs(items) do
+    out[i] = line(item) .. "\n"
   end
   wb.write_file(path, table.concat(out))
+end
+
+-- The rows file the checker's `sums` mode reads ("ir<TAB>name"), its needles (one a line)
+-- and the vectors its `stacks` mode reads ("count<TAB>stack").
+local function write_rows(path, rows)
+  write_lines(path, rows, function(r)
+    return r.ir .. "\t" .. text_or_null(r.name)
+  end)
 end
 
 local function write_needles(path, needles)
-  local out = {}
-  for i, n in ipairs(needles) do
-    out[i] = wb.escape(n) .. "\n"
-  end
-  wb.write_file(path, table.concat(out))
+  write_lines(path, needles, wb.escape)
 end
 
 local function write_vectors(path, vectors)
-  local out = {}
-  for i, v in ipairs(vectors) do
-    out[i] = v[1] .. "\t" .. text_or_null(v[2]) .. "\n"
-  end
-  wb.write_file(path, table.concat(out))
+  write_lines(path, vectors, function(v)
+    return v[1] .. "\t" .. text_or_null(v[2])
+  end)
 end
 
 -- The rows a fixture's expected answers name, for sum_named.
