@@ -32,7 +32,7 @@ local function temp_file(text)
 end
 
 describe("the chapter tools", function()
-  teardown(function()
+  lazy_teardown(function()
     for _, path in ipairs(made) do
       os.remove(path)
     end

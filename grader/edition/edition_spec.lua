@@ -64,12 +64,12 @@ local function disguised_reference_function(name)
 end
 
 describe("the student edition", function()
-  setup(function()
+  lazy_setup(function()
     assert(wb.exists("grader/edition/ships.txt"), "run it from the workbook's root (make test-edition)")
     wb.rm_rf(ROOT)
     wb.mkdir_p(ROOT)
   end)
-  teardown(wb.test_scratch(ROOT))
+  lazy_teardown(wb.test_scratch(ROOT))
 
   -- ---------------------------------------------------------------- build
 
@@ -117,7 +117,7 @@ describe("the student edition", function()
       check(ok and out:find("none close", 1, true), out)
     end)
     local code, out
-    setup(function()
+    lazy_setup(function()
       local planted = ROOT .. "/planted"
       wb.rm_rf(planted)
       sh("cp -a " .. wb.quote(EDITION) .. " " .. wb.quote(planted))
@@ -159,7 +159,7 @@ describe("the student edition", function()
   -- ---------------------------------------------------------------- template repository
 
   describe("as a template repository", function()
-    teardown(function()
+    lazy_teardown(function()
       sh("rm -rf " .. wb.quote(EDITION .. "/.git"))
     end)
     it("git init + git add -A: nothing left over or ignored (no build outputs)", function()

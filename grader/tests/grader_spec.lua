@@ -8,7 +8,8 @@
 -- Every test drives the real entry points (grade.lua, batch.lua, expected.lua, verify.lua)
 -- as processes, the way `make` does, and checks what they print and write. The speed check
 -- runs on a smaller input (SPEED_LINES) and only where it is the point of the test, to keep
--- the suite near two minutes.
+-- the suite near two minutes. Blocks prepare with lazy_setup, so a block whose tests a
+-- tag leaves out does none of its work.
 
 local wb = require("workbook")
 local json = require("dkjson")
@@ -158,7 +159,7 @@ end
 -- designed outcome, nothing survives, the repository is unchanged, the stubs still score 0.
 local function attack_checks(level)
   local outcomes, stubs = {}, {}
-  setup(function()
+  lazy_setup(function()
     -- At the user level the grader makes the repository private (chmod 700): undo it after.
     local mode = wb.capture("stat -c %a .")
     local fixtures = fixture_subset("attacks", { "book-fib-self.txt", "toy-vm.folded" })
@@ -225,7 +226,7 @@ describe("the grader", function()
 
   describe("bad submissions are results, not grader crashes", function()
     local code, stdout, stderr, r
-    setup(function()
+    lazy_setup(function()
       local dir = ROOT .. "/broken"
       wb.rm_rf(dir)
       wb.mkdir_p(dir)
@@ -264,7 +265,7 @@ describe("the grader", function()
     local zip = "build/gradescope/autograder.zip"
     -- zipinfo's listing: name -> permission bits as text ("-rwxr-xr-x").
     local modes = {}
-    setup(function()
+    lazy_setup(function()
       local code, _, stderr = run(LUA .. " grader/gradescope.lua")
       assert.are.equal(0, code, stderr)
       for mode, name in wb.capture("zipinfo " .. wb.quote(zip)):gmatch("\n(%-[rwx-]+) .- (%S+)%f[\n]") do
@@ -304,7 +305,7 @@ describe("the grader", function()
     local function expected()
       return run(env .. " " .. LUA .. " grader/expected.lua")
     end
-    setup(function()
+    lazy_setup(function()
       wb.rm_rf(dir)
       wb.mkdir_p(dir)
       wb.copy("grader/fixtures/165/toy-vm.folded", dir .. "/toy-vm.folded")
@@ -388,7 +389,7 @@ describe("the grader", function()
 
   describe("a SUBMISSIONS batch", function()
     local batch
-    setup(function()
+    lazy_setup(function()
       batch = grade_batch(3, false)
     end)
     batch_checks(function()
@@ -403,7 +404,7 @@ describe("the grader", function()
     local SUBSET = { "book-fib-self.txt", "c-wordfreq-self.txt", "c-wordfreq-nopct.txt", "vm-fib.folded",
       "vm-zoo.folded", "toy-vm.folded", "book-fib.folded" }
     local lines, problems = {}, {}
-    setup(function()
+    lazy_setup(function()
       local dir = fixture_subset("subset", SUBSET)
       local list
       problems, list = verify.verify({ out = ROOT .. "/verify", seed = SEED, speed_lines = SPEED_LINES,
@@ -463,7 +464,7 @@ describe("the grader", function()
       end
       return verdicts
     end
-    setup(function()
+    lazy_setup(function()
       local fixtures = fixture_subset("load", { "book-fib-self.txt", "toy-vm.folded" })
       local subs = ROOT .. "/load-submissions"
       wb.rm_rf(subs)
@@ -504,7 +505,7 @@ end)
 -- The long tests (make test-slow).
 describe("the grader at scale #batch", function()
   local batch
-  setup(function()
+  lazy_setup(function()
     batch = grade_batch(tonumber(os.getenv("BATCH_COPIES")) or 20, true)
   end)
   batch_checks(function()
@@ -523,14 +524,14 @@ describe("the grader in Gradescope's layout #gradescope", function()
     return
   end
   local outcomes, before = {}, nil
-  setup(function()
+  lazy_setup(function()
     local code, _, stderr = run(LUA .. " grader/gradescope.lua")
     assert.are.equal(0, code, "make gradescope builds the zip: " .. stderr)
     before = attacks.repository_fingerprint()
   end)
   for _, level in ipairs((levels())) do
     describe("at the " .. level .. " level", function()
-      setup(function()
+      lazy_setup(function()
         for _, o in ipairs(attacks.gradescope({ level = level, out = wb.realpath(ROOT) .. "/gradescope-" .. level,
           zip = "build/gradescope/autograder.zip", names = NAMES })) do
           outcomes[level .. " " .. o.name] = o.problems

@@ -71,7 +71,7 @@ end
 describe("drip's command line", function()
   local drip = os.getenv("DRIP") or "build/drip"
   local dir, list = cases(drip)
-  teardown(function()
+  lazy_teardown(function()
     wb.rm_rf(dir)
   end)
   for _, case in ipairs(list) do

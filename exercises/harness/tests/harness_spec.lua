@@ -18,7 +18,8 @@
 --             student who copies the reference into a copy of exercises/165 passes.
 -- The parts that need solutions/ (planted, exercise) are pending, with a note, in an edition
 -- without it. #slow: the reference 3 times and the planted faults on every public test,
--- each with 4 busy loops beside it.
+-- each with 4 busy loops beside it. Blocks prepare with lazy_setup, so a block whose tests
+-- a tag leaves out does none of its work (nor starts a watch).
 
 local wb = require("workbook")
 local runner = require("runner")
@@ -169,7 +170,7 @@ end
 -- ------------------------------------------------------------------ the suite
 
 describe("the exercise harness", function()
-  teardown(clean_up)
+  lazy_teardown(clean_up)
 
   -- The reference first: it also builds the reference's test binary that later checks run by
   -- hand, and says how many public tests there are. Then two long runs start in the
@@ -250,7 +251,7 @@ describe("the exercise harness", function()
       return { tests = tests, status = status, output = output }
     end
     local plain, asan, sleeper
-    setup(function()
+    lazy_setup(function()
       -- The wall-clock backstop is generous (the machine may be busy), except in a run of
       -- the sleeping victim alone.
       local limits = "--cpu 1 --wall 60 --memory 200 --jobs 2"
@@ -510,7 +511,7 @@ describe("the exercise harness", function()
 
   describe("report: one test asked for by name, with the stubs", function()
     local stubs, status, output
-    setup(function()
+    lazy_setup(function()
       stubs = student_copy(TMP .. "/stubs-one")
       status, output = exercise_run(stubs, TMP .. "/stubs-one-build", "TEST=parse_row.crlf_line_end")
     end)
@@ -543,7 +544,7 @@ describe("the exercise harness", function()
   if HAVE_SOLUTIONS then
     describe("planted faults", function()
       local src, args, status, output, quiet
-      setup(function()
+      lazy_setup(function()
         src = student_copy(TMP .. "/planted", planted_code())
         local fixtures = TMP .. "/small"
         small_fixtures(fixtures, PLANTED_CASES)
@@ -625,7 +626,7 @@ describe("the exercise harness", function()
       return false, wb.read_file(path) or ""
     end
     local copy, log, pid
-    setup(function()
+    lazy_setup(function()
       copy = student_copy(TMP .. "/watched")
       small_fixtures(TMP .. "/watch-small", { parse_row = { "plain_row" }, sum_named = { "needle_fib" },
                                                inclusive = { "one_stack" } })
@@ -637,7 +638,7 @@ describe("the exercise harness", function()
         TMP .. "/watch-build", TMP .. "/watch-small", log))
       pid = out:match("%d+")
     end)
-    teardown(function()
+    lazy_teardown(function()
       if pid and sh("kill -0 -" .. pid .. " 2>/dev/null") == 0 then
         sh("kill -KILL -" .. pid)
       end
@@ -679,7 +680,7 @@ describe("the exercise harness", function()
 
   describe("the shipped stubs, as a student sees them first", function()
     local status, output, v, count
-    setup(function()
+    lazy_setup(function()
       status, output = exercise_finish(stubs_run)
       v, count = verdicts(TMP .. "/stubs")
     end)
@@ -714,7 +715,7 @@ describe("the exercise harness", function()
   if HAVE_SOLUTIONS then
     describe("student flow: the reference copied into a copy of exercises/165", function()
       local status, output, count
-      setup(function()
+      lazy_setup(function()
         status, output = exercise_finish(student_run)
         count = select(2, verdicts(TMP .. "/student-build"))
       end)
@@ -736,7 +737,7 @@ describe("the exercise harness, long #slow", function()
     pending("slow: solutions/165 is not here (a student edition)")
     return
   end
-  teardown(clean_up)
+  lazy_teardown(clean_up)
   it("the reference passes 3 runs out of 3 with 4 busy loops beside each", function()
     local passes = 0
     for _ = 1, 3 do
