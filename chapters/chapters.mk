@@ -42,18 +42,24 @@ HELP += "book             the web edition: build/book/index.html and a page per 
 HELP += "chapter-data-165 copy the numbers of a 'make profile-165' run into chapters/data/165"
 
 .PHONY: chapters chapter-data-165 test-chapters book
-chapters: $(CH_165_MD) $(CH_FIGURES)
 
-# The renderer reads the folded stacks through build/dripprof (vm/lib/dripprof.lua): an
-# order-only prerequisite, so a fresh dripprof does not make the committed text look stale.
-$(CH_165_MD): $(CH_165_IN) $(CH_165_DATA) $(CH_165_INCS) $(CH_TOOLS) | $(BUILD)/dripprof
-	$(CH_TOOL) render $(CH_165_IN) $@ $(CH_165_DATA)
+# The committed chapter and figures are sources as far as make is concerned: no rule
+# remakes them on the way to something else, so `make book` and `make test` in a fresh
+# clone (where every file's time is the checkout's) never overwrite what test-chapters is
+# about to compare. `make chapters` draws everything afresh into $(BUILD)/chapters and
+# copies over what changed.
+CH_FRESH_MD := $(BUILD)/chapters/$(notdir $(CH_165_MD))
 
-chapters/figures/%.svg: $(wildcard chapters/data/165/*.folded) $(BUILD)/dripprof
-	@mkdir -p $(@D)
-	set -o pipefail; $(call CH_FLAME,$*) > $@
+chapters: $(BUILD)/dripprof $(CH_FIGURES:%=$(BUILD)/%)
+	@mkdir -p $(dir $(CH_FRESH_MD))
+	$(CH_TOOL) render $(CH_165_IN) $(CH_FRESH_MD) $(CH_165_DATA)
+	@for fresh in $(CH_FRESH_MD) $(CH_FIGURES:%=$(BUILD)/%); do \
+	  committed=$${fresh#$(BUILD)/}; \
+	  cmp -s "$$fresh" "$$committed" || { cp "$$fresh" "$$committed"; echo "chapters: wrote $$committed"; }; \
+	done
 
-# The same figure as its data draws it now, for test-chapters to compare with the committed one.
+# A figure as its data and today's dripprof draw it: for `make chapters` to copy, and for
+# test-chapters to compare with the committed one.
 $(BUILD)/chapters/figures/%.svg: $(wildcard chapters/data/165/*.folded) $(BUILD)/dripprof
 	@mkdir -p $(@D)
 	@set -o pipefail; $(call CH_FLAME,$*) > $@
