@@ -595,9 +595,10 @@ static Folded *copy_stacks(const Folded *stacks, size_t n) {
     return copy;
 }
 
+/* Gives back a copy_stacks() copy: each stack's text, then the array. */
 static void free_stacks(Folded *copy, size_t n) {
-    for (size_t i = 0; i < n; i++) {
-        free((char *)copy[i].stack);
+    for (Folded *each = copy; each < copy + n; each++) {
+        free((char *)each->stack);
     }
     free(copy);
 }
