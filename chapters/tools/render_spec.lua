@@ -7,6 +7,7 @@ local expr = require("expr")
 local stacks = require("stacks")
 local tables = require("tables")
 local listings = require("listings")
+local dripprof = require("dripprof")
 
 local function expect_eq(actual, expected)
   assert.are.equal(expected, actual)
@@ -365,6 +366,27 @@ describe("the chapter tools", function()
   end)
   it("output with no listing is an error", function()
     expect_error(function() listings.extract("```output\n1\n```\n") end, "no C listing")
+  end)
+
+  -- ---- vm/lib/dripprof.lua (the reader of dripprof's records) ----------------------
+  -- A stand-in for build/dripprof that prints one record on stdout and a note on stderr,
+  -- as a dripprof older than its profile.c does: the note must not be read as a record.
+  it("dripprof records come from stdout only; a failure's message from stderr", function()
+    local fake = temp_file("#!/bin/sh\necho 'dripprof: note: stale' >&2\n"
+      .. "[ \"$2\" = bad ] && { echo 'dripprof: bad:3: broken' >&2; exit 1; }\n"
+      .. "printf '5\\tmain\\tf\\\\tg\\n'\n")
+    assert.is_true(wb.run("chmod +x " .. wb.quote(fake)))
+    local real = dripprof.program
+    dripprof.program = function() return fake end
+    local ok, list = pcall(dripprof.stacks, "any")
+    local bad_ok, bad_err = pcall(dripprof.stacks, "bad")
+    dripprof.program = real
+    assert.is_true(ok, list)
+    expect_eq(#list, 1)
+    expect_eq(list[1].count, 5)
+    expect_eq(list[1].frames[2], "f\tg")
+    assert.is_false(bad_ok)
+    expect_eq(bad_err, "bad:3: broken")
   end)
 
 end)

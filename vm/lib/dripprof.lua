@@ -19,12 +19,18 @@ end
 
 -- The records of `dripprof WORDS...`, one list of fields (unescaped) per line.
 local function records(words)
+  -- Only stdout holds records: a note on stderr (dripprof older than the profile.c it
+  -- runs, say) is passed on to our own stderr, or, when dripprof fails, is the error.
   local command = wb.command({ M.program(), table.unpack(words) })
-  local text, ok = wb.capture(command .. " 2>&1")
+  local err_path = os.tmpname()
+  local text, ok = wb.capture(command .. " 2> " .. wb.quote(err_path))
+  local err = wb.read_file(err_path) or ""
+  os.remove(err_path)
   if not ok then
-    local why = text:match("([^\n]+)\n?$") or ("`" .. table.concat(words, " ") .. "` failed")
+    local why = err:match("([^\n]+)\n?$") or ("`" .. table.concat(words, " ") .. "` failed")
     error(why:gsub("^dripprof: ", ""), 0)
   end
+  io.stderr:write(err)
   local list = {}
   for line in text:gmatch("[^\n]+") do
     local fields = {}
