@@ -24,6 +24,12 @@ TEST_RESULTS := $(BUILD)/test
 CC           ?= cc
 # Our own C code is always built with these.
 CWARN        := -std=c11 -Wall -Wextra -Werror
+# A student's code (make exercise-N, and dripprof's tables built from it): warnings, not
+# -Werror, so a half-written function still runs; but two warnings always mean a crash
+# later, so they stop the build with the line to fix: a function called without its
+# declaration (strdup without _POSIX_C_SOURCE: its pointer is taken for an int and loses
+# its upper half) and an integer used as a pointer.
+STUDENT_WARN := -std=c11 -Wall -Wextra -Werror=implicit-function-declaration -Werror=int-conversion
 SANITIZE     := -fsanitize=address,undefined -fno-omit-frame-pointer
 LUA          ?= lua5.4
 

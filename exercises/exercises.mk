@@ -29,9 +29,10 @@ EX_WALL    ?= 60
 EX_DETAILS ?= 2
 EX_JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 EX_CMOCKA   = $(shell pkg-config --cflags --libs cmocka 2>/dev/null || echo -lcmocka)
-# Students get warnings, not -Werror (a half-written function should still run); our
-# own code (SOLUTION=1, the suite) is built with $(CWARN).
-EX_WARN     = $(if $(SOLUTION),$(CWARN),-std=c11 -Wall -Wextra)
+# Students get warnings, not -Werror (a half-written function should still run), but for
+# the two of $(STUDENT_WARN) that always end in a crash; our own code (SOLUTION=1, the
+# suite) is built with $(CWARN).
+EX_WARN     = $(if $(SOLUTION),$(CWARN),$(STUDENT_WARN))
 # Where the code under test lives and where its build goes (the suite points these at
 # temporary copies).
 EX_SRC      = $(if $(SOLUTION),solutions,exercises)/$*
@@ -105,7 +106,7 @@ watch-%: setup $(EX_SANDBOX) $$(call EX_DRIVER_OBJ,$$*)
 bench-loop: setup $(EX_SANDBOX)
 	@for n in $(EX_CHAPTERS); do bash $(EX_HARNESS)/bench_loop.sh $$n 9; done
 BENCH_TARGETS += bench-loop
-HELP += "bench-loop       edit-to-verdict of make exercise-N (stubs and reference): median wall and CPU time"
+HELP += "bench-loop       edit-to-verdict of make exercise-N (exercises/N and the reference): median wall and CPU time"
 
 EX_CHAPTERS := $(patsubst exercises/%/tests,%,$(wildcard exercises/[0-9]*/tests))
 HELP += $(foreach n,$(EX_CHAPTERS),"exercise-$(n)     build exercises/$(n) with its public tests and run each test alone (SOLUTION=1: the reference; TEST=name: one test)")

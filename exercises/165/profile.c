@@ -10,7 +10,11 @@
  *
  * Each stub returns -1 ("error / not written yet") and touches nothing, so every test
  * fails cleanly until you write the function.
+ *
+ * The first line below makes strdup and strndup available: they are POSIX, not C11, so
+ * without it <string.h> does not declare them. Keep it above every #include.
  */
+#define _POSIX_C_SOURCE 200809L
 #include "profile.h"
 
 #include <stdlib.h>

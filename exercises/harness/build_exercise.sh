@@ -17,6 +17,12 @@ if ! "$@" -o "$out/tests" > "$out/build.log" 2>&1; then
     sed 's/^/    /' "$out/build.log"
     echo
     echo "Fix the first error first: later ones are often caused by it."
+    # The one error the C standard's own names cause: strdup and strndup are POSIX.
+    if grep -Eq "implicit declaration of function .(strdup|strndup)" "$out/build.log"; then
+        echo "strdup and strndup are POSIX, not C11: <string.h> declares them only when"
+        echo "profile.c starts with the stub's first line, #define _POSIX_C_SOURCE 200809L,"
+        echo "above every #include."
+    fi
     [ -n "$brief" ] && exit 0
     exit 1
 fi

@@ -14,8 +14,8 @@
 #                   one they wrote. `make PROFILE_IMPL=exercises/165` does the
 #                   same in the instructor's workbook.
 #
-# That file is compiled on its own, with warnings but without -Werror (a
-# half-written function must still link). When it does not compile at all,
+# That file is compiled on its own, with $(STUDENT_WARN) (the Makefile): warnings but
+# without -Werror, so a half-written function still links. When it does not compile at all,
 # dripprof is linked without it: exercise.c's stand-ins then answer like the
 # shipped stubs and top/files/rows say what is missing, so `make` never fails on the
 # exercise. The profiler's own tests (test-prof) use the implementation only
@@ -65,7 +65,7 @@ $(PROF_OBJ)/exercise.o: PROF_DEFINES = -DPROFILE_IMPL_FILE='"$(PROFILE_IMPL)/pro
 
 $(PROF_IMPL_OBJ): $(PROFILE_IMPL)/profile.c $(PROFILE_IMPL)/profile.h $(PROF_CHOICE)
 	@mkdir -p $(@D)
-	@if ! $(CC) -std=c11 -Wall -Wextra -O2 -g -I$(PROFILE_IMPL) -c -o $@ $<; then \
+	@if ! $(CC) $(STUDENT_WARN) -O2 -g -I$(PROFILE_IMPL) -c -o $@ $<; then \
 	  echo "prof: $< does not compile, so build/dripprof is built without it:" \
 	       "dripprof top, files and rows will say what is missing (make exercise-165 shows why)."; \
 	  $(CC) -x c -c -o $@ /dev/null; fi

@@ -89,6 +89,16 @@ const char *return_meaning(const char *function, int rc) {
     return rc == 0 ? "success" : "not a value this function may return";
 }
 
+/* What is left of a name from the first difference on: its text, or "the end" when there
+   is none left (an empty "" there would read as if the name held quotes). */
+static void show_rest(const char *rest) {
+    if (rest[0] == '\0') {
+        fprintf(stderr, "the end of the name");
+    } else {
+        show(rest);
+    }
+}
+
 /* Where two strings first differ, for long names that are hard to compare by eye. */
 void show_difference(const char *expected, const char *actual) {
     size_t i = 0;
@@ -96,9 +106,9 @@ void show_difference(const char *expected, const char *actual) {
         i++;
     }
     fprintf(stderr, "  the names first differ at character %zu: expected ", i + 1);
-    show(expected + i);
+    show_rest(expected + i);
     fprintf(stderr, ", got ");
-    show(actual + i);
+    show_rest(actual + i);
     fputc('\n', stderr);
 }
 

@@ -109,16 +109,51 @@ local function exercise_finish(run)
   return status, wb.read_file(run.log) or ""
 end
 
--- A copy of exercises/165 as committed (a student's edits in the working copy must not
--- break the suite) with another profile.c when one is given.
+-- The shipped stubs' three functions, as the suite's stand-in for them where the shipped
+-- file is the student's: in a student edition exercises/165/profile.c (and its git HEAD,
+-- once the student commits) holds the student's work, and `make test` must not depend on
+-- it. In the instructor's tree the suite checks that the shipped stubs hold these words.
+local STUB_FUNCTIONS = [[
+int parse_row(const char *line, Row *row) {
+    (void)line;
+    (void)row;
+    return -1; /* TODO: parse one callgrind_annotate line (README.md, "parse_row") */
+}
+
+int sum_named(const Row *rows, size_t count, const char *needle, uint64_t *sum) {
+    (void)rows;
+    (void)count;
+    (void)needle;
+    (void)sum;
+    return -1; /* TODO: add up ir over the rows whose name contains needle */
+}
+
+int inclusive(const Folded *stacks, size_t count, Cost **costs, size_t *ncosts) {
+    (void)stacks;
+    (void)count;
+    (void)costs;
+    (void)ncosts;
+    return -1; /* TODO: inclusive cost per function over folded stacks */
+}
+]]
+local STUB_HEAD = "#define _POSIX_C_SOURCE 200809L\n#include \"profile.h\"\n\n#include <stdlib.h>\n"
+  .. "#include <string.h>\n\n"
+
+-- The shipped stubs: in the instructor's tree the file as committed (a filled-in working
+-- copy must not break the suite); in a student edition the stand-in above.
+local function stub_code()
+  if HAVE_SOLUTIONS then
+    local _, committed = sh("git show HEAD:exercises/165/profile.c 2>/dev/null")
+    return committed ~= "" and committed or wb.read_file("exercises/165/profile.c")
+  end
+  return STUB_HEAD .. STUB_FUNCTIONS
+end
+
+-- A copy of exercises/165 with the shipped stubs, or with another profile.c when one is
+-- given.
 local function student_copy(dir, profile_c)
   sh("rm -rf " .. dir .. " && mkdir -p " .. dir .. " && cp exercises/165/profile.h exercises/165/README.md " .. dir)
-  if profile_c then
-    wb.write_file(dir .. "/profile.c", profile_c)
-  else
-    sh("{ git show HEAD:exercises/165/profile.c > " .. dir .. "/profile.c 2>/dev/null || "
-      .. "cp exercises/165/profile.c " .. dir .. "; }")
-  end
+  wb.write_file(dir .. "/profile.c", profile_c or stub_code())
   return dir
 end
 
@@ -182,6 +217,10 @@ describe("the exercise harness", function()
     describe("exercise: the reference", function()
       it("exercises/165/profile.h and solutions/165/profile.h are identical", function()
         assert.are.equal(wb.read_file("exercises/165/profile.h"), wb.read_file("solutions/165/profile.h"))
+      end)
+      it("the shipped stubs hold the suite's stand-in for them (what an edition's suite runs)", function()
+        local code = stub_code()
+        assert.is_truthy(code:find(STUB_FUNCTIONS, 1, true) and code:find(STUB_HEAD, 1, true), code)
       end)
       -- Built by the real target with -Werror (SOLUTION=1), every public test in its own child.
       it("passes every public test (built with -Werror)", function()
@@ -536,6 +575,62 @@ describe("the exercise harness", function()
       local progress = brief:find("parse_row 0/%d+ · sum_named 0/%d+ · inclusive 0/%d+\n")
       assert.is_truthy(brief_status == 0 and progress
         and brief:find("parse_row, sum_named, inclusive: not written yet?", progress, true), brief)
+    end)
+  end)
+
+  -- ---------------------------------------------------------------- a student's mistakes
+
+  -- Mistakes tried as a student would (the stubs with one function changed), which need no
+  -- reference, so they run in a student edition too.
+  describe("report: a student's mistakes", function()
+    local PARSE_ROW = "int parse_row(const char *line, Row *row) {\n    (void)line;\n    (void)row;\n"
+      .. "    return -1; /* TODO: parse one callgrind_annotate line (README.md, \"parse_row\") */\n}\n"
+    local INCLUSIVE = "    return -1; /* TODO: inclusive cost per function over folded stacks */"
+    -- text with its one occurrence of old (plain text, not a pattern) replaced by new.
+    local function replace(text, old, new)
+      local from, to = text:find(old, 1, true)
+      assert(from, "not in the stubs: " .. old)
+      return text:sub(1, from - 1) .. new .. text:sub(to + 1)
+    end
+    -- A name with the \r of a CRLF line left in, for a line that has one; "not a row" for
+    -- every other (so the out-of-memory test's first call fails); inclusive finds nothing.
+    local mistaken = replace(replace(STUB_FUNCTIONS, PARSE_ROW, "int parse_row(const char *line, Row *row) {\n"
+      .. "    if (strstr(line, \"\\r\\n\") == NULL) return 0;\n"
+      .. "    row->name = strdup(\"prog.c:mix [/tmp/cg/prog_g]\\r\");\n"
+      .. "    if (row->name == NULL) return -1;\n"
+      .. "    row->ir = 1600000; row->has_pct = true; row->pct = 29.23;\n    return 1;\n}\n"),
+      INCLUSIVE, "    *costs = NULL; *ncosts = 0; return 0;")
+    local fixtures = TMP .. "/mistakes-small"
+    local compiled_status, compiled, undeclared_status, undeclared
+    lazy_setup(function()
+      small_fixtures(fixtures, { parse_row = { "crlf_line_end", "out_of_memory" }, sum_named = { "needle_fib" },
+                                 inclusive = { "out_of_memory" } })
+      local with_define = student_copy(TMP .. "/mistakes", STUB_HEAD .. mistaken)
+      compiled_status, compiled = exercise_run(with_define, TMP .. "/mistakes-build",
+        "EX_ARGS='--fixtures " .. fixtures .. "'")
+      local without = student_copy(TMP .. "/undeclared", STUB_HEAD:gsub("^#define _POSIX_C_SOURCE 200809L\n", "")
+        .. mistaken)
+      undeclared_status, undeclared = exercise_run(without, TMP .. "/undeclared-build",
+        "EX_ARGS='--fixtures " .. fixtures .. "'")
+    end)
+    it("strdup without _POSIX_C_SOURCE stops the build (no pointer cut to an int), and says why", function()
+      assert.is_truthy(undeclared_status ~= 0 and undeclared:find("Your code does not compile yet", 1, true)
+        and undeclared:find("implicit declaration of function", 1, true)
+        and undeclared:find("#define _POSIX_C_SOURCE 200809L", 1, true)
+        and not undeclared:find("Running the tests", 1, true), undeclared)
+    end)
+    it("with the stub's first line strdup is declared: it builds and the tests run", function()
+      assert.is_truthy(compiled_status ~= 0 and compiled:find("parse_row 0/2 · sum_named 0/1 · inclusive 0/1", 1, true)
+        and not compiled:find("warning", 1, true), compiled)
+    end)
+    it("a name with a character too many: 'expected the end of the name', not an empty \"\"", function()
+      assert.is_truthy(compiled:find('the names first differ at character 28: expected the end of the name, got "\\r"',
+        1, true), compiled)
+    end)
+    it("an out-of-memory test whose first call fails says that its expected value is the first call's", function()
+      local _, notes = compiled:gsub("this test makes the call twice: what is shown is the first call", "")
+      assert.is_truthy(notes == 2 and compiled:find("✗ parse_row.out_of_memory  (wrong result)", 1, true)
+        and compiled:find("✗ inclusive.out_of_memory  (wrong result)", 1, true), compiled)
     end)
   end)
 
