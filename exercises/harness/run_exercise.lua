@@ -240,11 +240,16 @@ local function places(result)
     end
     ::next_stack::
   end
-  if #lines > 0 and not seen_error and result.verdict ~= "leak" then
+  -- A report whose stacks never pass through the code under test (a SEGV in the test's
+  -- strcmp on a name pointer that was never set) still happened outside it.
+  local outside = #lines == 0 and result.verdict == "sanitizer"
+    and ("\n" .. (result.stderr or "")):find("\n%s*#0 ") ~= nil
+  if (#lines > 0 and not seen_error and result.verdict ~= "leak") or outside then
     table.insert(lines, 1, "It happened outside your code (in the test, using what your code returned).")
   end
   return lines
 end
+M.places = places
 
 local function explain(result)
   local lines = {}
@@ -344,15 +349,19 @@ local function all_stub_answers(opts, c)
 end
 
 -- One line for a failing test: the rule it checks, and how it ended unless it merely
--- got a wrong result.
+-- got a wrong result -- or a right one from code that wrote into its const input, which
+-- the rule would not explain.
 local function one_line(r)
-  local rule = driver_block(r.stderr):match("\n  rule:%s+([^\n]*)")
+  local block = driver_block(r.stderr)
+  local rule = block:match("\n  rule:%s+([^\n]*)")
     or driver_block(r.describe or ""):match("\n  rule:%s+([^\n]*)") or ""
   if r.verdict == "failed" and rule ~= "" then
-    return rule
+    local changed = block:match("\n  but:%s+your code changed the ([^,\n]*)")
+    return changed and string.format("%s (your code changed the %s)", rule, changed) or rule
   end
   return rule == "" and r.status or string.format("%s (%s)", rule, r.status)
 end
+M.one_line = one_line
 
 -- The hint to show for a function that failed this run (state counts its failing runs).
 local function write_hint(opts, hints, state, func)

@@ -522,6 +522,25 @@ describe("the exercise harness", function()
         { kind = "freed", where = "/w/profile.c:138 in inclusive" },
         { kind = "allocated", where = "/w/profile.c:121 in inclusive" } }, runner.stacks(uaf, { "profile.c" }))
     end)
+    it("places(): a report whose stacks are all in the test's code happened outside the student's", function()
+      local segv = "==1==ERROR: AddressSanitizer: SEGV on unknown address 0x5390 (pc 0x1 bp 0x2 sp 0x3 T0)\n"
+        .. "==1==The signal is caused by a READ memory access.\n"
+        .. "    #0 0x7f in __interceptor_strcmp x.inc:461\n"
+        .. "    #1 0x55 in check_parse_row /w/exercises/165/tests/test_profile.c:136\n"
+      local result = { verdict = "sanitizer", stderr = segv, stacks = runner.stacks(segv, { "profile.c" }) }
+      assert.are.same({ "It happened outside your code (in the test, using what your code returned)." },
+        run_exercise.places(result))
+      local inside = segv:gsub("#1 0x55 in check_parse_row [^\n]*", "#1 0x55 in parse_row /w/exercises/165/profile.c:9")
+      assert.are.same({ "It happened at /w/exercises/165/profile.c:9 in parse_row." }, run_exercise.places(
+        { verdict = "sanitizer", stderr = inside, stacks = runner.stacks(inside, { "profile.c" }) }))
+    end)
+    it("one_line(): a wrong result is its rule; a right one from code that wrote into its input says so", function()
+      local wrong = "FAILED parse_row.x\n  rule:     two blanks\n  actual:   returns 1\n"
+      assert.are.equal("two blanks", run_exercise.one_line({ verdict = "failed", stderr = wrong }))
+      local wrote = wrong .. "  but:      your code changed the line, which is now \"1··a\"\n"
+      assert.are.equal("two blanks (your code changed the line)",
+        run_exercise.one_line({ verdict = "failed", stderr = wrote }))
+    end)
     it("a bad free keeps its words, not the address", function()
       assert.are.equal("AddressSanitizer: attempting free on address which was not malloc()-ed",
         runner.sanitizer_report("==1==ERROR: AddressSanitizer: attempting free on address which was "
