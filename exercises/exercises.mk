@@ -70,14 +70,17 @@ $(EX_DRIVER_DIR)/%.o: exercises/%.c
 # Build errors are shown as the compiler's own words, after a line that says so
 # (build_exercise.sh). In watch mode (EX_BRIEF=1) the report starts with the progress
 # line, the compiler's warnings come after it, and the exit status is 0 (the watch goes on).
+# Code that does not compile runs no test, in either mode: the last good test binary is
+# removed, so the old code's verdicts are never shown under the new code's errors.
 .SECONDEXPANSION:
 exercise-%: setup $(EX_SANDBOX) $$(call EX_DRIVER_OBJ,$$*)
 	@test -d exercises/$*/tests || { echo "There is no exercise $* (no exercises/$*/tests)."; exit 2; }
 	@mkdir -p $(EX_OUT)
 	@echo "Building $(EX_SRC)/*.c with the public tests of exercises/$*/tests ..."
-	@bash $(EX_HARNESS)/build_exercise.sh $(EX_OUT) "$(EX_BRIEF)" -- $(CC) $(EX_WARN) $(SANITIZE) -g -O0 -I$(EX_SRC) \
-	  $(wildcard $(EX_SRC)/*.c) $(call EX_DRIVER_OBJ,$*) $(EX_WRAP) $(EX_CMOCKA) -lm
-	@$(LUA) $(EX_HARNESS)/run_exercise.lua --sandbox $(EX_SANDBOX) --binary $(EX_OUT)/tests \
+	@if ! bash $(EX_HARNESS)/build_exercise.sh $(EX_OUT) "$(EX_BRIEF)" -- $(CC) $(EX_WARN) $(SANITIZE) -g -O0 \
+	  -I$(EX_SRC) $(wildcard $(EX_SRC)/*.c) $(call EX_DRIVER_OBJ,$*) $(EX_WRAP) $(EX_CMOCKA) -lm; then \
+	  test -n "$(EX_BRIEF)"; exit; fi; \
+	$(LUA) $(EX_HARNESS)/run_exercise.lua --sandbox $(EX_SANDBOX) --binary $(EX_OUT)/tests \
 	  --handout exercises/$*/README.md --sources $(subst $(EX_SPACE),$(EX_COMMA),$(notdir $(wildcard $(EX_SRC)/*.c))) \
 	  --state $(EX_OUT)/hint-state --timeout $(EX_TIMEOUT) --wall $(EX_WALL) --details $(EX_DETAILS) \
 	  --jobs $(EX_JOBS) --tsv $(EX_OUT)/results.tsv --chapter $* \

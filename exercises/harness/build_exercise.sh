@@ -5,12 +5,14 @@
 # A student reads what happens here, so a failed build is said in plain words before the
 # compiler's own ("Fix the first error first"), and warnings are shown after the build
 # (BRIEF=1, watch mode: not here, the report shows them after its progress line). Exit
-# status: 0 built, 1 not built (0 in watch mode, which goes on either way).
+# status: 0 built, 1 not built. A failed build removes the last good OUT/tests, so no
+# run (watch mode's, or one by hand) can take the old code's verdicts for the new code's.
 set -uo pipefail
 out=$1 brief=$2
 shift 3
 mkdir -p "$out"
 if ! "$@" -o "$out/tests" > "$out/build.log" 2>&1; then
+    rm -f "$out/tests"
     echo
     echo "Your code does not compile yet, so no test could run. The compiler says:"
     echo
@@ -23,7 +25,6 @@ if ! "$@" -o "$out/tests" > "$out/build.log" 2>&1; then
         echo "profile.c starts with the stub's first line, #define _POSIX_C_SOURCE 200809L,"
         echo "above every #include."
     fi
-    [ -n "$brief" ] && exit 0
     exit 1
 fi
 if [ -s "$out/build.log" ] && [ -z "$brief" ]; then

@@ -620,7 +620,7 @@ describe("the exercise harness", function()
       .. "    row->ir = 1600000; row->has_pct = true; row->pct = 29.23;\n    return 1;\n}\n"),
       INCLUSIVE, "    *costs = NULL; *ncosts = 0; return 0;")
     local fixtures = TMP .. "/mistakes-small"
-    local compiled_status, compiled, undeclared_status, undeclared
+    local compiled_status, compiled, undeclared_status, undeclared, broken_status, broken
     lazy_setup(function()
       small_fixtures(fixtures, { parse_row = { "crlf_line_end", "out_of_memory" }, sum_named = { "needle_fib" },
                                  inclusive = { "out_of_memory" } })
@@ -631,6 +631,10 @@ describe("the exercise harness", function()
         .. mistaken)
       undeclared_status, undeclared = exercise_run(without, TMP .. "/undeclared-build",
         "EX_ARGS='--fixtures " .. fixtures .. "'")
+      -- Then, in watch mode, the same folder saved with a syntax error.
+      wb.write_file(with_define .. "/profile.c", STUB_HEAD .. mistaken:gsub("return 1;\n}", "return 1\n}", 1))
+      broken_status, broken = exercise_run(with_define, TMP .. "/mistakes-build",
+        "EX_BRIEF=1 EX_ARGS='--fixtures " .. fixtures .. "'")
     end)
     it("strdup without _POSIX_C_SOURCE stops the build (no pointer cut to an int), and says why", function()
       assert.is_truthy(undeclared_status ~= 0 and undeclared:find("Your code does not compile yet", 1, true)
@@ -645,6 +649,11 @@ describe("the exercise harness", function()
     it("a name with a character too many: 'expected the end of the name', not an empty \"\"", function()
       assert.is_truthy(compiled:find('the names first differ at character 28: expected the end of the name, got "\\r"',
         1, true), compiled)
+    end)
+    it("watch mode, code that no longer compiles: the errors, no test run on the last good build, exit 0", function()
+      assert.is_truthy(broken_status == 0 and broken:find("Your code does not compile yet", 1, true)
+        and not broken:find("Running the tests", 1, true) and not broken:find("parse_row 0/2", 1, true)
+        and not wb.exists(TMP .. "/mistakes-build/tests"), broken)
     end)
     it("an out-of-memory test whose first call fails says that its expected value is the first call's", function()
       local _, notes = compiled:gsub("this test makes the call twice: what is shown is the first call", "")
