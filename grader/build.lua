@@ -35,7 +35,7 @@ M.sanitize = "-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-f
 M.max_source = 1 << 20
 
 -- The build flavours: "asan" for correctness checks, "fast" (no sanitizers,
--- optimised) for instruction counts under valgrind, where ASan cannot run.
+-- optimised) for instruction counts under callgrind, where ASan cannot run.
 M.flavours = {
   asan = "-g -O1 " .. M.sanitize,
   fast = "-g -O2",

@@ -48,12 +48,12 @@ M.root = "build/grade"
 
 -- The sandbox's limits for the runs the rubric does not set (rubric.lua has the student's):
 -- the reference's answers (ours, bounded only in case of a bug; the rest from the rubric),
--- a counted run under valgrind (valgrind needs room; one process: an exec would start a
--- second valgrind), the reference's CPU seconds under valgrind, and the speed input run again
+-- a run under callgrind (valgrind needs room; one process: an exec would start a second
+-- valgrind), the reference's CPU seconds under callgrind, and the speed input run again
 -- under the sanitizers.
 M.reference_limits = { cpu = 120, memory = 4096, output = 64 << 20, results_limit = 256 << 20 }
-local COUNT_LIMITS = { memory = 16384, output = 1 << 20, file_size = 1 << 20, procs = 1, results_limit = 64 << 20 }
-local REFERENCE_COUNT_CPU = 3600
+local CALLGRIND_LIMITS = { memory = 16384, output = 1 << 20, file_size = 1 << 20, procs = 1, results_limit = 64 << 20 }
+local REFERENCE_CALLGRIND_CPU = 3600
 local SPEED_ASAN_LIMITS = { memory = 4096, output = 65536, file_size = 1 << 20, procs = 16, results_limit = 64 << 20 }
 
 -- Chapter folders under grader/ (a number with a chapter.lua), sorted.
@@ -352,18 +352,14 @@ local function have_valgrind()
   return wb.run("command -v " .. wb.quote(valgrind()) .. " >/dev/null 2>&1")
 end
 
--- The instruction count in valgrind's log, or nil plus why not. The count comes from
--- exp-bbv, a valgrind tool that counts every instruction executed and that no client
--- request can steer: callgrind's count can be switched off, zeroed or stopped from inside
--- the program (CALLGRIND_TOGGLE_COLLECT, _ZERO_STATS, _STOP_INSTRUMENTATION of
--- valgrind/callgrind.h), which turns a slow run into a "0.00x" one. The log reaches us on a
--- socket the program cannot reopen, but it can duplicate it and write lines of its own, so
--- only this counts: valgrind's own header (the first line, naming the pid), exactly one
+-- The instruction count in callgrind's log, or nil plus why not. The log reaches us on a
+-- socket the program cannot reopen, but it can duplicate it and write lines of its own,
+-- so only this counts: valgrind's own header (the first line, naming the pid), exactly one
 -- "Command:" line (an exec would start a second valgrind, with --trace-children=yes), and
--- the sum of the "Total instructions" lines with that pid (one per thread, written at exit):
--- a line the program wrote can only add to its count, never take from it.
-function M.instruction_count(log)
-  local pid = log:match("^==(%d+)== exp%-bbv, ")
+-- the LAST "Collected" line, with that pid: it is written at exit, after every line the
+-- program could write (it may not fork: --procs 1).
+function M.callgrind_count(log)
+  local pid = log:match("^==(%d+)== Callgrind, ")
   if not pid then
     return nil, "valgrind wrote no log"
   end
@@ -374,32 +370,30 @@ function M.instruction_count(log)
   if commands ~= 1 then
     return nil, "the speed run started another program, so its count would not be the whole run's"
   end
-  local count
-  for p, n in log:gmatch("==(%d+)== #   Total instructions: (%d+)") do
-    if p == pid then
-      count = (count or 0) + tonumber(n)
-    end
+  local last_pid, count
+  for p, n in log:gmatch("==(%d+)== Collected : (%d+)") do
+    last_pid, count = p, n
   end
-  if not count then
+  if not count or last_pid ~= pid then
     return nil, "valgrind reported no instruction count (the run did not end normally)"
   end
-  return count
+  return tonumber(count)
 end
 
--- Instruction count of one whole run under valgrind's exp-bbv: the checker in `mode` on
--- `input`. Returns ir (or nil), why not, the checker result.
-local function count_run(program, mode, input, dir, tag, cpu)
-  local words = { valgrind(), "--tool=exp-bbv", "--vgdb=no", "--trace-children=yes", "--bb-out-file=/dev/null",
-    "--log-fd=1020", "./check", mode, "speed.folded", "/dev/fd/3" }
+-- Instruction count of one whole run under callgrind: the checker in `mode` on `input`.
+-- Returns ir (or nil), why not, the checker result.
+local function callgrind(program, mode, input, dir, tag, cpu)
+  local words = { valgrind(), "--tool=callgrind", "--vgdb=no", "--trace-children=yes",
+    "--callgrind-out-file=/dev/null", "--log-fd=1020", "./check", mode, "speed.folded", "/dev/fd/3" }
   local base = dir .. "/" .. tag
   local handle = sandbox.start({ argv = words, files = { { "check", program }, { "speed.folded", input } },
-    cpu = cpu, memory = COUNT_LIMITS.memory, output = COUNT_LIMITS.output,
-    file_size = COUNT_LIMITS.file_size, procs = COUNT_LIMITS.procs, results = base .. ".out",
-    results_limit = COUNT_LIMITS.results_limit, tool_log = base .. ".valgrind", stdout = base .. ".stdout",
+    cpu = cpu, memory = CALLGRIND_LIMITS.memory, output = CALLGRIND_LIMITS.output,
+    file_size = CALLGRIND_LIMITS.file_size, procs = CALLGRIND_LIMITS.procs, results = base .. ".out",
+    results_limit = CALLGRIND_LIMITS.results_limit, tool_log = base .. ".callgrind", stdout = base .. ".stdout",
     stderr = base .. ".stderr", usage = base .. ".usage" })
   handle.base = base
   local r = M.finish_checker(handle)
-  local ir, why = M.instruction_count(wb.read_file(base .. ".valgrind") or "")
+  local ir, why = M.callgrind_count(wb.read_file(base .. ".callgrind") or "")
   return ir, why, r
 end
 
@@ -410,7 +404,7 @@ local function speed_reference(ref, check, chapter)
   local cache_dir = M.root .. "/cache"
   wb.mkdir_p(cache_dir)
   local input = check.argv[#check.argv]
-  local key = "bbv-" .. wb.sha256(input) .. "-" .. (wb.sha256(ref.fast) or "") -- counted by exp-bbv
+  local key = wb.sha256(input) .. "-" .. (wb.sha256(ref.fast) or "")
   local cache = cache_dir .. "/speed-" .. chapter.rubric.chapter .. "-" .. key
   local text = wb.read_file(cache)
   if text then
@@ -421,12 +415,12 @@ local function speed_reference(ref, check, chapter)
   -- A private folder: in a batch two graders may measure at the same time.
   local dir = cache_dir .. "/run-" .. key .. "-" .. wb.pid()
   wb.mkdir_p(dir)
-  local ir, why, r = count_run(ref.fast, "inclusive", input, dir, "reference", REFERENCE_COUNT_CPU)
-  local base, why_base = count_run(ref.fast, "read", input, dir, "baseline", REFERENCE_COUNT_CPU)
+  local ir, why, r = callgrind(ref.fast, "inclusive", input, dir, "reference", REFERENCE_CALLGRIND_CPU)
+  local base, why_base = callgrind(ref.fast, "read", input, dir, "baseline", REFERENCE_CALLGRIND_CPU)
   if not r.ok or not ir or not base or ir <= base then
     local detail = r.stderr:match("[^\n]*[Ee]rror[^\n]*") or r.stderr:match("[^\n]+") or ""
     wb.rm_rf(dir)
-    error({ message = "the reference failed under valgrind: " .. r.status .. " " .. (why or why_base or "")
+    error({ message = "the reference failed under callgrind: " .. r.status .. " " .. (why or why_base or "")
       .. " " .. detail }, 0)
   end
   local lines = { string.format("%d %d %.3f", ir, base, r.cpu or 0) }
@@ -459,13 +453,13 @@ local function run_speed(check, student, ref, chapter, runs)
   local base = check.reference
   local cpu = scaled(math.max(speed.cpu_floor, base.cpu * speed.cpu_factor))
   local input = check.argv[#check.argv]
-  local ir, why, r = count_run(student.fast.program, "inclusive", input, runs, "speed", cpu)
+  local ir, why, r = callgrind(student.fast.program, "inclusive", input, runs, "speed", cpu)
   check.class, check.status = r.class, r.status
   local c = M.compare(base.items, r.items)
   check.matched, check.total, check.first = c.matched, c.total, c.first
   check.reference_ir = base.ir
   if r.class == "timeout" then
-    check.status = string.format("%s under valgrind (the reference needs %.1f s)", r.status, base.cpu)
+    check.status = string.format("%s under callgrind (the reference needs %.1f s)", r.status, base.cpu)
     return
   elseif r.class ~= "ok" then
     return
@@ -476,7 +470,7 @@ local function run_speed(check, student, ref, chapter, runs)
     check.class, check.status = "wrong", why .. ", so speed is not credited"
     return
   end
-  -- The same input, sanitized: a heap overflow that valgrind's count would not notice.
+  -- The same input, sanitized: a heap overflow that callgrind would not notice.
   local clean = M.run_checker(student.asan.program, check.argv, runs, "speed-asan",
     setmetatable({ cpu = cpu }, { __index = SPEED_ASAN_LIMITS }))
   local cc = M.compare(base.items, clean.items)

@@ -57,6 +57,4 @@ return {
   { name = "forge_callgrind", base = "correct", faults = { "QUADRATIC" }, with_speed = true,
     speed = "no_better_than", than = "control_quadratic" },
   { name = "exec_native", base = "correct", faults = { "QUADRATIC" }, with_speed = true, speed = "not_full" },
-  { name = "callgrind_requests", base = "correct", faults = { "QUADRATIC" }, with_speed = true,
-    speed = "no_better_than", than = "control_quadratic" },
 }
