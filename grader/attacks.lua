@@ -69,7 +69,12 @@ local function submission_text(dir, attack, root, out)
 end
 
 -- Writes an attack's submission to file (profile.c), with root and out for @ROOT@, @OUT@.
+-- kind = "nested" puts it `nested` folders deeper (a path that may hold newlines) instead.
 local function write_submission(dir, attack, file, root, out)
+  if attack.kind == "nested" then
+    file = wb.dirname(file) .. "/" .. attack.nested .. "/" .. wb.basename(file)
+    wb.mkdir_p(wb.dirname(file))
+  end
   if attack.kind == "symlink" then
     wb.run("ln -s " .. wb.quote((attack.target:gsub("@ROOT@", root))) .. " " .. wb.quote(file))
   elseif attack.kind == "huge" then

@@ -518,7 +518,7 @@ end)
 describe("the grader in Gradescope's layout #gradescope", function()
   local NAMES = { "reference", "stubs", "include_gradescope", "include_relative", "incbin",
     "exec_reference", "rewrite_results", "read_expected", "exfiltrate", "env_dump", "fork_bomb", "do_nothing",
-    "leak_off", "symlink_solution", "huge_source" }
+    "leak_off", "symlink_solution", "huge_source", "newline_path_gradescope" }
   if not wb.is_root() then
     pending("Gradescope emulation needs root (a private mount namespace on /autograder)")
     return

@@ -18,7 +18,8 @@
 --
 -- base: "stubs" (exercises/165/profile.c), "correct" (grader/165/mutants/profile.c with
 -- `faults`), "none" (the attack is the whole file). kind = "symlink" makes profile.c a
--- symbolic link to `target`; kind = "huge" a file of `size` bytes. with_speed = true grades
+-- symbolic link to `target`; kind = "huge" a file of `size` bytes; kind = "nested" puts profile.c
+-- in the folder `nested` below the submission's (its name may hold a newline). with_speed = true grades
 -- the entry with the speed check (a batch of its own).
 return {
   { name = "include_relative", base = "stubs", score = 0, build = "does not compile" },
@@ -44,6 +45,12 @@ return {
     build = "FAILED: the submission" },
   { name = "symlink_shadow", kind = "symlink", target = "/etc/shadow", score = 0, build = "FAILED: the submission" },
   { name = "huge_source", kind = "huge", size = 3 << 20, score = 0, build = "the limit is" },
+  -- The stubs, in folders whose names make a path with a newline: listed one path per line and
+  -- sorted, the second half ("./solutions/165/profile.c", relative to the grader's folder, or
+  -- Gradescope's copy of the reference) came first and the reference was graded instead.
+  { name = "newline_path", kind = "nested", base = "stubs", nested = "x\n./solutions/165", score = 0 },
+  { name = "newline_path_gradescope", kind = "nested", base = "stubs", nested = "x\n/autograder/source/solutions/165",
+    score = 0 },
   { name = "include_dev_zero", base = "stubs", score = 0, build = "FAILED" },
   { name = "include_environ", base = "stubs", score = 0 },
   { name = "env_dump", base = "correct", families = { parse_row_fixtures = "zero", inclusive_fixtures = "full" } },
