@@ -36,6 +36,8 @@ return {
   { name = "kill_parent", base = "correct", score = "full" },
   { name = "ptrace_parent", base = "correct", families = { parse_row_fixtures = "full", inclusive_fixtures = "full" } },
   { name = "huge_file", base = "correct", score = "full" },
+  { name = "memory_bomb", base = "correct", status = "memory limit: more than 512 MB",
+    families = { inclusive_fixtures = "zero", parse_row_fixtures = "full", sum_named_fixtures = "full" } },
   { name = "sigstop", base = "correct", status = "stopped by a signal",
     families = { sum_named_fixtures = "zero", sum_named_edges = "zero", parse_row_fixtures = "full",
       inclusive_fixtures = "full" } },
