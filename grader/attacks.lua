@@ -19,7 +19,8 @@ local M = {}
 
 local LUA = os.getenv("LUA") or "lua5.4"
 local MARKERS = { "/tmp/drip-attack-survived", "/tmp/drip-attack-escaped", "/tmp/drip-attack-left",
-  "/tmp/drip-attack-big.bin", "/tmp/drip-attack-fifo", "/var/tmp/drip-attack-left", "/dev/shm/drip-attack-left" }
+  "/tmp/drip-attack-big.bin", "/tmp/drip-attack-fifo", "/var/tmp/drip-attack-left", "/dev/shm/drip-attack-left",
+  "/run/lock/drip-attack-left" }
 
 -- A fingerprint of every file of the repository outside build/ and .git.
 function M.repository_fingerprint()

@@ -57,6 +57,7 @@ return {
   { name = "include_environ", base = "stubs", score = 0 },
   { name = "env_dump", base = "correct", families = { parse_row_fixtures = "zero", inclusive_fixtures = "full" } },
   { name = "leftovers", base = "correct", score = "full" },
+  { name = "leftovers_more", base = "correct", score = "full" },
   { name = "grader_fds", base = "correct", score = "full" },
   { name = "escape_codes", base = "correct", status = "\\x1b%[2J", families = { parse_row_fixtures = "zero" } },
   { name = "control_quadratic", base = "correct", faults = { "QUADRATIC" }, with_speed = true,
