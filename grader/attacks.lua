@@ -145,6 +145,9 @@ local function judge(attack, result, text, all)
   if text:find("[%z\1-\9\11-\31\127]") then
     problems[#problems + 1] = "the report holds a control character (an escape sequence?)"
   end
+  if text:find("[\128-\159]") then -- C1 controls, raw or in UTF-8 (C2 80 to C2 9F)
+    problems[#problems + 1] = "the report holds a C1 control character (an 8-bit escape sequence?)"
+  end
   if attack.score == 0 then
     expect(result.score < 1e-9, "should score 0, scored " .. wb.format_number(result.score))
   elseif attack.score == "full" then

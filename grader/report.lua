@@ -14,9 +14,10 @@ local M = {}
 
 -- Text the student's code controls (its output, its compiler messages, a sanitizer message
 -- it printed) with control characters made visible: an escape sequence must not rewrite
--- the instructor's terminal when the report is printed.
+-- the instructor's terminal when the report is printed. Bytes past 0x7f too: the C1 controls
+-- (CSI, OSC) also come as U+009B, U+009D in UTF-8 and as raw 0x9B, 0x9D, and terminals obey them.
 local function visible(text)
-  return (tostring(text):gsub("[%z\1-\31\127]", function(c)
+  return (tostring(text):gsub("[%z\1-\31\127-\255]", function(c)
     return c == "\t" and "    " or string.format("\\x%02x", c:byte())
   end))
 end
