@@ -59,20 +59,22 @@ local function details(check)
   local first = check.first
   if first and check.score < check.points then
     local input = check.describe and check.describe(first.key) or nil
-    out[#out + 1] = "first difference at " .. first.key .. ":"
+    -- The key and the answer come from the results channel, which the student's code can
+    -- write to itself: as much its text as its output is.
+    out[#out + 1] = "first difference at " .. visible(first.key) .. ":"
     if input then
       out[#out + 1] = "  input:    " .. wb.shorten(input, 400)
     end
-    out[#out + 1] = "  expected: " .. wb.shorten(first.expected, 400)
+    out[#out + 1] = "  expected: " .. visible(wb.shorten(first.expected, 400))
     local actual = first.actual
     if not actual then
       actual = check.class == "ok" and "(no answer for this item)"
         or "(no answer: the run stopped before this item, so this input is the likely cause)"
     end
-    out[#out + 1] = "  actual:   " .. wb.shorten(actual, 400)
+    out[#out + 1] = "  actual:   " .. visible(wb.shorten(actual, 400))
   end
   if check.where then
-    out[#out + 1] = "in your code: " .. check.where
+    out[#out + 1] = "in your code: " .. visible(check.where) -- from a stack trace it may print
   end
   if check.class == "leak" then
     out[#out + 1] = "memory leaked: answers keep half their credit; free what you malloc"

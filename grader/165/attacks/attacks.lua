@@ -60,6 +60,7 @@ return {
   { name = "leftovers_more", base = "correct", score = "full" },
   { name = "grader_fds", base = "correct", score = "full" },
   { name = "escape_codes", base = "correct", status = "\\x1b%[2J", families = { parse_row_fixtures = "zero" } },
+  { name = "escape_results", base = "correct", status = "actual:   \\x1b%[2J", families = { parse_row_fixtures = "zero" } },
   { name = "escape_c1", base = "correct", status = "\\xc2\\x9b2J", families = { parse_row_fixtures = "zero" } },
   { name = "control_quadratic", base = "correct", faults = { "QUADRATIC" }, with_speed = true,
     speed = "not_full" },
