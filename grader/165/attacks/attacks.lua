@@ -30,6 +30,7 @@ return {
   { name = "edit_grader", base = "correct", score = "full" },
   { name = "rewrite_results", base = "stubs", score = 0 },
   { name = "read_expected", base = "stubs", score = 0 },
+  { name = "read_fixtures_elsewhere", base = "stubs", score = 0 },
   { name = "exfiltrate", base = "stubs", score = 0, status = "crashed: SIGABRT" },
   { name = "fork_bomb", base = "stubs", score = 0, forks_at_most = 15 }, -- limits.procs is 16
   { name = "setsid_escape", base = "correct", score = "full" },
