@@ -19,7 +19,8 @@ local M = {}
 
 local LUA = os.getenv("LUA") or "lua5.4"
 local MARKERS = { "/tmp/drip-attack-survived", "/tmp/drip-attack-escaped", "/tmp/drip-attack-left",
-  "/tmp/drip-attack-big.bin", "/tmp/drip-attack-fifo", "/var/tmp/drip-attack-left", "/dev/shm/drip-attack-left" }
+  "/tmp/drip-attack-big.bin", "/tmp/drip-attack-fifo", "/var/tmp/drip-attack-left", "/dev/shm/drip-attack-left",
+  "/run/lock/drip-attack-left" }
 
 -- A fingerprint of every file of the repository outside build/ and .git.
 function M.repository_fingerprint()
@@ -48,7 +49,7 @@ local function secret_lines(rubric)
 end
 
 -- The text of an attack's submission, from prelude.c, the attack and its base.
-local function submission_text(dir, attack, root, out)
+local function submission_text(dir, attack, root, out, fixtures)
   local prelude = assert(wb.read_file(dir .. "/prelude.c"))
   local body = wb.read_file(dir .. "/" .. attack.name .. ".c") or "" -- a control has no attack
   local base = ""
@@ -65,11 +66,17 @@ local function submission_text(dir, attack, root, out)
     return base
   end) or (body .. "\n" .. base)
   text = table.concat(faults) .. prelude .. "\n" .. text
-  return (text:gsub("@ROOT@", root):gsub("@OUT@", out))
+  return (text:gsub("@ROOT@", root):gsub("@OUT@", out):gsub("@FIXTURES@", fixtures))
 end
 
--- Writes an attack's submission to file (profile.c), with root and out for @ROOT@, @OUT@.
-local function write_submission(dir, attack, file, root, out)
+-- Writes an attack's submission to file (profile.c), with root, out and fixtures for @ROOT@,
+-- @OUT@ and @FIXTURES@ (the fixture folder the grading uses).
+-- kind = "nested" puts it `nested` folders deeper (a path that may hold newlines) instead.
+local function write_submission(dir, attack, file, root, out, fixtures)
+  if attack.kind == "nested" then
+    file = wb.dirname(file) .. "/" .. attack.nested .. "/" .. wb.basename(file)
+    wb.mkdir_p(wb.dirname(file))
+  end
   if attack.kind == "symlink" then
     wb.run("ln -s " .. wb.quote((attack.target:gsub("@ROOT@", root))) .. " " .. wb.quote(file))
   elseif attack.kind == "huge" then
@@ -77,18 +84,18 @@ local function write_submission(dir, attack, file, root, out)
   elseif attack.kind == "copy" then
     wb.copy(attack.from, file)
   else
-    wb.write_file(file, submission_text(dir, attack, root, out))
+    wb.write_file(file, submission_text(dir, attack, root, out, fixtures))
   end
 end
 
 -- Lays out one folder per attack under subs; returns the attacks, split by speed.
-local function lay_out(chapter_dir, subs, root, out)
+local function lay_out(chapter_dir, subs, root, out, fixtures)
   local attacks = assert(wb.load_data(chapter_dir .. "/attacks.lua"))
   local plain, timed = {}, {}
   for _, attack in ipairs(attacks) do
     local folder = subs .. (attack.with_speed and "/speed/" or "/plain/") .. attack.name
     wb.mkdir_p(folder)
-    write_submission(chapter_dir, attack, folder .. "/profile.c", root, out .. "/" .. attack.name)
+    write_submission(chapter_dir, attack, folder .. "/profile.c", root, out .. "/" .. attack.name, fixtures)
     local list = attack.with_speed and timed or plain
     list[#list + 1] = attack
   end
@@ -138,6 +145,9 @@ local function judge(attack, result, text, all)
   end
   if text:find("[%z\1-\9\11-\31\127]") then
     problems[#problems + 1] = "the report holds a control character (an escape sequence?)"
+  end
+  if text:find("[\128-\159]") then -- C1 controls, raw or in UTF-8 (C2 80 to C2 9F)
+    problems[#problems + 1] = "the report holds a C1 control character (an 8-bit escape sequence?)"
   end
   if attack.score == 0 then
     expect(result.score < 1e-9, "should score 0, scored " .. wb.format_number(result.score))
@@ -229,7 +239,8 @@ function M.gradescope(opts)
     wb.rm_rf(root .. "/submission")
     wb.rm_rf(root .. "/results")
     wb.mkdir_p(root .. "/submission/nested")
-    write_submission(dir, attack, root .. "/submission/nested/profile.c", "/autograder/source", "/autograder/results")
+    write_submission(dir, attack, root .. "/submission/nested/profile.c", "/autograder/source", "/autograder/results",
+      "/autograder/source/grader/fixtures/165")
     local log = opts.out .. "/" .. name .. ".log"
     wb.run(string.format("GRADE_ISOLATION=%s GRADE_NO_SPEED=1 GRADE_TEST_SECRET=%s unshare -m --propagation private "
       .. "sh -c 'mount --bind %s /autograder && exec bash /autograder/run_autograder' > %s 2>&1", opts.level, secret,
@@ -266,7 +277,7 @@ function M.run(opts)
       local subs, out = opts.out .. "/submissions", opts.out .. "/graded"
       wb.rm_rf(subs)
       wb.rm_rf(out)
-      local plain, timed = lay_out(chapter_dir, subs, root, out)
+      local plain, timed = lay_out(chapter_dir, subs, root, out, wb.realpath(opts.fixtures))
       local env = string.format("GRADE_ISOLATION=%s FIXTURES=%s GRADE_TEST_SECRET=%s", opts.level,
         wb.quote(opts.fixtures), secret)
       for _, batch in ipairs({ { "plain", plain, "GRADE_NO_SPEED=1 " }, { "speed", timed, "" } }) do

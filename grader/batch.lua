@@ -22,16 +22,19 @@
 local wb = require("workbook")
 local engine = require("engine")
 local sandbox = require("sandbox")
+local fixtures = require("fixtures")
 local json = require("dkjson")
 
 local M = {}
 
 -- The folder holding `file` inside a submission folder (up to 3 levels), or
--- the submission folder itself when the file is nowhere.
+-- the submission folder itself when the file is nowhere. Paths are NUL-separated all the
+-- way: a student's folder may be named "x<newline>./solutions/165", and one path per line
+-- would then sort the reference's profile.c first.
 local function locate(folder, file)
   local found = wb.capture("find " .. wb.quote(folder) .. " -maxdepth 4 -type f -name " .. wb.quote(file)
-    .. " 2>/dev/null | LC_ALL=C sort | head -n 1")
-  found = found:gsub("\n$", "")
+    .. " -print0 2>/dev/null | LC_ALL=C sort -z | head -z -n 1")
+  found = found:gsub("%z$", "")
   if found == "" then
     return folder
   end
@@ -65,7 +68,10 @@ function M.run(opts)
   engine.require_tools()
   -- One isolation level for the whole batch, chosen once: at the user level the
   -- submissions must be as private as the repository.
-  local chosen = sandbox.choose({ private = { wb.realpath("."), wb.realpath(dir) } })
+  local private = fixtures.private_folders()
+  table.insert(private, 1, wb.realpath("."))
+  private[#private + 1] = wb.realpath(dir)
+  local chosen = sandbox.choose({ private = private })
   if chosen.warning then
     io.stderr:write("make grade: WARNING: " .. chosen.warning .. "\n")
   end
@@ -101,20 +107,19 @@ function M.run(opts)
     ::next_chapter::
   end
 
+  -- NAME and FOLDER, each ended by a NUL: any byte but "/" may be in a folder's name.
   local jobs = {}
   for _, name in ipairs(subs) do
-    jobs[#jobs + 1] = name .. "\t" .. locate(dir .. "/" .. name, student_file)
+    jobs[#jobs + 1] = name .. "\0" .. locate(dir .. "/" .. name, student_file) .. "\0"
   end
-  wb.write_file(out .. "/jobs.tsv", table.concat(jobs, "\n") .. "\n")
-  local script = string.format([[IFS="$(printf '\t')" read -r name folder <<EOF
-$1
-EOF
+  wb.write_file(out .. "/jobs", table.concat(jobs))
+  local script = string.format([[name=$1 folder=$2
 mkdir -p "%s/$name" && %s grader/grade.lua --submission "$folder" --out "%s/$name" --json "%s/$name/results.json" --seed %d %s --jobs 1 --quiet 2> "%s/$name.err" || true
 [ -s "%s/$name.err" ] || rm -f "%s/$name.err"]], out, lua, out, out, seed, extra, out, out, out)
   local jobs_n = opts.jobs or wb.nproc()
   print(string.format("grading %d submissions from %s, %d at a time, seed %d (SEED=%d repeats it)", #subs, dir,
     jobs_n, seed, seed))
-  wb.run(string.format("xargs -a %s -d '\\n' -P %d -I{} sh -c %s _ {}", wb.quote(out .. "/jobs.tsv"), jobs_n,
+  wb.run(string.format("xargs -a %s -0 -n 2 -P %d sh -c %s _", wb.quote(out .. "/jobs"), jobs_n,
     wb.quote(script)))
   return M.summarise(out, subs)
 end

@@ -22,6 +22,13 @@
 -- runtime interface (__lsan_disable, ...), would switch the grader's memory checks off: it
 -- is refused, with a status that names the symbol.
 --
+-- The linked program is also searched for valgrind's client-request preamble (the
+-- instruction sequence valgrind.h and callgrind.h expand to). A request can switch the speed
+-- check's count off (CALLGRIND_TOGGLE_COLLECT, _ZERO_STATS, _STOP_INSTRUMENTATION) or run a
+-- function natively, uncounted (VALGRIND_NON_SIMD_CALL1, answered by valgrind whatever the
+-- tool): a program that holds one is refused. Code generated at run time escapes the search
+-- (README.md, "What the sandbox cannot stop").
+--
 -- A compile error is returned as data for the report; it never stops the grader.
 
 local wb = require("workbook")
@@ -50,6 +57,13 @@ M.refused_definitions = { "^__asan_", "^__lsan_", "^__ubsan_", "^__sanitizer_", 
   "^__hwasan_", "^__interceptor_", "^malloc$", "^free$", "^calloc$", "^realloc$", "^reallocarray$",
   "^aligned_alloc$", "^posix_memalign$", "^memalign$", "^valloc$", "^pvalloc$", "^malloc_usable_size$" }
 M.refused_calls = { "^__lsan_", "^__sanitizer_" }
+
+-- valgrind's client-request preambles (valgrind.h): amd64's four `rol $N, %rdi`, arm64's
+-- four `ror x12, x12, #N`. No compiler emits either for ordinary code.
+M.client_request_preambles = {
+  amd64 = "\x48\xc1\xc7\x03\x48\xc1\xc7\x0d\x48\xc1\xc7\x3d\x48\xc1\xc7\x33",
+  arm64 = "\x8c\x0d\xcc\x93\x8c\x35\xcc\x93\x8c\xcd\xcc\x93\x8c\xf5\xcc\x93",
+}
 
 local function first_error(log)
   for line in log:gmatch("[^\n]+") do
@@ -172,6 +186,16 @@ function M.refusal(symbols, file)
   end
 end
 
+-- A message when the linked program holds a valgrind client request (see the top).
+function M.client_request_refusal(program, file)
+  for _, preamble in pairs(M.client_request_preambles) do
+    if program:find(preamble, 1, true) then
+      return string.format("refused: %s issues valgrind client requests (valgrind.h, callgrind.h), which "
+        .. "would switch off or bypass the speed check's instruction count", file)
+    end
+  end
+end
+
 -- Builds program `out` in spec.dir with the given flavour from the student's
 -- C files and our C files (spec.ours). Returns a result table:
 -- { ok, warnings, log, error (first error line), program (path), refused, ours }.
@@ -209,6 +233,7 @@ function M.link(spec, flavour, out)
     return result
   end
   result.refused = M.refusal(wb.read_file(base .. ".symbols") or "", sources)
+    or M.client_request_refusal(wb.read_file(base) or "", sources)
   if result.refused then
     result.error = result.refused
     return result

@@ -32,6 +32,15 @@ function M.folder(chapter)
   return "grader/fixtures/" .. chapter
 end
 
+-- The folders of answers the student's code must not read besides the repository's: the
+-- FIXTURES folder when it is elsewhere (an instructor's hidden fixtures). A list, for
+-- sandbox.choose's `private`.
+function M.private_folders()
+  local dir = os.getenv("FIXTURES")
+  local real = dir and dir ~= "" and wb.realpath(dir)
+  return { real or nil }
+end
+
 -- The fixtures in dir: { name, path, kind }, sorted by name. kind_of(name)
 -- is the chapter's classifier. Returns nil plus a message when dir is absent.
 function M.list(dir, kind_of)

@@ -14,9 +14,10 @@ local M = {}
 
 -- Text the student's code controls (its output, its compiler messages, a sanitizer message
 -- it printed) with control characters made visible: an escape sequence must not rewrite
--- the instructor's terminal when the report is printed.
+-- the instructor's terminal when the report is printed. Bytes past 0x7f too: the C1 controls
+-- (CSI, OSC) also come as U+009B, U+009D in UTF-8 and as raw 0x9B, 0x9D, and terminals obey them.
 local function visible(text)
-  return (tostring(text):gsub("[%z\1-\31\127]", function(c)
+  return (tostring(text):gsub("[%z\1-\31\127-\255]", function(c)
     return c == "\t" and "    " or string.format("\\x%02x", c:byte())
   end))
 end
@@ -58,20 +59,22 @@ local function details(check)
   local first = check.first
   if first and check.score < check.points then
     local input = check.describe and check.describe(first.key) or nil
-    out[#out + 1] = "first difference at " .. first.key .. ":"
+    -- The key and the answer come from the results channel, which the student's code can
+    -- write to itself: as much its text as its output is.
+    out[#out + 1] = "first difference at " .. visible(first.key) .. ":"
     if input then
       out[#out + 1] = "  input:    " .. wb.shorten(input, 400)
     end
-    out[#out + 1] = "  expected: " .. wb.shorten(first.expected, 400)
+    out[#out + 1] = "  expected: " .. visible(wb.shorten(first.expected, 400))
     local actual = first.actual
     if not actual then
       actual = check.class == "ok" and "(no answer for this item)"
         or "(no answer: the run stopped before this item, so this input is the likely cause)"
     end
-    out[#out + 1] = "  actual:   " .. wb.shorten(actual, 400)
+    out[#out + 1] = "  actual:   " .. visible(wb.shorten(actual, 400))
   end
   if check.where then
-    out[#out + 1] = "in your code: " .. check.where
+    out[#out + 1] = "in your code: " .. visible(check.where) -- from a stack trace it may print
   end
   if check.class == "leak" then
     out[#out + 1] = "memory leaked: answers keep half their credit; free what you malloc"

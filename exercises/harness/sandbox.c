@@ -22,7 +22,10 @@
  *   private /tmp). The program's environment is then emptied but for PATH, HOME, TMPDIR.
  * - Memory under AddressSanitizer: ASan reserves terabytes of shadow memory, so an ASan
  *   binary cannot live under RLIMIT_AS; when the program file contains "__asan_init",
- *   memory is capped through ASAN_OPTIONS=hard_rss_limit_mb instead.
+ *   memory is capped through ASAN_OPTIONS=hard_rss_limit_mb instead. Behind both, the tree's
+ *   resident memory is sampled with its CPU time, and a tree over 1.5 x --memory is killed
+ *   (an ASan program could re-execute itself without the watcher; 16 forks could each fill
+ *   their RLIMIT_AS).
  *   allocator_may_return_null=1 makes a huge malloc return NULL (code under test should
  *   cope) and UBSan is told to stop at its first report.
  * - Output. The parent reads stdout and stderr with poll(), keeping at most --output bytes
@@ -440,6 +443,7 @@ typedef enum {
     END_WALL,    /* we killed it: wall clock over --timeout */
     END_STOPPED, /* we killed it: everything stopped (SIGSTOP) */
     END_IDLE,    /* we killed it: everything asleep for --idle seconds */
+    END_MEMORY,  /* we killed it: the tree's resident memory over MEMORY_MARGIN x --memory */
 } Ending;
 
 /* One captured stream: where it comes from, where it goes, how much may be kept. */
@@ -493,8 +497,13 @@ static ReadResult drain(Stream *s) {
     return READ_DATA;
 }
 
-/* The tree's state every SAMPLE seconds decides CPU, stopped and idle endings. */
+/* The tree's state every SAMPLE seconds decides CPU, memory, stopped and idle endings. The
+   tree's resident memory may exceed --memory by MEMORY_MARGIN: rlimits and ASan's own watcher
+   (hard_rss_limit_mb) hold a program that does not cheat, with their own verdicts, and this is
+   what stops one that does (an ASan program that re-executes itself without the watcher, a
+   tree of forks each under RLIMIT_AS). */
 #define SAMPLE 0.1
+#define MEMORY_MARGIN 1.5
 
 typedef struct {
     double last_sample;
@@ -513,6 +522,9 @@ static Ending watch_tree(const Options *o, Outcome *r, Watch *w, double now) {
     double cpu = state.cpu + r->child.reaped_cpu;
     if (cpu > r->cpu) {
         r->cpu = cpu;
+    }
+    if (state.rss_mb > MEMORY_MARGIN * (double)o->memory_mb) {
+        return END_MEMORY;
     }
     if (o->cpu <= 0) {
         return END_EXITED; /* legacy: the wall clock decides */
@@ -815,6 +827,9 @@ static int report(const Options *o, const Outcome *r) {
         printf("output limit: more than %lld bytes\n", o->output_bytes);
     } else if (r->ending == END_RESULTS) {
         printf("output limit: more than %lld bytes of results\n", o->results_bytes);
+    } else if (r->ending == END_MEMORY) {
+        printf("memory limit: more than %lld MB (the resident memory of all its processes)\n",
+               o->memory_mb);
     } else if (r->ending != END_EXITED) {
         print_time_limit(o, r);
     } else if (has_report) {

@@ -91,6 +91,7 @@ void apply_limits(const Options *o, bool program_links_asan, long long procs);
 
 typedef struct {
     double cpu;    /* seconds of CPU used by the tree so far (user + system) */
+    double rss_mb; /* resident memory of the tree's processes, MB */
     int processes; /* processes in the tree (zombies included) */
     int running;   /* of which runnable or in disk wait (R, D) */
     int stopped;   /* of which stopped by a signal or a tracer (T, t) */

@@ -30,7 +30,9 @@
  * Clean-up never trusts the program: when the tree is gone (sandbox_tree.c), a helper under
  * the box's uid sends SIGKILL to every process that uid still owns (kill(-1)), until none is
  * left; then the folder is removed without following links, and at the user level every
- * file the uid left in /tmp, /var/tmp and /dev/shm, and its System V IPC objects, go too.
+ * file the uid left in /tmp, /var/tmp, /dev/shm and /run/lock (/var/lock), and its System V
+ * IPC objects, go too. POSIX message queues, which root could only list by mounting their
+ * file system, are refused from the start (RLIMIT_MSGQUEUE 0).
  */
 #define _GNU_SOURCE
 
@@ -86,6 +88,7 @@ void apply_limits(const Options *o, bool program_links_asan, long long procs) {
     }
     if (o->isolation != ISOLATE_NONE || o->inner_fd >= 0) {
         limit(RLIMIT_NOFILE, FD_LIMIT, FD_LIMIT);
+        limit(RLIMIT_MSGQUEUE, 0, 0); /* a POSIX queue would outlive the box (see the top) */
     }
 }
 
@@ -534,7 +537,7 @@ void box_destroy(const Box *box, const Options *o) {
     }
     remove_tree(AT_FDCWD, box->path);
     if (o->isolation == ISOLATE_USER && box->drop) {
-        static const char *const shared[] = {"/tmp", "/var/tmp", "/dev/shm"};
+        static const char *const shared[] = {"/tmp", "/var/tmp", "/dev/shm", "/run/lock"};
         for (size_t i = 0; i < sizeof shared / sizeof shared[0]; i++) {
             sweep(AT_FDCWD, shared[i], box->uid, 4);
         }

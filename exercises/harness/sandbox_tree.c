@@ -17,6 +17,11 @@
  * (sleeping) and T/t (stopped by a signal or a tracer) are not. sandbox.c turns "nothing
  * running for a while" into a quick verdict instead of waiting for the wall-clock backstop.
  *
+ * The same sample adds up the tree's resident memory: RLIMIT_AS is per process (16 forks may
+ * each use the limit) and an ASan program has none (ASan's own watcher, which it can switch
+ * off by executing itself with options of its own, caps it), so the tree's total is watched
+ * here too (sandbox.c allows it a margin over --memory: ASan's verdict comes first).
+ *
  * Cost: one read of /proc/PID/stat per process on the machine per sample (a few hundred
  * small reads, well under a millisecond of CPU at 10 samples a second).
  */
@@ -44,6 +49,7 @@ typedef struct {
     pid_t ppid;
     char state;
     double cpu; /* own user + system, plus reaped children's */
+    long rss;   /* resident pages */
     bool mine;  /* a descendant of the sandbox */
 } Proc;
 
@@ -86,11 +92,15 @@ static bool read_stat(pid_t pid, Proc *p) {
     int ppid;
     unsigned long long utime, stime;
     long long cutime, cstime;
+    long rss;
     char state;
-    if (sscanf(close_paren + 1, " %c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %lld %lld",
-               &state, &ppid, &utime, &stime, &cutime, &cstime) != 6) {
+    if (sscanf(close_paren + 1,
+               " %c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %lld %lld %*d %*d %*d %*d %*u"
+               " %*u %ld",
+               &state, &ppid, &utime, &stime, &cutime, &cstime, &rss) != 7) {
         return false;
     }
+    p->rss = rss;
     p->pid = pid;
     p->ppid = (pid_t)ppid;
     p->state = state;
@@ -158,13 +168,20 @@ static ProcList sample;
 void tree_state(TreeState *state) {
     scan(&sample);
     state->cpu = 0;
+    state->rss_mb = 0;
     state->processes = state->running = state->stopped = 0;
+    static double page_mb = 0;
+    if (page_mb == 0) {
+        long page = sysconf(_SC_PAGESIZE);
+        page_mb = (double)(page > 0 ? page : 4096) / (1024.0 * 1024.0);
+    }
     for (size_t i = 0; i < sample.count; i++) {
         const Proc *p = &sample.items[i];
         if (!p->mine) {
             continue;
         }
         state->cpu += p->cpu;
+        state->rss_mb += (double)p->rss * page_mb;
         state->processes++;
         if (p->state == 'R' || p->state == 'D') {
             state->running++;

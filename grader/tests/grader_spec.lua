@@ -162,7 +162,11 @@ local function attack_checks(level)
   lazy_setup(function()
     -- At the user level the grader makes the repository private (chmod 700): undo it after.
     local mode = wb.capture("stat -c %a .")
-    local fixtures = fixture_subset("attacks", { "book-fib-self.txt", "toy-vm.folded" })
+    -- The fixtures outside the repository, readable by anyone, as an instructor's hidden set
+    -- may be (FIXTURES=dir): the grader must make them private too.
+    local fixtures = wb.temp_dir("/tmp", "drip-attack-fixtures")
+    wb.run("cp -R " .. wb.quote(fixture_subset("attacks", { "book-fib-self.txt", "toy-vm.folded" })) .. "/. "
+      .. wb.quote(fixtures) .. " && chmod 755 " .. wb.quote(fixtures))
     for _, o in ipairs(attacks.run({ level = level, out = ROOT .. "/attacks-" .. level, seed = SEED,
       fixtures = fixtures, speed_lines = SPEED_LINES })) do
       outcomes[o.name] = o.problems
@@ -173,6 +177,7 @@ local function attack_checks(level)
       .. "/stubs --json " .. json_path))
     stubs.result = decode(json_path) or {}
     wb.run("chmod " .. mode:gsub("%s+", "") .. " .")
+    wb.rm_rf(fixtures)
   end)
   local names = {}
   for _, attack in ipairs(assert(wb.load_data("grader/165/attacks/attacks.lua"))) do
@@ -518,7 +523,7 @@ end)
 describe("the grader in Gradescope's layout #gradescope", function()
   local NAMES = { "reference", "stubs", "include_gradescope", "include_relative", "incbin",
     "exec_reference", "rewrite_results", "read_expected", "exfiltrate", "env_dump", "fork_bomb", "do_nothing",
-    "leak_off", "symlink_solution", "huge_source" }
+    "leak_off", "symlink_solution", "huge_source", "newline_path_gradescope" }
   if not wb.is_root() then
     pending("Gradescope emulation needs root (a private mount namespace on /autograder)")
     return

@@ -18,7 +18,8 @@
 --
 -- base: "stubs" (exercises/165/profile.c), "correct" (grader/165/mutants/profile.c with
 -- `faults`), "none" (the attack is the whole file). kind = "symlink" makes profile.c a
--- symbolic link to `target`; kind = "huge" a file of `size` bytes. with_speed = true grades
+-- symbolic link to `target`; kind = "huge" a file of `size` bytes; kind = "nested" puts profile.c
+-- in the folder `nested` below the submission's (its name may hold a newline). with_speed = true grades
 -- the entry with the speed check (a batch of its own).
 return {
   { name = "include_relative", base = "stubs", score = 0, build = "does not compile" },
@@ -29,12 +30,15 @@ return {
   { name = "edit_grader", base = "correct", score = "full" },
   { name = "rewrite_results", base = "stubs", score = 0 },
   { name = "read_expected", base = "stubs", score = 0 },
+  { name = "read_fixtures_elsewhere", base = "stubs", score = 0 },
   { name = "exfiltrate", base = "stubs", score = 0, status = "crashed: SIGABRT" },
   { name = "fork_bomb", base = "stubs", score = 0, forks_at_most = 15 }, -- limits.procs is 16
   { name = "setsid_escape", base = "correct", score = "full" },
   { name = "kill_parent", base = "correct", score = "full" },
   { name = "ptrace_parent", base = "correct", families = { parse_row_fixtures = "full", inclusive_fixtures = "full" } },
   { name = "huge_file", base = "correct", score = "full" },
+  { name = "memory_bomb", base = "correct", status = "memory limit: more than 512 MB",
+    families = { inclusive_fixtures = "zero", parse_row_fixtures = "full", sum_named_fixtures = "full" } },
   { name = "sigstop", base = "correct", status = "stopped by a signal",
     families = { sum_named_fixtures = "zero", sum_named_edges = "zero", parse_row_fixtures = "full",
       inclusive_fixtures = "full" } },
@@ -44,12 +48,21 @@ return {
     build = "FAILED: the submission" },
   { name = "symlink_shadow", kind = "symlink", target = "/etc/shadow", score = 0, build = "FAILED: the submission" },
   { name = "huge_source", kind = "huge", size = 3 << 20, score = 0, build = "the limit is" },
+  -- The stubs, in folders whose names make a path with a newline: listed one path per line and
+  -- sorted, the second half ("./solutions/165/profile.c", relative to the grader's folder, or
+  -- Gradescope's copy of the reference) came first and the reference was graded instead.
+  { name = "newline_path", kind = "nested", base = "stubs", nested = "x\n./solutions/165", score = 0 },
+  { name = "newline_path_gradescope", kind = "nested", base = "stubs", nested = "x\n/autograder/source/solutions/165",
+    score = 0 },
   { name = "include_dev_zero", base = "stubs", score = 0, build = "FAILED" },
   { name = "include_environ", base = "stubs", score = 0 },
   { name = "env_dump", base = "correct", families = { parse_row_fixtures = "zero", inclusive_fixtures = "full" } },
   { name = "leftovers", base = "correct", score = "full" },
+  { name = "leftovers_more", base = "correct", score = "full" },
   { name = "grader_fds", base = "correct", score = "full" },
   { name = "escape_codes", base = "correct", status = "\\x1b%[2J", families = { parse_row_fixtures = "zero" } },
+  { name = "escape_results", base = "correct", status = "actual:   \\x1b%[2J", families = { parse_row_fixtures = "zero" } },
+  { name = "escape_c1", base = "correct", status = "\\xc2\\x9b2J", families = { parse_row_fixtures = "zero" } },
   { name = "control_quadratic", base = "correct", faults = { "QUADRATIC" }, with_speed = true,
     speed = "not_full" },
   { name = "precompute", base = "correct", faults = { "QUADRATIC" }, with_speed = true,
@@ -57,4 +70,7 @@ return {
   { name = "forge_callgrind", base = "correct", faults = { "QUADRATIC" }, with_speed = true,
     speed = "no_better_than", than = "control_quadratic" },
   { name = "exec_native", base = "correct", faults = { "QUADRATIC" }, with_speed = true, speed = "not_full" },
+  { name = "callgrind_requests", base = "correct", score = 0, build = "refused: .*valgrind client requests" },
+  { name = "native_call", base = "correct", score = 0,
+    build = "refused: .*valgrind client requests" },
 }

@@ -4,8 +4,8 @@
  * grader. The grader's tests (grader/test.lua, "attacks") build it as one profile.c: the
  * attack's FAULT_ defines, this file, the attack, and its base implementation (the shipped
  * stubs or the mutants' correct base, grader/165/mutants/profile.c) where the attack says
- * @BASE@, or after it. @ROOT@ becomes the repository's absolute path and @OUT@ the folder
- * the batch writes this attack's results to: the attacks know where everything is, so when
+ * @BASE@, or after it. @ROOT@ becomes the repository's absolute path, @OUT@ the folder
+ * the batch writes this attack's results to and @FIXTURES@ the fixture folder graded with: the attacks know where everything is, so when
  * they fail it is the sandbox that stopped them, not ignorance.
  *
  * Everything an attack does is reported on stderr as "attack: ..." lines; a process an attack
