@@ -253,6 +253,13 @@ describe("the grader", function()
     end)
   end)
 
+  it("compiles a submission with the student's warnings, the Makefile's STUDENT_WARN", function()
+    local makefile = wb.read_file("Makefile")
+    local student_warn = makefile:match("\nSTUDENT_WARN%s*:=%s*([^\n]-)%s*\n")
+    assert.is_truthy(student_warn, "no STUDENT_WARN in the Makefile")
+    assert.are.equal(student_warn, require("build").warn)
+  end)
+
   it("takes only profile.c from a submission: headers and checker are restored pristine", function()
     local dir = ROOT .. "/own-header"
     wb.rm_rf(dir)
