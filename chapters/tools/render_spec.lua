@@ -372,7 +372,7 @@ describe("the chapter tools", function()
   -- A stand-in for build/dripprof that prints one record on stdout and a note on stderr,
   -- as a dripprof older than its profile.c does: the note must not be read as a record.
   it("dripprof records come from stdout only; a failure's message from stderr", function()
-    local fake = temp_file("#!/bin/sh\necho 'dripprof: note: stale' >&2\n"
+    local fake = temp_file("#!/bin/sh\necho 'dripprof: note: (render_spec: a note passed on to stderr, as designed)' >&2\n"
       .. "[ \"$2\" = bad ] && { echo 'dripprof: bad:3: broken' >&2; exit 1; }\n"
       .. "printf '5\\tmain\\tf\\\\tg\\n'\n")
     assert.is_true(wb.run("chmod +x " .. wb.quote(fake)))
