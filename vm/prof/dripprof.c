@@ -39,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "annotate.h"
 #include "callgrind.h"
@@ -320,9 +321,23 @@ static CgKind sniff_file(const char *path) {
     return kind;
 }
 
+/* A directory opens for reading, and then every read fails: true, after saying so, when
+ * path is one. */
+static bool refuse_directory(const char *path) {
+    struct stat info;
+    if (strcmp(path, "-") == 0 || stat(path, &info) != 0 || !S_ISDIR(info.st_mode)) {
+        return false;
+    }
+    fprintf(stderr, "dripprof: %s: is a directory, not a file\n", path);
+    return true;
+}
+
 /* Opens an input far enough to know what it is. 0, or 1 after printing why not. */
 static int open_input(const char *path, Input *in) {
     *in = (Input){.path = path, .name = path};
+    if (refuse_directory(path)) {
+        return 1;
+    }
     if (strcmp(path, "-") != 0) {
         in->kind = sniff_file(path);
         return 0;
@@ -507,6 +522,9 @@ static int run_flame(int argc, char **argv) {
     }
     /* Streamed: the input is never held in memory, only its distinct stacks. So only a
      * file is looked at first; standard input must be folded stacks. */
+    if (refuse_directory(path)) {
+        return 1;
+    }
     Input in = {.path = path, .name = path, .kind = strcmp(path, "-") ? sniff_file(path) : CG_NONE};
     if (in.kind != CG_NONE) {
         return refuse_profile(&in, "flame");
@@ -754,6 +772,10 @@ static int run_calls(int argc, char **argv) {
 static int read_annotate(const char *path, bool all, AnnotateTable *table) {
     bool is_stdin = strcmp(path, "-") == 0;
     const char *name = is_stdin ? "<stdin>" : path;
+    if (refuse_directory(path)) {
+        memset(table, 0, sizeof *table);
+        return 1;
+    }
     FILE *in = is_stdin ? stdin : fopen(path, "rb");
     int status;
     if (in == NULL) {

@@ -9,7 +9,7 @@
  * space-separated one. It must be a plain decimal integer that fits in
  * uint64_t: our counts are instructions or bytecodes, exact integers, and
  * summing floats would lose the exactness the profiler is about. So "1.5",
- * "-3", "1e3", "+4" and "1,000" are errors with a message saying which, where
+ * "-3", "1e3", "0x10", "+4" and "1,000" are errors with a message saying which, where
  * flamegraph.pl would silently drop or round the line.
  *
  * Stack. Everything before that run of blanks. It must not be empty, and no
@@ -41,6 +41,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "folded.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -67,11 +68,25 @@ static bool is_exponent(const char *line, size_t start) {
            (is_digit(line[e - 1]) || line[e - 1] == '.');
 }
 
+/* "0x10", "0xff0": a word that starts "0x" or "0X", then hex digits, the last of them the
+ * decimal digits that start at line[start]. */
+static bool is_hexadecimal(const char *line, size_t start) {
+    size_t x = start - 1;
+    while (x > 0 && isxdigit((unsigned char)line[x])) {
+        x--;
+    }
+    return (line[x] == 'x' || line[x] == 'X') && x > 0 && line[x - 1] == '0' &&
+           (x == 1 || is_blank(line[x - 2]));
+}
+
 /* Explains why the text before the trailing digits (at line[start], start > 0) is not a
  * blank. */
 static const char *bad_count_reason(const char *line, size_t start) {
     if (is_exponent(line, start)) {
         return "count is in exponent notation (write 1e3 as 1000)";
+    }
+    if (is_hexadecimal(line, start)) {
+        return "count is hexadecimal (write 0x10 as 16)";
     }
     switch (line[start - 1]) {
     case '.': return "count is not an integer (decimals are not accepted)";

@@ -11,9 +11,14 @@
  * the parser and the script's code go back to where the declaration began,
  * the parser is told to resynchronise at that point, and the stages rerun.
  * This only happens in programs that already have an error. Each rerun
- * moves the first disagreement later, so it ends; REPARSE_MAX bounds the
- * work on input built to have thousands of them (past it, some later error
- * messages may differ from clox's, but not whether there is an error). */
+ * moves the first disagreement later, so it ends. A declaration may always
+ * be rerun REPARSE_MAX times; past that, only while the program's reruns
+ * have covered fewer than REPARSE_TOKEN_BUDGET tokens in all. A declaration
+ * of a few thousand tokens thus gets clox's messages for hundreds of such
+ * errors, while input built to have thousands of them in a huge declaration
+ * costs at most REPARSE_MAX times its length plus the budget (past both,
+ * some later error messages may differ from clox's, but not whether there
+ * is an error). */
 #include "compiler.h"
 #include "codegen.h"
 #include "diagnostics.h"
@@ -23,6 +28,7 @@
 #include "symbols.h"
 
 #define REPARSE_MAX 64
+#define REPARSE_TOKEN_BUDGET (1 << 21)
 
 typedef struct {
     TokenList tokens;
@@ -32,6 +38,7 @@ typedef struct {
     Parser parser;
     Resolver resolver;
     Codegen codegen;
+    int64_t reparsed_tokens; /* by every rerun so far */
 } Compilation;
 
 /* The compilation in progress, for the collector's roots (the VM has one
@@ -47,10 +54,14 @@ static void compile_top_declaration(Compilation *c) {
         NodeRef declaration = parse_top_declaration(&c->parser);
         resolve_declaration(&c->resolver, declaration);
         codegen_declaration(&c->codegen, declaration);
-        int32_t missed = diagnostics_settle(&c->diagnostics, &c->tokens, attempt < REPARSE_MAX);
+        int64_t length = parser_mark(&c->parser).current - parser_start.current;
+        bool may_rerun =
+            attempt < REPARSE_MAX || c->reparsed_tokens + length <= REPARSE_TOKEN_BUDGET;
+        int32_t missed = diagnostics_settle(&c->diagnostics, &c->tokens, may_rerun);
         if (missed < 0) {
             return;
         }
+        c->reparsed_tokens += length;
         diagnostics_drop_pending(&c->diagnostics);
         parser_force_sync(&c->parser, missed);
         parser_rewind(&c->parser, parser_start);

@@ -1,7 +1,7 @@
 /* test_user.c: build/dripprof tried as a demanding user would (issue 16): every command
  * reads stdin, options go anywhere, files it does not read are named for what they are,
- * counts it refuses are named too, a full disk is blamed on stdout, and the output for
- * scripts (stacks, rows) keeps frames with blanks whole. */
+ * counts it refuses are named too (exponent, hexadecimal), a directory is named as one, a full disk
+ * is blamed on stdout, and the output for scripts (stacks, rows) keeps frames with blanks whole. */
 #define _POSIX_C_SOURCE 200809L
 #include "prof_test.h"
 
@@ -130,6 +130,29 @@ static void counts_in_exponent_notation_are_named(void **state) {
               "exponent.folded:2: count is in exponent notation (write 1e3 as 1000)");
     snprintf(args, sizeof args, "flame %s", path); /* the streaming reader, the same words */
     expect(args, 1, NULL, "exponent.folded:2: count is in exponent notation");
+}
+
+static void hexadecimal_counts_are_named(void **state) {
+    (void)state;
+    const char *path = scratch("hex.folded", "main;f 3\nmain;g 0x10\n");
+    expect_on("top %s", path, 1, NULL, "hex.folded:2: count is hexadecimal (write 0x10 as 16)");
+    expect_on("flame %s", path, 1, NULL, "hex.folded:2: count is hexadecimal");
+}
+
+/* A directory opens for reading and then fails every read: named as what it is. */
+static void a_directory_is_named_as_one(void **state) {
+    (void)state;
+    /* top, files and rows ask for the exercise's functions first (exit 3 in an edition
+     * with the stubs) */
+    static const char *commands[] = {"fold", "flame", "calls", "stacks", "top", "files", "rows"};
+    size_t count = PROF_WITH_EXERCISE ? sizeof commands / sizeof commands[0] : 4;
+    char args[600];
+    for (size_t i = 0; i < count; i++) {
+        snprintf(args, sizeof args, "%s %s", commands[i], PROF_DATA_DIR);
+        expect(args, 1, NULL, "dripprof: " PROF_DATA_DIR ": is a directory, not a file");
+    }
+    snprintf(args, sizeof args, "diff %s %s", scratch("before.folded", "main 1\n"), PROF_DATA_DIR);
+    expect(args, 1, NULL, PROF_DATA_DIR ": is a directory, not a file");
 }
 
 static void a_frame_called_creator_is_not_a_callgrind_header(void **state) {
@@ -296,6 +319,8 @@ PROF_TEST_GROUP(user_tests, "dripprof as a demanding user",
                 cmocka_unit_test(cachegrind_is_named_with_the_commands_to_use),
                 cmocka_unit_test(several_parts_are_summed_not_called_truncated),
                 cmocka_unit_test(counts_in_exponent_notation_are_named),
+                cmocka_unit_test(hexadecimal_counts_are_named),
+                cmocka_unit_test(a_directory_is_named_as_one),
                 cmocka_unit_test(a_frame_called_creator_is_not_a_callgrind_header),
                 cmocka_unit_test(binary_data_is_named_the_same_by_every_command),
                 cmocka_unit_test(a_full_disk_is_blamed_on_standard_output),
