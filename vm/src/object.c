@@ -9,7 +9,14 @@
  * first YOUNG_CLASS_INSTANCES instances are made with room for at least
  * YOUNG_CLASS_SLOTS fields: they are usually made while the class is still
  * numbering its fields (the very first instance always is), and a singleton
- * such as a program's one Zoo would otherwise keep every field spilled. */
+ * such as a program's one Zoo would otherwise keep every field spilled.
+ *
+ * Two bounds keep an instance's size in proportion to the fields it has, not
+ * to the names its class has seen: no instance is made with more than
+ * MAX_DIRECT_SLOTS slots, and a spilled array holds only the fields the
+ * instance has set, as (slot, value) pairs. Without them, a class whose
+ * first instance was given 1,000 fields made every later instance 8 KB wide,
+ * even with one field set. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +30,15 @@
 
 #define YOUNG_CLASS_INSTANCES 16
 #define YOUNG_CLASS_SLOTS 16
-/* A new array of spilled fields has room for at least this many. */
+/* A new array of spilled fields has room for this many pairs. */
 #define SPILL_MIN 4
+/* The most slots an instance is made with; fields numbered above spill. 30
+ * is the most that keeps an instance a small object (heap.h), bump-allocated
+ * in a block rather than malloc'd one by one. */
+#define MAX_DIRECT_SLOTS 30
+_Static_assert(sizeof(ObjInstance) + MAX_DIRECT_SLOTS * sizeof(Value) <= HEAP_SMALL_MAX,
+               "an instance stays a small object");
+_Static_assert(YOUNG_CLASS_SLOTS <= MAX_DIRECT_SLOTS, "young instances stay within the bound");
 
 static inline Obj *object_new(size_t size, ObjType type) {
     /* Functions and classes own malloc'd memory, which only large objects
@@ -51,6 +65,7 @@ ObjClass *class_new(ObjString *name) {
         .name = name,
         .initializer = NIL_VAL, /* set by OP_METHOD when it sees init */
         .field_count = 0,
+        .instance_slots = 1,
         .instances_made = 0,
     };
     table_init(&klass->methods);
@@ -80,13 +95,11 @@ ObjFunction *function_new(void) {
 }
 
 ObjInstance *instance_new(ObjClass *klass) {
-    uint32_t slots = klass->field_count;
+    uint32_t slots = klass->instance_slots;
     if (klass->instances_made < YOUNG_CLASS_INSTANCES) {
         klass->instances_made++;
         slots = slots < YOUNG_CLASS_SLOTS ? YOUNG_CLASS_SLOTS : slots;
     }
-    /* At least one slot, which a spill can turn into the array reference. */
-    slots += slots == 0;
     ObjInstance *instance = OBJECT_NEW(ObjInstance, OBJ_INSTANCE, slots * sizeof(Value));
     instance->obj.length = slots;
     instance->klass = klass;
@@ -113,12 +126,20 @@ ObjUpvalue *upvalue_new(Value *slot) {
 
 /* ---- fields ----------------------------------------------------------------- */
 
-/* An array of `count` absent fields, the first `keep` copied from `from`. */
-static ObjArray *array_new(uint32_t count, const Value *from, uint32_t keep) {
-    ObjArray *array = OBJECT_NEW(ObjArray, OBJ_ARRAY, count * sizeof(Value));
-    array->obj.length = count;
-    memcpy(array->values, from, keep * sizeof(Value));
-    for (uint32_t i = keep; i < count; i++) {
+/* Spilled fields are kept as (slot, value) pairs sorted by slot, so an
+ * instance pays for the fields it has set, however far apart their numbers:
+ * a lookup is a binary search, and setting fields in the order they were
+ * numbered (the usual order) appends. */
+#define PAIR_SLOT(array, i) ((array)->values[2 * (i)])
+#define PAIR_VALUE(array, i) ((array)->values[2 * (i) + 1])
+
+/* An empty array with room for `pairs` pairs (every value absent, which the
+ * collector reads as a number). */
+static ObjArray *array_new(uint32_t pairs) {
+    ObjArray *array = OBJECT_NEW(ObjArray, OBJ_ARRAY, 2 * pairs * sizeof(Value));
+    array->obj.length = 2 * pairs;
+    array->used = 0;
+    for (uint32_t i = 0; i < 2 * pairs; i++) {
         array->values[i] = ABSENT_VAL;
     }
     return array;
@@ -128,36 +149,76 @@ static ObjArray *spill_array(const ObjInstance *instance) {
     return AS_ARRAY(instance->fields[instance->obj.length]);
 }
 
+/* The index of the first pair whose slot is `slot` or above. */
+static uint32_t pair_find(const ObjArray *array, uint32_t slot) {
+    uint32_t low = 0, high = array->used;
+    while (low < high) {
+        uint32_t middle = low + (high - low) / 2;
+        if (AS_FIELD_SLOT(PAIR_SLOT(array, middle)) < slot) {
+            low = middle + 1;
+        } else {
+            high = middle;
+        }
+    }
+    return low;
+}
+
 /* A field in the spilled array, or ABSENT_VAL. */
 static Value spilled_get(const ObjInstance *instance, uint32_t slot) {
     if (!(instance->obj.flags & OBJ_SPILLED)) {
         return ABSENT_VAL;
     }
     const ObjArray *array = spill_array(instance);
-    uint32_t at = slot - instance->obj.length;
-    return at < array->obj.length ? array->values[at] : ABSENT_VAL;
+    uint32_t i = pair_find(array, slot);
+    return i < array->used && AS_FIELD_SLOT(PAIR_SLOT(array, i)) == slot ? PAIR_VALUE(array, i)
+                                                                         : ABSENT_VAL;
+}
+
+/* Makes room for one more pair, doubling the array when it is full. */
+static ObjArray *pairs_reserve(ObjInstance *instance, ObjArray *array) {
+    if (2 * array->used < array->obj.length) {
+        return array;
+    }
+    ObjArray *grown = array_new(array->used * 2);
+    memcpy(grown->values, array->values, 2 * array->used * sizeof(Value));
+    grown->used = array->used;
+    instance->fields[instance->obj.length] = OBJ_VAL(grown);
+    return grown;
+}
+
+/* Spills an instance: its last direct slot becomes the reference to a new
+ * array of pairs, which takes over that slot's field if it holds one. */
+static void spill(ObjInstance *instance) {
+    uint32_t last = instance->obj.length - 1;
+    ObjArray *array = array_new(SPILL_MIN);
+    if (instance->fields[last] != ABSENT_VAL) {
+        PAIR_SLOT(array, 0) = FIELD_SLOT(last);
+        PAIR_VALUE(array, 0) = instance->fields[last];
+        array->used = 1;
+    }
+    instance->fields[last] = OBJ_VAL(array);
+    instance->obj.length = last;
+    instance->obj.flags |= OBJ_SPILLED;
 }
 
 /* Where field `slot` of an instance without a direct slot for it lives:
- * spills the instance the first time, grows its array when too short. */
+ * spills the instance the first time, adds an absent pair for a field it
+ * has not had before. */
 static Value *spilled_slot(ObjInstance *instance, uint32_t slot) {
     if (!(instance->obj.flags & OBJ_SPILLED)) {
-        uint32_t last = instance->obj.length - 1;
-        uint32_t want = slot - last + 1;
-        ObjArray *array =
-            array_new(want < SPILL_MIN ? SPILL_MIN : want, &instance->fields[last], 1);
-        instance->fields[last] = OBJ_VAL(array);
-        instance->obj.length = last;
-        instance->obj.flags |= OBJ_SPILLED;
+        spill(instance);
     }
-    uint32_t at = slot - instance->obj.length;
     ObjArray *array = spill_array(instance);
-    if (at >= array->obj.length) {
-        uint32_t grown = 2 * array->obj.length > at ? 2 * array->obj.length : at + 1;
-        array = array_new(grown, array->values, array->obj.length);
-        instance->fields[instance->obj.length] = OBJ_VAL(array);
+    uint32_t i = pair_find(array, slot);
+    if (i < array->used && AS_FIELD_SLOT(PAIR_SLOT(array, i)) == slot) {
+        return &PAIR_VALUE(array, i);
     }
-    return &array->values[at];
+    array = pairs_reserve(instance, array);
+    memmove(&PAIR_SLOT(array, i + 1), &PAIR_SLOT(array, i), 2 * (array->used - i) * sizeof(Value));
+    PAIR_SLOT(array, i) = FIELD_SLOT(slot);
+    PAIR_VALUE(array, i) = ABSENT_VAL;
+    array->used++;
+    return &PAIR_VALUE(array, i);
 }
 
 /* The slot klass numbered name with, after filling the name's cache with
@@ -195,6 +256,9 @@ void instance_set(ObjInstance *instance, ObjString *name, Value value) {
     uint32_t slot;
     if (!layout_find(klass, name, &slot)) {
         slot = klass->field_count++;
+        if (klass->field_count <= MAX_DIRECT_SLOTS && klass->field_count > klass->instance_slots) {
+            klass->instance_slots = klass->field_count;
+        }
         name->obj.flags |= OBJ_FIELD_NAME;
         table_set(&klass->layout, name, FIELD_SLOT(slot));
         table_spread(&klass->layout);

@@ -80,13 +80,17 @@ typedef struct ObjClass {
     Table methods;
     Table layout; /* field name -> slot number, as FIELD_SLOT values */
     uint32_t field_count;
+    /* Slots a new instance is made with: field_count, but at least 1 (a
+     * spill turns the last slot into the array's reference) and at most
+     * MAX_DIRECT_SLOTS (object.c). */
+    uint32_t instance_slots;
     uint32_t instances_made; /* counted up to YOUNG_CLASS_INSTANCES */
 } ObjClass;
 
 /* obj.length slots hold fields directly. An instance made before its class
  * had numbered a field has no slot for it; when such a field is set the
  * instance spills: its last slot becomes a reference to an ObjArray holding
- * that slot's field and all higher-numbered ones (flag OBJ_SPILLED, and
+ * that slot's field and every higher-numbered one it sets (flag OBJ_SPILLED, and
  * obj.length counts only the direct slots). The fast paths only look at
  * direct slots; spilled fields take a function call. */
 typedef struct {
@@ -95,9 +99,11 @@ typedef struct {
     Value fields[];
 } ObjInstance;
 
-/* obj.length values: the spilled fields of an instance. */
+/* The spilled fields of an instance: `used` (slot, value) pairs sorted by
+ * slot, in obj.length values of room (object.c). */
 typedef struct {
     Obj obj;
+    uint32_t used;
     Value values[];
 } ObjArray;
 

@@ -24,6 +24,22 @@ local function cases(drip)
   local failing = write("failing.drip", "print 1;\nprint nil + 1;\n")
   local overflow = write("overflow.drip", "fun down(n) { return down(n + 1); }\ndown(0);\n")
   local folded = dir .. "/overflow.folded"
+  -- A class whose first instance numbers 1,000 field names (five functions of 200: a
+  -- chunk holds 256 constants), then 100,000 instances that each set two of them. Each
+  -- instance must cost what its own fields need: numbered slots for every name made
+  -- them 8 KB each (788 MB in all), which the address-space limit below refuses.
+  local wide = { "class C {}", "var first = C();" }
+  for from = 0, 800, 200 do
+    wide[#wide + 1] = "fun set" .. from .. "(o) {"
+    for i = from, from + 199 do
+      wide[#wide + 1] = "  o.f" .. i .. " = true;"
+    end
+    wide[#wide + 1] = "}\nset" .. from .. "(first);"
+  end
+  wide[#wide + 1] = "var head = nil;\nfor (var i = 0; i < 100000; i = i + 1) {\n"
+    .. "  var c = C(); c.next = head; c.f999 = i; c.f70 = 1; head = c;\n}\n"
+    .. "var sum = 0;\nfor (var p = head; p != nil; p = p.next) sum = sum + p.f999 + p.f70;\nprint sum;"
+  local many_names = write("many_names.drip", table.concat(wide, "\n") .. "\n")
   local d = quote(drip)
   return dir, {
     { "--help exits 0 with usage", d .. " --help", 0, "Usage: drip", nil },
@@ -64,6 +80,8 @@ local function cases(drip)
     { "--profile names fib", d .. " --profile " .. fib, 0, "55\n", "2,119 ( 99.62%)            2,119" },
     { "--count still reports after a runtime error", d .. " --count --profile " .. failing, 70, "1\n", "total" },
     { "--disassemble shows bytecode", d .. " --disassemble " .. fib, 0, "GET_GLOBAL", nil },
+    { "instances of a class with 1,000 field names stay small (256 MB of address space)",
+      "ulimit -v 262144 && " .. d .. " " .. many_names, 0, "5.00005e+09\n", nil },
     { "compile error exits 65", "printf 'print ;' > " .. quote(dir .. "/bad.drip") .. " && " .. d .. " " .. quote(dir .. "/bad.drip"), 65, nil, "[line 1] Error at ';': Expect expression." },
   }
 end
