@@ -149,6 +149,10 @@ static int read_rows(FILE *in, const char *name, AnnotateTable *out, bool all) {
         return fail(out, name, number,
                     "no \"Ir  file:function\" table (not callgrind_annotate output?)");
     }
+    /* Even a profile of nothing has its PROGRAM TOTALS row. */
+    if (all && out->count == 0) {
+        return fail(out, name, number, "no row with a count (not callgrind_annotate output?)");
+    }
     if (!all && !out->has_total) {
         return fail(out, name, 0, "no PROGRAM TOTALS row");
     }

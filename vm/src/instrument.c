@@ -351,13 +351,22 @@ static bool writeFolded(const char *path) {
     }
     free(list.lines);
     free(buffer.text);
-    bool ok = !ferror(folded_file);
-    if (fclose(folded_file) != 0) {
+    /* The reason is the errno of the failure that ended the write: the
+     * flush's (a full disk shows there, when the buffer goes out) or the
+     * close's; an earlier failed write leaves only its error flag. */
+    int error = 0;
+    bool ok = fflush(folded_file) == 0 && !ferror(folded_file);
+    if (!ok) {
+        error = errno;
+    }
+    if (fclose(folded_file) != 0 && ok) {
         ok = false;
+        error = errno;
     }
     folded_file = NULL;
     if (!ok) {
-        fprintf(stderr, "drip: could not write folded stacks to \"%s\".\n", path);
+        fprintf(stderr, "drip: could not write folded stacks to \"%s\": %s.\n", path,
+                error != 0 ? strerror(error) : "write error");
     }
     if (cut) {
         fprintf(stderr,

@@ -55,6 +55,8 @@ local function cases(drip)
     { "REPL survives errors", "printf 'print nope;\\nprint 1 +;\\nprint \"still here\";\\n' | " .. d, 0, "still here", "Undefined variable 'nope'." },
     { "--folded needs a path", d .. " --folded= " .. hello, 64, nil, "--folded" },
     { "--count needs a file", d .. " --count", 64, nil, "needs a FILE" },
+    { "a folded file on a full disk says why", d .. " --folded=/dev/full " .. hello, 74, "hello\n",
+      'could not write folded stacks to "/dev/full": No space left on device.' },
     { "unwritable folded file exits 74 before running", d .. " --folded=" .. quote(dir .. "/no/such/dir/out") .. " " .. hello, 74, nil, "could not write folded stacks", quiet = true },
     { "output to a full device exits 74", "(" .. d .. " " .. hello .. " >/dev/full)", 74, nil, "could not write the output (stdout): No space left on device" },
     { "disassembly to a full device exits 74", "(" .. d .. " --disassemble " .. fib .. " >/dev/full)", 74, nil, "could not write the output" },

@@ -1,7 +1,8 @@
 /* test_user.c: build/dripprof tried as a demanding user would (issue 16): every command
  * reads stdin, options go anywhere, files it does not read are named for what they are,
  * counts it refuses are named too (exponent, hexadecimal), a directory is named as one, a full disk
- * is blamed on stdout, and the output for scripts (stacks, rows) keeps frames with blanks whole. */
+ * is blamed on stdout, a file with no rows is named as not callgrind_annotate output, and
+ * the output for scripts (stacks, rows) keeps frames with blanks whole. */
 #define _POSIX_C_SOURCE 200809L
 #include "prof_test.h"
 
@@ -153,6 +154,19 @@ static void a_directory_is_named_as_one(void **state) {
     }
     snprintf(args, sizeof args, "diff %s %s", scratch("before.folded", "main 1\n"), PROF_DATA_DIR);
     expect(args, 1, NULL, PROF_DATA_DIR ": is a directory, not a file");
+}
+
+/* rows reads every line, so it has no table header to miss; a file without one row is
+ * not callgrind_annotate output, and says so instead of printing nothing. */
+static void rows_of_a_file_without_rows_is_an_error(void **state) {
+    (void)state;
+    if (!PROF_WITH_EXERCISE) {
+        skip(); /* rows asks for the exercise's parse_row first */
+    }
+    const char *path = scratch("prose.txt", "hello world\nnot a profile\n");
+    expect_on("rows %s", path, 1, NULL,
+              "prose.txt:2: no row with a count (not callgrind_annotate output?)");
+    expect("rows - < /dev/null", 1, NULL, "<stdin>");
 }
 
 static void a_frame_called_creator_is_not_a_callgrind_header(void **state) {
@@ -321,6 +335,7 @@ PROF_TEST_GROUP(user_tests, "dripprof as a demanding user",
                 cmocka_unit_test(counts_in_exponent_notation_are_named),
                 cmocka_unit_test(hexadecimal_counts_are_named),
                 cmocka_unit_test(a_directory_is_named_as_one),
+                cmocka_unit_test(rows_of_a_file_without_rows_is_an_error),
                 cmocka_unit_test(a_frame_called_creator_is_not_a_callgrind_header),
                 cmocka_unit_test(binary_data_is_named_the_same_by_every_command),
                 cmocka_unit_test(a_full_disk_is_blamed_on_standard_output),
