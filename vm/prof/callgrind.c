@@ -564,6 +564,20 @@ static int header_line(Reader *r, const char *line) {
     return 0;
 }
 
+/* "STACK COUNT": a line of folded stacks, the format fold writes. */
+static bool looks_folded(const char *line) {
+    const char *blank = strrchr(line, ' ');
+    if (blank == NULL || blank == line || blank[1] == '\0') {
+        return false;
+    }
+    for (const char *p = blank + 1; *p != '\0'; p++) {
+        if (*p < '0' || *p > '9') {
+            return false;
+        }
+    }
+    return true;
+}
+
 static int handle_line(Reader *r, const char *line) {
     if (line[0] == '\0' || line[0] == '#') {
         return 0;
@@ -594,6 +608,10 @@ static int handle_line(Reader *r, const char *line) {
     status = header_line(r, line);
     if (status != 0) {
         return status < 0 ? -1 : 0;
+    }
+    if (r->line == 1 && looks_folded(line)) {
+        return fail(r, "folded stacks, not a callgrind profile (top, flame and stacks read "
+                       "folded stacks; fold and calls read callgrind.out files)");
     }
     return fail(r, "unrecognised line (not part of the callgrind format)");
 }

@@ -198,7 +198,7 @@ static void malformed_files_name_file_and_line(void **state) {
         {"events: Ir\nfn=(1) a\n0 5\ntotals: 6\n", 0, "t.out:4: the self costs add up to 5"},
         {"events: Ir\nfn=(1) a\n0 5\n", 0, "t.out:3: no totals: or summary:"},
         {"version: 2\n", 0, "t.out:1: unsupported format version"},
-        {"main;run;fib 5\n", 0, "t.out:1: unrecognised line"},
+        {"main;run;fib 5\n", 0, "t.out:1: folded stacks, not a callgrind profile"},
         {"positions: byte\n", 0, "t.out:1: unknown position kind"},
         {"events: Ir\nfn=(1) a\nx5 1\n", 0, "t.out:3: unrecognised line"},
         {"events: Ir\nfn=(1) a\n0 1 2\ntotals: 1\n", 0, "t.out:3: more counts than events"},

@@ -59,7 +59,8 @@ static void bad_inputs_get_file_and_line(void **state) {
          "\x7f"
          "ELF\x02\x01\x01\0\0\0",
          10, "binary.out:1: binary data"},
-        {"fold", "folded.out", "main;fib 5\n", 0, "folded.out:1: unrecognised line"},
+        {"fold", "folded.out", "main;fib 5\n", 0,
+         "folded.out:1: folded stacks, not a callgrind profile"},
         {"fold", "crlf-bad.out", "events: Ir\r\nfn=(1) a\r\n0 5\r\ntotals: 9\r\n", 0,
          "crlf-bad.out:4: the self costs add up to 5"},
         {"flame", "empty.folded", "", 0, "empty.folded: no stack with a count above 0"},

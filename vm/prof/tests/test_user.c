@@ -156,6 +156,19 @@ static void a_directory_is_named_as_one(void **state) {
     expect(args, 1, NULL, PROF_DATA_DIR ": is a directory, not a file");
 }
 
+/* fold and calls read callgrind profiles; given folded stacks, they name what they got. */
+static void folded_stacks_given_to_fold_are_named(void **state) {
+    (void)state;
+    const char *path = scratch("already.folded", "main;f 3\nmain 2\n");
+    expect_on("fold %s", path, 1, NULL,
+              "already.folded:1: folded stacks, not a callgrind profile (top, flame and stacks "
+              "read folded stacks; fold and calls read callgrind.out files)");
+    expect_on("calls %s", path, 1, NULL, "already.folded:1: folded stacks, not a callgrind");
+    /* another first line is still just unrecognised */
+    expect_on("fold %s", scratch("prose.txt", "hello world\n"), 1, NULL,
+              "prose.txt:1: unrecognised line (not part of the callgrind format)");
+}
+
 /* rows reads every line, so it has no table header to miss; a file without one row is
  * not callgrind_annotate output, and says so instead of printing nothing. */
 static void rows_of_a_file_without_rows_is_an_error(void **state) {
@@ -335,6 +348,7 @@ PROF_TEST_GROUP(user_tests, "dripprof as a demanding user",
                 cmocka_unit_test(counts_in_exponent_notation_are_named),
                 cmocka_unit_test(hexadecimal_counts_are_named),
                 cmocka_unit_test(a_directory_is_named_as_one),
+                cmocka_unit_test(folded_stacks_given_to_fold_are_named),
                 cmocka_unit_test(rows_of_a_file_without_rows_is_an_error),
                 cmocka_unit_test(a_frame_called_creator_is_not_a_callgrind_header),
                 cmocka_unit_test(binary_data_is_named_the_same_by_every_command),
