@@ -71,7 +71,8 @@ end
 
 -- Writes an attack's submission to file (profile.c), with root, out and fixtures for @ROOT@,
 -- @OUT@ and @FIXTURES@ (the fixture folder the grading uses).
--- kind = "nested" puts it `nested` folders deeper (a path that may hold newlines) instead.
+-- kind = "nested" puts it `nested` folders deeper (a path that may hold newlines) instead;
+-- kind = "hardlink" makes it a hard link to a copy of `from` outside the submission.
 local function write_submission(dir, attack, file, root, out, fixtures)
   if attack.kind == "nested" then
     file = wb.dirname(file) .. "/" .. attack.nested .. "/" .. wb.basename(file)
@@ -79,6 +80,14 @@ local function write_submission(dir, attack, file, root, out, fixtures)
   end
   if attack.kind == "symlink" then
     wb.run("ln -s " .. wb.quote((attack.target:gsub("@ROOT@", root))) .. " " .. wb.quote(file))
+  elseif attack.kind == "hardlink" then
+    -- Another name of a file the student could not read: a copy of `from` outside the
+    -- submission (a hard link to the repository's own file would change its link count
+    -- for every other grading under way).
+    local elsewhere = wb.dirname(wb.dirname(wb.dirname(file))) .. "/elsewhere-" .. attack.name
+    wb.mkdir_p(elsewhere)
+    wb.copy((attack.from:gsub("@ROOT@", root)), elsewhere .. "/profile.c")
+    wb.run("ln " .. wb.quote(elsewhere .. "/profile.c") .. " " .. wb.quote(file))
   elseif attack.kind == "huge" then
     wb.run(string.format("head -c %d /dev/zero | tr '\\0' '/' > %s", attack.size, wb.quote(file)))
   elseif attack.kind == "copy" then
@@ -94,8 +103,13 @@ local function lay_out(chapter_dir, subs, root, out, fixtures)
   local plain, timed = {}, {}
   for _, attack in ipairs(attacks) do
     local folder = subs .. (attack.with_speed and "/speed/" or "/plain/") .. attack.name
-    wb.mkdir_p(folder)
-    write_submission(chapter_dir, attack, folder .. "/profile.c", root, out .. "/" .. attack.name, fixtures)
+    if attack.kind == "folder_symlink" then -- the submission's folder itself is a link
+      wb.mkdir_p(wb.dirname(folder))
+      wb.run("ln -s " .. wb.quote((attack.target:gsub("@ROOT@", root))) .. " " .. wb.quote(folder))
+    else
+      wb.mkdir_p(folder)
+      write_submission(chapter_dir, attack, folder .. "/profile.c", root, out .. "/" .. attack.name, fixtures)
+    end
     local list = attack.with_speed and timed or plain
     list[#list + 1] = attack
   end
@@ -126,12 +140,18 @@ local function family_scores(result)
 end
 
 -- Checks one attack's result against its designed outcome; returns a list of problems.
-local function judge(attack, result, text, all)
+local function judge(attack, result, text, all, err)
   local problems = {}
   local function expect(ok, what)
     if not ok then
       problems[#problems + 1] = what
     end
+  end
+  if attack.not_graded then
+    expect(result == nil, "should not be graded, but has a results.json")
+    expect((err or ""):match(attack.not_graded), "its error should match '" .. attack.not_graded .. "': "
+      .. (err or "(none)"))
+    return problems
   end
   if type(result) ~= "table" or result.score == nil then
     return { "was not graded (no results.json)" }
@@ -294,7 +314,7 @@ function M.run(opts)
           end
         end
       end
-      local results, texts, first_read = {}, {}, {}
+      local results, texts, first_read, errors = {}, {}, {}, {}
       local all = {}
       for _, list in ipairs({ plain, timed }) do
         for _, attack in ipairs(list) do
@@ -302,6 +322,8 @@ function M.run(opts)
           first_read[attack.name] = wb.read_file(out .. "/" .. attack.name .. "/results.json") or ""
           results[attack.name] = json.decode(first_read[attack.name] ~= "" and first_read[attack.name] or "null")
           texts[attack.name] = wb.read_file(out .. "/" .. attack.name .. "/" .. id .. "/report.txt") or ""
+          errors[attack.name] = wb.read_file(out .. "." .. (attack.with_speed and "speed" or "plain") .. "/"
+            .. attack.name .. ".err")
         end
       end
       wb.run("sleep 3") -- a survivor would act now
@@ -310,7 +332,7 @@ function M.run(opts)
       secrets[#secrets + 1] = expected:match("\n(sha256 %x+)\n")
       secrets[#secrets + 1] = secret
       for _, attack in ipairs(all) do
-        local problems = judge(attack, results[attack.name], texts[attack.name], results)
+        local problems = judge(attack, results[attack.name], texts[attack.name], results, errors[attack.name])
         after_grading(problems, out .. "/" .. attack.name .. "/results.json", first_read[attack.name],
           results[attack.name], secrets)
         outcomes[#outcomes + 1] = { name = id .. "/" .. attack.name, problems = problems }

@@ -24,6 +24,7 @@ local engine = require("engine")
 local sandbox = require("sandbox")
 local fixtures = require("fixtures")
 local json = require("dkjson")
+local lfs = require("lfs")
 
 local M = {}
 
@@ -56,10 +57,13 @@ function M.run(opts)
   if not names then
     error({ message = "SUBMISSIONS folder " .. dir .. " does not exist" }, 0)
   end
-  local subs = {}
+  local subs, linked = {}, {}
   for _, name in ipairs(names) do
     if wb.is_dir(dir .. "/" .. name) and not name:match("^%.") then
       subs[#subs + 1] = name
+      -- A sub-folder that is a symbolic link may point anywhere the grader (root) can read:
+      -- solutions/165, or another student's folder. It is listed, not graded.
+      linked[name] = lfs.symlinkattributes(dir .. "/" .. name, "mode") == "link"
     end
   end
   if #subs == 0 then
@@ -110,7 +114,12 @@ function M.run(opts)
   -- NAME and FOLDER, each ended by a NUL: any byte but "/" may be in a folder's name.
   local jobs = {}
   for _, name in ipairs(subs) do
-    jobs[#jobs + 1] = name .. "\0" .. locate(dir .. "/" .. name, student_file) .. "\0"
+    if linked[name] then
+      wb.write_file(out .. "/" .. name .. ".err", "not graded: " .. name .. " is a symbolic link, not a folder "
+        .. "(it could point at the reference or another submission); copy the folder itself\n")
+    else
+      jobs[#jobs + 1] = name .. "\0" .. locate(dir .. "/" .. name, student_file) .. "\0"
+    end
   end
   wb.write_file(out .. "/jobs", table.concat(jobs))
   local script = string.format([[name=$1 folder=$2

@@ -2,7 +2,8 @@
 --
 -- A build happens in a fresh folder. The student's files are copied in from the submission
 -- only when each is a regular file (not a symbolic link: a link to solutions/ or
--- /etc/shadow would otherwise be read by the grader on the student's behalf) of at most
+-- /etc/shadow would otherwise be read by the grader on the student's behalf; nor a file
+-- with more than one hard link, another name of a file elsewhere) of at most
 -- M.max_source bytes. Every other file (headers, the chapter's checker, shared readers)
 -- comes from the repository, so editing a header or the checker in a submission changes
 -- nothing.
@@ -85,11 +86,11 @@ local function count_warnings(log)
   return n
 end
 
--- "regular file 1234" for a regular file, without following a symbolic link.
+-- "regular file", its size and its number of hard links, without following a symbolic link.
 local function file_kind(path)
-  local text = wb.capture("stat -c '%F %s' -- " .. wb.quote(path) .. " 2>/dev/null")
-  local kind, size = text:match("^(.-) (%d+)\n?$")
-  return kind, tonumber(size)
+  local text = wb.capture("stat -c '%F %s %h' -- " .. wb.quote(path) .. " 2>/dev/null")
+  local kind, size, links = text:match("^(.-) (%d+) (%d+)\n?$")
+  return kind, tonumber(size), tonumber(links)
 end
 
 -- Lays out a fresh build directory. spec: dir, submission (folder),
@@ -100,12 +101,17 @@ function M.prepare(spec)
   wb.mkdir_p(spec.dir)
   for _, name in ipairs(spec.student_files) do
     local src = spec.submission .. "/" .. name
-    local kind, size = file_kind(src)
+    local kind, size, links = file_kind(src)
     if not kind then
       return nil, "the submission has no " .. name .. " (looked for " .. src .. ")"
     elseif kind ~= "regular file" and kind ~= "regular empty file" then
       return nil, string.format("the submission's %s is a %s, not a regular file; submit the file itself", name,
         kind)
+    elseif links > 1 then
+      -- A hard link is another name of someone else's file (solutions/165/profile.c, another
+      -- student's): the grader, as root, would read it on the student's behalf.
+      return nil, string.format("the submission's %s has %d hard links (another name of a file elsewhere); "
+        .. "submit a copy of your own file", name, links)
     elseif size > M.max_source then
       return nil, string.format("the submission's %s has %d bytes; the limit is %d", name, size, M.max_source)
     end

@@ -8,6 +8,7 @@
 --   status       a Lua pattern some check's report must match
 --   families     { family = "zero" | "full" }
 --   forks_at_most  every "attack: forked N" in the report has N at most this
+--   not_graded   a Lua pattern: the batch must not grade it, and its NAME.err must match
 --   speed        "not_full": the speed check must not give full marks;
 --                "no_better_than": NAME, no more speed points than that entry
 -- and, for every attack: the grading finished, its report holds no control character but
@@ -18,7 +19,9 @@
 --
 -- base: "stubs" (exercises/165/profile.c), "correct" (grader/165/mutants/profile.c with
 -- `faults`), "none" (the attack is the whole file). kind = "symlink" makes profile.c a
--- symbolic link to `target`; kind = "huge" a file of `size` bytes; kind = "nested" puts profile.c
+-- symbolic link to `target`; kind = "folder_symlink" makes the submission's folder itself a
+-- symbolic link to `target`; kind = "hardlink" makes profile.c a hard link to a copy of `from`
+-- kept outside the submission; kind = "huge" a file of `size` bytes; kind = "nested" puts profile.c
 -- in the folder `nested` below the submission's (its name may hold a newline). with_speed = true grades
 -- the entry with the speed check (a batch of its own).
 return {
@@ -47,6 +50,14 @@ return {
   { name = "symlink_solution", kind = "symlink", target = "@ROOT@/solutions/165/profile.c", score = 0,
     build = "FAILED: the submission" },
   { name = "symlink_shadow", kind = "symlink", target = "/etc/shadow", score = 0, build = "FAILED: the submission" },
+  -- The submission's folder a symbolic link to the reference's (or another student's): the
+  -- batch followed it and graded the reference, 85 of 85.
+  { name = "folder_symlink", kind = "folder_symlink", target = "@ROOT@/solutions/165",
+    not_graded = "is a symbolic link, not a folder" },
+  -- profile.c a hard link to a file the student cannot read (the reference): the grader, as
+  -- root, read it and gave full marks.
+  { name = "hardlink_solution", kind = "hardlink", from = "@ROOT@/solutions/165/profile.c", score = 0,
+    build = "FAILED: the submission's profile.c has 2 hard links" },
   { name = "huge_source", kind = "huge", size = 3 << 20, score = 0, build = "the limit is" },
   -- The stubs, in folders whose names make a path with a newline: listed one path per line and
   -- sorted, the second half ("./solutions/165/profile.c", relative to the grader's folder, or
