@@ -62,8 +62,8 @@ local function details(check)
     -- The key and the answer come from the results channel, which the student's code can
     -- write to itself: as much its text as its output is.
     out[#out + 1] = "first difference at " .. visible(first.key) .. ":"
-    if input then
-      out[#out + 1] = "  input:    " .. wb.shorten(input, 400)
+    if input then -- built from the key: a needle, say, the student's text too
+      out[#out + 1] = "  input:    " .. visible(wb.shorten(input, 400))
     end
     out[#out + 1] = "  expected: " .. visible(wb.shorten(first.expected, 400))
     local actual = first.actual

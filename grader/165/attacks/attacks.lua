@@ -73,6 +73,7 @@ return {
   { name = "grader_fds", base = "correct", score = "full" },
   { name = "escape_codes", base = "correct", status = "\\x1b%[2J", families = { parse_row_fixtures = "zero" } },
   { name = "escape_results", base = "correct", status = "actual:   \\x1b%[2J", families = { parse_row_fixtures = "zero" } },
+  { name = "escape_input", base = "correct", status = "input:    sum_named%(rows of [^\n]*\\x1b%[2J" },
   { name = "escape_c1", base = "correct", status = "\\xc2\\x9b2J", families = { parse_row_fixtures = "zero" } },
   { name = "control_quadratic", base = "correct", faults = { "QUADRATIC" }, with_speed = true,
     speed = "not_full" },
