@@ -42,6 +42,13 @@ local function locate(folder, file)
   return wb.dirname(found)
 end
 
+-- Names the batch gives its own files in OUT, beside the submissions' folders: a submission
+-- folder named scores.csv made the summary fail for everyone, and one named bob.err
+-- collided with bob's messages file (whichever of the two came second was not graded).
+local function reserved(name)
+  return name == "jobs" or name == "scores.csv" or name == "failures.txt" or name:match("%.err$") ~= nil
+end
+
 local function csv_field(s)
   s = tostring(s)
   if s:find('[,"\n]') then
@@ -114,7 +121,10 @@ function M.run(opts)
   -- NAME and FOLDER, each ended by a NUL: any byte but "/" may be in a folder's name.
   local jobs = {}
   for _, name in ipairs(subs) do
-    if linked[name] then
+    if reserved(name) then
+      wb.write_file(out .. "/" .. name .. ".err", "not graded: the batch writes a file named " .. name
+        .. " itself; rename the folder\n")
+    elseif linked[name] then
       wb.write_file(out .. "/" .. name .. ".err", "not graded: " .. name .. " is a symbolic link, not a folder "
         .. "(it could point at the reference or another submission); copy the folder itself\n")
     else

@@ -56,6 +56,11 @@ return {
     not_graded = "is a symbolic link, not a folder" },
   -- profile.c a hard link to a file the student cannot read (the reference): the grader, as
   -- root, read it and gave full marks.
+  -- Folder names the batch uses for its own files: a folder scores.csv made the summary fail
+  -- for the whole batch ("Is a directory"); one named after another's NAME.err (here
+  -- edit_grader's) collided with that submission's messages file.
+  { name = "scores.csv", base = "correct", not_graded = "the batch writes a file named scores.csv" },
+  { name = "edit_grader.err", base = "correct", not_graded = "the batch writes a file named edit_grader.err" },
   { name = "hardlink_solution", kind = "hardlink", from = "@ROOT@/solutions/165/profile.c", score = 0,
     build = "FAILED: the submission's profile.c has 2 hard links" },
   { name = "huge_source", kind = "huge", size = 3 << 20, score = 0, build = "the limit is" },
