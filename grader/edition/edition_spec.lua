@@ -156,6 +156,33 @@ describe("the student edition", function()
     end
   end)
 
+  -- A leftover beside the stubs in the instructor's exercises/ (an editor backup of a
+  -- filled-in profile.c) ships with the edition, and what exercises/ holds counts as
+  -- published on purpose: the check must judge exercises/ as committed, not as it lies.
+  -- Planted in a clone of the workbook, never in the instructor's own tree.
+  describe("check_edition with a leftover in the workbook's exercises/", function()
+    local code, out
+    lazy_setup(function()
+      local clone, planted = ROOT .. "/leftover-workbook", ROOT .. "/leftover-edition"
+      wb.rm_rf(clone)
+      wb.rm_rf(planted)
+      if not sh("git clone -q . " .. wb.quote(clone)) then
+        return
+      end
+      sh("cp -a " .. wb.quote(EDITION) .. " " .. wb.quote(planted))
+      for _, where in ipairs({ clone, planted }) do
+        sh("cp solutions/165/profile.c " .. wb.quote(where .. "/exercises/165/profile.c~"))
+      end
+      _, code, out = sh("cd " .. wb.quote(clone) .. " && " .. LUA .. " grader/edition/check_edition.lua "
+        .. wb.quote(wb.realpath(planted)))
+      wb.rm_rf(clone)
+      wb.rm_rf(planted)
+    end)
+    it("catches the reference in exercises/165/profile.c~", function()
+      check(code == 1 and out:find("copies: exercises/165/profile%.c~ has the same bytes as solutions/"), out)
+    end)
+  end)
+
   -- ---------------------------------------------------------------- template repository
 
   describe("as a template repository", function()
