@@ -222,6 +222,7 @@ function M.reference(chapter)
   end
   local private = dir .. ".tmp" .. wb.pid()
   local spec = build_spec(rubric, private, rubric.reference)
+  spec.trusted = true -- ours: a hard link made to it elsewhere must not stop every grading
   local ok, why = build.prepare(spec)
   if not ok then
     error({ message = "cannot build the reference solution: " .. why }, 0)

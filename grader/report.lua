@@ -101,7 +101,7 @@ function M.text(result)
     out[#out + 1] = string.format(fmt, ...)
   end
   say("Chapter %s: %s", result.chapter, result.title)
-  say("submission: %s", result.submission)
+  say("submission: %s", visible(result.submission)) -- in a batch, folders the student named
   say("seed: %d (repeat this run with SEED=%d)", result.seed, result.seed)
   say("fixtures: %s (%d files)", result.fixtures_dir or "?", #result.fixtures)
   say("isolation: %s", result.isolation or "?")

@@ -70,6 +70,11 @@ return {
   { name = "newline_path", kind = "nested", base = "stubs", nested = "x\n./solutions/165", score = 0 },
   { name = "newline_path_gradescope", kind = "nested", base = "stubs", nested = "x\n/autograder/source/solutions/165",
     score = 0 },
+  -- A folder name inside the submission is the student's too, and the report names the
+  -- folder profile.c was found in: an escape sequence and a line of its own ("score: 85 / 85")
+  -- reached the report's "submission:" line raw.
+  { name = "escape_folder", kind = "nested", base = "stubs", nested = "x\27[2J\nscore: 85 / 85", score = 0,
+    status = "submission: [^\n]*x\\x1b%[2J\\x0ascore: 85 / 85" },
   { name = "include_dev_zero", base = "stubs", score = 0, build = "FAILED" },
   { name = "include_environ", base = "stubs", score = 0 },
   { name = "env_dump", base = "correct", families = { parse_row_fixtures = "zero", inclusive_fixtures = "full" } },
