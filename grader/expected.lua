@@ -22,7 +22,13 @@ local LIMITS = { cpu = 120, memory = 4096, output = 1 << 20, file_size = 1 << 20
 local function expected_for_chapter(id)
   local chapter = engine.load_chapter(id)
   local ref = engine.reference(chapter)
-  local list = engine.fixture_list(chapter)
+  local list, dir = engine.fixture_list(chapter)
+  if #list == 0 then
+    -- Said here, not only by make grade: a silent success would leave the instructor
+    -- believing the folder's answers were written.
+    error({ message = dir .. " holds no fixtures (callgrind_annotate outputs, or folded stacks named"
+      .. " .folded, .collapsed or .stacks)" }, 0)
+  end
   local scratch = engine.root .. "/expected/" .. id
   wb.rm_rf(scratch)
   wb.mkdir_p(scratch)

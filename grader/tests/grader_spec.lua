@@ -345,6 +345,13 @@ describe("the grader", function()
       end
       assert.is_truthy(table.concat(names, "\n"):match("dropped%-in%.folded"))
     end)
+    it("make expected on a folder without fixtures fails and says so", function()
+      local empty = ROOT .. "/fixtures-none"
+      wb.rm_rf(empty)
+      wb.mkdir_p(empty)
+      local code, _, stderr = run("FIXTURES=" .. wb.quote(empty) .. " " .. LUA .. " grader/expected.lua")
+      assert.is_truthy(code == 2 and stderr:find(empty .. " holds no fixtures", 1, true), stderr)
+    end)
     it("a changed fixture's stale answers are refused", function()
       wb.write_file(dir .. "/toy-vm.folded", (wb.read_file(dir .. "/toy-vm.folded") or "") .. "main;run 5\n")
       local code, _, stderr = run(grade_cmd(env, "--submission solutions/165 --quiet"))
