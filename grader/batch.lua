@@ -29,17 +29,29 @@ local lfs = require("lfs")
 local M = {}
 
 -- The folder holding `file` inside a submission folder (up to 3 levels), or
--- the submission folder itself when the file is nowhere. Paths are NUL-separated all the
--- way: a student's folder may be named "x<newline>./solutions/165", and one path per line
--- would then sort the reference's profile.c first.
+-- the submission folder itself when the file is nowhere, and a note for scores.csv when
+-- the choice needs the instructor's eye (several copies found, none found, an archive
+-- left packed). Paths are NUL-separated all the way: a student's folder may be named
+-- "x<newline>./solutions/165", and one path per line would then sort the reference's
+-- profile.c first.
 local function locate(folder, file)
   local found = wb.capture("find " .. wb.quote(folder) .. " -maxdepth 4 -type f -name " .. wb.quote(file)
-    .. " -print0 2>/dev/null | LC_ALL=C sort -z | head -z -n 1")
-  found = found:gsub("%z$", "")
-  if found == "" then
-    return folder
+    .. " -print0 2>/dev/null | LC_ALL=C sort -z")
+  local paths = {}
+  for path in found:gmatch("([^%z]+)%z") do
+    paths[#paths + 1] = path
   end
-  return wb.dirname(found)
+  if #paths == 0 then
+    local archives = wb.capture("find " .. wb.quote(folder) .. " -maxdepth 4 -type f \\( -iname '*.zip' -o -iname "
+      .. "'*.tar*' -o -iname '*.tgz' \\) 2>/dev/null | head -n 1")
+    return folder, "no " .. file .. " in the folder or 3 folders below it"
+      .. (archives ~= "" and " (it holds an archive: unpack it in place and grade again)" or "")
+  end
+  local note
+  if #paths > 1 then
+    note = string.format("%d copies of %s; graded %s", #paths, file, paths[1]:sub(#folder + 2))
+  end
+  return wb.dirname(paths[1]), note
 end
 
 -- Names the batch gives its own files in OUT, beside the submissions' folders: a submission
@@ -64,13 +76,16 @@ function M.run(opts)
   if not names then
     error({ message = "SUBMISSIONS folder " .. dir .. " does not exist" }, 0)
   end
-  local subs, linked = {}, {}
+  local subs, linked, loose = {}, {}, {}
   for _, name in ipairs(names) do
-    if wb.is_dir(dir .. "/" .. name) and not name:match("^%.") then
+    if not name:match("^%.") then
       subs[#subs + 1] = name
       -- A sub-folder that is a symbolic link may point anywhere the grader (root) can read:
       -- solutions/165, or another student's folder. It is listed, not graded.
       linked[name] = lfs.symlinkattributes(dir .. "/" .. name, "mode") == "link"
+      -- A file beside the folders (an LMS's flat download, a zip left packed) is listed
+      -- too: skipping it silently would leave a student without a row.
+      loose[name] = not linked[name] and not wb.is_dir(dir .. "/" .. name)
     end
   end
   if #subs == 0 then
@@ -119,16 +134,21 @@ function M.run(opts)
   end
 
   -- NAME and FOLDER, each ended by a NUL: any byte but "/" may be in a folder's name.
-  local jobs = {}
+  local jobs, notes = {}, {}
   for _, name in ipairs(subs) do
-    if reserved(name) then
+    if loose[name] then
+      wb.write_file(out .. "/" .. name .. ".err", "not graded: a file, not a folder (one folder per submission: "
+        .. "unpack an archive, or put the file in a folder of its own)\n")
+    elseif reserved(name) then
       wb.write_file(out .. "/" .. name .. ".err", "not graded: the batch writes a file named " .. name
         .. " itself; rename the folder\n")
     elseif linked[name] then
       wb.write_file(out .. "/" .. name .. ".err", "not graded: " .. name .. " is a symbolic link, not a folder "
         .. "(it could point at the reference or another submission); copy the folder itself\n")
     else
-      jobs[#jobs + 1] = name .. "\0" .. locate(dir .. "/" .. name, student_file) .. "\0"
+      local folder, note = locate(dir .. "/" .. name, student_file)
+      notes[name] = note
+      jobs[#jobs + 1] = name .. "\0" .. folder .. "\0"
     end
   end
   wb.write_file(out .. "/jobs", table.concat(jobs))
@@ -140,17 +160,27 @@ mkdir -p "%s/$name" && %s grader/grade.lua --submission "$folder" --out "%s/$nam
     jobs_n, seed, seed))
   wb.run(string.format("xargs -a %s -0 -n 2 -P %d sh -c %s _", wb.quote(out .. "/jobs"), jobs_n,
     wb.quote(script)))
-  return M.summarise(out, subs)
+  return M.summarise(out, subs, notes)
 end
 
--- Reads every results.json and writes scores.csv and failures.txt.
-function M.summarise(out, subs)
+-- Reads every results.json and writes scores.csv and failures.txt. notes[name]: what the
+-- search for the student's file found worth saying (the error column says it, with why a
+-- build failed: a 0 with an empty error column is a 0 for the answers).
+function M.summarise(out, subs, notes)
+  notes = notes or {}
   local rows, failed, groups, group_list = {}, {}, {}, {}
   for _, name in ipairs(subs) do
     local text = wb.read_file(out .. "/" .. name .. "/results.json")
     local result = text and json.decode(text)
     local row = { name = name, groups = {} }
     if type(result) == "table" and type(result.tests) == "table" then
+      -- A submission that did not build fails every check: counting it would bury the checks
+      -- that code which runs gets wrong under ties of "every submission that did not build".
+      local built = true
+      for _, c in ipairs(result.extra_data and result.extra_data.chapters or {}) do
+        built = built and not (type(c) == "table" and c.build_ok == false)
+      end
+      row.built = built
       row.score = result.score
       row.max = result.extra_data and result.extra_data.max_score or 0
       for _, t in ipairs(result.tests) do
@@ -160,10 +190,17 @@ function M.summarise(out, subs)
           group_list[#group_list + 1] = group
         end
         row.groups[group] = (row.groups[group] or 0) + t.score
-        if t.score < t.max_score then
+        if t.score < t.max_score and built then
           failed[t.name] = (failed[t.name] or 0) + 1
         end
       end
+      local why = { notes[name] }
+      for _, c in ipairs(result.extra_data and result.extra_data.chapters or {}) do
+        if type(c) == "table" and c.build_error and not (notes[name] or ""):match("^no ") then
+          why[#why + 1] = "build: " .. tostring(c.build_error)
+        end
+      end
+      row.error = #why > 0 and table.concat(why, " | ") or nil
     else
       local err = wb.read_file(out .. "/" .. name .. ".err") or "no results.json"
       row.error = err:gsub("\n+$", ""):gsub("\n", " | ")
@@ -189,7 +226,12 @@ function M.summarise(out, subs)
   table.sort(ranking, function(a, b)
     return a.n > b.n or (a.n == b.n and a.title < b.title)
   end)
-  local lines = { string.format("checks most often failed (of %d submissions):", #rows) }
+  local built = 0
+  for _, row in ipairs(rows) do
+    built = built + (row.built and 1 or 0)
+  end
+  local lines = { string.format("checks most often failed (of the %d submissions that built; %d did not build "
+    .. "or were not graded: scores.csv's error column says why):", built, #rows - built) }
   for i, r in ipairs(ranking) do
     if i > 15 then
       break

@@ -23,14 +23,14 @@ GRADE_CHECK_IMPL = @case "$(PROFILE_IMPL)" in solutions/*) ;; *) echo "make $@: 
   fixtures with build/dripprof built on the reference; run it without PROFILE_IMPL=$(PROFILE_IMPL)"; exit 2;; esac
 GRADE_SPEC    := grader/tests/grader_spec.lua
 
-HELP += "grade            grade exercises/165 (SUBMISSION=dir, SUBMISSIONS=dir/ for many, SEED=n)"
+HELP += "grade            grade exercises/165 (SUBMISSION=dir, SUBMISSIONS=dir/ for many, SEED=n, FIXTURES=dir)"
 HELP += "expected         write the fixtures' expected answers from solutions/ (FIXTURES=dir)"
 HELP += "fixtures         regenerate the callgrind fixtures with the installed valgrind"
 HELP += "verify-fixtures  check the fixtures separate right from wrong (reference, stubs, mutants)"
 HELP += "test-grader      the grader's own tests (in make test)"
 HELP += "test-grader-batch  the grader's scale test: BATCH_COPIES (20) copies graded with SUBMISSIONS, busy machine"
 HELP += "test-grader-gradescope  the attack suite through Gradescope's layout (root)"
-HELP += "gradescope       build the Gradescope autograder zip (build/gradescope/autograder.zip)"
+HELP += "gradescope       build the Gradescope autograder zip (build/gradescope/autograder.zip; FIXTURES=dir)"
 
 .PHONY: grade expected fixtures verify-fixtures gradescope gradescope-failed test-grader test-grader-batch \
         test-grader-gradescope test-slow-grader

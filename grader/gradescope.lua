@@ -30,7 +30,7 @@ local STAGE = "build/gradescope/autograder"
 -- What the zip holds, besides the two scripts and each chapter's reference: files and
 -- whole folders, less EXCLUDED.
 local CONTENT = { "Makefile", "grader", "exercises/exercises.mk", "exercises/harness", "vm/lib", "vm/prof" }
-local EXCLUDED = { "^grader/%d+/mutants/", "^grader/%d+/attacks/", "_spec%.lua$", "^grader/tests/",
+local EXCLUDED = { "^grader/fixtures/", "^grader/%d+/mutants/", "^grader/%d+/attacks/", "_spec%.lua$", "^grader/tests/",
   "^grader/verify%.lua$", "^grader/attacks%.lua$", "^exercises/harness/tests/", "^vm/prof/tests/",
   "^vm/prof/bench/", "%.md$" }
 
@@ -77,22 +77,24 @@ local function excluded(path)
   return false
 end
 
--- Copies path (a file, or a folder's files less EXCLUDED) into the stage, with its mode.
-local function add_tree(files, path)
+-- Copies path (a file, or a folder's files less EXCLUDED) into the stage, with its mode, as
+-- dest (default: the same path); every file with `whole` (a fixture folder).
+local function add_tree(files, path, dest, whole)
+  dest = dest or path
   if wb.is_dir(path) then
     for _, name in ipairs(wb.list_dir(path)) do
       local below = path .. "/" .. name
-      if not excluded(below) and not name:match("%.o$") and not name:match("~$") then
-        add_tree(files, below)
+      if (whole or not excluded(dest .. "/" .. name)) and not name:match("%.o$") and not name:match("~$") then
+        add_tree(files, below, dest .. "/" .. name, whole)
       end
     end
     return
   end
-  wb.mkdir_p(STAGE .. "/" .. wb.dirname(path))
-  if not wb.copy(path, STAGE .. "/" .. path) then
+  wb.mkdir_p(STAGE .. "/" .. wb.dirname(dest))
+  if not wb.copy(path, STAGE .. "/" .. dest) then
     error({ message = "cannot copy " .. path }, 0)
   end
-  files[#files + 1] = path
+  files[#files + 1] = dest
 end
 
 -- A script of the zip's own, executable.
@@ -108,7 +110,7 @@ local function build_zip()
   end
   wb.rm_rf(STAGE)
   wb.mkdir_p(STAGE)
-  local files, names, seen = {}, {}, {}
+  local files, names, seen, fixture_dirs = {}, {}, {}, {}
   for _, id in ipairs(engine.chapters()) do
     local rubric = engine.load_chapter(id).rubric
     for _, f in ipairs(rubric.student_files) do
@@ -118,6 +120,12 @@ local function build_zip()
       end
     end
     add_tree(files, rubric.reference)
+    -- The fixtures make grade would use here (FIXTURES=dir, else the committed ones), with
+    -- answers that are present and fresh: in Gradescope a missing or stale answer file
+    -- would fail every submission, so it fails here, naming the command to run.
+    local _, dir = engine.load_fixtures(engine.load_chapter(id))
+    add_tree(files, dir, "grader/fixtures/" .. id, true)
+    fixture_dirs[#fixture_dirs + 1] = dir
   end
   for _, path in ipairs(CONTENT) do
     add_tree(files, path)
@@ -131,7 +139,8 @@ local function build_zip()
   if not ok then
     error({ message = "zip failed to write " .. OUT }, 0)
   end
-  print(string.format("gradescope: %s (%d files); upload it as the assignment's autograder", OUT, #files))
+  print(string.format("gradescope: %s (%d files, fixtures from %s); upload it as the assignment's autograder",
+    OUT, #files, table.concat(fixture_dirs, ", ")))
 end
 
 -- Inside Gradescope: grading could not run; say so in results.json.

@@ -170,6 +170,8 @@ function M.gradescope(result, text)
       max_score = result.max_score,
       fixtures = result.fixtures,
       build_ok = result.build.ok,
+      -- Why it did not build, for a batch's scores.csv (escaped: compiler messages quote the student).
+      build_error = not result.build.ok and visible(result.build.error or "?") or nil,
       isolation = result.isolation,
     },
   }

@@ -89,7 +89,7 @@ end
 -- SUBMISSIONS: stubs and reference copies, graded in parallel with the speed check on
 -- (with `busy`, while three busy loops per core keep the machine loaded). Returns what the
 -- checks look at.
-local function grade_batch(copies, busy)
+local function grade_batch(copies, busy, lms)
   local subs = ROOT .. "/submissions"
   wb.rm_rf(subs)
   for i = 1, copies do
@@ -100,6 +100,21 @@ local function grade_batch(copies, busy)
     wb.copy(from .. "/profile.c", subs .. "/" .. name .. "/work/profile.c")
   end
   wb.mkdir_p(subs .. "/student-empty")
+  local extras = 0
+  if lms then
+    -- What an LMS download also holds: a file beside the folders, an archive left packed,
+    -- a profile.c that does not compile, two copies of profile.c in one folder.
+    wb.write_file(subs .. "/student-loose_profile.c", "int x;\n")
+    wb.mkdir_p(subs .. "/student-zip")
+    wb.write_file(subs .. "/student-zip/submission.zip", "PK\3\4")
+    wb.mkdir_p(subs .. "/student-broken")
+    wb.write_file(subs .. "/student-broken/profile.c", "this is not C\n")
+    wb.mkdir_p(subs .. "/student-two/b")
+    wb.copy("exercises/165/profile.c", subs .. "/student-two/a.c")
+    wb.copy("exercises/165/profile.c", subs .. "/student-two/profile.c")
+    wb.copy("exercises/165/profile.c", subs .. "/student-two/b/profile.c")
+    extras = 4
+  end
   local out = ROOT .. "/batch"
   -- --skip-reference: a reference copy is among the submissions anyway.
   local command = string.format("SPEED_LINES=%d %s grader/batch.lua %s --skip-reference --out %s --seed %d",
@@ -110,7 +125,7 @@ local function grade_batch(copies, busy)
   else
     code, stdout, stderr = run(command)
   end
-  return { code = code, stdout = stdout, stderr = stderr, out = out, copies = copies,
+  return { code = code, stdout = stdout, stderr = stderr, out = out, copies = copies, extras = extras,
     csv = wb.read_file(out .. "/scores.csv") or "" }
 end
 
@@ -120,7 +135,7 @@ local function batch_checks(get)
     assert.are.equal(0, get().code, get().stderr)
   end)
   it("scores.csv has a header and one row per submission", function()
-    assert.are.equal(get().copies + 2, #wb.split_lines(get().csv), get().csv)
+    assert.are.equal(get().copies + get().extras + 2, #wb.split_lines(get().csv), get().csv)
   end)
   it("make grade scores the shipped stubs 0 and the reference 100 of 100 (with the speed check)", function()
     local seen = 0
@@ -345,6 +360,15 @@ describe("the grader", function()
       end
       assert.is_truthy(table.concat(names, "\n"):match("dropped%-in%.folded"))
     end)
+    it("make gradescope FIXTURES=dir ships that folder's fixtures and answers, not the committed ones", function()
+      local code, _, stderr = run(env .. " " .. LUA .. " grader/gradescope.lua")
+      local listing = wb.capture("zipinfo -1 build/gradescope/autograder.zip")
+      run(LUA .. " grader/gradescope.lua") -- leave the zip of the committed fixtures behind
+      assert.are.equal(0, code, stderr)
+      assert.is_truthy(listing:match("\ngrader/fixtures/165/dropped%-in%.folded\n")
+        and listing:match("\ngrader/fixtures/165/expected/dropped%-in%.folded%.expected\n"), listing)
+      assert.is_falsy(listing:match("grader/fixtures/165/vm%-fib%.folded"), listing)
+    end)
     it("make expected on a folder without fixtures fails and says so", function()
       local empty = ROOT .. "/fixtures-none"
       wb.rm_rf(empty)
@@ -356,6 +380,11 @@ describe("the grader", function()
       wb.write_file(dir .. "/toy-vm.folded", (wb.read_file(dir .. "/toy-vm.folded") or "") .. "main;run 5\n")
       local code, _, stderr = run(grade_cmd(env, "--submission solutions/165 --quiet"))
       assert.is_truthy(code == 2 and stderr:match("toy%-vm%.folded changed") and stderr:match("stale"), stderr)
+    end)
+    it("make gradescope refuses fixtures whose answers are stale, naming the command", function()
+      local code, _, stderr = run(env .. " " .. LUA .. " grader/gradescope.lua")
+      assert.is_truthy(code == 2 and stderr:match("toy%-vm%.folded changed") and stderr:match("make expected FIXTURES="),
+        stderr)
     end)
     -- Broken fixtures, and fixtures that would hand out free points: (folded, annotate,
     -- message or nil, what).
@@ -409,11 +438,24 @@ describe("the grader", function()
   describe("a SUBMISSIONS batch", function()
     local batch
     lazy_setup(function()
-      batch = grade_batch(3, false)
+      batch = grade_batch(3, false, true)
     end)
     batch_checks(function()
       return batch
     end)
+    -- A 0 in scores.csv says why when the answers are not the reason.
+    for _, case in ipairs({
+      { "student%-empty,0,.*,no profile%.c in the folder or 3 folders below it\n", "a folder without profile.c" },
+      { "student%-zip,0,.*no profile%.c.*it holds an archive: unpack it", "a folder holding only an archive" },
+      { "student%-broken,0,.*,build: profile%.c does not compile: profile%.c:1:", "a compile error" },
+      { "student%-two,0,.*,2 copies of profile%.c; graded b/profile%.c\n", "two copies of profile.c" },
+      { "student%-loose_profile%.c,,.*,\"not graded: a file, not a folder", "a file beside the folders" },
+      { "student%-01,0,100,[%d,]+,\n", "(not) the stubs: their 0 is for the answers" },
+    }) do
+      it("scores.csv's error column explains " .. case[2], function()
+        assert.is_truthy(batch.csv:match(case[1]), batch.csv)
+      end)
+    end
   end)
 
   -- The mutants, the reference (full marks) and the stubs (zero), via verify, on the
