@@ -456,6 +456,13 @@ describe("the grader", function()
         assert.is_truthy(batch.csv:match(case[1]), batch.csv)
       end)
     end
+    it("failures.txt counts only the submissions that built (a 0 for no code is not a wrong answer)", function()
+      local text = wb.read_file(batch.out .. "/failures.txt") or ""
+      -- Built: student-01..03 and student-two, of which the three stubs fail every check.
+      assert.is_truthy(text:match("of the 4 submissions that built; 4 did not build") and text:match("\n%s+3  "),
+        text)
+      assert.is_falsy(text:match("\n%s+[4-9]  "), text)
+    end)
   end)
 
   -- The mutants, the reference (full marks) and the stubs (zero), via verify, on the
