@@ -32,12 +32,10 @@
 #define YOUNG_CLASS_SLOTS 16
 /* A new array of spilled fields has room for this many pairs. */
 #define SPILL_MIN 4
-/* The most slots an instance is made with; fields numbered above spill. 30
- * is the most that keeps an instance a small object (heap.h), bump-allocated
- * in a block rather than malloc'd one by one. */
-#define MAX_DIRECT_SLOTS 30
-_Static_assert(sizeof(ObjInstance) + MAX_DIRECT_SLOTS * sizeof(Value) <= HEAP_SMALL_MAX,
-               "an instance stays a small object");
+/* The most slots an instance is made with; fields numbered above spill. It
+ * is the most that keeps an instance a small object (heap.h; 30 slots),
+ * bump-allocated in a block rather than malloc'd one by one. */
+#define MAX_DIRECT_SLOTS ((HEAP_SMALL_MAX - sizeof(ObjInstance)) / sizeof(Value))
 _Static_assert(YOUNG_CLASS_SLOTS <= MAX_DIRECT_SLOTS, "young instances stay within the bound");
 
 static inline Obj *object_new(size_t size, ObjType type) {
@@ -149,8 +147,9 @@ static ObjArray *spill_array(const ObjInstance *instance) {
     return AS_ARRAY(instance->fields[instance->obj.length]);
 }
 
-/* The index of the first pair whose slot is `slot` or above. */
-static uint32_t pair_find(const ObjArray *array, uint32_t slot) {
+/* The index of the first pair whose slot is `slot` or above; *found says
+ * whether that pair is slot's own. */
+static uint32_t pair_find(const ObjArray *array, uint32_t slot, bool *found) {
     uint32_t low = 0, high = array->used;
     while (low < high) {
         uint32_t middle = low + (high - low) / 2;
@@ -160,6 +159,7 @@ static uint32_t pair_find(const ObjArray *array, uint32_t slot) {
             high = middle;
         }
     }
+    *found = low < array->used && AS_FIELD_SLOT(PAIR_SLOT(array, low)) == slot;
     return low;
 }
 
@@ -169,9 +169,9 @@ static Value spilled_get(const ObjInstance *instance, uint32_t slot) {
         return ABSENT_VAL;
     }
     const ObjArray *array = spill_array(instance);
-    uint32_t i = pair_find(array, slot);
-    return i < array->used && AS_FIELD_SLOT(PAIR_SLOT(array, i)) == slot ? PAIR_VALUE(array, i)
-                                                                         : ABSENT_VAL;
+    bool found;
+    uint32_t i = pair_find(array, slot, &found);
+    return found ? PAIR_VALUE(array, i) : ABSENT_VAL;
 }
 
 /* Makes room for one more pair, doubling the array when it is full. */
@@ -209,8 +209,9 @@ static Value *spilled_slot(ObjInstance *instance, uint32_t slot) {
         spill(instance);
     }
     ObjArray *array = spill_array(instance);
-    uint32_t i = pair_find(array, slot);
-    if (i < array->used && AS_FIELD_SLOT(PAIR_SLOT(array, i)) == slot) {
+    bool found;
+    uint32_t i = pair_find(array, slot, &found);
+    if (found) {
         return &PAIR_VALUE(array, i);
     }
     array = pairs_reserve(instance, array);
