@@ -33,13 +33,12 @@ STUDENT_WARN := -std=c11 -Wall -Wextra -Werror=implicit-function-declaration -We
 SANITIZE     := -fsanitize=address,undefined -fno-omit-frame-pointer
 LUA          ?= lua5.4
 
-# Every Lua script finds the workbook's modules through this one search path, exported to
-# every recipe (no script edits package.path): the shared helpers (vm/lib/workbook.lua,
-# vm/lib/dripprof.lua), the exercise harness, the chapter tools and the grader. Absolute,
-# so a script that changes folder still finds them; the trailing ;; adds Lua's own path
-# (dkjson, argparse, lfs, busted).
-LUA_DIRS     := vm/lib exercises/harness chapters/tools grader grader/edition
-export LUA_PATH := $(subst ; ,;,$(foreach d,$(LUA_DIRS),$(CURDIR)/$(d)/?.lua;));
+# Every Lua script finds the workbook's modules from one root, the repository's, and
+# requires them by folder-qualified names (require("grader.engine") is grader/engine.lua),
+# so a reader sees the file from the call. Exported to every recipe (no script edits
+# package.path); absolute, so a script that changes folder still finds them; the trailing
+# ;; adds Lua's own path (dkjson, argparse, lfs, busted).
+export LUA_PATH := $(CURDIR)/?.lua;;
 
 TEST_SUITES  :=
 TEST_SLOW_SUITES :=

@@ -12,7 +12,7 @@
 --     shared memory of a sandbox uid;
 --   * the repository's files unchanged (build/ and .git aside).
 
-local wb = require("workbook")
+local wb = require("vm.lib.workbook")
 local json = require("dkjson")
 
 local M = {}
@@ -250,7 +250,7 @@ function M.gradescope(opts)
   wb.copy(root .. "/source/run_autograder", root .. "/run_autograder")
   root = wb.realpath(root)
   local secret = "drip-secret-" .. tostring(os.time()) .. tostring({}):match("0x(%x+)")
-  local secrets = secret_lines(require("165.rubric"))
+  local secrets = secret_lines(require("grader.165.rubric"))
   secrets[#secrets + 1] = secret
   local made_mountpoint = not wb.is_dir("/autograder") and wb.run("mkdir /autograder")
   local outcomes = {}
@@ -260,7 +260,7 @@ function M.gradescope(opts)
     wb.rm_rf(root .. "/results")
     wb.mkdir_p(root .. "/submission/nested")
     write_submission(dir, attack, root .. "/submission/nested/profile.c", "/autograder/source", "/autograder/results",
-      "/autograder/source/grader/fixtures/165")
+      "/autograder/source/grader/165/fixtures")
     local log = opts.out .. "/" .. name .. ".log"
     wb.run(string.format("GRADE_ISOLATION=%s GRADE_NO_SPEED=1 GRADE_TEST_SECRET=%s unshare -m --propagation private "
       .. "sh -c 'mount --bind %s /autograder && exec bash /autograder/run_autograder' > %s 2>&1", opts.level, secret,
@@ -293,7 +293,7 @@ function M.run(opts)
   for _, id in ipairs(wb.list_dir("grader") or {}) do
     local chapter_dir = "grader/" .. id .. "/attacks"
     if id:match("^%d+$") and wb.exists(chapter_dir .. "/attacks.lua") then
-      local rubric = require(id .. ".rubric")
+      local rubric = require("grader." .. id .. ".rubric")
       local subs, out = opts.out .. "/submissions", opts.out .. "/graded"
       wb.rm_rf(subs)
       wb.rm_rf(out)
@@ -328,7 +328,7 @@ function M.run(opts)
       end
       wb.run("sleep 3") -- a survivor would act now
       local secrets = secret_lines(rubric)
-      local expected = wb.read_file("grader/fixtures/" .. id .. "/expected/toy-vm.folded.expected") or ""
+      local expected = wb.read_file("grader/" .. id .. "/fixtures/expected/toy-vm.folded.expected") or ""
       secrets[#secrets + 1] = expected:match("\n(sha256 %x+)\n")
       secrets[#secrets + 1] = secret
       for _, attack in ipairs(all) do

@@ -19,10 +19,10 @@
 -- full marks (else the fixtures are wrong) and it measures the speed baseline
 -- (--skip-reference leaves that out, for verify.lua, which grades it anyway).
 
-local wb = require("workbook")
-local engine = require("engine")
-local sandbox = require("sandbox")
-local fixtures = require("fixtures")
+local wb = require("vm.lib.workbook")
+local engine = require("grader.engine")
+local sandbox = require("grader.sandbox")
+local fixtures = require("grader.fixtures")
 local json = require("dkjson")
 local lfs = require("lfs")
 

@@ -32,8 +32,8 @@
 --
 -- A compile error is returned as data for the report; it never stops the grader.
 
-local wb = require("workbook")
-local sandbox = require("sandbox")
+local wb = require("vm.lib.workbook")
+local sandbox = require("grader.sandbox")
 
 local M = {}
 

@@ -35,12 +35,12 @@
 
 -- The exercise harness (exercises/harness/runner.lua) builds the sandbox's command
 -- lines and reads sanitizer stack traces, for the grader as for `make exercise-N`.
-local runner = require("runner")
-local wb = require("workbook")
-local sandbox = require("sandbox")
-local build = require("build")
-local fixtures = require("fixtures")
-local dripprof = require("dripprof")
+local runner = require("exercises.harness.runner")
+local wb = require("vm.lib.workbook")
+local sandbox = require("grader.sandbox")
+local build = require("grader.build")
+local fixtures = require("grader.fixtures")
+local dripprof = require("vm.lib.dripprof")
 
 local M = {}
 
@@ -68,7 +68,7 @@ function M.chapters()
 end
 
 function M.load_chapter(id)
-  return require(id .. ".chapter")
+  return require("grader." .. id .. ".chapter")
 end
 
 -- Fails with a message when a tool the grader needs is missing: the sandbox, and the

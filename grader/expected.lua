@@ -9,10 +9,10 @@
 -- no answer file is written for it. Exit status: 0 when every fixture has
 -- answers, 1 when some fixture could not be read, 2 when nothing could run.
 
-local wb = require("workbook")
-local engine = require("engine")
-local fixtures = require("fixtures")
-local sandbox = require("sandbox")
+local wb = require("vm.lib.workbook")
+local engine = require("grader.engine")
+local fixtures = require("grader.fixtures")
+local sandbox = require("grader.sandbox")
 
 -- The sandbox's limits for the reference's runs on the fixtures: ours, so bounded only in
 -- case of a bug, with room for the answers to an instructor's large fixture.

@@ -1,6 +1,6 @@
 -- fixtures.lua: a chapter's fixture folder and its expected answers.
 --
--- A fixture folder (grader/fixtures/CHAPTER, or FIXTURES=dir) holds data
+-- A fixture folder (grader/CHAPTER/fixtures, or FIXTURES=dir) holds data
 -- files an instructor may add to or replace freely, plus:
 --   fixtures.lua   optional per-file settings (e.g. sum_named needles);
 --   expected/      one NAME.expected per fixture, written by `make expected`;
@@ -15,7 +15,7 @@
 --   settings TEXT
 --   KEY<TAB>RESULT      one line per item, in the checker's order
 
-local wb = require("workbook")
+local wb = require("vm.lib.workbook")
 
 local M = {}
 
@@ -29,7 +29,7 @@ function M.folder(chapter)
   if dir and dir ~= "" then
     return (dir:gsub("/+$", ""))
   end
-  return "grader/fixtures/" .. chapter
+  return "grader/" .. chapter .. "/fixtures"
 end
 
 -- The folders of answers the student's code must not read besides the repository's: the

@@ -17,10 +17,10 @@
 -- could not run (no sandbox, reference does not build, stale fixtures, ...),
 -- with the reason on stderr.
 
-local wb = require("workbook")
-local engine = require("engine")
-local sandbox = require("sandbox")
-local report = require("report")
+local wb = require("vm.lib.workbook")
+local engine = require("grader.engine")
+local sandbox = require("grader.sandbox")
+local report = require("grader.report")
 
 local function parse_args(argv)
   local parser = wb.parser("grade.lua", "Grades one submission (make grade).")
@@ -66,7 +66,7 @@ local function main(argv)
     sandbox.use(opts.isolation)
     isolation = opts.isolation .. ": " .. sandbox.describe[opts.isolation]
   else
-    local private = require("fixtures").private_folders()
+    local private = require("grader.fixtures").private_folders()
     table.insert(private, 1, wb.realpath("."))
     local chosen = sandbox.choose({ private = private })
     isolation = chosen.text

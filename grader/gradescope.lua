@@ -20,8 +20,8 @@
 -- /autograder/submission (wherever they are nested; regular files only), runs `make grade`
 -- on them and puts build/grade/results.json where Gradescope reads it.
 
-local wb = require("workbook")
-local engine = require("engine")
+local wb = require("vm.lib.workbook")
+local engine = require("grader.engine")
 local json = require("dkjson")
 
 local OUT = "build/gradescope/autograder.zip"
@@ -30,7 +30,7 @@ local STAGE = "build/gradescope/autograder"
 -- What the zip holds, besides the two scripts and each chapter's reference: files and
 -- whole folders, less EXCLUDED.
 local CONTENT = { "Makefile", "grader", "exercises/exercises.mk", "exercises/harness", "vm/lib", "vm/prof" }
-local EXCLUDED = { "^grader/fixtures/", "^grader/%d+/mutants/", "^grader/%d+/attacks/", "_spec%.lua$", "^grader/tests/",
+local EXCLUDED = { "^grader/%d+/fixtures/", "^grader/%d+/mutants/", "^grader/%d+/attacks/", "_spec%.lua$", "^grader/tests/",
   "^grader/verify%.lua$", "^grader/attacks%.lua$", "^exercises/harness/tests/", "^vm/prof/tests/",
   "^vm/prof/bench/", "%.md$" }
 
@@ -124,7 +124,7 @@ local function build_zip()
     -- answers that are present and fresh: in Gradescope a missing or stale answer file
     -- would fail every submission, so it fails here, naming the command to run.
     local _, dir = engine.load_fixtures(engine.load_chapter(id))
-    add_tree(files, dir, "grader/fixtures/" .. id, true)
+    add_tree(files, dir, "grader/" .. id .. "/fixtures", true)
     fixture_dirs[#fixture_dirs + 1] = dir
   end
   for _, path in ipairs(CONTENT) do

@@ -7,7 +7,7 @@
 -- score, max_score, status, name, number, output, tags, visibility) and is
 -- encoded by lua-dkjson.
 
-local wb = require("workbook")
+local wb = require("vm.lib.workbook")
 local json = require("dkjson")
 
 local M = {}

@@ -27,8 +27,8 @@
 -- Answers come back on the sandbox's results channel (fd 3, --results), written to a file
 -- by the sandbox after every process of the run is gone.
 
-local wb = require("workbook")
-local runner = require("runner")
+local wb = require("vm.lib.workbook")
+local runner = require("exercises.harness.runner")
 
 local M = {}
 

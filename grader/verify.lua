@@ -12,8 +12,8 @@
 -- not run. The grader's tests call M.verify with the speed check switched off
 -- for all mutants but the slow ones, to stay fast.
 
-local wb = require("workbook")
-local engine = require("engine")
+local wb = require("vm.lib.workbook")
+local engine = require("grader.engine")
 local json = require("dkjson")
 
 local M = {}

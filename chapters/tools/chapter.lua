@@ -11,11 +11,11 @@
 -- (NAME.out) are data too: the template's expressions reach them through
 -- stacks.lua's and tables.lua's functions, by their base name with '-'
 -- made '_' (fib-drip.folded is fib_drip, fib-lines.out is fib_lines).
-local wb = require("workbook")
-local render = require("render")
-local listings = require("listings")
-local stacks = require("stacks")
-local tables = require("tables")
+local wb = require("vm.lib.workbook")
+local render = require("chapters.tools.render")
+local listings = require("chapters.tools.listings")
+local stacks = require("chapters.tools.stacks")
+local tables = require("chapters.tools.tables")
 
 local function slurp(path)
   local text, err = wb.read_file(path)

@@ -27,8 +27,8 @@
 --
 -- Data files hold `key = value` lines; `#` starts a comment line. Keys from
 -- several files share one namespace, prefixed by the file's given prefix.
-local wb = require("workbook")
-local expr = require("expr")
+local wb = require("vm.lib.workbook")
+local expr = require("chapters.tools.expr")
 
 local M = {}
 

@@ -1,13 +1,13 @@
 -- render_spec.lua: tests of the chapter renderer (render.lua, expr.lua, stacks.lua,
 -- tables.lua) and the listing extractor; a busted spec, run by test-chapters from the
 -- repository root (stacks.lua reads folded stacks through build/dripprof).
-local wb = require("workbook")
-local render = require("render")
-local expr = require("expr")
-local stacks = require("stacks")
-local tables = require("tables")
-local listings = require("listings")
-local dripprof = require("dripprof")
+local wb = require("vm.lib.workbook")
+local render = require("chapters.tools.render")
+local expr = require("chapters.tools.expr")
+local stacks = require("chapters.tools.stacks")
+local tables = require("chapters.tools.tables")
+local listings = require("chapters.tools.listings")
+local dripprof = require("vm.lib.dripprof")
 
 local function expect_eq(actual, expected)
   assert.are.equal(expected, actual)

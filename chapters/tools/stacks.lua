@@ -29,8 +29,8 @@
 -- reader of folded stacks (vm/prof/folded.c, through `dripprof stacks`: see
 -- vm/lib/dripprof.lua); a line it refuses stops the chapter with its file
 -- and line.
-local dripprof = require("dripprof")
-local render = require("render")
+local dripprof = require("vm.lib.dripprof")
+local render = require("chapters.tools.render")
 
 local M = {}
 

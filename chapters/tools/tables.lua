@@ -16,8 +16,8 @@
 -- text is matched as plain text, not a pattern. A line that matches no
 -- row, or several where one is wanted, is an error that names the file, so
 -- a table that changed under a sentence stops the rendering.
-local wb = require("workbook")
-local render = require("render")
+local wb = require("vm.lib.workbook")
+local render = require("chapters.tools.render")
 
 local M = {}
 

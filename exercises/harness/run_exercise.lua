@@ -16,8 +16,8 @@
 -- 3/3 · inclusive 0/6); --brief (watch mode) starts with it and shows only the first
 -- failure in full, then the compiler's warnings from --build-log. Exits 0 only when
 -- every test passed. --tsv writes "name<TAB>verdict<TAB>status" lines.
-local wb = require("workbook")
-local runner = require("runner")
+local wb = require("vm.lib.workbook")
+local runner = require("exercises.harness.runner")
 
 local M = {}
 

@@ -22,7 +22,7 @@
 --
 -- sandbox_command, classify and where are shared with the grader, which runs its checks
 -- one process each under the same sandbox.
-local wb = require("workbook")
+local wb = require("vm.lib.workbook")
 
 local M = {}
 

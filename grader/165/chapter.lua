@@ -9,12 +9,12 @@
 -- arguments; its answers are compared item by item with the expected ones.
 -- A new chapter writes its own chapter.lua, rubric.lua and checker.
 
-local wb = require("workbook")
-local variants = require("165.variants")
+local wb = require("vm.lib.workbook")
+local variants = require("grader.165.variants")
 
 local M = {}
 
-M.rubric = require("165.rubric")
+M.rubric = require("grader.165.rubric")
 
 -- The families of checks, in report order, with the function they grade.
 M.families = {

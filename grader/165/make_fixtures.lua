@@ -1,7 +1,7 @@
 -- make_fixtures.lua: `make fixtures` regenerates chapter 165's profile fixtures
 -- with the installed valgrind, from real runs of our VM and of a C program.
 --
---   lua5.4 grader/165/make_fixtures.lua [OUT_DIR]     (default grader/fixtures/165)
+--   lua5.4 grader/165/make_fixtures.lua [OUT_DIR]     (default grader/165/fixtures)
 --
 -- Everything runs in one fixed working directory, /tmp/drip-fixtures, with
 -- the programs copied into it, because callgrind_annotate prints file and
@@ -18,10 +18,10 @@
 -- published figures and are not touched. Run `make expected` afterwards
 -- (`make fixtures` does).
 
-local wb = require("workbook")
+local wb = require("vm.lib.workbook")
 
 local parser = wb.parser("make_fixtures.lua", "Regenerates chapter 165's profile fixtures (make fixtures).")
-parser:argument("out_dir", "where they go", "grader/fixtures/165"):args("?")
+parser:argument("out_dir", "where they go", "grader/165/fixtures"):args("?")
 local out_dir = wb.parse(parser, arg).out_dir
 local work = "/tmp/drip-fixtures"
 
@@ -90,7 +90,7 @@ else
 end
 
 -- A program that is not the VM.
-sh("cp grader/fixtures/165/programs/wordfreq.c " .. wb.quote(work .. "/wordfreq.c"))
+sh("cp grader/165/fixtures/programs/wordfreq.c " .. wb.quote(work .. "/wordfreq.c"))
 in_work("${CC:-cc} -std=c11 -O1 -g -fno-inline wordfreq.c -o wordfreq")
 in_work("valgrind --tool=callgrind --callgrind-out-file=callgrind.out.wordfreq ./wordfreq > /dev/null "
   .. "2> valgrind-wordfreq.log")

@@ -16,8 +16,8 @@
 -- the fixtures' stacks and rows are read by dripprof (vm/lib/dripprof.lua),
 -- the workbook's one reader of each format.
 
-local wb = require("workbook")
-local dripprof = require("dripprof")
+local wb = require("vm.lib.workbook")
+local dripprof = require("vm.lib.dripprof")
 
 local M = {}
 

@@ -25,8 +25,8 @@
 -- The point is that the solution cannot be recovered from the edition: copied files,
 -- copied lines, or copied-and-renamed functions. Prose about the exercise (the chapter,
 -- the handout) is meant to be there.
-local wb = require("workbook")
-local similar = require("similar")
+local wb = require("vm.lib.workbook")
+local similar = require("grader.edition.similar")
 
 local REFERENCE = "solutions"
 local PRIVATE = { "solutions", "grader" }

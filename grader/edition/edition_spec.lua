@@ -21,7 +21,7 @@
 -- The edition's `make test` runs its suites but the VM's, whose files are the
 -- instructor's own, already tested by test-vm (--full runs that one too). The edition
 -- lives inside build/, so ../shared is not beside it: it must not need it.
-local wb = require("workbook")
+local wb = require("vm.lib.workbook")
 
 local ROOT = "build/edition-test"
 local EDITION = ROOT .. "/edition"
@@ -130,7 +130,7 @@ describe("the student edition", function()
         end
       end
       wb.write_file(planted .. "/chapters/notes.md", "Notes\n" .. (telling or "?") .. "\n")
-      sh("cp grader/fixtures/165/expected/vm-fib.folded.expected " .. wb.quote(planted .. "/exercises/165/tests/"))
+      sh("cp grader/165/fixtures/expected/vm-fib.folded.expected " .. wb.quote(planted .. "/exercises/165/tests/"))
       wb.mkdir_p(planted .. "/solutions")
       wb.mkdir_p(planted .. "/vm/build")
       sh("cp build/dripprof " .. wb.quote(planted .. "/vm/prof/dripprof"))

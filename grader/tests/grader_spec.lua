@@ -11,12 +11,12 @@
 -- the suite near two minutes. Blocks prepare with lazy_setup, so a block whose tests a
 -- tag leaves out does none of its work.
 
-local wb = require("workbook")
+local wb = require("vm.lib.workbook")
 local json = require("dkjson")
-local verify = require("verify")
-local engine = require("engine")
-local sandbox = require("sandbox")
-local attacks = require("attacks")
+local verify = require("grader.verify")
+local engine = require("grader.engine")
+local sandbox = require("grader.sandbox")
+local attacks = require("grader.attacks")
 
 local LUA = os.getenv("LUA") or "lua5.4"
 local ROOT = engine.root .. "/test"
@@ -43,10 +43,10 @@ local function fixture_subset(tag, names)
   local dir = ROOT .. "/fixtures-" .. tag
   wb.rm_rf(dir)
   wb.mkdir_p(dir .. "/expected")
-  wb.copy("grader/fixtures/165/fixtures.lua", dir .. "/fixtures.lua")
+  wb.copy("grader/165/fixtures/fixtures.lua", dir .. "/fixtures.lua")
   for _, name in ipairs(names) do
-    wb.copy("grader/fixtures/165/" .. name, dir .. "/" .. name)
-    wb.copy("grader/fixtures/165/expected/" .. name .. ".expected", dir .. "/expected/" .. name .. ".expected")
+    wb.copy("grader/165/fixtures/" .. name, dir .. "/" .. name)
+    wb.copy("grader/165/fixtures/expected/" .. name .. ".expected", dir .. "/expected/" .. name .. ".expected")
   end
   return dir
 end
@@ -272,7 +272,7 @@ describe("the grader", function()
     local makefile = wb.read_file("Makefile")
     local student_warn = makefile:match("\nSTUDENT_WARN%s*:=%s*([^\n]-)%s*\n")
     assert.is_truthy(student_warn, "no STUDENT_WARN in the Makefile")
-    assert.are.equal(student_warn, require("build").warn)
+    assert.are.equal(student_warn, require("grader.build").warn)
   end)
 
   it("takes only profile.c from a submission: headers and checker are restored pristine", function()
@@ -335,8 +335,8 @@ describe("the grader", function()
     lazy_setup(function()
       wb.rm_rf(dir)
       wb.mkdir_p(dir)
-      wb.copy("grader/fixtures/165/toy-vm.folded", dir .. "/toy-vm.folded")
-      wb.copy("grader/fixtures/165/book-fib-self.txt", dir .. "/book.txt")
+      wb.copy("grader/165/fixtures/toy-vm.folded", dir .. "/toy-vm.folded")
+      wb.copy("grader/165/fixtures/book-fib-self.txt", dir .. "/book.txt")
       wb.write_file(dir .. "/dropped-in.folded", "main;a;b;a 7\nmain;c 3\n")
     end)
     it("a fixture without expected answers is refused, naming the command", function()
@@ -365,9 +365,9 @@ describe("the grader", function()
       local listing = wb.capture("zipinfo -1 build/gradescope/autograder.zip")
       run(LUA .. " grader/gradescope.lua") -- leave the zip of the committed fixtures behind
       assert.are.equal(0, code, stderr)
-      assert.is_truthy(listing:match("\ngrader/fixtures/165/dropped%-in%.folded\n")
-        and listing:match("\ngrader/fixtures/165/expected/dropped%-in%.folded%.expected\n"), listing)
-      assert.is_falsy(listing:match("grader/fixtures/165/vm%-fib%.folded"), listing)
+      assert.is_truthy(listing:match("\ngrader/165/fixtures/dropped%-in%.folded\n")
+        and listing:match("\ngrader/165/fixtures/expected/dropped%-in%.folded%.expected\n"), listing)
+      assert.is_falsy(listing:match("grader/165/fixtures/vm%-fib%.folded"), listing)
     end)
     it("make expected on a folder without fixtures fails and says so", function()
       local empty = ROOT .. "/fixtures-none"
@@ -389,7 +389,7 @@ describe("the grader", function()
     -- Broken fixtures, and fixtures that would hand out free points: (folded, annotate,
     -- message or nil, what).
     local totals = "--------\n20,186,274,402 (100.0%)  PROGRAM TOTALS\n"
-    local book = wb.read_file("grader/fixtures/165/book-fib-self.txt")
+    local book = wb.read_file("grader/165/fixtures/book-fib-self.txt")
     for _, case in ipairs({
       { "main;run;fib 10\nmain;run 5\nmain;;x 4\n", book, "toy-vm.folded:3:",
         "a corrupted folded fixture gives an error" },

@@ -22,7 +22,7 @@
 -- CPU times on a shared machine wobble; Ir and peak memory do not, so the
 -- VM's targets are stated in Ir, ratios and MiB (vm/PERFORMANCE.md).
 
-local wb = require("workbook")
+local wb = require("vm.lib.workbook")
 
 local M = {}
 

@@ -7,7 +7,7 @@
 -- and only splits and unescapes here. A file dripprof refuses raises its message, which
 -- names the file and the line.
 
-local wb = require("workbook")
+local wb = require("vm.lib.workbook")
 
 local M = {}
 

@@ -3,7 +3,7 @@
 -- share, command-line parsing, and a few text helpers.
 --
 -- Every Lua script of the workbook (the VM's tests, the chapter tools, the exercise
--- harness, the grader) requires it as `local wb = require("workbook")`; the Makefile's
+-- harness, the grader) requires it as `local wb = require("vm.lib.workbook")`; the Makefile's
 -- LUA_PATH finds it, and no script edits package.path. It lives in vm/lib/ because vm/
 -- is the layer every other part stands on and ships in every edition: the grader may
 -- depend on exercises/ and vm/, exercises/ and chapters/ on vm/, never the reverse.

@@ -7,7 +7,7 @@
 -- given text, and optionally that stdout is empty (quiet = true) or what a function says
 -- about the files it left (check).
 
-local wb = require("workbook")
+local wb = require("vm.lib.workbook")
 
 local quote = wb.quote
 

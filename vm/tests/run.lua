@@ -30,7 +30,7 @@
 -- Prints one FAIL line (and details) per failing test, then a summary line;
 -- --result FILE gets "PASSED FAILED".
 
-local wb = require("workbook")
+local wb = require("vm.lib.workbook")
 
 local M = {}
 

@@ -21,9 +21,9 @@
 -- each with 4 busy loops beside it. Blocks prepare with lazy_setup, so a block whose tests
 -- a tag leaves out does none of its work (nor starts a watch).
 
-local wb = require("workbook")
-local runner = require("runner")
-local run_exercise = require("run_exercise")
+local wb = require("vm.lib.workbook")
+local runner = require("exercises.harness.runner")
+local run_exercise = require("exercises.harness.run_exercise")
 
 local SANDBOX = "build/harness/sandbox"
 local VICTIMS = "build/harness/victims"
