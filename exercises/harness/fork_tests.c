@@ -21,29 +21,23 @@
  * The parent waits in poll() on a pipe that its SIGCHLD handler writes to, waking every
  * few milliseconds to check the wall clock and the memory of the running children.
  *
- * A child that finishes its test marks it passed or failed in a shared page, which tells
- * a finished test from code under test that called exit() itself, and a failure of the
- * test's own checks from an exit status a sanitizer chose. Then it calls exit(), which runs
- * LeakSanitizer's check as at the end of a fresh process. That check costs a few
- * milliseconds (it scans megabytes of the sanitizer runtimes' globals), more than most
- * tests, so a child whose test freed every byte it allocated (the sanitizer allocator's
- * count of bytes in use is back where it was) skips it with _exit(): nothing can leak.
+ * A child that finishes its test marks it done in a shared page, which tells a finished test
+ * from code under test that called exit() itself. Then it calls exit(), which runs
+ * LeakSanitizer's check as at the end of a fresh process. That check costs a few milliseconds
+ * (it scans megabytes of the sanitizer runtimes' globals), more than most tests, so a child
+ * whose test freed every byte it allocated (the sanitizer allocator's count of bytes in use is
+ * back where it was) skips it with _exit(): nothing can leak.
  *
- * When a test did not end cleanly (passed, or failed its checks), a second child runs it
- * in describe mode into DIR/NAME.describe: what the test calls and expects, for a report
- * about a crash that left no message of its own. Then the status line goes out:
+ * When a child has ended, its status line goes out (status.h's words, as the sandbox writes
+ * them, in the same order of precedence: a sanitizer's error report in its stderr file, our
+ * kill for memory or time, a leak report, the signal, the exit status):
  *
- *   INDEX<TAB>NAME<TAB>STATUS     STATUS: ok, exit N, crashed: SIGSEGV (or signal N),
- *       timed out after N s of CPU time, timed out after N s (wall clock),
- *       output limit: more than N bytes, memory limit: more than N MB
- *
- * The status is the child's fate as the process table tells it. A sanitizer's report is
- * in the stderr file; reading it is left to the reader of the status lines (runner.lua),
- * which words both like build/harness/sandbox does.
+ *   INDEX<TAB>NAME<TAB>STATUS
  */
 #define _GNU_SOURCE /* dl_iterate_phdr, prctl */
 
 #include "fork_tests.h"
+#include "status.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -67,20 +61,14 @@
 #define POLICE_INTERVAL_MS 5
 
 /* What a child writes into done[i] when its test returns: 0 means it never did. */
-enum { DONE_PASSED = 1, DONE_FAILED = 2 };
+enum { DONE = 1 };
 
 /* ------------------------------------------------------------------ options */
 
-/* A test's limits when the command line names none (what `make exercise-N` passes is in
-   exercises.mk), and the largest value each option takes: past it, a typo rather than a
-   wish (an hour of CPU for one unit test, 64 children at once). */
-#define DEFAULT_WALL_SECONDS 60.0
+/* The largest value each option takes: past it, a typo rather than a wish (an hour of CPU
+   for one test, 64 children at once). */
 #define MAX_WALL_SECONDS 86400.0
 enum {
-    DEFAULT_CPU_SECONDS = 2,
-    DEFAULT_MEMORY_MB = 512,
-    DEFAULT_OUTPUT_BYTES = 65536,
-    DEFAULT_JOBS = 1,
     MAX_CPU_SECONDS = 3600,
     MAX_MEMORY_MB = 1 << 20,
     MAX_OUTPUT_BYTES = 1 << 30,
@@ -89,14 +77,7 @@ enum {
 };
 
 ForkOptions fork_tests_defaults(void) {
-    return (ForkOptions){.dir = NULL,
-                         .cpu_seconds = DEFAULT_CPU_SECONDS,
-                         .wall_seconds = DEFAULT_WALL_SECONDS,
-                         .memory_mb = DEFAULT_MEMORY_MB,
-                         .output_bytes = DEFAULT_OUTPUT_BYTES,
-                         .jobs = DEFAULT_JOBS,
-                         .only = NULL,
-                         .status_fd = STDOUT_FILENO};
+    return (ForkOptions){.jobs = 1, .status_fd = STDOUT_FILENO};
 }
 
 static _Noreturn void bad_value(const char *option, const char *value) {
@@ -215,7 +196,7 @@ static void move_fd(int fd, int target) {
 
 /* In the child: its own group, streams to the capture files, the limits; never returns. */
 static _Noreturn void run_child(const ForkOptions *o, int out_fd, int err_fd, ForkTest run,
-                                void *context, size_t i, bool describe, volatile char *done) {
+                                void *context, size_t i, volatile char *done) {
     setpgid(0, 0);
     /* Its own group is out of reach of whoever kills ours: so it dies with its parent. */
     prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -240,10 +221,8 @@ static _Noreturn void run_child(const ForkOptions *o, int out_fd, int err_fd, Fo
     limit(RLIMIT_FSIZE, (rlim_t)o->output_bytes, (rlim_t)o->output_bytes);
 
     size_t before = allocated_bytes();
-    int code = run(i, describe, context) == 0 ? 0 : 1;
-    if (!describe) {
-        done[i] = (char)(DONE_PASSED + code);
-    }
+    int code = run(i, context) == 0 ? 0 : 1;
+    done[i] = DONE;
     if (before != 0 && allocated_bytes() == before) {
         /* Every byte the test allocated was freed: LeakSanitizer's check at exit (a few
            milliseconds, most of a test's cost) could find nothing. */
@@ -293,10 +272,8 @@ static void warm_up_symbolizer(void *test_code) {
 typedef struct {
     pid_t pid;   /* 0: a free slot */
     size_t test; /* index into names */
-    bool describing;
     double started;  /* CLOCK_MONOTONIC seconds */
-    char killed[80]; /* why we killed it, as a status; "" when we did not */
-    char status[96]; /* the test's status, kept while its describe child runs */
+    char killed[96]; /* why we killed it, as a status; "" when we did not */
 } Slot;
 
 typedef struct {
@@ -304,7 +281,7 @@ typedef struct {
     const char *const *names;
     ForkTest run;
     void *context;
-    volatile char *done; /* shared with the children: DONE_PASSED or DONE_FAILED, 0 */
+    volatile char *done; /* shared with the children: DONE once a test returned, else 0 */
     Slot *slots;
     unsigned running;
     bool warm; /* the symbolizer has read the debug information (see warm_up_symbolizer) */
@@ -316,16 +293,11 @@ static double now_seconds(void) {
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-/* Forks the child for test i (or its describe run) into slot; false when it could not. */
-static bool start(Runner *r, Slot *slot, size_t i, bool describe) {
+/* Forks the child for test i into slot; false when it could not. */
+static bool start(Runner *r, Slot *slot, size_t i) {
     const char *name = r->names[i];
-    if (!describe) {
-        char path[4096]; /* a describe file from an earlier run must not look like this one's */
-        snprintf(path, sizeof path, "%s/%s.describe", r->o->dir, name);
-        unlink(path);
-    }
-    int out_fd = open_capture(r->o, name, describe ? "describe" : "stdout");
-    int err_fd = describe ? dup(out_fd) : open_capture(r->o, name, "stderr");
+    int out_fd = open_capture(r->o, name, "stdout");
+    int err_fd = open_capture(r->o, name, "stderr");
     if (out_fd < 0 || err_fd < 0) {
         close(out_fd);
         close(err_fd);
@@ -334,7 +306,7 @@ static bool start(Runner *r, Slot *slot, size_t i, bool describe) {
     fflush(NULL); /* or the child's exit() would write our buffered output again */
     pid_t pid = fork();
     if (pid == 0) {
-        run_child(r->o, out_fd, err_fd, r->run, r->context, i, describe, r->done);
+        run_child(r->o, out_fd, err_fd, r->run, r->context, i, r->done);
     }
     close(out_fd);
     close(err_fd);
@@ -345,76 +317,68 @@ static bool start(Runner *r, Slot *slot, size_t i, bool describe) {
     setpgid(pid, pid); /* on both sides of fork, so neither can race the other */
     slot->pid = pid;
     slot->test = i;
-    slot->describing = describe;
     slot->started = now_seconds();
     slot->killed[0] = '\0';
     r->running++;
     return true;
 }
 
-static const char *signal_name(int signo) {
-    static const struct {
-        int number;
-        const char *name;
-    } names[] = {
-        {SIGSEGV, "SIGSEGV"}, {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"},   {SIGFPE, "SIGFPE"},
-        {SIGILL, "SIGILL"},   {SIGKILL, "SIGKILL"}, {SIGTERM, "SIGTERM"}, {SIGINT, "SIGINT"},
-        {SIGQUIT, "SIGQUIT"}, {SIGHUP, "SIGHUP"},   {SIGPIPE, "SIGPIPE"}, {SIGALRM, "SIGALRM"},
-        {SIGTRAP, "SIGTRAP"}, {SIGSYS, "SIGSYS"},   {SIGUSR1, "SIGUSR1"}, {SIGUSR2, "SIGUSR2"}};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        if (names[i].number == signo) {
-            return names[i].name;
-        }
+/* The first sanitizer report in the test's stderr file, into out; false when none. */
+static bool stderr_report(const Runner *r, const Slot *slot, char *out, size_t size,
+                          bool *is_leak) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.stderr", r->o->dir, r->names[slot->test]);
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        return false;
     }
-    return NULL;
+    /* The file is capped at output_bytes by RLIMIT_FSIZE; the report is near its start. */
+    static char text[1 << 16];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    return status_sanitizer_report(text, out, size, is_leak);
 }
 
-/* The fate of an ended child as a status line (see the top of the file). */
-static void describe_fate(const Runner *r, const Slot *slot, int wait_status,
-                          const struct rusage *usage, char *out, size_t size) {
+/* The status of an ended child (see the top of the file). */
+static void child_status(const Runner *r, const Slot *slot, int wait_status,
+                         const struct rusage *usage, char *out, size_t size) {
     double cpu = (double)usage->ru_utime.tv_sec + (double)usage->ru_utime.tv_usec / 1e6 +
                  (double)usage->ru_stime.tv_sec + (double)usage->ru_stime.tv_usec / 1e6;
     int signo = WIFSIGNALED(wait_status) ? WTERMSIG(wait_status) : 0;
-    if (slot->killed[0] != '\0') {
+    char report[256];
+    bool is_leak = false;
+    bool has_report = stderr_report(r, slot, report, sizeof report, &is_leak);
+    if (has_report && !is_leak) {
+        snprintf(out, size, "%s", report);
+    } else if (slot->killed[0] != '\0') {
         snprintf(out, size, "%s", slot->killed);
-    } else if (signo == SIGXCPU || (signo == SIGKILL && cpu >= r->o->cpu_seconds)) {
-        snprintf(out, size, "timed out after %u s of CPU time", r->o->cpu_seconds);
     } else if (signo == SIGXFSZ) {
-        snprintf(out, size, "output limit: more than %lld bytes", r->o->output_bytes);
-    } else if (signo != 0 && signal_name(signo) != NULL) {
-        snprintf(out, size, "crashed: %s", signal_name(signo));
+        status_output(out, size, r->o->output_bytes, "");
+    } else if (signo == SIGXCPU || (signo == SIGKILL && cpu >= r->o->cpu_seconds)) {
+        status_cpu(out, size, r->o->cpu_seconds);
+    } else if (has_report) {
+        snprintf(out, size, "%s", report);
     } else if (signo != 0) {
-        snprintf(out, size, "crashed: signal %d", signo);
-    } else if (WEXITSTATUS(wait_status) != 0 || r->done[slot->test] != DONE_PASSED) {
-        snprintf(out, size, "exit %d", WEXITSTATUS(wait_status));
+        status_crashed(out, size, signo);
+    } else if (WEXITSTATUS(wait_status) != 0 || r->done[slot->test] != DONE) {
+        status_exit(out, size, WEXITSTATUS(wait_status));
     } else {
         snprintf(out, size, "ok");
     }
 }
 
-static void emit(const Runner *r, const Slot *slot) {
-    dprintf(r->o->status_fd, "%zu\t%s\t%s\n", slot->test, r->names[slot->test], slot->status);
-}
-
-/* A child ended: the test's status, then (unless it ended cleanly) its describe run. */
+/* A child ended: its status line goes out. */
 static void finish(Runner *r, Slot *slot, int wait_status, const struct rusage *usage) {
     kill(-slot->pid, SIGKILL); /* anything the child left running in its group */
     r->running--;
-    if (!slot->describing) {
-        describe_fate(r, slot, wait_status, usage, slot->status, sizeof slot->status);
-        /* Clean: the test returned and the exit status is the one it chose (a sanitizer's
-           report at exit, LeakSanitizer's for one, changes it). */
-        bool clean = strcmp(slot->status, "ok") == 0 ||
-                     (strcmp(slot->status, "exit 1") == 0 && r->done[slot->test] == DONE_FAILED);
-        if (!clean && !r->warm) {
-            warm_up_symbolizer((void *)(uintptr_t)r->run); /* more reports may follow */
-            r->warm = true;
-        }
-        if (!clean && start(r, slot, slot->test, true)) {
-            return; /* the status goes out when the describe run ends */
-        }
+    char status[320];
+    child_status(r, slot, wait_status, usage, status, sizeof status);
+    if (strcmp(status, "ok") != 0 && !r->warm) {
+        warm_up_symbolizer((void *)(uintptr_t)r->run); /* more reports may follow */
+        r->warm = true;
     }
-    emit(r, slot);
+    dprintf(r->o->status_fd, "%zu\t%s\t%s\n", slot->test, r->names[slot->test], status);
     slot->pid = 0;
 }
 
@@ -442,11 +406,9 @@ static void police(Runner *r) {
             continue;
         }
         if (now - slot->started > r->o->wall_seconds) {
-            snprintf(slot->killed, sizeof slot->killed, "timed out after %g s (wall clock)",
-                     r->o->wall_seconds);
+            status_wall(slot->killed, sizeof slot->killed, r->o->wall_seconds, -1.0);
         } else if (resident_mb(slot->pid) > r->o->memory_mb) {
-            snprintf(slot->killed, sizeof slot->killed, "memory limit: more than %lld MB",
-                     r->o->memory_mb);
+            status_memory(slot->killed, sizeof slot->killed, r->o->memory_mb, "");
         } else {
             continue;
         }
@@ -507,6 +469,10 @@ int fork_tests_run(const ForkOptions *o, const char *const *names, size_t count,
                 o->dir == NULL ? "(none)" : o->dir);
         return 2;
     }
+    if (o->cpu_seconds == 0 || o->wall_seconds <= 0 || o->memory_mb <= 0 || o->output_bytes <= 0) {
+        fprintf(stderr, "fork_tests: --each needs --cpu, --wall, --memory and --output\n");
+        return 2;
+    }
     if (!setup_parent()) {
         return 2;
     }
@@ -526,7 +492,7 @@ int fork_tests_run(const ForkOptions *o, const char *const *names, size_t count,
                 if (o->only != NULL && strncmp(names[i], o->only, strlen(o->only)) != 0) {
                     continue;
                 }
-                if (!start(&r, &slots[j], i, false)) {
+                if (!start(&r, &slots[j], i)) {
                     dprintf(o->status_fd, "%zu\t%s\terror: could not start the test\n", i,
                             names[i]);
                 }

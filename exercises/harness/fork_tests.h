@@ -1,10 +1,9 @@
-/* fork_tests.h: run each test of a driver in its own forked child, with limits.
+/* fork_tests.h: run each test of a program in its own forked child, with limits.
  *
- * A test driver (a .c file in exercises/N/tests) starts once, reads its data, and hands this
- * module its list of tests and a function that runs one of them. Each test then runs in a
- * child made with fork(), under CPU, memory and output limits, and one status line per
- * test says how it ended (fork_tests.c has the design, exercises/harness/README.md the
- * status lines).
+ * A program (a chapter's checker, through check.c) starts once, reads its data, and hands
+ * this module its list of tests and a function that runs one of them. Each test then runs in
+ * a child made with fork(), under CPU, memory and output limits, and one status line per
+ * test (status.h's words) says how it ended. fork_tests.c has the design.
  */
 #ifndef HARNESS_FORK_TESTS_H
 #define HARNESS_FORK_TESTS_H
@@ -13,7 +12,7 @@
 #include <stddef.h>
 
 typedef struct {
-    const char *dir;        /* capture files DIR/NAME.stdout, .stderr, .describe; NULL: off */
+    const char *dir;        /* capture files DIR/NAME.stdout, DIR/NAME.stderr; NULL: off */
     unsigned cpu_seconds;   /* CPU time per test (RLIMIT_CPU) */
     double wall_seconds;    /* wall-clock backstop per test, for a child that sleeps */
     long long memory_mb;    /* resident memory per test */
@@ -23,11 +22,11 @@ typedef struct {
     int status_fd;          /* where the status lines go */
 } ForkOptions;
 
-/* Runs test i in a child: returns 0 when it passed, non-zero when its checks failed.
-   describe: print what the test calls and expects, without calling the code under test. */
-typedef int (*ForkTest)(size_t i, bool describe, void *context);
+/* Runs test i in a child: returns 0 when it ran to its end. */
+typedef int (*ForkTest)(size_t i, void *context);
 
-/* The defaults: no dir, 2 s of CPU, 60 s of wall clock, 512 MB, 65536 bytes, 1 job, stdout. */
+/* No dir and no limits (every limit is the caller's to give: the rubric's, through the
+   Lua harness), 1 job, status lines to stdout. */
 ForkOptions fork_tests_defaults(void);
 
 /* Reads one of the options --each DIR, --cpu SEC, --wall SEC, --memory MB, --output BYTES,
@@ -37,7 +36,7 @@ bool fork_tests_option(int argc, char **argv, int *i, ForkOptions *options);
 
 /* Runs the tests (names[0..count-1], each a file-name-safe word) and writes one line per
    test to options->status_fd as it ends: "INDEX<TAB>NAME<TAB>STATUS". Returns 0, or 2 when
-   the capture folder cannot be used. */
+   the capture folder cannot be used or a limit is missing. */
 int fork_tests_run(const ForkOptions *options, const char *const *names, size_t count, ForkTest run,
                    void *context);
 

@@ -48,6 +48,7 @@
 #define _GNU_SOURCE
 
 #include "sandbox.h"
+#include "status.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -632,139 +633,6 @@ static void supervise(const Options *o, Outcome *r) {
 
 /* ------------------------------------------------------------------ the verdict */
 
-static const char *signal_name(int signo) {
-    switch (signo) {
-    case SIGSEGV: return "SIGSEGV";
-    case SIGABRT: return "SIGABRT";
-    case SIGBUS: return "SIGBUS";
-    case SIGFPE: return "SIGFPE";
-    case SIGILL: return "SIGILL";
-    case SIGKILL: return "SIGKILL";
-    case SIGTERM: return "SIGTERM";
-    case SIGINT: return "SIGINT";
-    case SIGQUIT: return "SIGQUIT";
-    case SIGHUP: return "SIGHUP";
-    case SIGPIPE: return "SIGPIPE";
-    case SIGALRM: return "SIGALRM";
-    case SIGTRAP: return "SIGTRAP";
-    case SIGSYS: return "SIGSYS";
-    case SIGXCPU: return "SIGXCPU";
-    case SIGXFSZ: return "SIGXFSZ";
-    case SIGUSR1: return "SIGUSR1";
-    case SIGUSR2: return "SIGUSR2";
-    default: return NULL;
-    }
-}
-
-/* Copies text into dest up to the first of the stop strings (or the end), truncated. */
-static void copy_until(char *dest, size_t size, const char *text, const char *const *stops) {
-    size_t n = strlen(text);
-    for (size_t i = 0; stops[i] != NULL; i++) {
-        const char *hit = strstr(text, stops[i]);
-        if (hit != NULL && (size_t)(hit - text) < n) {
-            n = (size_t)(hit - text);
-        }
-    }
-    if (n >= size) {
-        n = size - 1;
-    }
-    memcpy(dest, text, n);
-    dest[n] = '\0';
-}
-
-/* "==42==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x..." or
-   "==42==AddressSanitizer: hard rss limit exhausted (256Mb vs 281Mb)" -> the part worth
-   showing, "AddressSanitizer: heap-buffer-overflow". WARNING lines are not reports. */
-static bool sanitizer_error(const char *line, char *out, size_t size) {
-    static const char *const cut[] = {" on address", " on unknown address", " on 0x", " at pc",
-                                      " (",          " in thread",          NULL};
-    const char *start = strstr(line, "ERROR: ");
-    if (start != NULL) {
-        start += strlen("ERROR: ");
-    } else if (line[0] == '=' && line[1] == '=') {
-        start = line + 2 + strspn(line + 2, "0123456789");
-        if (strncmp(start, "==", 2) != 0) {
-            return false;
-        }
-        start += 2;
-    } else {
-        return false;
-    }
-    const char *colon = strstr(start, "Sanitizer: ");
-    if (colon == NULL || strcspn(start, " ") < (size_t)(colon - start)) {
-        return false; /* the first word must be the sanitizer's name */
-    }
-    copy_until(out, size, start, cut);
-    return true;
-}
-
-/* "SUMMARY: AddressSanitizer: 24 byte(s) leaked in 1 allocation(s)." -> "leaked 24 bytes". */
-static bool leak_summary(const char *line, char *out, size_t size) {
-    const char *summary = strstr(line, "SUMMARY: ");
-    const char *colon = summary == NULL ? NULL : strstr(summary, "Sanitizer: ");
-    if (colon == NULL || strstr(colon, " byte(s) leaked") == NULL) {
-        return false;
-    }
-    snprintf(out, size, "leaked %llu bytes", strtoull(colon + strlen("Sanitizer: "), NULL, 10));
-    return true;
-}
-
-/* "/src/x.c:3:7: runtime error: signed integer overflow: ..." ->
-   "UndefinedBehaviorSanitizer: signed integer overflow: ... (x.c:3:7)". */
-static bool ubsan_error(const char *line, char *out, size_t size) {
-    static const char *const none[] = {NULL};
-    const char *marker = strstr(line, ": runtime error: ");
-    if (marker == NULL) {
-        return false;
-    }
-    const char *file = line;
-    for (const char *c = line; c < marker; c++) {
-        if (*c == '/') {
-            file = c + 1;
-        }
-    }
-    char message[160];
-    copy_until(message, sizeof message, marker + strlen(": runtime error: "), none);
-    snprintf(out, size, "UndefinedBehaviorSanitizer: %s (%.*s)", message,
-             (int)(marker - file > 100 ? 100 : marker - file), file);
-    return true;
-}
-
-/* The first sanitizer report in the captured stderr, shortened into out. A leak report
-   ("ERROR: LeakSanitizer: detected memory leaks") is summarised by its SUMMARY line and
-   sets *is_leak: a leak is a lesser fault than a time limit, an error a greater one. */
-static bool sanitizer_report(const char *err, char *out, size_t size, bool *is_leak) {
-    bool leaks = false;
-    for (const char *line = err; *line != '\0';) {
-        size_t length = strcspn(line, "\n");
-        char *text = strndup(line, length);
-        if (text == NULL) {
-            return false;
-        }
-        bool found = false;
-        *is_leak = false;
-        if (leaks) {
-            found = leak_summary(text, out, size);
-            *is_leak = found;
-        } else if (strstr(text, "ERROR: LeakSanitizer: detected memory leaks") != NULL) {
-            leaks = true;
-            snprintf(out, size, "leaked memory (LeakSanitizer)");
-        } else {
-            found = sanitizer_error(text, out, size) || ubsan_error(text, out, size);
-        }
-        free(text);
-        if (found) {
-            return true;
-        }
-        line += length;
-        if (*line == '\n') {
-            line++;
-        }
-    }
-    *is_leak = leaks;
-    return leaks; /* a leak report without its summary still counts */
-}
-
 /* Bubblewrap reports a program killed by signal N as exit status 128 + N. */
 static int signal_of(const Options *o, const Outcome *r) {
     int status = r->child.status;
@@ -789,67 +657,63 @@ static void first_line(const Buffer *b, char *out, size_t size) {
     out[n] = '\0';
 }
 
-static void print_time_limit(const Options *o, const Outcome *r) {
+/* The status line of a run that our own supervision ended. */
+static void time_limit(const Options *o, const Outcome *r, char *out, size_t size) {
     switch (r->ending) {
-    case END_CPU: printf("timed out after %g s of CPU time\n", o->cpu); break;
+    case END_CPU: status_cpu(out, size, o->cpu); break;
     case END_STOPPED:
-        printf("timed out: stopped by a signal (SIGSTOP?), with nothing left running\n");
+        snprintf(out, size, "timed out: stopped by a signal (SIGSTOP?), with nothing left running");
         break;
     case END_IDLE:
-        printf("timed out: asleep for %g s without using the CPU (waiting for what?)\n", o->idle);
+        snprintf(out, size, "timed out: asleep for %g s without using the CPU (waiting for what?)",
+                 o->idle);
         break;
-    default:
-        if (o->cpu > 0) {
-            printf("timed out after %g s of wall-clock time (%.2f s of CPU time)\n", o->timeout,
-                   r->cpu);
-        } else {
-            printf("timed out after %g s\n", o->timeout);
-        }
+    default: status_wall(out, size, o->timeout, o->cpu > 0 ? r->cpu : -1.0);
+    }
+}
+
+/* The status line (status.h), in the order of the top of this file. */
+static void verdict(const Options *o, const Outcome *r, char *out, size_t size) {
+    char sanitizer[256];
+    bool is_leak = false;
+    const Buffer *err = &r->streams[ERR].buffer;
+    bool has_report = err->data != NULL &&
+                      status_sanitizer_report(err->data, sanitizer, sizeof sanitizer, &is_leak);
+    int signo = signal_of(o, r);
+    if (has_report && !is_leak) {
+        snprintf(out, size, "%s", sanitizer);
+    } else if (r->ending == END_OUTPUT) {
+        status_output(out, size, o->output_bytes, "");
+    } else if (r->ending == END_RESULTS) {
+        status_output(out, size, o->results_bytes, " of results");
+    } else if (r->ending == END_MEMORY) {
+        status_memory(out, size, o->memory_mb, " (the resident memory of all its processes)");
+    } else if (r->ending != END_EXITED) {
+        time_limit(o, r, out, size);
+    } else if (has_report) {
+        snprintf(out, size, "%s", sanitizer);
+    } else if (signo == SIGXCPU) {
+        status_cpu(out, size, o->cpu > 0 ? o->cpu : o->timeout);
+    } else if (signo != 0) {
+        status_crashed(out, size, signo);
+    } else if (WIFEXITED(r->child.status) && WEXITSTATUS(r->child.status) != 0) {
+        status_exit(out, size, WEXITSTATUS(r->child.status));
+    } else {
+        snprintf(out, size, "ok");
     }
 }
 
 /* Writes the status line and returns the sandbox's exit status. */
 static int report(const Options *o, const Outcome *r) {
-    char sanitizer[256], why[256];
-    bool is_leak = false;
-    const Buffer *err = &r->streams[ERR].buffer;
-    bool has_report =
-        err->data != NULL && sanitizer_report(err->data, sanitizer, sizeof sanitizer, &is_leak);
-    int signo = signal_of(o, r);
+    char line[320];
     if (o->isolation != ISOLATE_NONE && !r->started) {
-        first_line(err, why, sizeof why);
-        printf("sandbox error: the box could not be started: %s\n", why);
+        first_line(&r->streams[ERR].buffer, line, sizeof line);
+        printf("sandbox error: the box could not be started: %s\n", line);
         return 2;
     }
-    if (has_report && !is_leak) {
-        printf("%s\n", sanitizer);
-    } else if (r->ending == END_OUTPUT) {
-        printf("output limit: more than %lld bytes\n", o->output_bytes);
-    } else if (r->ending == END_RESULTS) {
-        printf("output limit: more than %lld bytes of results\n", o->results_bytes);
-    } else if (r->ending == END_MEMORY) {
-        printf("memory limit: more than %lld MB (the resident memory of all its processes)\n",
-               o->memory_mb);
-    } else if (r->ending != END_EXITED) {
-        print_time_limit(o, r);
-    } else if (has_report) {
-        printf("%s\n", sanitizer);
-    } else if (signo == SIGXCPU) {
-        printf("timed out after %g s (CPU time limit)\n", o->cpu > 0 ? o->cpu : o->timeout);
-    } else if (signo != 0) {
-        const char *name = signal_name(signo);
-        if (name != NULL) {
-            printf("crashed: %s\n", name);
-        } else {
-            printf("crashed: signal %d\n", signo);
-        }
-    } else if (WIFEXITED(r->child.status) && WEXITSTATUS(r->child.status) != 0) {
-        printf("exit %d\n", WEXITSTATUS(r->child.status));
-    } else {
-        printf("ok\n");
-        return 0;
-    }
-    return 1;
+    verdict(o, r, line, sizeof line);
+    printf("%s\n", line);
+    return strcmp(line, "ok") == 0 ? 0 : 1;
 }
 
 static bool save(const char *path, const Buffer *b) {

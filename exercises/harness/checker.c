@@ -1,0 +1,428 @@
+/* checker.c: the checker kit's main loop, cases, answers and memory (see checker.h).
+ *
+ * The cases file is read whole before anything runs, into one array of cases, so that a
+ * mistake in it stops the run with FILE:LINE before any code under test is called, and so
+ * that every forked child (--each) starts from the same data. The answers go to one stream,
+ * line-buffered: each answer line is out before the next call, so what a crash cuts short is
+ * the last case's answers, never an earlier one's.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "checker.h"
+#include "fork_tests.h"
+#include "tsv.h"
+
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+/* ------------------------------------------------------------------ memory */
+
+static _Noreturn void out_of_memory(void) {
+    fputs("check: out of memory\n", stderr);
+    exit(2);
+}
+
+void *check_malloc(size_t size) {
+    void *p = malloc(size == 0 ? 1 : size);
+    if (p == NULL) {
+        out_of_memory();
+    }
+    return p;
+}
+
+char *check_strdup(const char *text) {
+    size_t n = strlen(text) + 1;
+    return memcpy(check_malloc(n), text, n);
+}
+
+/* Makes room for one more element in a growing array (doubling). */
+static void *grow(void *array, size_t count, size_t *capacity, size_t size) {
+    if (count < *capacity) {
+        return array;
+    }
+    *capacity = *capacity == 0 ? 16 : *capacity * 2;
+    void *bigger = realloc(array, *capacity * size);
+    if (bigger == NULL) {
+        out_of_memory();
+    }
+    return bigger;
+}
+
+/* A malloc'd printf, written through a memory stream (POSIX 2008). */
+__attribute__((format(printf, 1, 0))) static char *vformat(const char *format, va_list args) {
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+    if (f == NULL || vfprintf(f, format, args) < 0 || fclose(f) != 0) {
+        out_of_memory();
+    }
+    return text;
+}
+
+char *check_format(const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    char *text = vformat(format, args);
+    va_end(args);
+    return text;
+}
+
+/* ------------------------------------------------------------------ the cases file */
+
+typedef struct {
+    CheckCase c;
+    CheckRun run;
+    size_t capacity;
+} Case;
+
+static Case *cases;
+static size_t ncases;
+static const CheckFunction *functions;
+static size_t nfunctions;
+
+static int hex_digit(char c) {
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* Undoes the dialect's escapes in place (tsv.h); false for an escape it never writes. */
+static bool unescape(char *text) {
+    char *out = text;
+    for (const char *p = text; *p != '\0'; p++) {
+        if (*p != '\\') {
+            *out++ = *p;
+            continue;
+        }
+        p++;
+        switch (*p) {
+        case '\\': *out++ = '\\'; break;
+        case 't': *out++ = '\t'; break;
+        case 'n': *out++ = '\n'; break;
+        case 'r': *out++ = '\r'; break;
+        case 'x':
+            if (hex_digit(p[1]) < 0 || hex_digit(p[2]) < 0) {
+                return false;
+            }
+            *out++ = (char)(hex_digit(p[1]) * 16 + hex_digit(p[2]));
+            p += 2;
+            break;
+        default: return false;
+        }
+    }
+    *out = '\0';
+    return true;
+}
+
+static _Noreturn void bad_line(const char *path, size_t number, const char *why) {
+    fprintf(stderr, "%s:%zu: %s\n", path, number, why);
+    exit(2);
+}
+
+static const CheckFunction *function_of(const char *name) {
+    size_t length = strcspn(name, ".");
+    for (size_t i = 0; i < nfunctions; i++) {
+        if (strlen(functions[i].function) == length &&
+            strncmp(functions[i].function, name, length) == 0) {
+            return &functions[i];
+        }
+    }
+    return NULL;
+}
+
+/* The case the next field belongs to: the last one when it has that name, else a new one. */
+static Case *case_named(const char *name, const char *path, size_t number) {
+    if (ncases > 0 && strcmp(cases[ncases - 1].c.name, name) == 0) {
+        return &cases[ncases - 1];
+    }
+    for (size_t i = 0; i < ncases; i++) {
+        if (strcmp(cases[i].c.name, name) == 0) {
+            bad_line(path, number, "the fields of a case must be next to each other");
+        }
+    }
+    if (strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") !=
+            strlen(name) ||
+        strchr(name, '.') == NULL) {
+        bad_line(path, number, "a case is named FUNCTION.ID (letters, digits, _ . -)");
+    }
+    const CheckFunction *f = function_of(name);
+    if (f == NULL) {
+        bad_line(path, number, "this checker has no function of that name");
+    }
+    static size_t capacity;
+    cases = grow(cases, ncases, &capacity, sizeof(Case));
+    Case *c = &cases[ncases++];
+    *c = (Case){{check_strdup(name), NULL, 0}, f->run, 0};
+    return c;
+}
+
+/* Splits line at TABs into at most n fields; returns how many there were. */
+static size_t split_tabs(char *line, char **fields, size_t n) {
+    size_t count = 0;
+    for (char *p = line; count < n; count++) {
+        fields[count] = p;
+        p = strchr(p, '\t');
+        if (p == NULL) {
+            return count + 1;
+        }
+        *p++ = '\0';
+    }
+    return count + 1; /* more than n: too many */
+}
+
+static void read_cases(const char *path) {
+    FILE *in = fopen(path, "r");
+    if (in == NULL) {
+        fprintf(stderr, "check: cannot read %s\n", path);
+        exit(2);
+    }
+    char *line = NULL;
+    size_t size = 0, number = 0;
+    ssize_t length;
+    while ((length = getline(&line, &size, in)) != -1) {
+        number++;
+        if (length > 0 && line[length - 1] == '\n') {
+            line[--length] = '\0';
+        }
+        if (strlen(line) != (size_t)length) {
+            bad_line(path, number, "a NUL byte (write it \\x00)");
+        }
+        char *part[4];
+        size_t n = split_tabs(line, part, 4);
+        if (n < 3 || n > 4) {
+            bad_line(path, number, "expected CASE<TAB>KEY<TAB>VALUE[<TAB>ORIGIN]");
+        }
+        for (size_t i = 0; i < n; i++) {
+            if (!unescape(part[i])) {
+                bad_line(path, number, "an escape other than \\\\ \\t \\n \\r \\xHH");
+            }
+        }
+        Case *c = case_named(part[0], path, number);
+        CheckField *fields = (CheckField *)c->c.fields;
+        fields = grow(fields, c->c.nfields, &c->capacity, sizeof(CheckField));
+        char *origin = n == 4 ? check_strdup(part[3]) : check_format("%s:%zu", path, number);
+        fields[c->c.nfields++] = (CheckField){check_strdup(part[1]), check_strdup(part[2]), origin};
+        c->c.fields = fields;
+    }
+    free(line);
+    fclose(in);
+}
+
+/* ------------------------------------------------------------------ fields */
+
+const CheckField *check_find(const CheckCase *c, const char *key) {
+    for (size_t i = 0; i < c->nfields; i++) {
+        if (strcmp(c->fields[i].key, key) == 0) {
+            return &c->fields[i];
+        }
+    }
+    return NULL;
+}
+
+const char *check_field(const CheckCase *c, const char *key) {
+    const CheckField *f = check_find(c, key);
+    return f == NULL ? NULL : f->value;
+}
+
+const char *check_required(const CheckCase *c, const char *key) {
+    const char *value = check_field(c, key);
+    if (value == NULL) {
+        fprintf(stderr, "%s: case %s has no '%s' field\n",
+                c->nfields > 0 ? c->fields[0].origin : "?", c->name, key);
+        exit(2);
+    }
+    return value;
+}
+
+_Noreturn void check_bad_field(const CheckField *f, const char *why) {
+    fprintf(stderr, "%s: %s: %s\n", f->origin, f->key, why);
+    exit(2);
+}
+
+bool check_u64(const char *text, uint64_t *value) {
+    *value = 0;
+    if (*text == '\0') {
+        return false;
+    }
+    for (const char *p = text; *p != '\0'; p++) {
+        if (*p < '0' || *p > '9' || *value > (UINT64_MAX - (uint64_t)(*p - '0')) / 10) {
+            return false;
+        }
+        *value = *value * 10 + (uint64_t)(*p - '0');
+    }
+    return true;
+}
+
+char *check_text_and_number(const CheckField *f, uint64_t *number) {
+    const char *blank = strrchr(f->value, ' ');
+    if (blank == NULL || !check_u64(blank + 1, number)) {
+        check_bad_field(f, "expected TEXT NUMBER (the number after the last blank)");
+    }
+    size_t n = (size_t)(blank - f->value);
+    char *text = check_malloc(n + 1);
+    memcpy(text, f->value, n);
+    text[n] = '\0';
+    return text;
+}
+
+/* ------------------------------------------------------------------ answers */
+
+static FILE *answers;
+
+void check_answer(const char *key, const char *answer) {
+    tsv_field(answers, key, strlen(key));
+    fputc('\t', answers);
+    tsv_field(answers, answer, strlen(answer));
+    fputc('\n', answers);
+}
+
+void check_answerf(const char *key, const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    char *answer = vformat(format, args);
+    va_end(args);
+    check_answer(key, answer);
+    free(answer);
+}
+
+void check_unchanged(const char *what, const char *before, const char *now) {
+    if (strcmp(before, now) != 0) {
+        char *key = check_format("changed:%s", what);
+        check_answer(key, now);
+        free(key);
+    }
+}
+
+/* PATH as a stream for the answers: "/dev/fd/N" is the open fd N (a sandbox's results
+   channel is a pipe, which a boxed uid could not reopen by its name). */
+static FILE *open_answers(const char *path) {
+    FILE *out = NULL;
+    const char *digits = path + strlen("/dev/fd/");
+    if (strncmp(path, "/dev/fd/", 8) == 0 && *digits != '\0' &&
+        strspn(digits, "0123456789") == strlen(digits)) {
+        out = fdopen(atoi(digits), "w");
+    } else {
+        out = fopen(path, "w");
+    }
+    if (out == NULL) {
+        fprintf(stderr, "check: cannot write the answers to %s\n", path);
+        exit(2);
+    }
+    setvbuf(out, NULL, _IOLBF, 0);
+    return out;
+}
+
+/* ------------------------------------------------------------------ running a case */
+
+/* cmocka catches SIGSEGV and friends itself and carries on. A crash should end the process
+   instead, so the sanitizer (with the line in the student's file) or the supervisor names it:
+   each case first puts back the handlers that were there before cmocka started. */
+static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+enum { CRASH_SIGNALS = sizeof crash_signals / sizeof crash_signals[0] };
+static struct sigaction saved_handlers[CRASH_SIGNALS];
+
+static void save_crash_handlers(void) {
+    for (size_t i = 0; i < CRASH_SIGNALS; i++) {
+        sigaction(crash_signals[i], NULL, &saved_handlers[i]);
+    }
+}
+
+static void restore_crash_handlers(void) {
+    for (size_t i = 0; i < CRASH_SIGNALS; i++) {
+        sigaction(crash_signals[i], &saved_handlers[i], NULL);
+    }
+}
+
+static void run_case(void **state) {
+    restore_crash_handlers();
+    const Case *c = *state;
+    c->run(&c->c);
+    fputs("end\tok\n", answers);
+    fflush(answers);
+}
+
+static int run_with_cmocka(size_t i) {
+    struct CMUnitTest test = {cases[i].c.name, run_case, NULL, NULL, &cases[i]};
+    /* cmocka_run_group_tests() is a macro that needs an array of fixed size; this is the
+       function it calls. */
+    return _cmocka_run_group_tests(cases[i].c.name, &test, 1, NULL, NULL) == 0 ? 0 : 1;
+}
+
+static const char *each_dir;
+
+/* One case in a forked child (fork_tests.c): answers to DIR/NAME.results. */
+static int run_child(size_t i, void *context) {
+    (void)context;
+    char *path = check_format("%s/%s.results", each_dir, cases[i].c.name);
+    answers = open_answers(path);
+    free(path);
+    return run_with_cmocka(i);
+}
+
+static size_t find_case(const char *name) {
+    for (size_t i = 0; i < ncases; i++) {
+        if (strcmp(cases[i].c.name, name) == 0) {
+            return i;
+        }
+    }
+    fprintf(stderr, "check: no case called '%s' (see --list)\n", name);
+    exit(2);
+}
+
+static _Noreturn void usage(void) {
+    fputs("usage: check --cases FILE [--list | --run NAME [--results PATH] |\n"
+          "             --each DIR --cpu S --wall S --memory MB --output BYTES [--jobs N]\n"
+          "             [--only PREFIX] [--status-fd FD]]\n",
+          stderr);
+    exit(2);
+}
+
+int check_main(int argc, char **argv, const CheckFunction *list, size_t count) {
+    functions = list;
+    nfunctions = count;
+    const char *cases_path = NULL, *run = NULL, *results = NULL;
+    bool listing = false;
+    ForkOptions each = fork_tests_defaults();
+    for (int i = 1; i < argc; i++) {
+        bool has_value = i + 1 < argc;
+        if (strcmp(argv[i], "--cases") == 0 && has_value) {
+            cases_path = argv[++i];
+        } else if (strcmp(argv[i], "--list") == 0) {
+            listing = true;
+        } else if (strcmp(argv[i], "--run") == 0 && has_value) {
+            run = argv[++i];
+        } else if (strcmp(argv[i], "--results") == 0 && has_value) {
+            results = argv[++i];
+        } else if (!fork_tests_option(argc, argv, &i, &each)) {
+            usage();
+        }
+    }
+    if (cases_path == NULL || (listing + (run != NULL) + (each.dir != NULL)) != 1) {
+        usage();
+    }
+    read_cases(cases_path);
+    if (listing) {
+        for (size_t i = 0; i < ncases; i++) {
+            printf("%s\n", cases[i].c.name);
+        }
+        return 0;
+    }
+    save_crash_handlers();
+    if (run != NULL) {
+        size_t i = find_case(run);
+        answers = open_answers(results != NULL ? results : "/dev/stdout");
+        return run_with_cmocka(i);
+    }
+    const char **names = check_malloc(ncases * sizeof(char *));
+    for (size_t i = 0; i < ncases; i++) {
+        names[i] = cases[i].c.name;
+    }
+    each_dir = each.dir;
+    int status = fork_tests_run(&each, names, ncases, run_child, NULL);
+    free(names);
+    return status;
+}
