@@ -22,15 +22,11 @@ SHELL := /bin/bash
 BUILD        := build
 TEST_RESULTS := $(BUILD)/test
 CC           ?= cc
-# Our own C code is always built with these.
+# Our own C code is always built with these; a chapter's checker with the student's code is
+# built by exercises/harness/build.lua, which takes the compiler and both flag sets from here.
 CWARN        := -std=c11 -Wall -Wextra -Werror
-# A student's code (make exercise-N, and dripprof's tables built from it): warnings, not
-# -Werror, so a half-written function still runs; but two warnings always mean a crash
-# later, so they stop the build with the line to fix: a function called without its
-# declaration (strdup without _POSIX_C_SOURCE: its pointer is taken for an int and loses
-# its upper half) and an integer used as a pointer.
-STUDENT_WARN := -std=c11 -Wall -Wextra -Werror=implicit-function-declaration -Werror=int-conversion
-SANITIZE     := -fsanitize=address,undefined -fno-omit-frame-pointer
+SANITIZE     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+export CC CWARN SANITIZE
 LUA          ?= lua5.4
 
 # Every Lua script finds the workbook's modules from one root, the repository's, and
@@ -74,7 +70,7 @@ HELP += "setup            install missing Debian packages ($(SETUP_PACKAGES))"
 HELP += "test             run the workbook's own tests; ends with 'N passed, N failed' (-j2 runs two suites at a time)"
 HELP += "test-slow        the long checks (CI runs them after make test)"
 HELP += "clean            remove build/"
-HELP += "lua-path         print the LUA_PATH the Lua scripts need, as a line to eval (to run one by hand)"
+HELP += "lua-path         print what the Lua scripts need (LUA_PATH, CC, CWARN, SANITIZE), as a line to eval"
 HELP += "help             this list"
 
 .PHONY: all bench
@@ -136,7 +132,8 @@ test-suite-%:
 clean:
 	rm -rf $(BUILD)
 
-# make runs every Lua script with LUA_PATH set; by hand: eval "$(make -s lua-path)".
+# make runs every Lua script with LUA_PATH, CC, CWARN and SANITIZE set; by hand:
+# eval "$(make -s lua-path)".
 .PHONY: lua-path
 lua-path:
-	@echo "export LUA_PATH='$(LUA_PATH)'"
+	@echo "export LUA_PATH='$(LUA_PATH)' CC='$(CC)' CWARN='$(CWARN)' SANITIZE='$(SANITIZE)'"

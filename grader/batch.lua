@@ -21,7 +21,7 @@
 
 local wb = require("vm.lib.workbook")
 local engine = require("grader.engine")
-local sandbox = require("grader.sandbox")
+local sandbox = require("exercises.harness.sandbox")
 local fixtures = require("grader.fixtures")
 local json = require("dkjson")
 local lfs = require("lfs")

@@ -37,8 +37,8 @@
 -- lines and reads sanitizer stack traces, for the grader as for `make exercise-N`.
 local runner = require("exercises.harness.runner")
 local wb = require("vm.lib.workbook")
-local sandbox = require("grader.sandbox")
-local build = require("grader.build")
+local sandbox = require("exercises.harness.sandbox")
+local build = require("exercises.harness.build")
 local fixtures = require("grader.fixtures")
 local dripprof = require("vm.lib.dripprof")
 

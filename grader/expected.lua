@@ -12,7 +12,7 @@
 local wb = require("vm.lib.workbook")
 local engine = require("grader.engine")
 local fixtures = require("grader.fixtures")
-local sandbox = require("grader.sandbox")
+local sandbox = require("exercises.harness.sandbox")
 
 -- The sandbox's limits for the reference's runs on the fixtures: ours, so bounded only in
 -- case of a bug, with room for the answers to an instructor's large fixture.

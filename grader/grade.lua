@@ -9,7 +9,7 @@
 -- --json (default build/grade/results.json). The submission folder holds the
 -- student's files (default: the chapter's exercises folder). SEED=n or --seed
 -- repeats a run's randomised checks; without it a fresh seed is printed.
--- Student code runs at the isolation level chosen once per run (grader/sandbox.lua,
+-- Student code runs at the isolation level chosen once per run (exercises/harness/sandbox.lua,
 -- GRADE_ISOLATION); --isolation takes a level a batch has already chosen. --jobs runs
 -- that many checks at once (default: one per core).
 --
@@ -19,7 +19,7 @@
 
 local wb = require("vm.lib.workbook")
 local engine = require("grader.engine")
-local sandbox = require("grader.sandbox")
+local sandbox = require("exercises.harness.sandbox")
 local report = require("grader.report")
 
 local function parse_args(argv)

@@ -47,7 +47,7 @@ $(BUILD)/drip-gcstress: $(VM_SOURCES) $(VM_HEADERS) vm/vm.mk
 
 $(BUILD)/drip-asan: $(VM_SOURCES) $(VM_HEADERS) vm/vm.mk
 	@mkdir -p $(@D)
-	$(CC) $(VM_DEBUG) $(SANITIZE) -fno-sanitize-recover=all -o $@ $(VM_SOURCES)
+	$(CC) $(VM_DEBUG) $(SANITIZE) -o $@ $(VM_SOURCES)
 
 .PHONY: vm-builds
 vm-builds: $(BUILD)/drip $(BUILD)/drip-noinstr $(BUILD)/drip-outline $(BUILD)/drip-switch $(BUILD)/drip-gcstress $(BUILD)/drip-asan

@@ -1,64 +1,23 @@
--- runner.lua: run a test driver's tests, each in its own forked child, and read how each
--- one ended.
+-- runner.lua: runs a chapter's checker on cases and reads what came back, for the student's
+-- run (run_each: every case in its own forked child, fork_tests.c, under one sandbox) and for
+-- the grader (start/finish: one case, one sandboxed process).
 --
--- The driver (exercises/*/tests, linked with fork_tests.c) starts once under the
--- sandbox and forks one child per test, with the test's own CPU, memory and output limits:
---
---     sandbox --timeout T ... -- BINARY ARGS --each DIR --cpu C ... --status-fd 3   3>&1
---
--- It writes "INDEX<TAB>NAME<TAB>FATE" to fd 3 as each test ends, and the test's stdout,
--- stderr (and, when it ended badly, a description of the test) to DIR/NAME.*. The
--- sandbox's own status line comes last. Each test becomes a result table:
---
---     { name = "parse_row.plain_row", func = "parse_row", verdict = "failed",
---       status = "exit 1", stdout = "...", stderr = "...", describe = "...",
+-- A case's run becomes a result table:
+--     { name = "parse_row.plain_row", func = "parse_row", status = "crashed: SIGSEGV",
+--       kind = "crashed", items = { answers, finished = bool }, stdout = "...", stderr = "...",
 --       where = "profile.c:42 in parse_row", stacks = { { kind = "error", where = ... } } }
---
--- status is worded like the sandbox's line (the first sanitizer report in stderr wins
--- over the bare exit status, as in sandbox.c). verdict is one of: passed, failed (an
--- assertion said no), crashed (a signal), timeout, sanitizer (AddressSanitizer / UBSan
--- report), leak, output (printed too much), memory (used too much), exit (exited with
--- another status: exit() in the code under test?), error (could not run).
---
--- sandbox_command, classify and where are shared with the grader, which runs its checks
--- one process each under the same sandbox.
+-- status is the supervisor's line (exercises/harness/status.h) and kind its reading
+-- (sandbox.kind); a run that ended well but without the checker's closing line (exit() in the
+-- code under test) is kind "exit". Whether the answers are right is the caller's comparison.
+
 local wb = require("vm.lib.workbook")
+local sandbox = require("exercises.harness.sandbox")
+local answers = require("exercises.harness.answers")
 
 local M = {}
 
-local function read_file(path)
-  return wb.read_file(path) or ""
-end
-
--- The shell command that runs argv under the sandbox. opts: sandbox (its path), and the
--- sandbox's options timeout, memory, output, file_size, procs, stdout, stderr (each left
--- out when nil, so the sandbox's default applies), plus opts.extra, a list of further
--- option words (the grader's --cpu, --isolate, --file, ...). The grader builds its checks'
--- command lines here too.
-function M.sandbox_command(opts, argv)
-  local words = { opts.sandbox }
-  local function option(name, value)
-    if value ~= nil then
-      words[#words + 1] = name
-      words[#words + 1] = tostring(value)
-    end
-  end
-  option("--timeout", opts.timeout)
-  option("--memory", opts.memory)
-  option("--output", opts.output)
-  option("--file-size", opts.file_size)
-  option("--procs", opts.procs)
-  option("--stdout", opts.stdout)
-  option("--stderr", opts.stderr)
-  for _, word in ipairs(opts.extra or {}) do
-    words[#words + 1] = word
-  end
-  words[#words + 1] = "--"
-  for _, word in ipairs(argv) do
-    words[#words + 1] = word
-  end
-  return wb.command(words)
-end
+-- The words of a run that ended well but never finished its case.
+M.STOPPED_EARLY = "stopped early with exit status 0 (exit() in the code under test?)"
 
 -- "file:line in function" when a stack trace line is in one of sources, else nil.
 local function frame_in(line, sources)
@@ -114,160 +73,66 @@ function M.stacks(stderr, sources)
   return found
 end
 
--- Turns a status line into a verdict (see the top of the file).
-function M.classify(status, stdout, stderr)
-  if status == "ok" then
-    return "passed"
-  elseif status == "exit 1" and stderr:find("\nFAILED ", 1, true) then
-    return "failed"
-  elseif status:match("^crashed") then
-    return "crashed"
-  elseif status:match("^timed out") then
-    return "timeout"
-  elseif status:match("^output limit") then
-    return "output"
-  elseif status:match("^memory limit") then
-    return "memory"
-  elseif status:match("^leaked") then
-    return "leak"
-  elseif status:match("Sanitizer") then
-    return "sanitizer"
-  elseif (stdout .. stderr):find("Test failed with exception", 1, true) then
-    return "crashed" -- cmocka caught the signal itself
-  elseif status:match("^exit %d+$") then
-    return "exit"
+-- The kind of a run from its status and its answers.
+local function settle(r)
+  r.kind = sandbox.kind(r.status)
+  if r.kind == "ok" and not r.items.finished then
+    r.kind, r.status = "exit", M.STOPPED_EARLY
   end
-  return "error"
+  return r
 end
 
--- ------------------------------------------------------------------ sanitizer reports
+-- ------------------------------------------------------------------ the student's run
 
--- "==42==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x..." or
--- "==42==AddressSanitizer: hard rss limit exhausted (256Mb vs 281Mb)" ->
--- "AddressSanitizer: heap-buffer-overflow". WARNING lines are not reports.
-local function sanitizer_error(line)
-  local report = line:match("ERROR: (%a+Sanitizer: .*)") or line:match("^==%d+==(%a+Sanitizer: .*)")
-  if not report then
-    return nil
-  end
-  for _, cut in ipairs({ " on address 0x", " on unknown address", " on 0x", ": 0x", " at pc", " (",
-                         " in thread" }) do
-    local at = report:find(cut, 1, true)
-    if at then
-      report = report:sub(1, at - 1)
-    end
-  end
-  return report
-end
-
--- "/src/x.c:3:7: runtime error: signed integer overflow: ..." ->
--- "UndefinedBehaviorSanitizer: signed integer overflow: ... (x.c:3:7)".
-local function ubsan_error(line)
-  local place, message = line:match("^(.-): runtime error: (.*)$")
-  if not place then
-    return nil
-  end
-  return string.format("UndefinedBehaviorSanitizer: %s (%s)", message:sub(1, 159),
-    (place:match("[^/]*$")):sub(1, 100))
-end
-
--- The first sanitizer report in stderr, in the sandbox's words, or nil. A leak report is
--- summarised by its SUMMARY line ("leaked 24 bytes").
-function M.sanitizer_report(stderr)
-  local leaks = false
-  for line in stderr:gmatch("[^\n]+") do
-    if leaks then
-      local bytes = line:match("SUMMARY: %a+Sanitizer: (%d+) byte%(s%) leaked")
-      if bytes then
-        return "leaked " .. bytes .. " bytes"
-      end
-    elseif line:find("ERROR: LeakSanitizer: detected memory leaks", 1, true) then
-      leaks = true
-    else
-      local report = sanitizer_error(line) or ubsan_error(line)
-      if report then
-        return report
-      end
-    end
-  end
-  return leaks and "leaked memory (LeakSanitizer)" or nil
-end
-
--- The status line of a test from its child's fate and its stderr: a kill for time or
--- memory first, then the first sanitizer report (which may itself have run into the output
--- limit), then how the child ended.
-function M.status(fate, stderr)
-  if fate:match("^timed out") or fate:match("^memory limit") or fate:match("^error") then
-    return fate
-  end
-  return M.sanitizer_report(stderr) or fate
-end
-
--- ------------------------------------------------------------------ running the tests
-
--- The result table of one test, from its fate and the files its child left in workdir.
-function M.result(opts, name, fate)
+-- The result of one case from its status and the files its child left in workdir.
+local function child_result(opts, name, status)
   local base = opts.workdir .. "/" .. name
-  local stdout, stderr = read_file(base .. ".stdout"), read_file(base .. ".stderr")
-  local status = M.status(fate, stderr)
-  return {
-    name = name,
-    func = name:match("^([^.]+)") or name,
-    status = status,
-    verdict = M.classify(status, stdout, stderr),
-    stdout = stdout,
-    stderr = stderr,
-    describe = read_file(base .. ".describe"),
-    where = M.where(stderr, opts.sources),
-    stacks = M.stacks(stderr, opts.sources),
-  }
+  local stderr = wb.read_file(base .. ".stderr") or ""
+  return settle({ name = name, func = name:match("^([^.]+)") or name, status = status,
+    items = answers.parse(wb.read_file(base .. ".results") or ""), stdout = wb.read_file(base .. ".stdout") or "",
+    stderr = stderr, where = M.where(stderr, opts.sources), stacks = M.stacks(stderr, opts.sources) })
 end
 
--- Runs every test (or those whose name starts with opts.only). opts: sandbox, binary,
--- args (for the binary, before ours), workdir (must exist), timeout (CPU seconds per test),
--- wall (backstop per test, seconds), memory (MB per test), output (bytes per stream),
--- jobs (children at a time), sources (for where), on_result (called as each test ends).
--- Returns the results in the driver's order, or nil and an explanation when the driver
--- could not run its tests.
-function M.run_all(opts)
-  local argv = { opts.binary }
-  for _, arg in ipairs(opts.args or {}) do
-    argv[#argv + 1] = arg
-  end
-  local function add(...)
-    for _, word in ipairs({ ... }) do
-      argv[#argv + 1] = tostring(word)
-    end
-  end
-  add("--each", opts.workdir, "--cpu", opts.timeout or 2, "--wall", opts.wall or 60,
-    "--memory", opts.memory or 512, "--output", opts.output or 65536, "--jobs", opts.jobs or 1,
-    "--status-fd", 3)
+-- Runs every case of the cases file (or those whose name starts with opts.only), each in its
+-- own forked child. opts: checker, cases (the cases file), workdir (absolute, existing),
+-- limits (chapter.lua's), jobs, only, sources (for where), on_result (called as each case
+-- ends). Returns the results in the cases' order, or nil and why the checker could not run.
+function M.run_each(opts)
+  local l = opts.limits
+  local argv = { opts.checker, "--cases", opts.cases, "--each", opts.workdir, "--cpu", l.cpu, "--wall", l.wall,
+    "--memory", l.memory, "--output", l.output, "--jobs", opts.jobs or 1, "--status-fd", 3 }
   if opts.only then
-    add("--only", opts.only)
+    argv[#argv + 1] = "--only"
+    argv[#argv + 1] = opts.only
   end
-  -- The driver itself only forks and waits; its limits are wide. Its fd 3 is our pipe.
-  local command = M.sandbox_command({ sandbox = opts.sandbox, timeout = opts.total_timeout or 3600,
-    memory = opts.memory or 512, output = 1048576, procs = 4096,
-    stdout = opts.workdir .. "/driver.stdout", stderr = opts.workdir .. "/driver.stderr" }, argv)
+  for i, word in ipairs(argv) do
+    argv[i] = tostring(word)
+  end
+  -- The checker itself only forks and waits; each child has the case's limits, so its own are
+  -- wide (a wall clock only). Its fd 3 is our pipe.
+  local command = sandbox.command({ isolation = "none", wall = 3600, memory = l.memory * ((opts.jobs or 1) + 1),
+    output = 1 << 20,
+    procs = 4096, stdout = opts.workdir .. "/checker.stdout", stderr = opts.workdir .. "/checker.stderr",
+    argv = argv })
   local pipe = io.popen(command .. " 3>&1", "r")
-  local by_index, order, driver_status = {}, {}, ""
+  local by_index, order, checker_status = {}, {}, ""
   for line in pipe:lines() do
-    local index, name, fate = line:match("^(%d+)\t([^\t]+)\t(.*)$")
+    local index, name, status = line:match("^(%d+)\t([^\t]+)\t(.*)$")
     if index then
-      local result = M.result(opts, name, fate)
+      local result = child_result(opts, name, status)
       by_index[tonumber(index)] = result
       order[#order + 1] = tonumber(index)
       if opts.on_result then
         opts.on_result(result)
       end
     else
-      driver_status = line
+      checker_status = line
     end
   end
   pipe:close()
-  if driver_status ~= "ok" then
-    return nil, string.format("%s: %s\n%s", opts.binary, driver_status,
-      read_file(opts.workdir .. "/driver.stderr"))
+  if checker_status ~= "ok" then
+    return nil, string.format("%s: %s\n%s", opts.checker, checker_status,
+      wb.read_file(opts.workdir .. "/checker.stderr") or "")
   end
   table.sort(order)
   local results = {}
@@ -275,6 +140,45 @@ function M.run_all(opts)
     results[i] = by_index[index]
   end
   return results
+end
+
+-- ------------------------------------------------------------------ one case, one process
+
+-- Starts case `name` of the cases file under the sandbox (see finish). opts: program (the
+-- checker), cases, name, dir and tag (its files are DIR/TAG.*), limits (cpu, wall, memory,
+-- output, results, file_size, procs), prefix (words before the checker: valgrind's), tool_log
+-- (a file: the sandbox's tool-log channel), sources (for where).
+function M.start(opts)
+  local l = opts.limits
+  local base = opts.dir .. "/" .. opts.tag
+  local argv = {}
+  for _, word in ipairs(opts.prefix or {}) do
+    argv[#argv + 1] = word
+  end
+  for _, word in ipairs({ "./check", "--cases", "cases.tsv", "--run", opts.name, "--results", "/dev/fd/3" }) do
+    argv[#argv + 1] = word
+  end
+  local handle = sandbox.start({ argv = argv, files = { { "check", opts.program }, { "cases.tsv", opts.cases } },
+    cpu = l.cpu, wall = l.wall, memory = l.memory, output = l.output, file_size = l.file_size, procs = l.procs,
+    results = base .. ".out", results_limit = l.results, tool_log = opts.tool_log, stdout = base .. ".stdout",
+    stderr = base .. ".stderr", usage = base .. ".usage" })
+  handle.base, handle.opts = base, opts
+  return handle
+end
+
+-- Waits for a started case; returns its result (see the top) with cpu and wall seconds.
+function M.finish(handle)
+  local r = sandbox.finish(handle)
+  local stderr = wb.read_file(handle.base .. ".stderr") or ""
+  r.name, r.func = handle.opts.name, handle.opts.name:match("^([^.]+)")
+  r.items = answers.parse(wb.read_file(handle.base .. ".out") or "")
+  r.stdout, r.stderr = wb.read_file(handle.base .. ".stdout") or "", stderr
+  r.where, r.stacks = M.where(stderr, handle.opts.sources), M.stacks(stderr, handle.opts.sources)
+  return settle(r)
+end
+
+function M.run(opts)
+  return M.finish(M.start(opts))
 end
 
 return M

@@ -15,7 +15,7 @@ local wb = require("vm.lib.workbook")
 local json = require("dkjson")
 local verify = require("grader.verify")
 local engine = require("grader.engine")
-local sandbox = require("grader.sandbox")
+local sandbox = require("exercises.harness.sandbox")
 local attacks = require("grader.attacks")
 
 local LUA = os.getenv("LUA") or "lua5.4"
@@ -272,7 +272,7 @@ describe("the grader", function()
     local makefile = wb.read_file("Makefile")
     local student_warn = makefile:match("\nSTUDENT_WARN%s*:=%s*([^\n]-)%s*\n")
     assert.is_truthy(student_warn, "no STUDENT_WARN in the Makefile")
-    assert.are.equal(student_warn, require("grader.build").warn)
+    assert.are.equal(student_warn, require("exercises.harness.build").warn)
   end)
 
   it("takes only profile.c from a submission: headers and checker are restored pristine", function()

@@ -190,7 +190,7 @@ static void call_sum_named(const char *prefix, const Rows *list, size_t n, const
     }
     check_unchanged("needle", needle, needle_copy);
     for (size_t i = 0; i < n; i++) {
-        if (rows[i].name != NULL && list->rows[i].name != NULL) {
+        if (rows[i].name != NULL && strcmp(list->rows[i].name, rows[i].name) != 0) {
             char *what = check_format("name of row %zu", i + 1);
             check_unchanged(what, list->rows[i].name, rows[i].name);
             free(what);
@@ -267,7 +267,9 @@ static void generate(Stacks *list, const CheckField *f) {
     size_t n = 0;
     if (sscanf(f->value, "many_functions %zu", &n) == 1) {
         for (size_t i = 0; i < n; i++) {
-            add_stack(list, check_format("main;caller_%zu;callee_%zu", i, i), i + 1);
+            char stack[80];
+            snprintf(stack, sizeof stack, "main;caller_%zu;callee_%zu", i, i);
+            add_stack(list, check_strdup(stack), i + 1);
         }
     } else if (sscanf(f->value, "deep_stack %zu", &n) == 1 && n > 0) {
         char *stack = check_malloc(4 + 2 * n);
@@ -371,7 +373,7 @@ static void call_inclusive(const Answering *how, const Stacks *list, size_t n) {
     int rc = inclusive(stacks, n, &costs, &ncosts);
     answer_costs(how, rc, costs, ncosts);
     for (size_t i = 0; i < n; i++) {
-        if (stacks[i].stack != NULL) {
+        if (stacks[i].stack != NULL && strcmp(list->stacks[i].stack, stacks[i].stack) != 0) {
             char *what = check_format("text of stack %zu", i + 1);
             check_unchanged(what, list->stacks[i].stack, stacks[i].stack);
             free(what);

@@ -1,11 +1,10 @@
--- sandbox.lua: runs student code (and the reference) under build/harness/sandbox.
+-- sandbox.lua: runs code under test (a checker, a compiler) under build/harness/sandbox.
 --
 -- The sandbox (exercises/harness/sandbox*.c) does the hard part: rlimits, CPU time of the
 -- whole process tree, an output cap, nothing left running afterwards, and one status line
--- that says how the program ended ("ok", "crashed: SIGSEGV", "timed out after 2 s of CPU
--- time", "leaked 48 bytes", ...). This module builds its command lines (through the
--- harness's runner.sandbox_command, shared with `make exercise-N`), reads the line back,
--- and chooses the isolation once per run:
+-- that says how the program ended (exercises/harness/status.h has the words). This module
+-- builds its command lines, reads the line back (kind(): the one reader of status lines, for
+-- the sandbox's and for fork_tests.c's), and chooses the isolation once per run:
 --
 --   bwrap  bubblewrap: the program gets new user, PID, network, IPC and mount namespaces,
 --          an unprivileged uid, /usr read-only, its own inputs read-only at /box and a
@@ -16,19 +15,18 @@
 --          sees the machine through ordinary permissions, so the grader makes sure the
 --          repository (and a batch's submissions) are unreadable to other users first.
 --   none   neither is possible (not root, no user namespaces): limits only. The student's
---          own laptop; the report says so.
+--          own laptop (`make exercise-N` always runs here); the report says so.
 --
 -- GRADE_ISOLATION=auto (default) takes the best level available and warns on stderr when
 -- it is not bwrap; bwrap, user or none demand that level (the tests force `user` to run
 -- the attack suite without bubblewrap).
 --
 -- Every program runs in the box's folder: argv names files by their name in the box
--- ("./check", "toy-vm.folded"), and opts.files says where each comes from on the host.
+-- ("./check", "cases.tsv"), and opts.files says where each comes from on the host.
 -- Answers come back on the sandbox's results channel (fd 3, --results), written to a file
 -- by the sandbox after every process of the run is gone.
 
 local wb = require("vm.lib.workbook")
-local runner = require("exercises.harness.runner")
 
 local M = {}
 
@@ -46,14 +44,15 @@ M.describe = {
 
 M.level = "none"
 
--- The sandbox's options beyond runner.sandbox_command's, and the opts field of each.
-local OPTIONS = { { "--cpu", "cpu" }, { "--idle", "idle" }, { "--results", "results" },
-  { "--results-limit", "results_limit" }, { "--tool-log", "tool_log" }, { "--usage", "usage" },
-  { "--tmp-size", "tmp_size" } }
+-- The sandbox's options, and the opts field of each.
+local OPTIONS = { { "--cpu", "cpu" }, { "--timeout", "wall" }, { "--idle", "idle" }, { "--memory", "memory" },
+  { "--output", "output" }, { "--file-size", "file_size" }, { "--procs", "procs" }, { "--stdout", "stdout" },
+  { "--stderr", "stderr" }, { "--results", "results" }, { "--results-limit", "results_limit" },
+  { "--tool-log", "tool_log" }, { "--usage", "usage" }, { "--tmp-size", "tmp_size" } }
 
--- Those options as command-line words (nil values are left out), with the level and files.
-local function extra_words(opts)
-  local words = { "--isolate", opts.isolation or M.level }
+-- The shell command that runs opts.argv under the sandbox (options left out when nil).
+function M.command(opts)
+  local words = { M.program, "--isolate", opts.isolation or M.level }
   for _, o in ipairs(OPTIONS) do
     if opts[o[2]] ~= nil then
       words[#words + 1] = o[1]
@@ -64,7 +63,11 @@ local function extra_words(opts)
     words[#words + 1] = "--file"
     words[#words + 1] = pair[1] .. "=" .. pair[2]
   end
-  return words
+  words[#words + 1] = "--"
+  for _, word in ipairs(opts.argv) do
+    words[#words + 1] = word
+  end
+  return wb.command(words)
 end
 
 -- Starts opts.argv under the sandbox and returns a handle for finish(), so several runs
@@ -72,13 +75,10 @@ end
 -- backstop), memory (MB), output (bytes), results (file), results_limit, tool_log (file),
 -- usage (file), file_size, procs, stdout, stderr, tmp_size, isolation (default M.level).
 function M.start(opts)
-  local command = runner.sandbox_command({ sandbox = M.program, timeout = opts.wall, memory = opts.memory,
-    output = opts.output, file_size = opts.file_size, procs = opts.procs, stdout = opts.stdout,
-    stderr = opts.stderr, extra = extra_words(opts) }, opts.argv)
-  return { pipe = io.popen(command .. " 2>&1", "r"), usage = opts.usage }
+  return { pipe = io.popen(M.command(opts) .. " 2>&1", "r"), usage = opts.usage }
 end
 
--- Waits for a started run. Returns { status, ok, class, cpu, wall }. A sandbox that could
+-- Waits for a started run. Returns { status, ok, kind, cpu, wall }. A sandbox that could
 -- not run at all (exit status 2) is the grader's problem, not the student's: it raises.
 function M.finish(handle)
   local text = handle.pipe:read("a") or ""
@@ -87,7 +87,7 @@ function M.finish(handle)
   if code == 2 or status:match("^sandbox error") or status == "" then
     error({ message = "the sandbox failed: " .. (text ~= "" and text:gsub("\n+$", "") or "no output") }, 0)
   end
-  local r = { status = status, ok = status == "ok", class = M.class(status) }
+  local r = { status = status, ok = status == "ok", kind = M.kind(status) }
   local usage = handle.usage and wb.read_file(handle.usage) or ""
   r.cpu = tonumber(usage:match("cpu ([%d.]+)"))
   r.wall = tonumber(usage:match("wall ([%d.]+)"))
@@ -98,16 +98,19 @@ function M.run(opts)
   return M.finish(M.start(opts))
 end
 
--- The grader's class of each verdict of the harness's runner.classify (the one
--- reader of status lines). The grader scores by class.
-local CLASS_OF_VERDICT = { passed = "ok", crashed = "crash", timeout = "timeout", output = "output",
-                           leak = "leak", sanitizer = "sanitizer", exit = "exit", failed = "exit",
-                           memory = "crash" }
-
--- Classifies a status line: "ok", "leak", "timeout", "sanitizer", "crash",
--- "exit", "output" or "other".
-function M.class(status)
-  return CLASS_OF_VERDICT[runner.classify(status, "", "")] or "other"
+-- The kind of a status line (status.h): "ok", "crashed", "timeout", "output", "memory",
+-- "leak", "sanitizer", "exit", or "error" for a line in no other words.
+function M.kind(status)
+  if status == "ok" then
+    return "ok"
+  end
+  for _, k in ipairs({ { "^crashed", "crashed" }, { "^timed out", "timeout" }, { "^output limit", "output" },
+    { "^memory limit", "memory" }, { "^leaked", "leak" }, { "Sanitizer", "sanitizer" }, { "^exit %d+$", "exit" } }) do
+    if status:match(k[1]) then
+      return k[2]
+    end
+  end
+  return "error"
 end
 
 -- ------------------------------------------------------------------ choosing the level

@@ -1,56 +1,86 @@
--- build.lua: compiles a submission, in the sandbox, together with pristine grader files.
+-- build.lua: the one way the workbook builds a chapter's checker with code under test, for
+-- `make exercise-N` (the student's files, at the isolation level none) as for `make grade`
+-- (a submission, in the sandbox at the grader's level) and `make expected` (the reference).
 --
 -- A build happens in a fresh folder. The student's files are copied in from the submission
 -- only when each is a regular file (not a symbolic link: a link to solutions/ or
 -- /etc/shadow would otherwise be read by the grader on the student's behalf; nor a file
 -- with more than one hard link, another name of a file elsewhere) of at most
--- M.max_source bytes. Every other file (headers, the chapter's checker, shared readers)
--- comes from the repository, so editing a header or the checker in a submission changes
--- nothing.
+-- M.max_source bytes. The chapter's headers come from the repository, so editing a header in
+-- a submission changes nothing.
 --
--- Our own C files are trusted: they are compiled outside the sandbox, once, with the
--- project's strict flags (a build takes their objects from spec.prebuilt, the reference's
--- build folder). The student's files are compiled and linked INSIDE the sandbox, at the
--- run's isolation level, by a short shell script: the compiler sees only the student's
--- files, the pristine header and our objects, so `#include "../../solutions/165/profile.c"`,
--- `.incbin` of a grader file or `#include "/proc/..."` tricks find nothing to read, and a
--- compile that never ends (`#include "/dev/zero"`) meets the CPU and memory limits. The
--- binary comes back through the sandbox's results channel.
+-- Our own C (the checker kit, the chapter's checker, the platform files it uses) is trusted:
+-- compiled outside the sandbox with the project's strict flags, once per content, into a
+-- folder named by the hash of everything that goes into it (M.objects). The student's files
+-- are compiled and linked INSIDE the sandbox by a short shell script: the compiler sees only
+-- the student's files, the pristine headers and our objects, so `#include
+-- "../../solutions/165/profile.c"`, `.incbin` of a grader file or `#include "/proc/..."`
+-- tricks find nothing to read, and a compile that never ends (`#include "/dev/zero"`) meets
+-- the CPU and memory limits. The program comes back through the sandbox's results channel.
 --
 -- The script also lists the object's external symbols (nm). A submission that defines a
 -- sanitizer hook (__lsan_is_turned_off, __asan_default_options, ...) or the allocator the
 -- sanitizers watch (malloc, free, ...), or that calls LeakSanitizer's or the sanitizers'
--- runtime interface (__lsan_disable, ...), would switch the grader's memory checks off: it
--- is refused, with a status that names the symbol.
+-- runtime interface (__lsan_disable, ...), would switch the memory checks off: it is refused,
+-- with a status that names the symbol.
 --
 -- The linked program is also searched for valgrind's client-request preamble (the
 -- instruction sequence valgrind.h and callgrind.h expand to). A request can switch the speed
 -- check's count off (CALLGRIND_TOGGLE_COLLECT, _ZERO_STATS, _STOP_INSTRUMENTATION) or run a
 -- function natively, uncounted (VALGRIND_NON_SIMD_CALL1, answered by valgrind whatever the
 -- tool): a program that holds one is refused. Code generated at run time escapes the search
--- (README.md, "What the sandbox cannot stop").
+-- (grader/README.md, "What the sandbox cannot stop").
 --
--- A compile error is returned as data for the report; it never stops the grader.
+-- A compile error is returned as data for the report; it never stops the caller.
 
 local wb = require("vm.lib.workbook")
-local sandbox = require("grader.sandbox")
+local sandbox = require("exercises.harness.sandbox")
 
 local M = {}
 
-M.cc = os.getenv("CC") or "cc"
--- The student's warnings, as the Makefile's STUDENT_WARN (a spec keeps the two equal): the two
--- that always end in a crash stop the build, as they do in `make exercise-165`, so a submission
--- compiles here exactly when it compiled for the student.
+-- The compiler and the flags every build shares come from the top-level Makefile, which
+-- exports them (CC, CWARN for our code, SANITIZE): one definition for make's own builds and
+-- for these.
+local function from_make(name)
+  local value = os.getenv(name)
+  if not value or value == "" then
+    error(name .. " is not set: run this through make, or first eval \"$(make -s lua-path)\"", 0)
+  end
+  return value
+end
+
+M.cc = from_make("CC")
+M.ours = from_make("CWARN")
+-- The student's warnings: warnings, not -Werror, so a half-written function still runs; but
+-- two warnings always mean a crash later, so they stop the build with the line to fix: a
+-- function called without its declaration (strdup without _POSIX_C_SOURCE: its pointer is
+-- taken for an int and loses its upper half) and an integer used as a pointer.
 M.warn = "-std=c11 -Wall -Wextra -Werror=implicit-function-declaration -Werror=int-conversion"
-M.sanitize = "-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 M.max_source = 1 << 20
 
--- The build flavours: "asan" for correctness checks, "fast" (no sanitizers,
--- optimised) for instruction counts under callgrind, where ASan cannot run.
+-- The build flavours: "asan" for every answer (the student's run and the grader's checks),
+-- "fast" (no sanitizers, optimised) for instruction counts under callgrind, where ASan
+-- cannot run.
 M.flavours = {
-  asan = "-g -O1 " .. M.sanitize,
+  asan = "-g -O1 " .. from_make("SANITIZE"),
   fast = "-g -O2",
 }
+
+-- The checker kit every chapter's checker links, and where its headers are.
+M.kit = { "exercises/harness/checker.c", "exercises/harness/alloc_fail.c", "exercises/harness/fork_tests.c",
+  "exercises/harness/status.c", "vm/prof/tsv.c" }
+M.kit_includes = { "exercises/harness", "vm/prof" }
+-- Every allocation call goes through alloc_fail.c, so a case can make them fail.
+M.wrap = "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup"
+
+local function pkg_config(what)
+  return (wb.capture("pkg-config " .. what .. " cmocka 2>/dev/null"):gsub("%s+$", ""))
+end
+M.cmocka_cflags = pkg_config("--cflags")
+M.cmocka_libs = pkg_config("--libs")
+if M.cmocka_libs == "" then
+  M.cmocka_libs = "-lcmocka"
+end
 
 -- The sandbox's limits for one compile-and-link script.
 M.limits = { cpu = 60, memory = 2048, output = 256 << 10, results_limit = 256 << 20,
@@ -93,10 +123,9 @@ local function file_kind(path)
   return kind, tonumber(size), tonumber(links)
 end
 
--- Lays out a fresh build directory. spec: dir, submission (folder),
--- student_files (names), pristine ({repo path, name} pairs), trusted (the reference: its
--- files may have other hard links). Returns ok, or
--- nil plus a message naming the problem.
+-- Lays out a fresh build folder. spec: dir, submission (folder), student_files (names),
+-- headers ({repository path, name} pairs), trusted (the reference: its files may have other
+-- hard links), display (the folder a report names the student's files in; default "."). Returns true, or nil plus a message naming the problem.
 function M.prepare(spec)
   wb.rm_rf(spec.dir)
   wb.mkdir_p(spec.dir)
@@ -120,48 +149,86 @@ function M.prepare(spec)
     -- the sandbox, which never follows one, refuses it), not what it points to.
     wb.run("cp -P -- " .. wb.quote(src) .. " " .. wb.quote(spec.dir .. "/" .. name))
   end
-  for _, pair in ipairs(spec.pristine) do
+  for _, pair in ipairs(spec.headers) do
     if not wb.exists(pair[1]) then
-      return nil, "missing grader file " .. pair[1]
+      return nil, "missing file " .. pair[1]
     end
     wb.copy(pair[1], spec.dir .. "/" .. pair[2])
   end
   return true
 end
 
--- Compiles one of our files to an object, outside the sandbox; returns ok, log.
-local function compile_ours(dir, source, object, flags)
-  local log_path = dir .. "/" .. object .. ".log"
-  local cmd = string.format("cd %s && timeout 300 %s %s -I. -c %s -o %s > %s 2>&1",
-    wb.quote(dir), M.cc, flags, wb.quote(source), wb.quote(object), wb.quote(wb.basename(log_path)))
-  local ok = wb.run(cmd)
-  return ok, wb.read_file(log_path) or ""
-end
-
--- Our objects for a flavour: from spec.prebuilt when there, else compiled with -Werror.
--- Returns the list of object names, or nil plus the error.
-local function our_objects(spec, flavour, out)
-  local objects = {}
-  for _, name in ipairs(spec.ours) do
-    local object = out .. "-" .. name:gsub("%.c$", ".o")
-    local prebuilt = spec.prebuilt and (spec.prebuilt .. "/" .. object)
-    if not (prebuilt and wb.exists(prebuilt) and wb.copy(prebuilt, spec.dir .. "/" .. object)) then
-      local ok, log = compile_ours(spec.dir, name, object, M.warn .. " -Werror " .. M.flavours[flavour])
-      if not ok then
-        return nil, "grader file " .. name .. " does not compile: " .. first_error(log)
+-- Every file our objects are made from, for the hash that names their folder: the sources,
+-- and the headers of the folders they include.
+local function object_inputs(ours)
+  local inputs = {}
+  for _, source in ipairs(ours.sources) do
+    inputs[#inputs + 1] = source
+  end
+  for _, dir in ipairs(ours.includes) do
+    for _, name in ipairs(wb.list_dir(dir) or {}) do
+      if name:match("%.h$") then
+        inputs[#inputs + 1] = dir .. "/" .. name
       end
     end
-    objects[#objects + 1] = object
+  end
+  return inputs
+end
+
+-- Our objects for a flavour, compiled once per content into build/harness/objects/HASH/.
+-- ours: { sources = {...}, includes = {...} } (repository paths). Returns the list of object
+-- paths, or nil plus the first error. Parallel builders each compile into a private folder
+-- and rename it into place, so nobody sees half a folder.
+function M.objects(ours, flavour)
+  local flags = table.concat({ M.ours, M.flavours[flavour], M.cmocka_cflags }, " ")
+  for _, dir in ipairs(ours.includes) do
+    flags = flags .. " -I" .. wb.quote(dir)
+  end
+  local inputs = object_inputs(ours)
+  local hashes = wb.sha256_many(inputs)
+  local stamp = { M.cc, flags }
+  for _, path in ipairs(inputs) do
+    stamp[#stamp + 1] = path .. " " .. (hashes[path] or "missing")
+  end
+  local parent = "build/harness/objects"
+  wb.mkdir_p(parent)
+  local stamp_file = string.format("%s/stamp.%d", parent, wb.pid())
+  wb.write_file(stamp_file, table.concat(stamp, "\n"))
+  local dir = parent .. "/" .. flavour .. "-" .. wb.sha256(stamp_file):sub(1, 16)
+  os.remove(stamp_file)
+  local objects = {}
+  for i, source in ipairs(ours.sources) do
+    objects[i] = string.format("%s/%d-%s", dir, i, wb.basename(source):gsub("%.c$", ".o"))
+  end
+  if wb.is_dir(dir) then
+    return objects
+  end
+  local private = wb.temp_dir(parent, "tmp")
+  for i, source in ipairs(ours.sources) do
+    local object = private .. "/" .. wb.basename(objects[i])
+    local log = private .. "/compile.log"
+    if not wb.run(string.format("%s %s -c %s -o %s > %s 2>&1", M.cc, flags, wb.quote(source), wb.quote(object),
+      wb.quote(log))) then
+      local why = first_error(wb.read_file(log) or "")
+      wb.rm_rf(private)
+      return nil, source .. " does not compile: " .. why
+    end
+  end
+  if not wb.run("mv -T " .. wb.quote(private) .. " " .. wb.quote(dir) .. " 2>/dev/null") then
+    wb.rm_rf(private) -- another builder got there first; its objects are the same
   end
   return objects
 end
 
 -- The shell script run in the sandbox: compile each student file, list its symbols, link,
--- send the binary to fd 3. Exit 10: a compile error, 11: nm failed, 12: a link error.
+-- send the program to fd 3. Exit 10: a compile error, 11: nm failed, 12: a link error.
 -- Objects go to the box's own temporary folder, $TMPDIR (/tmp is private only inside
 -- bubblewrap).
 local function script(spec, flavour, objects)
-  local flags = M.warn .. " " .. M.flavours[flavour]
+  -- The box's folder is a temporary one: the debug information (and so a sanitizer's report)
+  -- names the student's files where the student keeps them.
+  local flags = string.format('%s %s -fdebug-prefix-map="$PWD"=%s', M.warn, M.flavours[flavour],
+    wb.quote(spec.display or "."))
   local lines, linked = { "set -u" }, {}
   for _, name in ipairs(spec.student_files) do
     if name:match("%.c$") then
@@ -172,10 +239,10 @@ local function script(spec, flavour, objects)
     end
   end
   for _, object in ipairs(objects) do
-    linked[#linked + 1] = wb.quote(object)
+    linked[#linked + 1] = wb.quote(wb.basename(object))
   end
-  lines[#lines + 1] = string.format('%s %s %s -o "$TMPDIR"/program || exit 12', M.cc, flags,
-    table.concat(linked, " "))
+  lines[#lines + 1] = string.format('%s %s %s %s %s -lm -o "$TMPDIR"/program || exit 12', M.cc, flags,
+    table.concat(linked, " "), M.wrap, M.cmocka_libs)
   lines[#lines + 1] = 'cat "$TMPDIR"/program >&3'
   return table.concat(lines, "\n")
 end
@@ -206,33 +273,32 @@ function M.client_request_refusal(program, file)
   end
 end
 
--- Builds program `out` in spec.dir with the given flavour from the student's
--- C files and our C files (spec.ours). Returns a result table:
--- { ok, warnings, log, error (first error line), program (path), refused, ours }.
-function M.link(spec, flavour, out)
-  local objects, why = our_objects(spec, flavour, out)
+-- Builds the program spec.dir/NAME with the given flavour from the student's C files and
+-- our objects (spec.ours). Returns { ok, warnings, log, error (first error line), program
+-- (path), refused, ours (true when our own code failed: the caller's problem, not the
+-- student's) }.
+function M.link(spec, flavour, name)
+  local objects, why = M.objects(spec.ours, flavour)
   if not objects then
     return { ok = false, error = why, log = why, warnings = 0, ours = true }
   end
   local files = {}
-  for _, name in ipairs(spec.student_files) do
-    files[#files + 1] = { name, spec.dir .. "/" .. name }
+  for _, file in ipairs(spec.student_files) do
+    files[#files + 1] = { file, spec.dir .. "/" .. file }
   end
-  for _, pair in ipairs(spec.pristine) do
-    if pair[2]:match("%.h$") then
-      files[#files + 1] = { pair[2], spec.dir .. "/" .. pair[2] }
-    end
+  for _, pair in ipairs(spec.headers) do
+    files[#files + 1] = { pair[2], spec.dir .. "/" .. pair[2] }
   end
   for _, object in ipairs(objects) do
-    files[#files + 1] = { object, spec.dir .. "/" .. object }
+    files[#files + 1] = { wb.basename(object), object }
   end
-  local base = spec.dir .. "/" .. out
+  local base = spec.dir .. "/" .. name
   local r = sandbox.run(setmetatable({ argv = { "sh", "-c", script(spec, flavour, objects) }, files = files,
     stdout = base .. ".symbols", stderr = base .. ".log", results = base }, { __index = M.limits }))
   local log = wb.read_file(base .. ".log") or ""
   local result = { ok = false, log = log, warnings = count_warnings(log) }
   local sources = table.concat(spec.student_files, ", ")
-  if r.status == "exit 10" or (r.class == "output" and log:match(": error:")) then
+  if r.status == "exit 10" or (r.kind == "output" and log:match(": error:")) then
     result.error = sources .. " does not compile: " .. first_error(log)
     return result
   elseif r.status == "exit 12" then

@@ -1,0 +1,151 @@
+-- cases.lua: the cases a checker runs, as people write them and as the checker reads them.
+--
+-- People write case files (a chapter's public tests, exercises/N/tests/FUNCTION.txt): blocks
+-- that start with "case: ID", then "key: value" lines; "#" lines and blank lines are skipped.
+-- A value is escaped in the workbook's one dialect (vm/lib/workbook.lua: \\ \t \n \r \xHH), so
+-- a trailing blank is written \x20 and a line end \n. The file's name is the function the
+-- cases call; a case is FUNCTION.ID. A field KEY-file: PATH stands for one field KEY per line of
+-- PATH (beside the case file; "#" lines and blank lines skipped, each line unescaped), so long
+-- inputs live in files of their own. The keys why, from and hint say what a case is about; the
+-- report shows them and the checker never sees them.
+--
+-- The grader builds its cases in code (the same tables). Either way write_tsv turns them into
+-- the checker's cases file (exercises/harness/checker.h): CASE<TAB>KEY<TAB>VALUE<TAB>ORIGIN.
+--
+-- A case: { name = "parse_row.plain_row", func = "parse_row", id = "plain_row",
+--           origin = "FILE:LINE", meta = { why = ..., from = ..., hint = ... },
+--           fields = { { key, value, origin }, ... } }
+
+local wb = require("vm.lib.workbook")
+
+local M = {}
+
+M.META = { why = true, from = true, hint = true }
+
+local KNOWN_ESCAPES = { ["\\"] = true, t = true, n = true, r = true }
+
+-- The escapes of a value are the dialect's; anything else is a mistake in the file.
+local function check_escapes(value)
+  local i = 1
+  while true do
+    local at = value:find("\\", i, true)
+    if not at then
+      return nil
+    end
+    local escape = value:sub(at + 1, at + 1)
+    if escape == "x" and value:sub(at + 2, at + 3):match("^%x%x$") then
+      i = at + 4
+    elseif KNOWN_ESCAPES[escape] then
+      i = at + 2
+    else
+      return "unknown escape \\" .. escape .. " (the escapes are \\\\ \\t \\n \\r \\xHH)"
+    end
+  end
+end
+
+local function fail(origin, why)
+  error({ message = origin .. ": " .. why }, 0)
+end
+
+-- The fields KEY-file: PATH stands for.
+local function file_fields(key, path, origin)
+  local text = wb.read_file(path)
+  if not text then
+    fail(origin, "cannot read " .. path)
+  end
+  local fields = {}
+  for number, line in ipairs(wb.split_lines(text)) do
+    if line ~= "" and not line:match("^#") then
+      local where = path .. ":" .. number
+      local bad = check_escapes(line)
+      if bad then
+        fail(where, bad)
+      end
+      fields[#fields + 1] = { key, wb.unescape(line), where }
+    end
+  end
+  return fields
+end
+
+-- The cases of one case file, in file order. Raises with FILE:LINE on a mistake.
+function M.read(path)
+  local text = wb.read_file(path)
+  if not text then
+    error({ message = "cannot read " .. path }, 0)
+  end
+  local func = wb.basename(path):gsub("%.[^.]*$", "")
+  local list, seen, current = {}, {}, nil
+  for number, line in ipairs(wb.split_lines(text)) do
+    local origin = path .. ":" .. number
+    if line ~= "" and not line:match("^#") then
+      local key, value = line:match("^([%w_-]+):(.*)$")
+      if not key then
+        fail(origin, "expected 'key: value'")
+      end
+      value = value:gsub("^ ", "")
+      local bad = check_escapes(value)
+      if bad then
+        fail(origin, bad)
+      end
+      value = wb.unescape(value)
+      if key == "case" then
+        if not value:match("^[a-z0-9_]+$") then
+          fail(origin, "a case id uses only a-z, 0-9 and _")
+        elseif seen[value] then
+          fail(origin, "case " .. value .. " is already used in this file (line " .. seen[value] .. ")")
+        end
+        seen[value] = number
+        current = { name = func .. "." .. value, func = func, id = value, origin = origin, meta = {}, fields = {} }
+        list[#list + 1] = current
+      elseif not current then
+        fail(origin, "a case starts with 'case: ID'")
+      elseif M.META[key] then
+        current.meta[key] = value:gsub("^%s+", "")
+      elseif key:match("%-file$") then
+        for _, field in ipairs(file_fields(key:gsub("%-file$", ""), wb.dirname(path) .. "/" .. value, origin)) do
+          current.fields[#current.fields + 1] = field
+        end
+      else
+        current.fields[#current.fields + 1] = { key, value, origin }
+      end
+    end
+  end
+  return list
+end
+
+-- The cases of several files, one list.
+function M.read_all(paths)
+  local list = {}
+  for _, path in ipairs(paths) do
+    for _, c in ipairs(M.read(path)) do
+      list[#list + 1] = c
+    end
+  end
+  return list
+end
+
+-- The value of a case's first field called key, or nil.
+function M.field(c, key)
+  for _, f in ipairs(c.fields) do
+    if f[1] == key then
+      return f[2]
+    end
+  end
+end
+
+-- The checker's cases file for a list of cases.
+function M.write_tsv(path, list)
+  local out = {}
+  for _, c in ipairs(list) do
+    local name = wb.escape(c.name)
+    for _, f in ipairs(c.fields) do
+      out[#out + 1] = table.concat({ name, wb.escape(f[1]), wb.escape(f[2]), wb.escape(f[3] or c.origin or "") }, "\t")
+    end
+    if #c.fields == 0 then -- a case without fields still has to reach the checker
+      out[#out + 1] = table.concat({ name, "case", wb.escape(c.id or ""), wb.escape(c.origin or "") }, "\t")
+    end
+  end
+  wb.write_file(path, table.concat(out, "\n") .. (#out > 0 and "\n" or ""))
+end
+
+return M

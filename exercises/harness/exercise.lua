@@ -1,0 +1,479 @@
+-- exercise.lua: the student's run behind `make exercise-N` and `make watch-N`.
+--
+--   lua5.4 exercises/harness/exercise.lua --chapter N [--from DIR] [--only PREFIX] [--brief]
+--       [--jobs N] [--details N] [--out DIR]
+--
+-- Builds chapter N's checker with the files of DIR (default exercises/N: the student's; the
+-- instructor may name solutions/N) exactly as the grader does (exercises/harness/build.lua),
+-- runs every public case in its own forked child (runner.lua), compares the answers with the
+-- reference's kept in exercises/N/tests/expected/ (compare.lua), and explains the failures
+-- (feedback.lua): the rule, the call and its input with blanks made visible, expected and
+-- actual in the chapter's words, what a crash or a timeout means, where a sanitizer says it
+-- happened, and the hint to read next. Hints come from the handout: a heading such as
+-- "#### parse_row, hint 1: ..." and the text under it. The first three runs that fail a
+-- function show its hint 1, the next three hint 2, and so on; a run of one case (--only) uses
+-- up no hint, and a function whose every case passes starts again at hint 1 (counted in
+-- OUT/hint-state). A function whose every failing answer is the shipped stub's is one line:
+-- "not written yet?". The report ends with a progress line (parse_row 9/12 · sum_named 3/3 ·
+-- inclusive 0/6); --brief (watch mode) starts with it, shows only the first failure in full,
+-- then the compiler's warnings, and exits 0. Otherwise the exit status is 0 when every case
+-- passed, 1 when one failed, 2 when the cases could not run.
+
+local wb = require("vm.lib.workbook")
+local chapter = require("exercises.harness.chapter")
+local build = require("exercises.harness.build")
+local cases = require("exercises.harness.cases")
+local answers = require("exercises.harness.answers")
+local runner = require("exercises.harness.runner")
+local compare = require("exercises.harness.compare")
+local feedback = require("exercises.harness.feedback")
+local sandbox = require("exercises.harness.sandbox")
+
+local M = {}
+
+local function parse_args(argv)
+  local parser = wb.parser("exercise.lua", "Builds an exercise, runs its public cases and explains the failures.")
+  parser:option("--chapter", "the chapter"):count(1)
+  parser:option("--from", "the folder of the code under test (default exercises/N)")
+  parser:option("--only", "the cases whose name starts so")
+  parser:flag("--brief", "watch mode's report")
+  parser:option("--jobs", "cases at once", tostring(wb.nproc())):convert(wb.to_integer)
+  parser:option("--details", "failures shown in full per function", "2"):convert(wb.to_integer)
+  parser:option("--out", "where the build and the answers go (default build/exercise/N)")
+  return wb.parse(parser, argv)
+end
+
+-- ------------------------------------------------------------------ hints
+
+-- Reads "#### FUNCTION, hint N: TITLE" sections of the handout:
+-- hints[func][n] = { title = ..., text = ... }.
+function M.read_hints(path)
+  local hints = {}
+  local text = path and wb.read_file(path)
+  if not text then
+    return hints
+  end
+  local current
+  for _, line in ipairs(wb.split_lines(text)) do
+    local func, n, title = line:match("^#+%s+([%w_]+), hint (%d+):?%s*(.*)$")
+    if func then
+      hints[func] = hints[func] or {}
+      current = { title = title, lines = {} }
+      hints[func][tonumber(n)] = current
+    elseif line:match("^#") then
+      current = nil
+    elseif current then
+      current.lines[#current.lines + 1] = line
+    end
+  end
+  for _, tiers in pairs(hints) do
+    for _, hint in pairs(tiers) do
+      hint.text = table.concat(hint.lines, "\n"):gsub("^%s+", ""):gsub("%s+$", "")
+      hint.lines = nil
+    end
+  end
+  return hints
+end
+
+-- The state file remembers, per function, how many runs in a row it has failed.
+local function read_state(path)
+  local state = {}
+  for func, runs in (wb.read_file(path) or ""):gmatch("([%w_]+) (%d+)") do
+    state[func] = tonumber(runs)
+  end
+  return state
+end
+
+local function write_state(path, state)
+  local funcs, lines = {}, {}
+  for func in pairs(state) do
+    funcs[#funcs + 1] = func
+  end
+  table.sort(funcs)
+  for i, func in ipairs(funcs) do
+    lines[i] = func .. " " .. state[func] .. "\n"
+  end
+  wb.write_file(path, table.concat(lines))
+end
+
+-- ------------------------------------------------------------------ building
+
+-- The checker built with the code under test, or nil after saying why not (the compiler's
+-- own words, after a line that says what they mean).
+local function build_checker(ch, opts, out)
+  local spec = chapter.build_spec(ch, out .. "/build", opts.from, opts.from == ch.solution)
+  local program = out .. "/check"
+  os.remove(program) -- the last good build must never answer for code that no longer compiles
+  local ok, why = build.prepare(spec)
+  local r = ok and build.link(spec, "asan", "check") or { ok = false, error = why, log = why, warnings = 0 }
+  if r.ours then
+    error({ message = r.error }, 0)
+  end
+  -- The compiler names the file as it saw it, in its build folder: name it where it is.
+  local log = (r.log or ""):gsub("%f[%w]([%w_%-]+%.[ch]):(%d+)", function(file, line)
+    return (wb.exists(opts.from .. "/" .. file) and (opts.from .. "/" .. file) or file) .. ":" .. line
+  end)
+  wb.write_file(out .. "/build.log", log)
+  if r.ok then
+    wb.copy(r.program, program)
+    return program, log
+  end
+  if r.refused then
+    io.write("\n", r.refused, "\n")
+    return nil
+  end
+  io.write("\nYour code does not compile yet, so no test could run. The compiler says:\n\n",
+    (log:gsub("[^\n]+", "    %0")), "\nFix the first error first: later ones are often caused by it.\n")
+  if log:match("implicit declaration of function .str[n]?dup") then
+    io.write("strdup and strndup are POSIX, not C11: <string.h> declares them only when the file\n"
+      .. "starts with the stub's first line, #define _POSIX_C_SOURCE 200809L, above every #include.\n")
+  end
+  return nil
+end
+
+-- The public cases, each with the reference's answers (c.expected). Raises when they are
+-- missing or stale, naming the file and what to do.
+local function load_cases(ch)
+  local list = {}
+  local fix = wb.exists(ch.solution) and ("run `make expected CHAPTER=" .. ch.id .. "`")
+    or "the file should be as your instructor shipped it (git checkout restores it)"
+  for _, path in ipairs(chapter.case_files(ch)) do
+    local expected, why = answers.read(chapter.expected_path(path), { path = path, fix = fix })
+    if not expected then
+      error({ message = why }, 0)
+    end
+    for _, c in ipairs(cases.read(path)) do
+      c.expected = expected[c.name]
+      if not c.expected then
+        error({ message = c.origin .. ": case " .. c.name .. " has no expected answers; " .. fix }, 0)
+      end
+      list[#list + 1] = c
+    end
+  end
+  return list
+end
+
+-- ------------------------------------------------------------------ verdicts
+
+-- A result's verdict: "passed", "wrong" (it ended well, with other answers), or how it ended.
+local function judge(c, result)
+  result.comparison = compare.items(c.expected, result.items)
+  if result.kind ~= "ok" then
+    result.verdict = result.kind
+  else
+    result.verdict = result.comparison.first and "wrong" or "passed"
+  end
+  return result
+end
+
+-- Results grouped by function, in the order of the cases: funcs (names) and counts[func] =
+-- { passed, total, failing = { {case, result} } }.
+local function group(list, results)
+  local by_name = {}
+  for _, c in ipairs(list) do
+    by_name[c.name] = c
+  end
+  local funcs, counts = {}, {}
+  for _, r in ipairs(results) do
+    if not counts[r.func] then
+      funcs[#funcs + 1] = r.func
+      counts[r.func] = { passed = 0, total = 0, failing = {} }
+    end
+    local count = counts[r.func]
+    count.total = count.total + 1
+    if r.verdict == "passed" then
+      count.passed = count.passed + 1
+    else
+      count.failing[#count.failing + 1] = { case = by_name[r.name], result = r }
+    end
+  end
+  return funcs, counts
+end
+
+-- True when every case of the function failed, each first with the shipped stub's answer:
+-- most likely not written yet, and one line says so (unless cases were asked for by name:
+-- then they are shown).
+local function not_written(ch, opts, count)
+  if count.passed > 0 or opts.only or not ch.stub then
+    return false
+  end
+  for _, f in ipairs(count.failing) do
+    local first = f.result.comparison.first
+    local actual = first and first.actual or ""
+    if f.result.verdict ~= "wrong" or not (actual == ch.stub or actual:sub(1, #ch.stub + 1) == ch.stub .. " ") then
+      return false
+    end
+  end
+  return true
+end
+
+-- One line for a failing case: the rule it checks, and how it ended unless it merely got a
+-- wrong answer, or one right but for writing into its const input.
+local function one_line(f)
+  local rule, r = wb.escape(f.case.meta.why or ""), f.result
+  if r.verdict == "wrong" then
+    local first = r.comparison.first
+    if first.key:match("^changed:") and not first.expected then
+      return string.format("%s (your code changed the %s)", rule, first.key:sub(9))
+    end
+    return rule
+  end
+  return rule == "" and r.status or string.format("%s (%s)", rule, r.status)
+end
+
+-- ------------------------------------------------------------------ the report
+
+local function progress_line(funcs, counts)
+  local parts = {}
+  for _, func in ipairs(funcs) do
+    parts[#parts + 1] = string.format("%s %d/%d", func, counts[func].passed, counts[func].total)
+  end
+  return table.concat(parts, " · ")
+end
+
+local function see_one(ch, name)
+  return string.format("make exercise-%s TEST=%s", ch.id, name)
+end
+
+-- The hint to show for a function that failed this run (state counts its failing runs).
+local function write_hint(ch, hints, state, func)
+  local tiers = hints[func] or {}
+  local tier = math.min(1 + ((state[func] or 1) - 1) // 3, #tiers)
+  local hint = tiers[tier]
+  if hint then
+    io.write(string.format("\n  Hint %d of %d for %s (%s/%s, \"%s, hint %d\"):\n", tier, #tiers, func, ch.dir,
+      ch.handout or "README.md", func, tier))
+    io.write((hint.text:gsub("[^\n]+", "    %0")), "\n")
+    if tier < #tiers then
+      io.write("    (Still stuck after three more failing runs? Then you see hint ", tier + 1,
+        "; or read it now in the handout.)\n")
+    end
+  end
+end
+
+local function write_failure(ch, f)
+  local r = f.result
+  io.write(string.format("\n✗ %s  (%s)\n", r.name, feedback.LABEL[r.verdict] or r.verdict))
+  io.write(table.concat(feedback.case_lines(ch, f.case, r, r.comparison), "\n"), "\n")
+  local said = feedback.printed(r.stdout, 10)
+  if #said > 0 then
+    io.write("  Your code printed:\n", table.concat(said, "\n"), "\n")
+  end
+end
+
+-- The full report of one function with failing cases.
+local function write_function(ch, opts, hints, state, func, count)
+  io.write("\n", string.rep("=", 78), "\n")
+  if not_written(ch, opts, count) then
+    io.write(string.format("%s: not written yet? Every test (%d) got %s, what the shipped stub "
+      .. "returns.\n  Start with the handout's section on %s, then run its first test alone:\n    %s\n",
+      func, count.total, ch.stub, func, see_one(ch, count.failing[1].result.name)))
+    return
+  end
+  io.write(string.format("%s: %d of %d tests fail\n", func, #count.failing, count.total))
+  for i = 1, math.min(opts.details, #count.failing) do
+    write_failure(ch, count.failing[i])
+  end
+  if #count.failing > opts.details then
+    io.write(string.format("\n  The other %d failing tests of %s, each with the rule it checks:\n",
+      #count.failing - opts.details, func))
+    for i = opts.details + 1, #count.failing do
+      io.write(string.format("  ✗ %s: %s\n", count.failing[i].result.name, one_line(count.failing[i])))
+    end
+    io.write("  See one in full: ", see_one(ch, count.failing[opts.details + 1].result.name), "\n")
+  end
+  write_hint(ch, hints, state, func)
+end
+
+local function write_warnings(log)
+  if log and log:match("warning:") then
+    io.write("\nThe compiler warns (warnings often point at real bugs):\n", (log:gsub("[^\n]+", "    %0")))
+  end
+end
+
+-- Watch mode: the progress line first, then the first failure in full, then warnings.
+local function write_brief(ch, opts, hints, state, funcs, counts, failed, total)
+  io.write(progress_line(funcs, counts), "\n")
+  if failed == 0 then
+    io.write(string.format("All %d tests pass.\n", total))
+  else
+    io.write(string.format("%d of %d tests fail.\n", failed, total))
+    local stubs, first = {}, nil
+    for _, func in ipairs(funcs) do
+      local count = counts[func]
+      if not_written(ch, opts, count) then
+        stubs[#stubs + 1] = func
+      elseif #count.failing > 0 and not first then
+        first = func
+      end
+    end
+    if #stubs > 0 then
+      io.write(table.concat(stubs, ", "), ": not written yet? (every test got ", ch.stub,
+        ", what the shipped stubs return)\n")
+    end
+    if first then
+      io.write("The first failure:\n")
+      write_failure(ch, counts[first].failing[1])
+      write_hint(ch, hints, state, first)
+    end
+    io.write("\n(make exercise-", ch.id, " shows every failure.)\n")
+  end
+end
+
+local function write_tsv(path, results)
+  local lines = {}
+  for i, r in ipairs(results) do
+    lines[i] = r.name .. "\t" .. r.verdict .. "\t" .. r.status .. "\n"
+  end
+  wb.write_file(path, table.concat(lines))
+end
+
+-- Every case run and judged: the results, or nil and why the cases could not run.
+function M.run(ch, opts, out)
+  local list = load_cases(ch)
+  if opts.only then
+    local kept = {}
+    for _, c in ipairs(list) do
+      if c.name:sub(1, #opts.only) == opts.only then
+        kept[#kept + 1] = c
+      end
+    end
+    list = kept
+  end
+  local program, log = build_checker(ch, opts, out)
+  if not program then
+    return nil, nil, "build"
+  end
+  local workdir = wb.realpath(out) .. "/cases"
+  wb.rm_rf(workdir)
+  wb.mkdir_p(workdir)
+  cases.write_tsv(out .. "/cases.tsv", list)
+  local by_name = {}
+  for _, c in ipairs(list) do
+    by_name[c.name] = c
+  end
+  -- One character per finished case, so that a slow run visibly makes progress.
+  local marks = { passed = ".", wrong = "F", crashed = "C", timeout = "T", sanitizer = "S", leak = "L", output = "O",
+    memory = "M", exit = "E" }
+  local done = 0
+  if not opts.brief then
+    io.write("Running the tests: ")
+    io.stdout:flush()
+  end
+  local results, problem = runner.run_each({ checker = program, cases = wb.realpath(out .. "/cases.tsv"),
+    workdir = workdir, limits = ch.limits, jobs = opts.jobs, sources = ch.student_files,
+    on_result = function(r)
+      judge(by_name[r.name], r)
+      done = done + 1
+      if not opts.brief then
+        io.write(marks[r.verdict] or "X", done % 60 == 0 and "\n                   " or "")
+        io.stdout:flush()
+      end
+    end })
+  if not opts.brief then
+    io.write("\n")
+  end
+  if not results then
+    error({ message = "could not run the cases: " .. problem }, 0)
+  end
+  return results, list, log
+end
+
+-- `make expected`, for the public cases: the reference's answers, from the same build and
+-- run as the student's, into tests/expected/. Raises when the reference fails a case.
+function M.write_expected(ch)
+  local out = "build/exercise/" .. ch.id .. "-expected"
+  wb.rm_rf(out)
+  wb.mkdir_p(out)
+  sandbox.use("none") -- only the reference runs here, and it is ours
+  local program = build_checker(ch, { from = ch.solution }, out)
+  if not program then
+    error({ message = "the reference " .. ch.solution .. " does not build" }, 0)
+  end
+  local written = {}
+  for _, path in ipairs(chapter.case_files(ch)) do
+    local list = cases.read(path)
+    local workdir = wb.realpath(out) .. "/cases"
+    wb.rm_rf(workdir)
+    wb.mkdir_p(workdir)
+    cases.write_tsv(out .. "/cases.tsv", list)
+    local results, problem = runner.run_each({ checker = program, cases = wb.realpath(out .. "/cases.tsv"),
+      workdir = workdir, limits = ch.limits, jobs = wb.nproc(), sources = ch.student_files })
+    if not results then
+      error({ message = "could not run the reference on " .. path .. ": " .. problem }, 0)
+    end
+    local answered = {}
+    for i, r in ipairs(results) do
+      if r.kind ~= "ok" then
+        error({ message = string.format("%s: the reference failed case %s: %s", list[i].origin, r.name, r.status) }, 0)
+      end
+      answered[i] = { name = r.name, items = r.items }
+    end
+    answers.write(chapter.expected_path(path), { path = path, made_by = ch.solution, cases = answered })
+    written[#written + 1] = { path = chapter.expected_path(path), cases = #answered }
+  end
+  return written
+end
+
+function M.main(argv)
+  local opts = parse_args(argv)
+  local ch = chapter.load(opts.chapter)
+  opts.from = (opts.from or ch.dir):gsub("/+$", "")
+  local out = opts.out or ("build/exercise/" .. ch.id .. (opts.from == ch.solution and "-solution" or ""))
+  wb.mkdir_p(out)
+  sandbox.use("none") -- the student's own code, on the student's own machine
+  local results, list, log = M.run(ch, opts, out)
+  if not results then
+    return opts.brief and 0 or 1 -- the build said why
+  end
+  if #results == 0 then
+    io.write("No test matches '", tostring(opts.only), "' (names look like ", ch.functions and "" or "",
+      "FUNCTION.ID: see exercises/", ch.id, "/tests).\n")
+    return 2
+  end
+  write_tsv(out .. "/results.tsv", results)
+  local funcs, counts = group(list, results)
+  local hints = M.read_hints(ch.dir .. "/" .. (ch.handout or "README.md"))
+  local state_path = out .. "/hint-state"
+  local state = read_state(state_path)
+  local failed = 0
+  for _, func in ipairs(funcs) do
+    local count = counts[func]
+    failed = failed + #count.failing
+    if #count.failing == 0 then
+      state[func] = nil
+    elseif not not_written(ch, opts, count) then
+      state[func] = (state[func] or 0) + 1 -- a stub's answer is no attempt: no hint used up
+    end
+  end
+  if not opts.only then
+    write_state(state_path, state)
+  end
+  if opts.brief then
+    write_brief(ch, opts, hints, state, funcs, counts, failed, #results)
+    write_warnings(log)
+    return 0 -- watch mode goes on either way
+  end
+  write_warnings(log)
+  io.write("(. passed, F wrong result, C crashed, T timed out, S sanitizer report, L leak, O too much output, "
+    .. "M too much memory, E exited)\n")
+  io.write(string.format("Ran %d test%s of %s, each in its own process (time limit %s s of CPU time).\n",
+    #results, #results == 1 and "" or "s", opts.from, ch.limits.cpu))
+  for _, func in ipairs(funcs) do
+    if #counts[func].failing > 0 then
+      write_function(ch, opts, hints, state, func, counts[func])
+    end
+  end
+  io.write("\n", string.rep("=", 78), "\n", progress_line(funcs, counts), "\n")
+  if failed == 0 then
+    io.write(#results == 1 and "The test passes.\n" or string.format("All %d tests pass.\n", #results))
+    return 0
+  end
+  io.write(string.format("%d of %d tests fail.\n", failed, #results))
+  return 1
+end
+
+if arg and arg[0] and arg[0]:match("exercise%.lua$") then
+  wb.exit_with("make exercise", M.main, arg)
+end
+return M
