@@ -1,5 +1,5 @@
 -- attacks.lua: grades a chapter's attack suite (grader/NNN/attacks/) and checks that every
--- attack came to its designed outcome (grader/165/attacks/attacks.lua says what each is).
+-- attack came to its designed outcome (grader/N/attacks/attacks.lua says what each is).
 --
 -- Used by the grader's tests, once per isolation level, and by the Gradescope emulation.
 -- The attacks are graded as a batch through batch.lua, exactly as an instructor grades
@@ -13,6 +13,7 @@
 --   * the repository's files unchanged (build/ and .git aside).
 
 local wb = require("vm.lib.workbook")
+local engine = require("grader.engine")
 local json = require("dkjson")
 
 local M = {}
@@ -30,33 +31,44 @@ end
 
 -- Lines of the reference that appear nowhere in the files a student has anyway: if one of
 -- them shows up in a report, the reference's source leaked.
-local function secret_lines(rubric)
+local function secret_lines(chapter)
+  local ex = chapter.exercise
   local public = {}
-  for _, path in ipairs({ rubric.stubs .. "/profile.c", rubric.stubs .. "/profile.h",
-    "grader/" .. rubric.chapter .. "/mutants/profile.c" }) do
+  local paths = { "grader/" .. chapter.id .. "/mutants/" .. ex.student_files[1] }
+  for _, name in ipairs(ex.student_files) do
+    paths[#paths + 1] = ex.dir .. "/" .. name
+  end
+  for _, name in ipairs(ex.headers) do
+    paths[#paths + 1] = ex.dir .. "/" .. name
+  end
+  for _, path in ipairs(paths) do
     for line in (wb.read_file(path) or ""):gmatch("[^\n]+") do
       public[line:gsub("^%s+", "")] = true
     end
   end
   local lines = {}
-  for line in (wb.read_file(rubric.reference .. "/profile.c") or ""):gmatch("[^\n]+") do
-    local text = line:gsub("^%s+", "")
-    if #text >= 30 and not public[text] then
-      lines[#lines + 1] = text
+  for _, name in ipairs(ex.student_files) do
+    for line in (wb.read_file(ex.solution .. "/" .. name) or ""):gmatch("[^\n]+") do
+      local text = line:gsub("^%s+", "")
+      if #text >= 30 and not public[text] then
+        lines[#lines + 1] = text
+      end
     end
   end
   return lines
 end
 
--- The text of an attack's submission, from prelude.c, the attack and its base.
-local function submission_text(dir, attack, root, out, fixtures)
+-- The text of an attack's submission, from prelude.c, the attack and its base: the stubs
+-- (the exercise's file), a correct implementation with faults (the mutants' base) or none.
+local function submission_text(chapter, dir, attack, root, out, fixtures)
+  local file = chapter.exercise.student_files[1]
   local prelude = assert(wb.read_file(dir .. "/prelude.c"))
   local body = wb.read_file(dir .. "/" .. attack.name .. ".c") or "" -- a control has no attack
   local base = ""
   if attack.base == "stubs" then
-    base = assert(wb.read_file("exercises/165/profile.c"))
+    base = assert(wb.read_file(chapter.exercise.dir .. "/" .. file))
   elseif attack.base == "correct" then
-    base = assert(wb.read_file(dir .. "/../mutants/profile.c"))
+    base = assert(wb.read_file("grader/" .. chapter.id .. "/mutants/" .. file))
   end
   local faults = {}
   for _, f in ipairs(attack.faults or {}) do
@@ -69,11 +81,11 @@ local function submission_text(dir, attack, root, out, fixtures)
   return (text:gsub("@ROOT@", root):gsub("@OUT@", out):gsub("@FIXTURES@", fixtures))
 end
 
--- Writes an attack's submission to file (profile.c), with root, out and fixtures for @ROOT@,
--- @OUT@ and @FIXTURES@ (the fixture folder the grading uses).
+-- Writes an attack's submission to file (the student's file), with root, out and fixtures for
+-- @ROOT@, @OUT@ and @FIXTURES@ (the fixture folder the grading uses).
 -- kind = "nested" puts it `nested` folders deeper (a path that may hold newlines) instead;
 -- kind = "hardlink" makes it a hard link to a copy of `from` outside the submission.
-local function write_submission(dir, attack, file, root, out, fixtures)
+local function write_submission(chapter, dir, attack, file, root, out, fixtures)
   if attack.kind == "nested" then
     file = wb.dirname(file) .. "/" .. attack.nested .. "/" .. wb.basename(file)
     wb.mkdir_p(wb.dirname(file))
@@ -86,20 +98,22 @@ local function write_submission(dir, attack, file, root, out, fixtures)
     -- for every other grading under way).
     local elsewhere = wb.dirname(wb.dirname(wb.dirname(file))) .. "/elsewhere-" .. attack.name
     wb.mkdir_p(elsewhere)
-    wb.copy((attack.from:gsub("@ROOT@", root)), elsewhere .. "/profile.c")
-    wb.run("ln " .. wb.quote(elsewhere .. "/profile.c") .. " " .. wb.quote(file))
+    wb.copy((attack.from:gsub("@ROOT@", root)), elsewhere .. "/" .. wb.basename(file))
+    wb.run("ln " .. wb.quote(elsewhere .. "/" .. wb.basename(file)) .. " " .. wb.quote(file))
   elseif attack.kind == "huge" then
     wb.run(string.format("head -c %d /dev/zero | tr '\\0' '/' > %s", attack.size, wb.quote(file)))
   elseif attack.kind == "copy" then
     wb.copy(attack.from, file)
   else
-    wb.write_file(file, submission_text(dir, attack, root, out, fixtures))
+    wb.write_file(file, submission_text(chapter, dir, attack, root, out, fixtures))
   end
 end
 
 -- Lays out one folder per attack under subs; returns the attacks, split by speed.
-local function lay_out(chapter_dir, subs, root, out, fixtures)
+local function lay_out(chapter, subs, root, out, fixtures)
+  local chapter_dir = "grader/" .. chapter.id .. "/attacks"
   local attacks = assert(wb.load_data(chapter_dir .. "/attacks.lua"))
+  local file = chapter.exercise.student_files[1]
   local plain, timed = {}, {}
   for _, attack in ipairs(attacks) do
     local folder = subs .. (attack.with_speed and "/speed/" or "/plain/") .. attack.name
@@ -108,7 +122,7 @@ local function lay_out(chapter_dir, subs, root, out, fixtures)
       wb.run("ln -s " .. wb.quote((attack.target:gsub("@ROOT@", root))) .. " " .. wb.quote(folder))
     else
       wb.mkdir_p(folder)
-      write_submission(chapter_dir, attack, folder .. "/profile.c", root, out .. "/" .. attack.name, fixtures)
+      write_submission(chapter, chapter_dir, attack, folder .. "/" .. file, root, out .. "/" .. attack.name, fixtures)
     end
     local list = attack.with_speed and timed or plain
     list[#list + 1] = attack
@@ -231,17 +245,20 @@ end
 
 -- Emulates Gradescope for each attack (and the reference and the stubs): the zip unpacked
 -- into a folder bind-mounted on /autograder in a private mount namespace (root only), the
--- attack's profile.c in /autograder/submission, run_autograder as Gradescope runs it.
--- opts: level, out, zip, names (attacks to run). Returns a list of { name, problems }.
+-- attack's file in /autograder/submission, run_autograder as Gradescope runs it.
+-- opts: chapter (id), level, out, zip, names (attacks to run). Returns a list of { name, problems }.
 function M.gradescope(opts)
-  local dir = wb.realpath("grader/165/attacks")
+  local chapter = engine.load_chapter(opts.chapter)
+  local file = chapter.exercise.student_files[1]
+  local dir = wb.realpath("grader/" .. chapter.id .. "/attacks")
   local attacks = assert(wb.load_data(dir .. "/attacks.lua"))
   local by_name = {}
   for _, a in ipairs(attacks) do
     by_name[a.name] = a
   end
-  by_name.reference = { name = "reference", kind = "copy", from = "solutions/165/profile.c", score = "full" }
-  by_name.stubs = { name = "stubs", kind = "copy", from = "exercises/165/profile.c", score = 0 }
+  by_name.reference = { name = "reference", kind = "copy", from = chapter.exercise.solution .. "/" .. file,
+    score = "full" }
+  by_name.stubs = { name = "stubs", kind = "copy", from = chapter.exercise.dir .. "/" .. file, score = 0 }
   local root = opts.out .. "/autograder"
   wb.rm_rf(root)
   wb.mkdir_p(root .. "/source")
@@ -250,7 +267,7 @@ function M.gradescope(opts)
   wb.copy(root .. "/source/run_autograder", root .. "/run_autograder")
   root = wb.realpath(root)
   local secret = "drip-secret-" .. tostring(os.time()) .. tostring({}):match("0x(%x+)")
-  local secrets = secret_lines(require("grader.165.rubric"))
+  local secrets = secret_lines(chapter)
   secrets[#secrets + 1] = secret
   local made_mountpoint = not wb.is_dir("/autograder") and wb.run("mkdir /autograder")
   local outcomes = {}
@@ -259,8 +276,8 @@ function M.gradescope(opts)
     wb.rm_rf(root .. "/submission")
     wb.rm_rf(root .. "/results")
     wb.mkdir_p(root .. "/submission/nested")
-    write_submission(dir, attack, root .. "/submission/nested/profile.c", "/autograder/source", "/autograder/results",
-      "/autograder/source/grader/165/fixtures")
+    write_submission(chapter, dir, attack, root .. "/submission/nested/" .. file, "/autograder/source",
+      "/autograder/results", "/autograder/source/grader/" .. chapter.id .. "/fixtures")
     local log = opts.out .. "/" .. name .. ".log"
     wb.run(string.format("GRADE_ISOLATION=%s GRADE_NO_SPEED=1 GRADE_TEST_SECRET=%s unshare -m --propagation private "
       .. "sh -c 'mount --bind %s /autograder && exec bash /autograder/run_autograder' > %s 2>&1", opts.level, secret,
@@ -283,28 +300,27 @@ function M.gradescope(opts)
   return outcomes
 end
 
--- Grades the attacks of every chapter at isolation `level`. opts: level, out, seed,
--- fixtures (a small fixture folder), speed_lines. Returns a list of { name, problems }.
+-- Grades the attacks of every chapter (or opts.chapter) at isolation `level`. opts: level,
+-- out, seed, fixtures (a small fixture folder), speed_lines. Returns a list of { name, problems }.
 function M.run(opts)
   local root = wb.realpath(".")
   local before = M.repository_fingerprint()
   local secret = "drip-secret-" .. tostring(os.time()) .. tostring({}):match("0x(%x+)")
   local outcomes = {}
-  for _, id in ipairs(wb.list_dir("grader") or {}) do
-    local chapter_dir = "grader/" .. id .. "/attacks"
-    if id:match("^%d+$") and wb.exists(chapter_dir .. "/attacks.lua") then
-      local rubric = require("grader." .. id .. ".rubric")
+  for _, id in ipairs(engine.chosen(opts.chapter)) do
+    if wb.exists("grader/" .. id .. "/attacks/attacks.lua") then
+      local chapter = engine.load_chapter(id)
       local subs, out = opts.out .. "/submissions", opts.out .. "/graded"
       wb.rm_rf(subs)
       wb.rm_rf(out)
-      local plain, timed = lay_out(chapter_dir, subs, root, out, wb.realpath(opts.fixtures))
+      local plain, timed = lay_out(chapter, subs, root, out, wb.realpath(opts.fixtures))
       local env = string.format("GRADE_ISOLATION=%s FIXTURES=%s GRADE_TEST_SECRET=%s", opts.level,
         wb.quote(opts.fixtures), secret)
       for _, batch in ipairs({ { "plain", plain, "GRADE_NO_SPEED=1 " }, { "speed", timed, "" } }) do
         if #batch[2] > 0 then
           local log = opts.out .. "/" .. batch[1] .. ".log"
-          wb.run(string.format("%s %s%s grader/batch.lua %s --skip-reference --out %s --seed %d %s > %s 2>&1",
-            env, batch[3], LUA, wb.quote(subs .. "/" .. batch[1]), wb.quote(out .. "." .. batch[1]), opts.seed,
+          wb.run(string.format("%s %s%s grader/batch.lua %s --chapter %s --skip-reference --out %s --seed %d %s > %s 2>&1",
+            env, batch[3], LUA, wb.quote(subs .. "/" .. batch[1]), id, wb.quote(out .. "." .. batch[1]), opts.seed,
             opts.speed_lines and ("--speed-lines " .. opts.speed_lines) or "", wb.quote(log)))
           -- Move each attack's results where its @OUT@ said they would be.
           for _, attack in ipairs(batch[2]) do
@@ -327,8 +343,11 @@ function M.run(opts)
         end
       end
       wb.run("sleep 3") -- a survivor would act now
-      local secrets = secret_lines(rubric)
-      local expected = wb.read_file("grader/" .. id .. "/fixtures/expected/toy-vm.folded.expected") or ""
+      local secrets = secret_lines(chapter)
+      -- The answers of a fixture: its sha256 line is in no file the student has.
+      local answers_dir = wb.realpath(opts.fixtures) .. "/expected"
+      local first = (wb.list_dir(answers_dir) or {})[1]
+      local expected = first and wb.read_file(answers_dir .. "/" .. first) or ""
       secrets[#secrets + 1] = expected:match("\n(sha256 %x+)\n")
       secrets[#secrets + 1] = secret
       for _, attack in ipairs(all) do

@@ -1,7 +1,7 @@
 -- batch.lua: `make grade SUBMISSIONS=dir/` grades every folder in dir/.
 --
---   lua5.4 grader/batch.lua DIR [--out OUT] [--seed N] [--speed-lines N] [--jobs N]
---                           [--skip-reference]
+--   lua5.4 grader/batch.lua DIR [--chapter N] [--out OUT] [--seed N] [--speed-lines N]
+--                           [--jobs N] [--skip-reference]
 --
 -- Each sub-folder of DIR is one submission (the student's files may sit a
 -- few folders deeper, as LMS downloads nest them). Submissions are graded in
@@ -12,6 +12,7 @@
 --
 -- Written to OUT (default build/grade/batch):
 --   NAME/results.json, NAME/CHAPTER/report.txt   per submission
+-- (with several chapters and no CHAPTER=N, a batch each, in OUT/CHAPTER/)
 --   NAME.err                                     when a submission could not be graded
 --   scores.csv                                   one row per submission
 --   failures.txt                                 the checks most often failed
@@ -110,17 +111,13 @@ function M.run(opts)
 
   -- The reference first: a fixture problem stops here, once, and the speed
   -- baseline is measured before the parallel jobs need it.
-  local chapters = engine.chapters()
-  local student_file
-  for _, id in ipairs(chapters) do
-    local chapter = engine.load_chapter(id)
-    student_file = student_file or chapter.rubric.student_files[1]
-    if opts.skip_reference then
-      goto next_chapter
-    end
+  local id = opts.chapter
+  local chapter = engine.load_chapter(id)
+  local student_file = chapter.exercise.student_files[1]
+  if not opts.skip_reference then
     local ref_json = out .. "/.reference-" .. id .. ".json"
     local ok = wb.run(string.format("%s grader/grade.lua --chapter %s --submission %s --out %s --json %s --seed %d %s --quiet",
-      lua, id, wb.quote(chapter.rubric.reference), wb.quote(out .. "/.reference"), wb.quote(ref_json), seed, extra))
+      lua, id, wb.quote(chapter.exercise.solution), wb.quote(out .. "/.reference"), wb.quote(ref_json), seed, extra))
     if not ok then
       error({ message = "the reference solution could not be graded (see the message above)" }, 0)
     end
@@ -130,7 +127,6 @@ function M.run(opts)
         .. "check the fixtures with `make verify-fixtures`\n", tostring(ref.score),
         tostring(ref.extra_data and ref.extra_data.max_score), id))
     end
-    ::next_chapter::
   end
 
   -- NAME and FOLDER, each ended by a NUL: any byte but "/" may be in a folder's name.
@@ -153,8 +149,8 @@ function M.run(opts)
   end
   wb.write_file(out .. "/jobs", table.concat(jobs))
   local script = string.format([[name=$1 folder=$2
-mkdir -p "%s/$name" && %s grader/grade.lua --submission "$folder" --out "%s/$name" --json "%s/$name/results.json" --seed %d %s --jobs 1 --quiet 2> "%s/$name.err" || true
-[ -s "%s/$name.err" ] || rm -f "%s/$name.err"]], out, lua, out, out, seed, extra, out, out, out)
+mkdir -p "%s/$name" && %s grader/grade.lua --chapter %s --submission "$folder" --out "%s/$name" --json "%s/$name/results.json" --seed %d %s --jobs 1 --quiet 2> "%s/$name.err" || true
+[ -s "%s/$name.err" ] || rm -f "%s/$name.err"]], out, lua, id, out, out, seed, extra, out, out, out)
   local jobs_n = opts.jobs or wb.nproc()
   print(string.format("grading %d submissions from %s, %d at a time, seed %d (SEED=%d repeats it)", #subs, dir,
     jobs_n, seed, seed))
@@ -176,13 +172,11 @@ function M.summarise(out, subs, notes)
     if type(result) == "table" and type(result.tests) == "table" then
       -- A submission that did not build fails every check: counting it would bury the checks
       -- that code which runs gets wrong under ties of "every submission that did not build".
-      local built = true
-      for _, c in ipairs(result.extra_data and result.extra_data.chapters or {}) do
-        built = built and not (type(c) == "table" and c.build_ok == false)
-      end
+      local data = type(result.extra_data) == "table" and result.extra_data or {}
+      local built = data.build_ok ~= false
       row.built = built
       row.score = result.score
-      row.max = result.extra_data and result.extra_data.max_score or 0
+      row.max = data.max_score or 0
       for _, t in ipairs(result.tests) do
         local group = t.tags and t.tags[2] or t.name
         if not groups[group] then
@@ -195,10 +189,8 @@ function M.summarise(out, subs, notes)
         end
       end
       local why = { notes[name] }
-      for _, c in ipairs(result.extra_data and result.extra_data.chapters or {}) do
-        if type(c) == "table" and c.build_error and not (notes[name] or ""):match("^no ") then
-          why[#why + 1] = "build: " .. tostring(c.build_error)
-        end
+      if data.build_error and not (notes[name] or ""):match("^no ") then
+        why[#why + 1] = "build: " .. tostring(data.build_error)
       end
       row.error = #why > 0 and table.concat(why, " | ") or nil
     else
@@ -251,16 +243,23 @@ local function main(argv)
   parser:option("--speed-lines", "stacks in the speed input"):convert(wb.to_integer)
   parser:option("--jobs", "submissions at once (default: one per core)"):convert(wb.to_integer)
   parser:flag("--skip-reference", "do not grade the reference first")
+  parser:option("--chapter", "this chapter only (default: CHAPTER, else each chapter on its own)")
   local opts = engine.seed_and_lines(wb.parse(parser, argv))
-  local rows, failures = M.run(opts)
-  local graded = 0
-  for _, row in ipairs(rows) do
-    if row.score then
-      graded = graded + 1
+  local ids = engine.chosen(opts.chapter)
+  local out = opts.out
+  for _, id in ipairs(ids) do
+    opts.chapter, opts.out = id, #ids > 1 and (out .. "/" .. id) or out
+    local rows, failures = M.run(opts)
+    local graded = 0
+    for _, row in ipairs(rows) do
+      if row.score then
+        graded = graded + 1
+      end
     end
+    print(table.concat(failures, "\n"))
+    print(string.format("chapter %s: graded %d of %d submissions; scores: %s/scores.csv", id, graded, #rows,
+      opts.out))
   end
-  print(table.concat(failures, "\n"))
-  print(string.format("graded %d of %d submissions; scores: %s/scores.csv", graded, #rows, opts.out))
 end
 
 if arg and arg[0] and arg[0]:match("batch%.lua$") then

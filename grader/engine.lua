@@ -33,12 +33,14 @@
 -- Time limits are CPU time of the check's whole process tree (GRADE_CPU_SCALE scales them,
 -- for tests), so a verdict is the same on a busy machine as on a quiet one.
 
--- The exercise harness (exercises/harness/runner.lua) builds the sandbox's command
--- lines and reads sanitizer stack traces, for the grader as for `make exercise-N`.
-local runner = require("exercises.harness.runner")
 local wb = require("vm.lib.workbook")
-local sandbox = require("exercises.harness.sandbox")
+local harness = require("exercises.harness.chapter")
 local build = require("exercises.harness.build")
+local cases = require("exercises.harness.cases")
+local compare = require("exercises.harness.compare")
+local runner = require("exercises.harness.runner")
+local sandbox = require("exercises.harness.sandbox")
+local answers = require("exercises.harness.answers")
 local fixtures = require("grader.fixtures")
 local dripprof = require("vm.lib.dripprof")
 
@@ -46,33 +48,52 @@ local M = {}
 
 M.root = "build/grade"
 
--- The sandbox's limits for the runs the rubric does not set (rubric.lua has the student's):
--- the reference's answers (ours, bounded only in case of a bug; the rest from the rubric),
--- a run under callgrind (valgrind needs room; one process: an exec would start a second
--- valgrind), the reference's CPU seconds under callgrind, and the speed input run again
--- under the sanitizers.
-M.reference_limits = { cpu = 120, memory = 4096, output = 64 << 20, results_limit = 256 << 20 }
-local CALLGRIND_LIMITS = { memory = 16384, output = 1 << 20, file_size = 1 << 20, procs = 1, results_limit = 64 << 20 }
+-- The sandbox's limits for the runs the chapter does not set (exercises/N/chapter.lua has the
+-- student's): the reference's answers (ours, bounded only in case of a bug), a run under
+-- callgrind (valgrind needs room; one process: an exec would start a second valgrind), the
+-- reference's CPU seconds under callgrind, and the speed input run again under the sanitizers.
+M.reference_limits = { cpu = 120, memory = 4096, output = 64 << 20, results = 256 << 20 }
+local CALLGRIND_LIMITS = { memory = 16384, output = 1 << 20, file_size = 1 << 20, procs = 1, results = 64 << 20 }
 local REFERENCE_CALLGRIND_CPU = 3600
-local SPEED_ASAN_LIMITS = { memory = 4096, output = 65536, file_size = 1 << 20, procs = 16, results_limit = 64 << 20 }
+local SPEED_ASAN_LIMITS = { memory = 4096, output = 65536, file_size = 1 << 20, procs = 16, results = 64 << 20 }
 
--- Chapter folders under grader/ (a number with a chapter.lua), sorted.
+-- The chapters the grader grades: an exercise (exercises/N/chapter.lua) with a grading plan
+-- (grader/N/chapter.lua), sorted.
 function M.chapters()
   local list = {}
-  for _, name in ipairs(wb.list_dir("grader") or {}) do
-    if name:match("^%d+$") and wb.exists("grader/" .. name .. "/chapter.lua") then
-      list[#list + 1] = name
+  for _, id in ipairs(harness.ids()) do
+    if wb.exists("grader/" .. id .. "/chapter.lua") then
+      list[#list + 1] = id
     end
   end
   return list
 end
 
+-- The chapters a command works on: CHAPTER=N (or the option), else every chapter.
+function M.chosen(id)
+  id = id or os.getenv("CHAPTER")
+  if id and id ~= "" then
+    if not wb.exists("grader/" .. id .. "/chapter.lua") then
+      error({ message = "there is no chapter " .. id .. " to grade (no grader/" .. id .. "/chapter.lua)" }, 0)
+    end
+    return { id }
+  end
+  local list = M.chapters()
+  if #list == 0 then
+    error({ message = "no chapter to grade: no grader/N/chapter.lua" }, 0)
+  end
+  return list
+end
+
+-- A chapter's grading module (grader/N/chapter.lua) with its exercise (.exercise: the
+-- harness's view, exercises/N/chapter.lua) and its id.
 function M.load_chapter(id)
-  return require("grader." .. id .. ".chapter")
+  local ch = setmetatable({ id = id, exercise = harness.load(id) }, { __index = require("grader." .. id .. ".chapter") })
+  return ch
 end
 
 -- Fails with a message when a tool the grader needs is missing: the sandbox, and the
--- dripprof whose `rows` and `stacks` the chapters' seeded variants read fixtures with.
+-- dripprof whose `stacks` reads the folded fixtures.
 function M.require_tools()
   for _, program in ipairs({ sandbox.program, dripprof.program() }) do
     if not wb.exists(program) then
@@ -105,65 +126,24 @@ local function scaled(seconds)
   return seconds * scale
 end
 
--- A check's argv names host files; in the box each is known by its base name. Returns
--- the sandbox's file list and the argv as the boxed program sees it.
-local function box_argv(program, argv)
-  local files, words, used = { { "check", program } }, { "./check" }, { check = true }
-  for i, word in ipairs(argv) do
-    if word:find("/", 1, true) and wb.exists(word) then
-      local name = wb.basename(word)
-      if used[name] then
-        name = i .. "-" .. name
-      end
-      used[name] = true
-      files[#files + 1] = { name, word }
-      words[#words + 1] = name
-    else
-      words[#words + 1] = word
-    end
+-- A check's case in a cases file of its own (the checker's input: cases.lua), named by
+-- its content, so the reference's answers for it can be cached by name.
+function M.case_file(dir, check)
+  local path = dir .. "/case-" .. check.number .. ".tsv"
+  cases.write_tsv(path, { check.case })
+  return path
+end
+
+-- Starts a check's case under the sandbox (runner.start). limits: cpu, memory, output,
+-- file_size, procs, results.
+function M.start_check(program, check, dir, tag, limits, extra)
+  local opts = { program = program, cases = check.tsv, name = check.case.name, dir = dir, tag = tag,
+    limits = setmetatable({ cpu = scaled(limits.cpu) }, { __index = limits }),
+    sources = check.sources }
+  for key, value in pairs(extra or {}) do
+    opts[key] = value
   end
-  words[#words + 1] = "/dev/fd/3" -- the checker's OUT: the sandbox's results channel
-  return files, words
-end
-
--- Starts a checker under the sandbox (see finish_checker). limits: cpu, memory, output,
--- file_size, procs, results_limit.
-function M.start_checker(program, argv, dir, tag, limits)
-  local files, words = box_argv(program, argv)
-  local base = dir .. "/" .. tag
-  local handle = sandbox.start({ argv = words, files = files, cpu = scaled(limits.cpu), memory = limits.memory,
-    output = limits.output, file_size = limits.file_size, procs = limits.procs, results = base .. ".out",
-    results_limit = limits.results_limit, stdout = base .. ".stdout", stderr = base .. ".stderr",
-    usage = base .. ".usage" })
-  handle.base, handle.files = base, files
-  return handle
-end
-
--- Waits for a checker; returns the sandbox result plus items, stdout and stderr.
--- The checker names its inputs by their names in the box; messages name host paths.
-local function host_paths(text, files)
-  for _, pair in ipairs(files) do
-    local name = pair[1]:gsub("%p", "%%%0")
-    text = text:gsub("^" .. name .. ":", (pair[2]:gsub("%%", "%%%%")) .. ":")
-      :gsub("\n" .. name .. ":", "\n" .. (pair[2]:gsub("%%", "%%%%")) .. ":")
-  end
-  return text
-end
-
-function M.finish_checker(handle)
-  local r = sandbox.finish(handle)
-  r.items = fixtures.parse_items(wb.read_file(handle.base .. ".out") or "")
-  if r.class == "ok" and not r.items.finished then
-    r.class, r.ok = "exit", false
-    r.status = "stopped early with exit status 0 (exit() in the code under test?)"
-  end
-  r.stdout = wb.read_file(handle.base .. ".stdout") or ""
-  r.stderr = host_paths(wb.read_file(handle.base .. ".stderr") or "", handle.files or {})
-  return r
-end
-
-function M.run_checker(program, argv, dir, tag, limits)
-  return M.finish_checker(M.start_checker(program, argv, dir, tag, limits))
+  return runner.start(opts)
 end
 
 -- Runs start(job) for every job, at most n at once, and finish(job, handle) in order.
@@ -183,46 +163,40 @@ local function run_parallel(jobs, n, start, finish)
   end
 end
 
--- A build spec for a submission folder.
-local function build_spec(rubric, dir, submission)
-  return {
-    dir = dir,
-    submission = submission,
-    student_files = rubric.student_files,
-    pristine = rubric.pristine,
-    ours = rubric.ours,
-  }
-end
-
--- Builds the reference solution once (both flavours) into a folder named by
--- the hash of its inputs, reusing it while they are unchanged. Parallel
--- graders may race to build it: each builds in a private folder and renames
--- it into place, so nobody ever sees half a build. Raises when it cannot be
--- built.
+-- Builds the reference solution once (both flavours) into a folder named by the hash of
+-- its inputs, reusing it while they are unchanged. Parallel graders may race to build it:
+-- each builds in a private folder and renames it into place, so nobody ever sees half a
+-- build. Raises when it cannot be built.
 function M.reference(chapter)
-  local rubric = chapter.rubric
-  local stamp, inputs = { build.cc, build.flavours.asan, build.flavours.fast }, {}
-  for _, name in ipairs(rubric.student_files) do
-    inputs[#inputs + 1] = rubric.reference .. "/" .. name
+  local ex = chapter.exercise
+  local probe = harness.build_spec(ex, "", ex.solution, true)
+  local inputs = {}
+  for _, name in ipairs(ex.student_files) do
+    inputs[#inputs + 1] = ex.solution .. "/" .. name
   end
-  for _, pair in ipairs(rubric.pristine) do
+  for _, pair in ipairs(probe.headers) do
     inputs[#inputs + 1] = pair[1]
   end
+  for _, path in ipairs(probe.ours.sources) do
+    inputs[#inputs + 1] = path
+  end
   local hashes = wb.sha256_many(inputs)
+  local stamp = { build.cc, build.flavours.asan, build.flavours.fast }
   for _, path in ipairs(inputs) do
     stamp[#stamp + 1] = path .. " " .. (hashes[path] or "missing")
   end
   local parent = M.root .. "/reference"
   wb.mkdir_p(parent)
-  wb.write_file(parent .. "/stamp.txt", table.concat(stamp, "\n"))
-  local dir = parent .. "/" .. rubric.chapter .. "-" .. wb.sha256(parent .. "/stamp.txt"):sub(1, 16)
+  local stamp_file = parent .. "/stamp." .. wb.pid()
+  wb.write_file(stamp_file, table.concat(stamp, "\n"))
+  local dir = parent .. "/" .. chapter.id .. "-" .. wb.sha256(stamp_file):sub(1, 16)
+  os.remove(stamp_file)
   local ref = { asan = dir .. "/check-asan", fast = dir .. "/check-fast", dir = dir }
   if wb.exists(ref.asan) and wb.exists(ref.fast) then
     return ref
   end
   local private = dir .. ".tmp" .. wb.pid()
-  local spec = build_spec(rubric, private, rubric.reference)
-  spec.trusted = true -- ours: a hard link made to it elsewhere must not stop every grading
+  local spec = harness.build_spec(ex, private, ex.solution, true)
   local ok, why = build.prepare(spec)
   if not ok then
     error({ message = "cannot build the reference solution: " .. why }, 0)
@@ -231,7 +205,7 @@ function M.reference(chapter)
     local r = build.link(spec, flavour, "check-" .. flavour)
     if not r.ok then
       wb.rm_rf(private)
-      error({ message = "the reference solution (" .. rubric.reference .. ") does not build: " .. r.error }, 0)
+      error({ message = "the reference solution (" .. ex.solution .. ") does not build: " .. r.error }, 0)
     end
   end
   if not wb.run("mv -T " .. wb.quote(private) .. " " .. wb.quote(dir) .. " 2>/dev/null") then
@@ -243,7 +217,7 @@ end
 -- The chapter's fixture folder: its files (each with its settings from the
 -- folder's manifest) and its path. Raises when the folder or manifest is unusable.
 function M.fixture_list(chapter)
-  local dir = fixtures.folder(chapter.rubric.chapter)
+  local dir = fixtures.folder(chapter.id)
   local list, err = fixtures.list(dir, chapter.kind)
   if not list then
     error({ message = err }, 0)
@@ -283,56 +257,6 @@ function M.load_fixtures(chapter)
     error({ message = table.concat(problems, "\n") }, 0)
   end
   return list, dir
-end
-
--- Compares answers item by item. Returns counts and the first difference:
--- the first in order, or the first of the lowest `priority(expected, actual)`
--- when the check has one (a wrong cost says more than a rank it pushed down).
--- trivial(result): whether an expected answer is one code that does nothing would give;
--- c.real counts the other expected items, c.matched_trivial the trivial ones matched.
-function M.compare(expected, actual_items, priority, trivial)
-  local actual, seen_twice, known = {}, {}, {}
-  for _, item in ipairs(actual_items) do
-    if actual[item.key] then
-      seen_twice[item.key] = true
-    else
-      actual[item.key] = item.result
-    end
-  end
-  local c = { total = #expected, matched = 0, matched_trivial = 0, real = 0 }
-  for _, e in ipairs(expected) do
-    known[e.key] = true
-    local a = actual[e.key]
-    local is_trivial = trivial ~= nil and trivial(e.result)
-    if not is_trivial then
-      c.real = c.real + 1
-    end
-    if a == e.result and not seen_twice[e.key] then
-      c.matched = c.matched + 1
-      if is_trivial then
-        c.matched_trivial = c.matched_trivial + 1
-      end
-    else
-      local rank = priority and priority(e.result, a) or 1
-      if not c.first or rank < c.first.rank then
-        c.first = { key = e.key, expected = e.result, actual = a, rank = rank }
-        if seen_twice[e.key] then
-          c.first.actual = (a or "") .. "   (and this item appears more than once)"
-        end
-      end
-    end
-  end
-  for _, item in ipairs(actual_items) do
-    if not known[item.key] then
-      c.total = c.total + 1
-      c.real = c.real + 1
-      if not c.first then
-        c.first = { key = item.key, expected = "(no such item)", actual = item.result }
-      end
-      known[item.key] = true
-    end
-  end
-  return c
 end
 
 local function wall_clock()
@@ -381,43 +305,47 @@ function M.callgrind_count(log)
   return tonumber(count)
 end
 
--- Instruction count of one whole run under callgrind: the checker in `mode` on `input`.
--- Returns ir (or nil), why not, the checker result.
-local function callgrind(program, mode, input, dir, tag, cpu)
-  local words = { valgrind(), "--tool=callgrind", "--vgdb=no", "--trace-children=yes",
-    "--callgrind-out-file=/dev/null", "--log-fd=1020", "./check", mode, "speed.folded", "/dev/fd/3" }
-  local base = dir .. "/" .. tag
-  local handle = sandbox.start({ argv = words, files = { { "check", program }, { "speed.folded", input } },
-    cpu = cpu, memory = CALLGRIND_LIMITS.memory, output = CALLGRIND_LIMITS.output,
-    file_size = CALLGRIND_LIMITS.file_size, procs = CALLGRIND_LIMITS.procs, results = base .. ".out",
-    results_limit = CALLGRIND_LIMITS.results_limit, tool_log = base .. ".callgrind", stdout = base .. ".stdout",
-    stderr = base .. ".stderr", usage = base .. ".usage" })
-  handle.base = base
-  local r = M.finish_checker(handle)
-  local ir, why = M.callgrind_count(wb.read_file(base .. ".callgrind") or "")
+-- Instruction count of one whole run under callgrind: the checker on the check's case, or
+-- (baseline) on the same case told to call nothing. Returns ir (or nil), why not, the result.
+local function callgrind(program, check, baseline, dir, tag, cpu)
+  local run = check
+  if baseline then
+    local fields = { { "call", "no" } }
+    for _, f in ipairs(check.case.fields) do
+      fields[#fields + 1] = f
+    end
+    run = { case = { name = check.case.name, func = check.case.func, fields = fields }, number = check.number
+      .. "-baseline", sources = check.sources }
+    run.tsv = M.case_file(dir, run)
+  end
+  local prefix = { valgrind(), "--tool=callgrind", "--vgdb=no", "--trace-children=yes",
+    "--callgrind-out-file=/dev/null", "--log-fd=1020" }
+  local log = dir .. "/" .. tag .. ".callgrind"
+  local r = runner.finish(M.start_check(program, run, dir, tag, setmetatable({ cpu = cpu }, { __index = CALLGRIND_LIMITS }),
+    { prefix = prefix, tool_log = log }))
+  local ir, why = M.callgrind_count(wb.read_file(log) or "")
   return ir, why, r
 end
 
 -- The reference's counts and answers on the speed input, cached by input content and
--- reference build so a batch measures them once: inclusive's whole run, the same run
--- that only reads the input (subtracted from every count), its CPU seconds.
+-- reference build so a batch measures them once: the whole run, the same run that only
+-- reads the input (subtracted from every count), its CPU seconds.
 local function speed_reference(ref, check, chapter)
   local cache_dir = M.root .. "/cache"
   wb.mkdir_p(cache_dir)
-  local input = check.argv[#check.argv]
-  local key = wb.sha256(input) .. "-" .. (wb.sha256(ref.fast) or "")
-  local cache = cache_dir .. "/speed-" .. chapter.rubric.chapter .. "-" .. key
+  local key = wb.sha256(check.tsv) .. "-" .. (wb.sha256(ref.fast) or "")
+  local cache = cache_dir .. "/speed-" .. chapter.id .. "-" .. key
   local text = wb.read_file(cache)
   if text then
     local ir, base, cpu = text:match("^(%d+) (%d+) ([%d.]+)\n")
     return { ir = tonumber(ir), base = tonumber(base), cpu = tonumber(cpu),
-      items = fixtures.parse_items(text:match("\n(.*)$") or "") }
+      items = answers.parse(text:match("\n(.*)$") or "") }
   end
   -- A private folder: in a batch two graders may measure at the same time.
   local dir = cache_dir .. "/run-" .. key .. "-" .. wb.pid()
   wb.mkdir_p(dir)
-  local ir, why, r = callgrind(ref.fast, "inclusive", input, dir, "reference", REFERENCE_CALLGRIND_CPU)
-  local base, why_base = callgrind(ref.fast, "read", input, dir, "baseline", REFERENCE_CALLGRIND_CPU)
+  local ir, why, r = callgrind(ref.fast, check, false, dir, "reference", REFERENCE_CALLGRIND_CPU)
+  local base, why_base = callgrind(ref.fast, check, true, dir, "baseline", REFERENCE_CALLGRIND_CPU)
   if not r.ok or not ir or not base or ir <= base then
     local detail = r.stderr:match("[^\n]*[Ee]rror[^\n]*") or r.stderr:match("[^\n]+") or ""
     wb.rm_rf(dir)
@@ -453,16 +381,15 @@ local function run_speed(check, student, ref, chapter, runs)
   end
   local base = check.reference
   local cpu = scaled(math.max(speed.cpu_floor, base.cpu * speed.cpu_factor))
-  local input = check.argv[#check.argv]
-  local ir, why, r = callgrind(student.fast.program, "inclusive", input, runs, "speed", cpu)
-  check.class, check.status = r.class, r.status
-  local c = M.compare(base.items, r.items)
+  local ir, why, r = callgrind(student.fast.program, check, false, runs, "speed", cpu)
+  check.class, check.status = r.kind, r.status
+  local c = compare.items(base.items, r.items)
   check.matched, check.total, check.first = c.matched, c.total, c.first
   check.reference_ir = base.ir
-  if r.class == "timeout" then
+  if r.kind == "timeout" then
     check.status = string.format("%s under callgrind (the reference needs %.1f s)", r.status, base.cpu)
     return
-  elseif r.class ~= "ok" then
+  elseif r.kind ~= "ok" then
     return
   elseif c.matched ~= c.total then
     check.class, check.status = "wrong", "wrong answers on the speed input, so speed is not credited"
@@ -472,12 +399,12 @@ local function run_speed(check, student, ref, chapter, runs)
     return
   end
   -- The same input, sanitized: a heap overflow that callgrind would not notice.
-  local clean = M.run_checker(student.asan.program, check.argv, runs, "speed-asan",
-    setmetatable({ cpu = cpu }, { __index = SPEED_ASAN_LIMITS }))
-  local cc = M.compare(base.items, clean.items)
-  if clean.class ~= "ok" or cc.matched ~= cc.total then
-    check.class = clean.class == "ok" and "wrong" or clean.class
-    check.status = "the speed input under the sanitizers: " .. (clean.class == "ok" and "wrong answers" or clean.status)
+  local clean = runner.finish(M.start_check(student.asan.program, check, runs, "speed-asan",
+    setmetatable({ cpu = cpu }, { __index = SPEED_ASAN_LIMITS })))
+  local cc = compare.items(base.items, clean.items)
+  if clean.kind ~= "ok" or cc.matched ~= cc.total then
+    check.class = clean.kind == "ok" and "wrong" or clean.kind
+    check.status = "the speed input under the sanitizers: " .. (clean.kind == "ok" and "wrong answers" or clean.status)
       .. ", so speed is not credited"
     check.output = wb.shorten(clean.stdout .. clean.stderr, 1500)
     return
@@ -493,24 +420,16 @@ end
 
 -- ------------------------------------------------------------------ reference answers
 
--- Where the reference's answers for a generated input are cached: named by the content of
--- the input files and the reference build (a batch computes them once).
-local function cache_path(opts, check, runs)
-  local key = { opts.ref.dir, table.concat(check.argv, "\t") }
-  for _, a in ipairs(check.argv) do
-    key[#key + 1] = wb.exists(a) and wb.sha256(a) or a
-  end
-  local key_file = runs .. "/reference-" .. check.number .. ".key"
-  wb.write_file(key_file, table.concat(key, "\n"))
-  return M.root .. "/cache/expected-" .. wb.sha256(key_file)
+-- Where the reference's answers for a check are cached: named by its case and the reference
+-- build (a batch computes them once).
+local function cache_path(opts, check)
+  return M.root .. "/cache/expected-" .. wb.sha256(check.tsv):sub(1, 32) .. "-" .. wb.basename(opts.ref.dir)
 end
 
-local function reference_limits(rubric)
-  local limits = setmetatable({}, { __index = rubric.limits })
-  for name, value in pairs(M.reference_limits) do
-    limits[name] = value
-  end
-  return limits
+local function reference_limits(ex)
+  return setmetatable({}, { __index = function(_, key)
+    return M.reference_limits[key] or ex.limits[key]
+  end })
 end
 
 -- Phase 2: every check's expected answers, from the reference, before student code runs.
@@ -523,21 +442,21 @@ local function reference_answers(opts, checks, runs)
         check.reference = speed_reference(opts.ref, check, opts.chapter)
       end
     elseif not check.expected then
-      check.cache = cache_path(opts, check, runs)
+      check.cache = cache_path(opts, check)
       local text = wb.read_file(check.cache)
       if text then
-        check.expected = fixtures.parse_items(text)
+        check.expected = answers.parse(text)
       else
         check.tag = "reference-" .. i
         todo[#todo + 1] = check
       end
     end
   end
-  local limits = reference_limits(opts.chapter.rubric)
+  local limits = reference_limits(opts.chapter.exercise)
   run_parallel(todo, opts.jobs, function(check)
-    return M.start_checker(opts.ref.asan, check.argv, runs, check.tag, limits)
+    return M.start_check(opts.ref.asan, check, runs, check.tag, limits)
   end, function(check, handle)
-    local r = M.finish_checker(handle)
+    local r = runner.finish(handle)
     if not r.ok then
       error({ message = string.format("the reference solution failed on a generated input (seed %d): %s\n  %s",
         opts.seed, r.status, r.stderr:match("[^\n]+") or "") }, 0)
@@ -555,8 +474,7 @@ end
 
 -- Phase 3: the student's builds (the fast one only when the speed check runs).
 local function build_submission(opts, bdir)
-  local spec = build_spec(opts.chapter.rubric, bdir, opts.submission)
-  spec.prebuilt = opts.ref.dir
+  local spec = harness.build_spec(opts.chapter.exercise, bdir, opts.submission)
   local ok, why = build.prepare(spec)
   if not ok then
     local failed = { ok = false, error = why, warnings = 0, log = why }
@@ -571,25 +489,25 @@ local function build_submission(opts, bdir)
   return { asan = asan, fast = fast }
 end
 
--- How many bytes of results a check may write: the rubric's limit, or twice the size of
+-- How many bytes of answers a check may write: the chapter's limit, or twice the size of
 -- the reference's answers when an instructor's fixtures make those larger.
 local function results_room(check)
   local bytes = 0
   for _, item in ipairs(check.expected) do
     bytes = bytes + #item.key + #item.result + 2
   end
-  return math.max(check.limits.results_limit, 2 * bytes)
+  return math.max(check.limits.results, 2 * bytes)
 end
 
 -- Phase 4: one check's result from its run.
-local function record(check, r, rubric, trivial)
-  local c = M.compare(check.expected, r.items, check.priority, trivial)
-  check.status, check.class = r.status, r.class
+local function record(check, r, trivial)
+  local c = compare.items(check.expected, r.items, check.priority, trivial)
+  check.status, check.class = r.status, r.kind
   check.matched, check.total, check.first = c.matched, c.total, c.first
   check.matched_trivial, check.real = c.matched_trivial, c.real
+  check.differences = c.differences
   check.output = wb.shorten(r.stdout .. r.stderr, 1500)
-  local where = runner.where(r.stderr, rubric.student_files)
-  check.where = where and where:gsub("^.*/", "")
+  check.where = r.where and r.where:gsub("^.*/", "")
 end
 
 -- Grades one submission. opts: chapter (module), submission (folder), out
@@ -605,8 +523,9 @@ function M.grade(opts)
   wb.mkdir_p(gen)
   wb.mkdir_p(runs)
   local result = {
-    chapter = rubric.chapter,
-    title = rubric.title,
+    exercise = chapter.exercise,
+    chapter = chapter.id,
+    title = chapter.exercise.title,
     submission = opts.submission,
     seed = opts.seed,
     fixtures_dir = opts.fixtures_dir,
@@ -628,7 +547,9 @@ function M.grade(opts)
   for i, check in ipairs(checks) do
     per_group[check.group] = (per_group[check.group] or 0) + 1
     check.number = i
-    check.limits = setmetatable(check.limits or {}, { __index = rubric.limits })
+    check.limits = setmetatable(check.limits or {}, { __index = chapter.exercise.limits })
+    check.sources = chapter.exercise.student_files
+    check.tsv = M.case_file(gen, check)
   end
   reference_answers(opts, checks, runs)
 
@@ -651,10 +572,10 @@ function M.grade(opts)
   end
   local trivial = chapter.trivial
   run_parallel(runnable, opts.jobs, function(check)
-    return M.start_checker(asan.program, check.argv, runs, "check-" .. check.number,
-      setmetatable({ results_limit = results_room(check) }, { __index = check.limits }))
+    return M.start_check(asan.program, check, runs, "check-" .. check.number,
+      setmetatable({ results = results_room(check) }, { __index = check.limits }))
   end, function(check, handle)
-    record(check, M.finish_checker(handle), rubric, function(answer)
+    record(check, runner.finish(handle), function(answer)
       return trivial ~= nil and trivial(check.func, answer)
     end)
   end)

@@ -1,26 +1,33 @@
--- expected.lua: `make expected` writes every fixture's expected answers.
+-- expected.lua: `make expected` writes the reference's answers: for the public cases of each
+-- chapter's exercise (exercises/N/tests/expected/, which the student's run compares with) and
+-- for every grader fixture (grader/N/fixtures/expected/).
 --
---   lua5.4 grader/expected.lua [--chapter N]      (FIXTURES=dir for another folder)
+--   lua5.4 grader/expected.lua [--chapter N]      (CHAPTER=N; FIXTURES=dir for another folder)
 --
--- The answers come from the reference solution, built with the chapter's own
--- checker and run under the sandbox like any submission. Each answer file
--- records the fixture's SHA-256, so the grader can tell when it is stale. A
--- fixture the reference cannot read stops the run with "FILE:LINE: why" and
--- no answer file is written for it. Exit status: 0 when every fixture has
+-- The answers come from the reference solution, built with the chapter's own checker and run
+-- under the sandbox like any submission. Each answer file records its input's SHA-256, so the
+-- grader can tell when it is stale. A fixture the reference cannot read stops the run with
+-- "FILE:LINE: why" and no answer file is written for it. Exit status: 0 when every fixture has
 -- answers, 1 when some fixture could not be read, 2 when nothing could run.
 
 local wb = require("vm.lib.workbook")
 local engine = require("grader.engine")
 local fixtures = require("grader.fixtures")
 local sandbox = require("exercises.harness.sandbox")
+local runner = require("exercises.harness.runner")
+local cases = require("exercises.harness.cases")
+local exercise = require("exercises.harness.exercise")
 
 -- The sandbox's limits for the reference's runs on the fixtures: ours, so bounded only in
 -- case of a bug, with room for the answers to an instructor's large fixture.
-local LIMITS = { cpu = 120, memory = 4096, output = 1 << 20, file_size = 1 << 20, procs = 16,
-  results_limit = 512 << 20 }
+local LIMITS = { cpu = 120, wall = 1200, memory = 4096, output = 1 << 20, file_size = 1 << 20, procs = 16,
+  results = 512 << 20 }
 
 local function expected_for_chapter(id)
   local chapter = engine.load_chapter(id)
+  for _, w in ipairs(exercise.write_expected(chapter.exercise)) do
+    print(string.format("expected: %-40s %6d cases   -> %s", wb.basename(w.path):gsub("%.expected$", ""), w.cases, w.path))
+  end
   local ref = engine.reference(chapter)
   local list, dir = engine.fixture_list(chapter)
   if #list == 0 then
@@ -33,16 +40,18 @@ local function expected_for_chapter(id)
   wb.rm_rf(scratch)
   wb.mkdir_p(scratch)
   local env = {
-    scratch = scratch,
-    run = function(argv)
-      return engine.run_checker(ref.asan, argv, scratch, "reference", LIMITS)
+    run = function(c)
+      local path = scratch .. "/case.tsv"
+      cases.write_tsv(path, { c })
+      return runner.run({ program = ref.asan, cases = path, name = c.name, dir = scratch, tag = "reference",
+        limits = LIMITS, sources = chapter.exercise.student_files })
     end,
   }
   local failures = 0
   for _, f in ipairs(list) do
     local items, why = chapter.expected(f, f.settings, env)
     if items then
-      fixtures.write_expected(f, f.settings, items, chapter.rubric.reference)
+      fixtures.write_expected(f, f.settings, items, chapter.exercise.solution)
       print(string.format("expected: %-40s %6d answers -> %s", f.name, #items, fixtures.expected_path(f)))
     else
       failures = failures + 1
@@ -59,7 +68,7 @@ local function main()
   engine.require_tools()
   sandbox.use("none") -- only the reference runs here, and it is ours
   local failures = 0
-  for _, id in ipairs(chapter and { chapter } or engine.chapters()) do
+  for _, id in ipairs(engine.chosen(chapter)) do
     failures = failures + expected_for_chapter(id)
   end
   if failures > 0 then

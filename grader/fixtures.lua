@@ -5,17 +5,13 @@
 --   fixtures.lua   optional per-file settings (e.g. sum_named needles);
 --   expected/      one NAME.expected per fixture, written by `make expected`;
 --   programs/      sources the fixtures were made from (any sub-folder is skipped).
--- An expected file records the fixture's SHA-256 and its settings. When the
--- fixture or its settings change, the answers are stale and the grader refuses
--- to use them, naming the file and the command that fixes it.
---
--- Expected file format (text, so a regenerated answer shows up in `git diff`):
---   # comment lines
---   sha256 HEX
---   settings TEXT
---   KEY<TAB>RESULT      one line per item, in the checker's order
+-- An expected file (exercises/harness/answers.lua has the format) records the
+-- fixture's SHA-256 and its settings. When the fixture or its settings change, the
+-- answers are stale and the grader refuses to use them, naming the file and the
+-- command that fixes it.
 
 local wb = require("vm.lib.workbook")
+local answers = require("exercises.harness.answers")
 
 local M = {}
 
@@ -77,64 +73,16 @@ end
 
 -- Writes a fixture's expected answers.
 function M.write_expected(fixture, settings, items, made_by)
-  local out = {
-    "# Expected answers for " .. fixture.name .. ", written by `make expected` from " .. made_by .. ".",
-    "# Do not edit: change the fixture (or fixtures.lua) and run `make expected` again.",
-    "sha256 " .. wb.sha256(fixture.path),
-    "settings " .. wb.escape(settings),
-  }
-  for _, item in ipairs(items) do
-    out[#out + 1] = item.key .. "\t" .. item.result
-  end
-  wb.mkdir_p(wb.dirname(M.expected_path(fixture)))
-  wb.write_file(M.expected_path(fixture), table.concat(out, "\n") .. "\n")
-end
-
--- Parses "KEY<TAB>RESULT" lines into an ordered item list. The checker's
--- closing "end" line is not an item: it sets items.finished.
-function M.parse_items(text)
-  local items = {}
-  for line in text:gmatch("[^\n]+") do
-    local key, result = line:match("^([^\t]*)\t(.*)$")
-    if key == "end" then
-      items.finished = true
-    elseif key then
-      items[#items + 1] = { key = key, result = result }
-    end
-  end
-  return items
+  answers.write(M.expected_path(fixture), { path = fixture.path, made_by = made_by, settings = settings,
+    cases = { { items = items } } })
 end
 
 -- A fixture's expected items, or nil plus a message naming the fixture, what
 -- is wrong and the command to run. sha256: the fixture's hash, if known.
 function M.load_expected(fixture, settings, command, sha256)
-  local path = M.expected_path(fixture)
-  local text = wb.read_file(path)
-  local fix = "run `" .. command .. "`"
-  if not text then
-    return nil, string.format("%s has no expected answers (%s is missing); %s", fixture.path, path, fix)
-  end
-  local hash = text:match("\nsha256 (%x+)\n") or text:match("^sha256 (%x+)\n")
-  if hash ~= (sha256 or wb.sha256(fixture.path)) then
-    return nil, string.format("%s changed since its expected answers were made (%s is stale); %s",
-      fixture.path, path, fix)
-  end
-  local recorded = text:match("\nsettings ([^\n]*)\n")
-  if recorded ~= wb.escape(settings) then
-    return nil, string.format("the settings of %s in %s/%s changed (%s is stale); %s", fixture.name,
-      wb.dirname(fixture.path), M.manifest_name, path, fix)
-  end
-  local items = {}
-  for line in text:gmatch("[^\n]+") do
-    if not line:match("^#") and not line:match("^sha256 ") and not line:match("^settings ") then
-      local key, result = line:match("^([^\t]*)\t(.*)$")
-      if not key then
-        return nil, path .. ": malformed line \"" .. wb.shorten(line, 60) .. "\"; " .. fix
-      end
-      items[#items + 1] = { key = key, result = result }
-    end
-  end
-  return items
+  local found, why = answers.read(M.expected_path(fixture), { path = fixture.path, sha256 = sha256,
+    settings = settings, fix = "run `" .. command .. "`" })
+  return found and found[""], why
 end
 
 return M

@@ -4,10 +4,11 @@
 --                           [--seed N] [--speed-lines N] [--chapter N] [--quiet]
 --                           [--jobs N] [--isolation LEVEL]
 --
--- Grades every chapter that has a grader/NNN/chapter.lua (or the one named),
--- prints the report, writes it to OUT/report.txt and the Gradescope results to
--- --json (default build/grade/results.json). The submission folder holds the
--- student's files (default: the chapter's exercises folder). SEED=n or --seed
+-- Grades each chapter on its own (--chapter, CHAPTER=N: that one; with --submission, the
+-- chapters whose files the folder holds), prints the report, and writes it to
+-- OUT/N/report.txt and Gradescope's results to OUT/N/results.json, one per chapter graded
+-- (and, when one chapter was graded, to --json too: default build/grade/results.json). The
+-- submission folder holds the student's files (default: the chapter's exercises folder). SEED=n or --seed
 -- repeats a run's randomised checks; without it a fresh seed is printed.
 -- Student code runs at the isolation level chosen once per run (exercises/harness/sandbox.lua,
 -- GRADE_ISOLATION); --isolation takes a level a batch has already chosen. --jobs runs
@@ -38,24 +39,27 @@ local function parse_args(argv)
   return engine.seed_and_lines(wb.parse(parser, argv))
 end
 
-local function combine(results, texts)
-  local all = { score = 0, execution_time = 0, output = table.concat(texts, "\n"), output_format = "text",
-    visibility = "visible", stdout_visibility = "visible", tests = {}, extra_data = { chapters = {} } }
-  for _, r in ipairs(results) do
-    local g = report.gradescope(r, "")
-    all.score = all.score + g.score
-    all.execution_time = all.execution_time + g.execution_time
-    for _, t in ipairs(g.tests) do
-      all.tests[#all.tests + 1] = t
+-- The chapters to grade: the one asked for; else, for a submission folder, every chapter
+-- whose student files it holds; else every chapter.
+local function chapters_to_grade(opts)
+  if opts.chapter or (os.getenv("CHAPTER") or "") ~= "" or not opts.submission then
+    return engine.chosen(opts.chapter)
+  end
+  local list = {}
+  for _, id in ipairs(engine.chosen()) do
+    local files = engine.load_chapter(id).exercise.student_files
+    local held = true
+    for _, name in ipairs(files) do
+      held = held and wb.exists(opts.submission .. "/" .. name)
     end
-    all.extra_data.chapters[#all.extra_data.chapters + 1] = g.extra_data
+    if held then
+      list[#list + 1] = id
+    end
   end
-  all.extra_data.isolation = results[1] and results[1].isolation
-  all.extra_data.max_score = 0
-  for _, r in ipairs(results) do
-    all.extra_data.max_score = all.extra_data.max_score + r.max_score
+  if #list == 0 then
+    error({ message = "the submission " .. opts.submission .. " holds the files of no chapter; name one with CHAPTER=N" }, 0)
   end
-  return all
+  return list
 end
 
 local function main(argv)
@@ -74,16 +78,13 @@ local function main(argv)
       io.stderr:write("make grade: WARNING: " .. chosen.warning .. "\n")
     end
   end
-  local chapters = opts.chapter and { opts.chapter } or engine.chapters()
-  if #chapters == 0 then
-    error({ message = "no chapter to grade: no grader/NNN/chapter.lua" }, 0)
-  end
-  local results, texts = {}, {}
+  local chapters = chapters_to_grade(opts)
+  local written = {}
   for _, id in ipairs(chapters) do
     local chapter = engine.load_chapter(id)
     local fixtures, dir = engine.load_fixtures(chapter)
     local ref = engine.reference(chapter)
-    local submission = (opts.submission or chapter.rubric.default_submission):gsub("/+$", "")
+    local submission = (opts.submission or chapter.exercise.dir):gsub("/+$", "")
     if not wb.is_dir(submission) then
       error({ message = "submission folder " .. submission .. " does not exist" }, 0)
     end
@@ -96,12 +97,16 @@ local function main(argv)
     if not opts.quiet then
       io.write(text)
     end
-    results[#results + 1] = result
-    texts[#texts + 1] = text
+    local results = report.gradescope(result, text)
+    report.write_json(out .. "/results.json", results)
+    written[#written + 1] = out .. "/results.json"
+    if #chapters == 1 then
+      report.write_json(opts.json, results)
+      written[#written] = opts.json
+    end
   end
-  report.write_json(opts.json, combine(results, texts))
   if not opts.quiet then
-    print("results: " .. opts.json)
+    print("results: " .. table.concat(written, ", "))
   end
 end
 

@@ -1,61 +1,57 @@
 # grader/grader.mk: `make grade` and the instructor's targets around it.
 #
-# The grader is Lua 5.4 (grader/*.lua, engine; grader/NNN/, one folder per
-# chapter with its rubric, checker and known-wrong implementations). These
-# rules only pass variables through; grader/README.md documents them.
+# The grader is Lua 5.4 (grader/*.lua, the engine; grader/N/, one folder per chapter with
+# its grading plan, rubric, fixtures, known-wrong implementations and attacks). These rules
+# only pass variables through; grader/README.md documents them. Every command works on each
+# chapter on its own, or on CHAPTER=N alone.
 #
-#   make grade [SUBMISSION=dir] [SEED=n]    one submission (default exercises/165)
+#   make grade [SUBMISSION=dir] [SEED=n]    one submission (default exercises/N)
 #   make grade SUBMISSIONS=dir/             every folder in dir/, in parallel
-#   make expected [FIXTURES=dir]            the reference's answers for the fixtures
-#   make fixtures                           regenerate the VM/C fixtures, then expected
+#   make expected [FIXTURES=dir]            the reference's answers: public cases, fixtures
+#   make fixtures                           regenerate the fixtures, then expected
 #   make verify-fixtures                    reference full, stubs zero, mutants lose points
-#   make gradescope                         build/gradescope/autograder.zip
+#   make gradescope                         build/gradescope/N/autograder.zip
 #   make test-slow                          the long tests (busy batch, Gradescope emulation)
 
 GRADE_SANDBOX := $(BUILD)/harness/sandbox
 GRADE_LUA     := $(LUA)
 GRADE_RESULTS := $(BUILD)/grade
-# What every grading run needs: the sandbox, and build/dripprof built on the reference
-# (PROFILE_IMPL=solutions/165, prof.mk's default here), whose `rows` and `stacks` read the
-# fixtures for the seeded variants (grader/165/variants.lua).
+# What every grading run needs: the sandbox, and build/dripprof, whose `stacks` reads the
+# folded fixtures (the workbook's one reader of them).
 GRADE_NEEDS   := $(GRADE_SANDBOX) $(BUILD)/dripprof
-GRADE_CHECK_IMPL = @case "$(PROFILE_IMPL)" in solutions/*) ;; *) echo "make $@: the grader reads the \
-  fixtures with build/dripprof built on the reference; run it without PROFILE_IMPL=$(PROFILE_IMPL)"; exit 2;; esac
+GRADE_CHAPTER  = $(if $(CHAPTER),--chapter $(CHAPTER))
 GRADE_SPEC    := grader/tests/grader_spec.lua
 
-HELP += "grade            grade exercises/165 (SUBMISSION=dir, SUBMISSIONS=dir/ for many, SEED=n, FIXTURES=dir)"
-HELP += "expected         write the fixtures' expected answers from solutions/ (FIXTURES=dir)"
+HELP += "grade            grade exercises/N, each chapter on its own (CHAPTER=N, SUBMISSION=dir, SUBMISSIONS=dir/ for many, SEED=n, FIXTURES=dir)"
+HELP += "expected         write the reference's answers: public cases and fixtures (CHAPTER=N, FIXTURES=dir)"
 HELP += "fixtures         regenerate the callgrind fixtures with the installed valgrind"
 HELP += "verify-fixtures  check the fixtures separate right from wrong (reference, stubs, mutants)"
 HELP += "test-grader      the grader's own tests (in make test)"
 HELP += "test-grader-batch  the grader's scale test: BATCH_COPIES (20) copies graded with SUBMISSIONS, busy machine"
 HELP += "test-grader-gradescope  the attack suite through Gradescope's layout (root)"
-HELP += "gradescope       build the Gradescope autograder zip (build/gradescope/autograder.zip; FIXTURES=dir)"
+HELP += "gradescope       build the Gradescope autograder zips, one per chapter (build/gradescope/N/autograder.zip; CHAPTER=N, FIXTURES=dir)"
 
 .PHONY: grade expected fixtures verify-fixtures gradescope gradescope-failed test-grader test-grader-batch \
         test-grader-gradescope test-slow-grader
 
 grade: $(GRADE_NEEDS)
-	$(GRADE_CHECK_IMPL)
 ifneq ($(strip $(SUBMISSIONS)),)
-	@$(GRADE_LUA) grader/batch.lua $(SUBMISSIONS)
+	@$(GRADE_LUA) grader/batch.lua $(GRADE_CHAPTER) $(SUBMISSIONS)
 else
-	@$(GRADE_LUA) grader/grade.lua $(if $(SUBMISSION),--submission $(SUBMISSION))
+	@$(GRADE_LUA) grader/grade.lua $(GRADE_CHAPTER) $(if $(SUBMISSION),--submission $(SUBMISSION))
 endif
 
 expected: $(GRADE_NEEDS)
-	$(GRADE_CHECK_IMPL)
-	@$(GRADE_LUA) grader/expected.lua
+	@$(GRADE_LUA) grader/expected.lua $(GRADE_CHAPTER)
 
-# Each chapter that makes its fixtures from programs has grader/NNN/make_fixtures.lua.
+# Each chapter that makes its fixtures from programs has grader/N/make_fixtures.lua.
 fixtures: $(GRADE_NEEDS)
-	$(GRADE_CHECK_IMPL)
-	@for script in $(wildcard grader/[0-9]*/make_fixtures.lua); do $(GRADE_LUA) $$script || exit 1; done
-	@$(GRADE_LUA) grader/expected.lua
+	@for script in $(if $(CHAPTER),$(wildcard grader/$(CHAPTER)/make_fixtures.lua),$(wildcard grader/[0-9]*/make_fixtures.lua)); do \
+	  $(GRADE_LUA) $$script || exit 1; done
+	@$(GRADE_LUA) grader/expected.lua $(GRADE_CHAPTER)
 
 verify-fixtures: $(GRADE_NEEDS)
-	$(GRADE_CHECK_IMPL)
-	@$(GRADE_LUA) grader/verify.lua
+	@$(GRADE_LUA) grader/verify.lua $(GRADE_CHAPTER)
 
 gradescope:
 	@$(GRADE_LUA) grader/gradescope.lua
@@ -71,18 +67,15 @@ gradescope-failed:
 # make test-slow (.ci/run) runs both, as the suite slow-grader.
 TEST_SUITES += grader
 test-grader: $(GRADE_NEEDS)
-	$(GRADE_CHECK_IMPL)
 	@mkdir -p $(TEST_RESULTS)
 	@bash vm/lib/busted.sh $(TEST_RESULTS)/grader.result --exclude-tags=batch,gradescope $(GRADE_SPEC)
 
 test-grader-batch test-grader-gradescope: test-grader-%: $(GRADE_NEEDS)
-	$(GRADE_CHECK_IMPL)
 	@mkdir -p $(TEST_RESULTS)
 	@bash vm/lib/busted.sh $(TEST_RESULTS)/grader-$*.result --tags=$* $(GRADE_SPEC)
 
 TEST_SLOW_SUITES += slow-grader
 HELP += "test-slow-grader  the grader's long tests: the 20-copy batch and the Gradescope layout"
 test-slow-grader: $(GRADE_NEEDS)
-	$(GRADE_CHECK_IMPL)
 	@mkdir -p $(TEST_RESULTS)
 	@bash vm/lib/busted.sh $(TEST_RESULTS)/slow-grader.result --tags=batch,gradescope $(GRADE_SPEC)

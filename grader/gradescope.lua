@@ -1,6 +1,7 @@
 -- gradescope.lua: `make gradescope` builds build/gradescope/autograder.zip.
 --
---   make gradescope                                   build the zip (grader/gradescope.lua)
+--   make gradescope [CHAPTER=N]                       build the zips, one per chapter
+--                                                     (build/gradescope/N/autograder.zip)
 --   make gradescope-failed ERR=FILE OUT=FILE          (inside Gradescope) write a results.json
 --                                                     saying why grading could not run
 --
@@ -24,15 +25,13 @@ local wb = require("vm.lib.workbook")
 local engine = require("grader.engine")
 local json = require("dkjson")
 
-local OUT = "build/gradescope/autograder.zip"
-local STAGE = "build/gradescope/autograder"
-
--- What the zip holds, besides the two scripts and each chapter's reference: files and
--- whole folders, less EXCLUDED.
-local CONTENT = { "Makefile", "grader", "exercises/exercises.mk", "exercises/harness", "vm/lib", "vm/prof" }
-local EXCLUDED = { "^grader/%d+/fixtures/", "^grader/%d+/mutants/", "^grader/%d+/attacks/", "_spec%.lua$", "^grader/tests/",
-  "^grader/verify%.lua$", "^grader/attacks%.lua$", "^exercises/harness/tests/", "^vm/prof/tests/",
-  "^vm/prof/bench/", "%.md$" }
+-- What a chapter's zip holds, besides the two scripts, the chapter's reference and its
+-- fixtures: files and whole folders, less EXCLUDED. CHAPTER in a path is the chapter's id.
+local CONTENT = { "Makefile", "grader/grader.mk", "grader/engine.lua", "grader/grade.lua", "grader/report.lua",
+  "grader/fixtures.lua", "grader/gradescope.lua", "grader/CHAPTER", "exercises/exercises.mk", "exercises/harness",
+  "exercises/CHAPTER", "vm/lib", "vm/prof" }
+local EXCLUDED = { "^grader/%d+/fixtures/", "^grader/%d+/mutants/", "^grader/%d+/attacks/", "_spec%.lua$",
+  "^exercises/harness/tests/", "^vm/prof/tests/", "^vm/prof/bench/", "%.md$" }
 
 local SETUP = [[#!/usr/bin/env bash
 # setup.sh: Gradescope runs this once, as root, when it builds the autograder image.
@@ -59,7 +58,7 @@ for name in %s; do
   found=$(find /autograder/submission -type f -name "$name" -print0 | LC_ALL=C sort -z | head -z -n 1 | tr -d '\0')
   if [ -n "$found" ]; then cp "$found" "build/submission/$name"; fi
 done
-if make --no-print-directory grade SUBMISSION=build/submission 2> build/grade-error.txt &&
+if make --no-print-directory grade SUBMISSION=build/submission CHAPTER=%s 2> build/grade-error.txt &&
    [ -s build/grade/results.json ]; then
   cp build/grade/results.json /autograder/results/results.json
 else
@@ -79,6 +78,8 @@ end
 
 -- Copies path (a file, or a folder's files less EXCLUDED) into the stage, with its mode, as
 -- dest (default: the same path); every file with `whole` (a fixture folder).
+local STAGE
+
 local function add_tree(files, path, dest, whole)
   dest = dest or path
   if wb.is_dir(path) then
@@ -104,43 +105,35 @@ local function add_script(files, name, text)
   table.insert(files, 1, name)
 end
 
-local function build_zip()
-  if not wb.run("command -v zip > /dev/null") then
-    error({ message = "zip is not installed (Debian package zip; make setup installs it)" }, 0)
-  end
-  wb.rm_rf(STAGE)
-  wb.mkdir_p(STAGE)
-  local files, names, seen, fixture_dirs = {}, {}, {}, {}
-  for _, id in ipairs(engine.chapters()) do
-    local rubric = engine.load_chapter(id).rubric
-    for _, f in ipairs(rubric.student_files) do
-      if not seen[f] then
-        seen[f] = true
-        names[#names + 1] = f
-      end
-    end
-    add_tree(files, rubric.reference)
-    -- The fixtures make grade would use here (FIXTURES=dir, else the committed ones), with
-    -- answers that are present and fresh: in Gradescope a missing or stale answer file
-    -- would fail every submission, so it fails here, naming the command to run.
-    local _, dir = engine.load_fixtures(engine.load_chapter(id))
-    add_tree(files, dir, "grader/" .. id .. "/fixtures", true)
-    fixture_dirs[#fixture_dirs + 1] = dir
-  end
+-- Builds chapter id's zip, build/gradescope/ID/autograder.zip.
+local function build_zip(id)
+  local out = "build/gradescope/" .. id .. "/autograder.zip"
+  local stage = "build/gradescope/" .. id .. "/autograder"
+  STAGE = stage
+  wb.rm_rf(stage)
+  wb.mkdir_p(stage)
+  local chapter = engine.load_chapter(id)
+  local files = {}
+  add_tree(files, chapter.exercise.solution)
+  -- The fixtures make grade would use here (FIXTURES=dir, else the committed ones), with
+  -- answers that are present and fresh: in Gradescope a missing or stale answer file would
+  -- fail every submission, so it fails here, naming the command to run.
+  local _, dir = engine.load_fixtures(chapter)
+  add_tree(files, dir, "grader/" .. id .. "/fixtures", true)
   for _, path in ipairs(CONTENT) do
-    add_tree(files, path)
+    add_tree(files, (path:gsub("CHAPTER", id)))
   end
-  add_script(files, "run_autograder", string.format(RUN, table.concat(names, " ")))
+  add_script(files, "run_autograder", string.format(RUN, table.concat(chapter.exercise.student_files, " "), id))
   add_script(files, "setup.sh", SETUP)
-  os.remove(OUT)
+  os.remove(out)
   -- -X: no extra fields (uid, gid, access times), -D: no folder entries: names, modes, bytes.
-  local ok = wb.run("cd " .. wb.quote(STAGE) .. " && zip -q -X -D -r " .. wb.quote(wb.realpath(wb.dirname(OUT))
-    .. "/" .. wb.basename(OUT)) .. " .")
+  local ok = wb.run("cd " .. wb.quote(stage) .. " && zip -q -X -D -r " .. wb.quote(wb.realpath(wb.dirname(out))
+    .. "/" .. wb.basename(out)) .. " .")
   if not ok then
-    error({ message = "zip failed to write " .. OUT }, 0)
+    error({ message = "zip failed to write " .. out }, 0)
   end
-  print(string.format("gradescope: %s (%d files, fixtures from %s); upload it as the assignment's autograder",
-    OUT, #files, table.concat(fixture_dirs, ", ")))
+  print(string.format("gradescope: %s (%d files, fixtures from %s); upload it as chapter %s's autograder",
+    out, #files, dir, id))
 end
 
 -- Inside Gradescope: grading could not run; say so in results.json.
@@ -166,6 +159,11 @@ wb.exit_with("make gradescope", function()
   if args.failed then
     write_failure(args.failed[1], args.failed[2])
   else
-    build_zip()
+    if not wb.run("command -v zip > /dev/null") then
+      error({ message = "zip is not installed (Debian package zip; make setup installs it)" }, 0)
+    end
+    for _, id in ipairs(engine.chosen()) do
+      build_zip(id)
+    end
   end
 end)

@@ -8,6 +8,7 @@
 -- encoded by lua-dkjson.
 
 local wb = require("vm.lib.workbook")
+local harness = require("exercises.harness.chapter")
 local json = require("dkjson")
 
 local M = {}
@@ -53,8 +54,9 @@ local function verdict(check)
   return status
 end
 
--- The lines explaining a lost point: the first difference, and hints.
-local function details(check)
+-- The lines explaining a lost point: the first difference (in the chapter's words for the
+-- answers, as the student's own run says them), and hints.
+local function details(check, ex)
   local out = {}
   local first = check.first
   if first and check.score < check.points then
@@ -65,13 +67,14 @@ local function details(check)
     if input then -- built from the key: a needle, say, the student's text too
       out[#out + 1] = "  input:    " .. visible(wb.shorten(input, 400))
     end
-    out[#out + 1] = "  expected: " .. visible(wb.shorten(first.expected, 400))
-    local actual = first.actual
+    local expected = first.expected and harness.words(ex, check.func, first.key, first.expected) or "(no such item)"
+    out[#out + 1] = "  expected: " .. visible(wb.shorten(expected, 400))
+    local actual = first.actual and harness.words(ex, check.func, first.key, first.actual)
     if not actual then
       actual = check.class == "ok" and "(no answer for this item)"
         or "(no answer: the run stopped before this item, so this input is the likely cause)"
     end
-    out[#out + 1] = "  actual:   " .. visible(wb.shorten(actual, 400))
+    out[#out + 1] = "  actual:   " .. visible(wb.shorten(actual, 400)) .. (first.twice and "   (and this item appears more than once)" or "")
     if tostring(first.expected):find("rank=", 1, true) then
       out[#out + 1] = "  (rank: the function's place in the array inclusive() returns, 1 first: "
         .. "by cost, highest first, then by name)"
@@ -127,7 +130,7 @@ function M.text(result)
   for _, check in ipairs(result.checks) do
     say("%6s/%-5s %s", wb.format_number(check.score), wb.format_number(check.skipped and 0 or check.points), check.title)
     say("             %s", verdict(check))
-    for _, line in ipairs(details(check)) do
+    for _, line in ipairs(details(check, result.exercise)) do
       say("             %s", line)
     end
   end
@@ -141,7 +144,7 @@ function M.gradescope(result, text)
   local tests = {}
   for i, check in ipairs(result.checks) do
     local lines = { verdict(check) }
-    for _, line in ipairs(details(check)) do
+    for _, line in ipairs(details(check, result.exercise)) do
       lines[#lines + 1] = line
     end
     tests[i] = {

@@ -20,8 +20,8 @@ local M = {}
 
 -- Lays out one folder per candidate; returns the candidate list.
 local function lay_out(chapter, id, subs, with_slow_only)
-  local rubric = chapter.rubric
-  local file = rubric.student_files[1]
+  local ex = chapter.exercise
+  local file = ex.student_files[1]
   local list = {}
   local function add(name, source_text, expect)
     wb.mkdir_p(subs .. "/" .. name)
@@ -30,8 +30,8 @@ local function lay_out(chapter, id, subs, with_slow_only)
     list[#list + 1] = expect
   end
   if not with_slow_only then
-    add(id .. "-reference", assert(wb.read_file(rubric.reference .. "/" .. file)), { full = true })
-    local stub = wb.read_file(rubric.stubs .. "/" .. file)
+    add(id .. "-reference", assert(wb.read_file(ex.solution .. "/" .. file)), { full = true })
+    local stub = wb.read_file(ex.dir .. "/" .. file)
     if stub then
       add(id .. "-stubs", stub, { zero = true })
     end
@@ -106,7 +106,7 @@ end
 -- Returns problems (list), lines (a readable summary).
 function M.verify(opts)
   local problems, lines = {}, {}
-  for _, id in ipairs(engine.chapters()) do
+  for _, id in ipairs(engine.chosen(opts.chapter)) do
     local chapter = engine.load_chapter(id)
     local runs = opts.no_speed and { { slow = false, speed = false }, { slow = true, speed = true } }
       or { { speed = true } }
@@ -119,8 +119,8 @@ function M.verify(opts)
           .. (opts.fixtures and ("FIXTURES=" .. wb.quote(opts.fixtures) .. " ") or "")
         -- batch.lua spawns grade.lua processes; the variables reach them through the environment.
         local out = opts.out .. "/graded" .. (run.slow and "-slow" or "")
-        local cmd = string.format("%s%s grader/batch.lua %s --skip-reference --out %s --seed %d %s > %s 2>&1", prefix,
-          os.getenv("LUA") or "lua5.4", wb.quote(subs), wb.quote(out), opts.seed,
+        local cmd = string.format("%s%s grader/batch.lua %s --chapter %s --skip-reference --out %s --seed %d %s > %s 2>&1",
+          prefix, os.getenv("LUA") or "lua5.4", wb.quote(subs), id, wb.quote(out), opts.seed,
           opts.speed_lines and ("--speed-lines " .. opts.speed_lines) or "", wb.quote(opts.out .. "/batch.log"))
         if not wb.run(cmd) then
           error({ message = "grading the candidates failed:\n" .. (wb.read_file(opts.out .. "/batch.log") or "") }, 0)
@@ -147,6 +147,7 @@ local function main(argv)
     :convert(wb.to_integer)
   parser:option("--speed-lines", "stacks in the speed input"):convert(wb.to_integer)
   parser:flag("--no-speed", "the speed check for the slow mutants only")
+  parser:option("--chapter", "this chapter only (default: CHAPTER, else every chapter)")
   local opts = engine.seed_and_lines(wb.parse(parser, argv))
   print("verify-fixtures: seed " .. opts.seed .. " (SEED=" .. opts.seed .. " repeats it)")
   local problems, lines = M.verify(opts)

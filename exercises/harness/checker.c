@@ -83,6 +83,7 @@ typedef struct {
 
 static Case *cases;
 static size_t ncases;
+static const char *cases_path;
 static const CheckFunction *functions;
 static size_t nfunctions;
 
@@ -92,8 +93,11 @@ static int hex_digit(char c) {
 
 /* Undoes the dialect's escapes in place (tsv.h); false for an escape it never writes. */
 static bool unescape(char *text) {
-    char *out = text;
-    for (const char *p = text; *p != '\0'; p++) {
+    char *out = strchr(text, '\\');
+    if (out == NULL) {
+        return true; /* most fields: nothing to undo */
+    }
+    for (const char *p = out; *p != '\0'; p++) {
         if (*p != '\\') {
             *out++ = *p;
             continue;
@@ -160,6 +164,20 @@ static Case *case_named(const char *name, const char *path, size_t number) {
     return c;
 }
 
+/* Appends the field of one line to case c. A key like the field's before it shares its copy:
+   the grader's cases hold hundreds of thousands of fields, all "stack". */
+static void add_field(Case *c, char **part, size_t n, size_t number) {
+    CheckField *fields = (CheckField *)c->c.fields;
+    fields = grow(fields, c->c.nfields, &c->capacity, sizeof(CheckField));
+    const CheckField *previous = c->c.nfields > 0 ? &fields[c->c.nfields - 1] : NULL;
+    const char *key = previous != NULL && strcmp(previous->key, part[1]) == 0
+                          ? previous->key
+                          : check_strdup(part[1]);
+    const char *origin = n == 4 && part[3][0] != '\0' ? check_strdup(part[3]) : NULL;
+    fields[c->c.nfields++] = (CheckField){key, check_strdup(part[2]), origin, number};
+    c->c.fields = fields;
+}
+
 /* Splits line at TABs into at most n fields; returns how many there were. */
 static size_t split_tabs(char *line, char **fields, size_t n) {
     size_t count = 0;
@@ -175,6 +193,7 @@ static size_t split_tabs(char *line, char **fields, size_t n) {
 }
 
 static void read_cases(const char *path) {
+    cases_path = path;
     FILE *in = fopen(path, "r");
     if (in == NULL) {
         fprintf(stderr, "check: cannot read %s\n", path);
@@ -201,12 +220,11 @@ static void read_cases(const char *path) {
                 bad_line(path, number, "an escape other than \\\\ \\t \\n \\r \\xHH");
             }
         }
-        Case *c = case_named(part[0], path, number);
-        CheckField *fields = (CheckField *)c->c.fields;
-        fields = grow(fields, c->c.nfields, &c->capacity, sizeof(CheckField));
-        char *origin = n == 4 ? check_strdup(part[3]) : check_format("%s:%zu", path, number);
-        fields[c->c.nfields++] = (CheckField){check_strdup(part[1]), check_strdup(part[2]), origin};
-        c->c.fields = fields;
+        if (part[0][0] == '\0' && ncases == 0) {
+            bad_line(path, number, "the first line names its case");
+        }
+        Case *c = part[0][0] == '\0' ? &cases[ncases - 1] : case_named(part[0], path, number);
+        add_field(c, part, n, number);
     }
     free(line);
     fclose(in);
@@ -228,18 +246,31 @@ const char *check_field(const CheckCase *c, const char *key) {
     return f == NULL ? NULL : f->value;
 }
 
+/* Where a field was written: its origin, else its line of the cases file. */
+static void print_origin(const CheckField *f) {
+    if (f->origin != NULL) {
+        fputs(f->origin, stderr);
+    } else {
+        fprintf(stderr, "%s:%zu", cases_path, f->line);
+    }
+}
+
 const char *check_required(const CheckCase *c, const char *key) {
     const char *value = check_field(c, key);
     if (value == NULL) {
-        fprintf(stderr, "%s: case %s has no '%s' field\n",
-                c->nfields > 0 ? c->fields[0].origin : "?", c->name, key);
+        if (c->nfields > 0) {
+            print_origin(&c->fields[0]);
+            fputs(": ", stderr);
+        }
+        fprintf(stderr, "case %s has no '%s' field\n", c->name, key);
         exit(2);
     }
     return value;
 }
 
 _Noreturn void check_bad_field(const CheckField *f, const char *why) {
-    fprintf(stderr, "%s: %s: %s\n", f->origin, f->key, why);
+    print_origin(f);
+    fprintf(stderr, ": %s: %s\n", f->key, why);
     exit(2);
 }
 

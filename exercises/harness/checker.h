@@ -4,8 +4,9 @@
  *
  * A case is a name, FUNCTION.ID, and fields (KEY, VALUE) in order. Cases come from a file
  * the Lua harness writes (exercises/harness/cases.lua): one line per field,
- * CASE<TAB>KEY<TAB>VALUE<TAB>ORIGIN, each escaped in the workbook's one dialect (\\ \t \n \r
- * \xHH), ORIGIN the FILE:LINE the field was written at. The checker never judges: it writes
+ * CASE<TAB>KEY<TAB>VALUE[<TAB>ORIGIN], each escaped in the workbook's one dialect (\\ \t \n
+ * \r \xHH), ORIGIN the FILE:LINE the field was written at; an empty CASE is the case of the
+ * line above. The checker never judges: it writes
  * answers, KEY<TAB>ANSWER lines, and the harness compares them with the reference's, the
  * same way for `make exercise-N` and `make grade`.
  *
@@ -34,7 +35,8 @@
 typedef struct {
     const char *key;
     const char *value;  /* unescaped: may hold any byte but NUL */
-    const char *origin; /* "FILE:LINE" where the field was written */
+    const char *origin; /* "FILE:LINE" where the field was written; NULL: see line */
+    size_t line;        /* its line in the cases file */
 } CheckField;
 
 typedef struct {

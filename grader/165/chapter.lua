@@ -1,15 +1,16 @@
--- chapter.lua: how chapter 165 turns fixtures into checks.
+-- chapter.lua: how chapter 165 is graded: which fixtures there are, what each check runs.
 --
--- The grader's engine (grader/grade.lua and friends) knows nothing about
--- parse_row or folded stacks. It asks this module three things:
---   kind(name)               which fixtures are annotate outputs and which folded;
---   expected(fixture, env)   the reference's answers for one fixture (for `make expected`);
---   plan(ctx)                the list of checks for one grading run.
--- Every check is one run of grader/165/check.c (see its header) with some
--- arguments; its answers are compared item by item with the expected ones.
--- A new chapter writes its own chapter.lua, rubric.lua and checker.
+-- The grader's engine (grader/engine.lua) knows nothing about parse_row or folded stacks. It
+-- asks this module:
+--   kind(name)                    which fixtures are annotate outputs and which folded;
+--   expected(fixture, settings, env)  the reference's answers for one fixture (make expected);
+--   plan(ctx)                     the checks of one grading run.
+-- Every check is one case of chapter 165's checker (exercises/165/tests/check.c, which the
+-- student's `make exercise-165` runs too): a function and its fields; its answers are compared
+-- item by item with the reference's.
 
 local wb = require("vm.lib.workbook")
+local dripprof = require("vm.lib.dripprof")
 local variants = require("grader.165.variants")
 
 local M = {}
@@ -87,42 +88,64 @@ local function row_fields(result)
   end
 end
 
--- A name or stack as the checker reads it: escaped, and NULL as "\N" (which escape()
--- never writes: it doubles every backslash).
-local function text_or_null(s)
-  return s == nil and "\\N" or wb.escape(s)
-end
-
--- How a name or stack reads in a report.
+-- A name or stack as a report shows it.
 local function shown(s)
   return s == nil and "NULL" or ("\"" .. wb.escape(s) .. "\"")
 end
 
--- Writes one line per item, line(item) each: the files the checker's modes read.
-local function write_lines(path, items, line)
-  local out = {}
-  for i, item in ipairs(items) do
-    out[i] = line(item) .. "\n"
+-- A case of the checker: { name, func, fields }.
+local function case(func, fields)
+  return { name = func .. ".check", func = func, fields = fields }
+end
+
+-- parse_row on every line of a text, line ends kept.
+local function lines_case(text)
+  local fields = {}
+  for _, line in ipairs(wb.split_lines(text, true)) do
+    fields[#fields + 1] = { "line", line }
   end
-  wb.write_file(path, table.concat(out))
+  return case("parse_row", fields)
 end
 
--- The rows file the checker's `sums` mode reads ("ir<TAB>name"), its needles (one a line)
--- and the vectors its `stacks` mode reads ("count<TAB>stack").
-local function write_rows(path, rows)
-  write_lines(path, rows, function(r)
-    return r.ir .. "\t" .. text_or_null(r.name)
-  end)
+-- sum_named over rows ({ ir, name }; no name: NULL) for each needle.
+local function sums_case(rows, needles)
+  local fields = {}
+  for _, r in ipairs(rows) do
+    fields[#fields + 1] = r.name and { "row", r.ir .. " " .. r.name } or { "null-row", r.ir }
+  end
+  for _, needle in ipairs(needles) do
+    fields[#fields + 1] = { "needle", needle }
+  end
+  return case("sum_named", fields)
 end
 
-local function write_needles(path, needles)
-  write_lines(path, needles, wb.escape)
+-- inclusive over vectors { count, stack } (no stack: NULL), ranks compared.
+local function stacks_case(vectors)
+  local fields = { { "order", "checked" } }
+  for _, v in ipairs(vectors) do
+    fields[#fields + 1] = v[2] and { "stack", v[2] .. " " .. v[1] } or { "null-stack", v[1] }
+  end
+  return case("inclusive", fields)
 end
 
-local function write_vectors(path, vectors)
-  write_lines(path, vectors, function(v)
-    return v[1] .. "\t" .. text_or_null(v[2])
-  end)
+-- The stacks of a folded file (vm/prof/folded.c reads it, through `dripprof stacks`), as
+-- vectors, in file order.
+local function folded_vectors(path)
+  local vectors = {}
+  for i, stack in ipairs(dripprof.stacks(path)) do
+    vectors[i] = { stack.count_text, table.concat(stack.frames, ";") }
+  end
+  return vectors
+end
+
+-- Folded text ("STACK COUNT" lines) as vectors.
+local function text_vectors(lines)
+  local vectors = {}
+  for i, line in ipairs(lines) do
+    local stack, count = line:match("^(.*) (%d+)\n?$")
+    vectors[i] = { count, stack }
+  end
+  return vectors
 end
 
 -- The rows a fixture's expected answers name, for sum_named.
@@ -140,9 +163,14 @@ local function rows_from(items)
 end
 
 -- "FILE:LINE: why" when a fixture looks cut short: its last line has no newline (both
--- callgrind_annotate and folding tools end every line with one), unless that line is blank.
-local function truncated(fixture)
-  local text = wb.read_file(fixture.path) or ""
+-- callgrind_annotate and folding tools end every line with one), unless that line is blank;
+-- or when it holds a NUL byte (no text tool writes one).
+local function unusable(fixture, text)
+  local nul = text:find("\0", 1, true)
+  if nul then
+    local _, before = text:sub(1, nul):gsub("\n", "")
+    return string.format("%s:%d: binary data (a NUL byte) in a fixture", fixture.path, before + 1)
+  end
   if text == "" or text:sub(-1) == "\n" then
     return nil
   end
@@ -155,31 +183,36 @@ local function truncated(fixture)
     .. "add the newline if the line is whole)", fixture.path, newlines + 1, wb.shorten(wb.escape(last), 60))
 end
 
--- The reference's answers for one fixture. env.run(argv) runs the reference
--- checker and returns { ok, status, items, stderr }; env.scratch is a folder.
--- Returns the item list, or nil plus "FILE:LINE: why". A fixture with no row (annotate)
--- or no stack (folded), or cut short, is refused: it would hand out free points.
+-- The reference's answers for one fixture. env.run(case) runs the reference checker on a
+-- case and returns its result (exercises/harness/runner.lua). Returns the item list, or nil
+-- plus "FILE:LINE: why". A fixture with no row (annotate) or no stack (folded), or cut short,
+-- is refused: it would hand out free points.
 function M.expected(fixture, settings, env)
-  local cut = truncated(fixture)
-  if cut then
-    return nil, cut
+  local text = wb.read_file(fixture.path) or ""
+  local bad = unusable(fixture, text)
+  if bad then
+    return nil, bad
   end
   if fixture.kind == "folded" then
-    local r = env.run({ "inclusive", fixture.path })
+    local ok, vectors = pcall(folded_vectors, fixture.path)
+    if not ok then
+      return nil, tostring(vectors)
+    end
+    if #vectors == 0 then
+      return nil, fixture.path .. ":1: no stack in the whole file (expected lines such as \"main;run;fib 10\")"
+    end
+    local r = env.run(stacks_case(vectors))
     if not r.ok then
-      return nil, (r.stderr:match("[^\n]+") or (fixture.path .. ": the reference failed: " .. r.status))
+      return nil, fixture.path .. ": the reference failed: " .. r.status
     end
     if r.items[1] and r.items[1].result ~= "0 n=" .. (#r.items - 1) then
       return nil, fixture.path .. ": the reference's inclusive() failed (" .. r.items[1].result .. ")"
     end
-    if #r.items <= 1 then
-      return nil, fixture.path .. ":1: no stack in the whole file (expected lines such as \"main;run;fib 10\")"
-    end
     return r.items
   end
-  local r = env.run({ "rows", fixture.path })
+  local r = env.run(lines_case(text))
   if not r.ok then
-    return nil, (r.stderr:match("[^\n]+") or (fixture.path .. ": the reference failed: " .. r.status))
+    return nil, fixture.path .. ": the reference failed: " .. r.status
   end
   local rows = 0
   for _, item in ipairs(r.items) do
@@ -196,11 +229,7 @@ function M.expected(fixture, settings, env)
     return nil, fixture.path .. ":1: no callgrind_annotate row in the whole file "
       .. "(expected lines such as \"5,468,396 (100.0%)  PROGRAM TOTALS\")"
   end
-  local rows_path = env.scratch .. "/rows.tsv"
-  local needles_path = env.scratch .. "/needles.txt"
-  write_rows(rows_path, rows_from(r.items))
-  write_needles(needles_path, needles_of(settings))
-  local s = env.run({ "sums", rows_path, needles_path })
+  local s = env.run(sums_case(rows_from(r.items), needles_of(settings)))
   if not s.ok then
     return nil, fixture.path .. ": the reference's sum_named failed: " .. s.status
   end
@@ -248,9 +277,9 @@ local function cost_first(expected, actual)
   return 1
 end
 
--- The checks of one grading run. ctx: rubric, fixtures (each with kind, path,
--- name, items), gen (a folder for generated inputs, already made). The seeded inputs
--- come from math.random, which the engine has seeded with the run's seed.
+-- The checks of one grading run. ctx: rubric, fixtures (each with kind, path, name, items),
+-- gen (a folder for generated inputs, already made). The seeded inputs come from
+-- math.random, which the engine has seeded with the run's seed.
 function M.plan(ctx)
   local checks = {}
   local function add(check)
@@ -267,18 +296,19 @@ function M.plan(ctx)
 
   for _, f in ipairs(annotate) do
     add({ group = "parse_row_fixtures", func = "parse_row", title = "parse_row: every line of " .. f.name,
-      argv = { "rows", f.path }, expected = with_prefix(f.items, "row:"), describe = line_describer(f.path) })
+      case = lines_case(wb.read_file(f.path) or ""), expected = with_prefix(f.items, "row:"),
+      describe = line_describer(f.path) })
   end
 
   local edges = ctx.gen .. "/edge-rows.txt"
   wb.write_file(edges, variants.edge_rows())
   add({ group = "parse_row_edges", func = "parse_row", title = "parse_row: edge cases from the rules (seeded)",
-    argv = { "rows", edges }, describe = line_describer(edges) })
+    case = lines_case(wb.read_file(edges)), describe = line_describer(edges) })
 
   local rename = variants.renamer()
   local lines = {}
   for _, f in ipairs(annotate) do
-    for _, line in ipairs(variants.annotate_variant(f.path, wb.read_file(f.path) or "", rename)) do
+    for _, line in ipairs(variants.annotate_variant(f, rename)) do
       lines[#lines + 1] = line
     end
   end
@@ -286,32 +316,25 @@ function M.plan(ctx)
   wb.write_file(variant_rows, table.concat(variants.shuffle(lines)))
   add({ group = "parse_row_variants", func = "parse_row",
     title = "parse_row: fixtures renamed, renumbered and shuffled (seeded)",
-    argv = { "rows", variant_rows }, describe = line_describer(variant_rows) })
+    case = lines_case(wb.read_file(variant_rows)), describe = line_describer(variant_rows) })
 
   for _, f in ipairs(annotate) do
-    local rows_path = ctx.gen .. "/" .. f.name .. ".rows.tsv"
-    local needles_path = ctx.gen .. "/" .. f.name .. ".needles.txt"
-    write_rows(rows_path, rows_from(f.items))
     local expected = with_prefix(f.items, "sum:")
     local needles = {}
     for i, item in ipairs(expected) do
       needles[i] = wb.unescape(item.key:sub(5))
     end
-    write_needles(needles_path, needles)
     add({ group = "sum_named_fixtures", func = "sum_named", title = "sum_named: needles over the rows of " .. f.name,
-      argv = { "sums", rows_path, needles_path }, expected = expected,
+      case = sums_case(rows_from(f.items), needles), expected = expected,
       describe = function(key)
         return string.format("sum_named(rows of %s, \"%s\")", f.name, key:sub(5))
       end })
   end
 
   local rows, needles = variants.sum_edges()
-  local edge_rows, edge_needles = ctx.gen .. "/sum-edges.rows.tsv", ctx.gen .. "/sum-edges.needles.txt"
-  write_rows(edge_rows, rows)
-  write_needles(edge_needles, needles)
   add({ group = "sum_named_edges", func = "sum_named",
     title = "sum_named: substrings, case, overflow past UINT64_MAX (seeded)",
-    argv = { "sums", edge_rows, edge_needles },
+    case = sums_case(rows, needles),
     describe = function(key)
       local listing = {}
       for i, r in ipairs(rows) do
@@ -322,16 +345,14 @@ function M.plan(ctx)
 
   for _, f in ipairs(folded) do
     add({ group = "inclusive_fixtures", func = "inclusive", title = "inclusive: " .. f.name,
-      argv = { "inclusive", f.path }, expected = f.items, priority = cost_first,
+      case = stacks_case(folded_vectors(f.path)), expected = f.items, priority = cost_first,
       describe = function()
         return "inclusive(every stack of " .. f.name .. ")"
       end })
   end
 
-  local function vector_check(group, title, name, vectors)
-    local path = ctx.gen .. "/" .. name
-    write_vectors(path, vectors)
-    add({ group = group, func = "inclusive", title = title, argv = { "stacks", path }, priority = cost_first,
+  local function vector_check(group, title, vectors)
+    add({ group = group, func = "inclusive", title = title, case = stacks_case(vectors), priority = cost_first,
       describe = function()
         local listing = {}
         for i, v in ipairs(vectors) do
@@ -341,9 +362,9 @@ function M.plan(ctx)
       end })
   end
   vector_check("inclusive_edges", "inclusive: recursion, empty frames, duplicates, zero counts (seeded)",
-    "stack-edges.tsv", variants.stack_edges())
+    variants.stack_edges())
   vector_check("inclusive_overflow", "inclusive: a cost past UINT64_MAX is an error (seeded)",
-    "stack-overflow.tsv", variants.overflow_stacks())
+    variants.overflow_stacks())
 
   local folded_lines = {}
   for _, f in ipairs(folded) do
@@ -352,26 +373,24 @@ function M.plan(ctx)
     end
   end
   if #folded_lines > 0 then
-    local path = ctx.gen .. "/variant.folded"
-    wb.write_file(path, table.concat(variants.shuffle(folded_lines), "\n") .. "\n")
+    local shuffled = variants.shuffle(folded_lines)
     add({ group = "inclusive_variants", func = "inclusive",
       title = "inclusive: folded fixtures renamed, renumbered, shuffled (seeded)",
-      argv = { "inclusive", path }, priority = cost_first,
+      case = stacks_case(text_vectors(shuffled)), priority = cost_first,
       describe = function()
-        return string.format("inclusive(every stack of %s, %d lines)", path, #folded_lines)
+        return string.format("inclusive(the %d stacks of the folded fixtures, renamed and shuffled)", #shuffled)
       end })
   end
 
+  -- The speed input is made by the checker from a seed of the run's (check.c, random_stacks).
   local speed = ctx.rubric.speed
   local lines_wanted = ctx.speed_lines or speed.lines
-  local speed_path = ctx.gen .. "/speed-" .. lines_wanted .. ".folded"
-  if not ctx.no_speed and not wb.exists(speed_path) then
-    wb.write_file(speed_path, variants.speed_input(lines_wanted, speed.distinct_per_line))
-  end
-  add({ group = "speed", func = "inclusive", kind = "speed", toggle = "inclusive",
+  local distinct = math.max(16, math.floor(lines_wanted * speed.distinct_per_line))
+  add({ group = "speed", func = "inclusive", kind = "speed",
     title = string.format("speed: inclusive() over %d stacks, at most %gx the reference's instructions",
       lines_wanted, speed.limit),
-    argv = { "inclusive", speed_path } })
+    case = case("inclusive", { { "order", "checked" },
+      { "generate", string.format("random_stacks %d %d %d", lines_wanted, distinct, math.random(1, 1 << 30)) } }) })
 
   return checks
 end

@@ -1,7 +1,8 @@
 -- rubric.lua: what chapter 165 is graded on, and how many points each part is worth.
 --
--- This file is data for instructors: change the points, the limits or the
--- speed factor here and nothing else. A family's points are shared equally by
+-- This file is data for instructors: change the points or the speed factor here
+-- and nothing else (the limits of each check are the exercise's, in
+-- exercises/165/chapter.lua and exercises/harness/chapter.lua). A family's points are shared equally by
 -- its checks (one check per fixture file), so adding a fixture does not change
 -- the total. Inside a check, credit is partial: the share of items (lines,
 -- needles, functions) whose answer matches the reference solution's.
@@ -12,33 +13,6 @@
 --   * returning -1 (the error answer) counts only for a function that also
 --     gives right non-error answers somewhere, so the stubs score 0.
 return {
-  chapter = "165",
-  title = "Profiling the VM",
-
-  -- Copied from the submission folder; everything else is restored pristine.
-  student_files = { "profile.c" },
-  default_submission = "exercises/165",
-  reference = "solutions/165",
-  stubs = "exercises/165",
-
-  -- {repository file, name in the build directory}; never taken from a submission.
-  pristine = {
-    { "solutions/165/profile.h", "profile.h" },
-    { "grader/165/check.c", "check.c" },
-    { "vm/prof/folded.h", "folded.h" },
-    { "vm/prof/folded.c", "folded.c" },
-  },
-  -- Our C files, compiled with -Werror beside the student's.
-  ours = { "check.c", "folded.c" },
-
-  -- Per-check limits for the sandbox (build/harness/sandbox): CPU seconds of the check's
-  -- whole process tree (not wall-clock time: a busy machine changes no verdict), memory in
-  -- MB, bytes of stdout + stderr, bytes of results (or twice the reference's, if more), the
-  -- largest file it may write (it has no reason to write any) and how many processes it may
-  -- have, itself included.
-  limits = { cpu = 2, memory = 512, output = 65536, results_limit = 8 << 20, file_size = 1 << 20,
-    procs = 16 },
-
   leak_credit = 0.5,
 
   -- Answers that code doing nothing would also give ("not a row", a sum of 0, no

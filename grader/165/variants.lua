@@ -1,7 +1,7 @@
 -- variants.lua: chapter 165's seeded inputs, so answers hard-coded to the
 -- visible fixtures fail.
 --
--- Four kinds of input come out of here, all from Lua's one random stream
+-- Three kinds of input come out of here, all from Lua's one random stream
 -- (math.random, seeded by the engine with the run's seed), so a seed reproduces
 -- them byte for byte:
 --   * edge-case annotate lines written from the handout's rules (rows and
@@ -9,12 +9,13 @@
 --   * variants of the fixtures: every function renamed consistently, every
 --     count replaced, lines shuffled, stacks duplicated or made recursive;
 --   * sum_named and inclusive edge cases (substrings, case, overflow, empty
---     frames, zero counts);
---   * the large folded input for the speed check.
+--     frames, zero counts).
+-- (The large input of the speed check is made by the checker itself, from a seed.)
 -- This module only writes inputs. The right answers always come from running
 -- the reference solution on them, never from a second implementation here, and
--- the fixtures' stacks and rows are read by dripprof (vm/lib/dripprof.lua),
--- the workbook's one reader of each format.
+-- the fixtures' stacks are read by dripprof (vm/lib/dripprof.lua), the
+-- workbook's one reader of folded stacks, and their rows are the reference's own
+-- answers for them.
 
 local wb = require("vm.lib.workbook")
 local dripprof = require("vm.lib.dripprof")
@@ -205,21 +206,25 @@ function M.edge_rows()
   return table.concat(out)
 end
 
--- A variant of an annotate fixture: every row (as `dripprof rows` reads it with the
--- reference's parse_row) gets a new count, grouped with commas or not, a new
--- percentage where it had one, a random indentation and renamed functions; the other
--- lines are kept. Returns the lines (each ending in "\n"), shuffled.
-function M.annotate_variant(path, text, rename)
+-- A variant of an annotate fixture: every row (as the reference's parse_row read it, in the
+-- fixture's expected answers) gets a new count, grouped with commas or not, a new percentage
+-- where it had one, a random indentation and renamed functions; the other lines are kept.
+-- Returns the lines (each ending in "\n"), shuffled.
+function M.annotate_variant(fixture, rename)
   local rows = {}
-  for _, r in ipairs(dripprof.rows(path)) do
-    rows[r.line] = r
+  for _, item in ipairs(fixture.items) do
+    local line = tonumber(item.key:match("^row:(%d+)$"))
+    local pct, name = item.result:match('^1 ir=%d+ pct=(%S+) name="(.*)"$')
+    if line and name then
+      rows[line] = { label = wb.unescape(name), pct = pct ~= "none" }
+    end
   end
   local out = {}
-  for i, line in ipairs(wb.split_lines(text, true)) do
+  for i, line in ipairs(wb.split_lines(wb.read_file(fixture.path) or "", true)) do
     local r = rows[i]
     if r then
       local indent = chance(0.2) and string.rep(" ", random(1, 8)) or ""
-      out[#out + 1] = row(count_text(), rename(r.label), { pct = r.pct ~= nil, indent = indent,
+      out[#out + 1] = row(count_text(), rename(r.label), { pct = r.pct, indent = indent,
         plain = chance(0.2) }) .. "\n"
     elseif line:sub(-1) == "\n" then
       out[#out + 1] = line
@@ -316,30 +321,6 @@ function M.overflow_stacks()
     { "9223372036854775808", "main;other" },
     { tostring(random(1, 100)), "main;" .. a .. ";leaf" },
   })
-end
-
--- The speed check's input: `lines` stacks over about lines*distinct names,
--- root-first like real profiles, with some recursion. Returns the text.
-function M.speed_input(lines, distinct)
-  local names = {}
-  local ndistinct = math.max(16, math.floor(lines * distinct))
-  for i = 1, ndistinct do
-    names[i] = M.identifier(2, 5) .. "_" .. i
-  end
-  local out = {}
-  for i = 1, lines do
-    local depth = random(3, 24)
-    local frames = { "main" }
-    for k = 2, depth do
-      if k > 3 and chance(0.15) then
-        frames[k] = frames[k - 1]
-      else
-        frames[k] = names[random(1, ndistinct)]
-      end
-    end
-    out[i] = table.concat(frames, ";") .. " " .. random(1, 1000000) .. "\n"
-  end
-  return table.concat(out)
 end
 
 return M

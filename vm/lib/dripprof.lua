@@ -43,9 +43,10 @@ local function records(words)
 end
 
 -- The stacks of a folded file (or callgrind.out), in file order:
--- { { count = 5, frames = { "main", "fib" } }, ... } (an integer, a float past 2^63).
+-- { { count = 5, count_text = "5", frames = { "main", "fib" } }, ... } (count an integer, a
+-- float past 2^63; count_text the digits as written).
 local function stack(f)
-  return { count = tonumber(f[1]), frames = { table.unpack(f, 2) } }
+  return { count = tonumber(f[1]), count_text = f[1], frames = { table.unpack(f, 2) } }
 end
 
 -- Every row of callgrind_annotate output, as the reference's parse_row reads them:

@@ -305,6 +305,9 @@ end
 local escapes = { ["\\"] = "\\\\", ["\t"] = "\\t", ["\n"] = "\\n", ["\r"] = "\\r" }
 
 function M.escape(s)
+  if not s:find("[%c\\\128-\255]") then
+    return s -- most text: nothing to escape
+  end
   return (s:gsub("[%c\\\128-\255]", function(c)
     return escapes[c] or string.format("\\x%02x", c:byte())
   end))

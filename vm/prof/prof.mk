@@ -27,7 +27,7 @@ HELP += "PROFILE_IMPL=dir where dripprof top/files/rows get parse_row, inclusive
 
 PROF_DIR      := vm/prof
 PROF_OBJ      := $(BUILD)/obj/prof
-PROF_CFLAGS   := $(CWARN) -O2 -g -I$(PROF_DIR) -I$(PROFILE_IMPL)
+PROF_CFLAGS   := $(CWARN) -O2 -g -I$(PROF_DIR) -I$(PROFILE_IMPL) -Iexercises/165
 PROF_LIB      := folded intern callgrind fold trie flame flame_script top annotate exercise diff \
                  u128 tsv
 PROF_OBJS     := $(PROF_LIB:%=$(PROF_OBJ)/%.o)
@@ -46,7 +46,7 @@ all: $(BUILD)/dripprof
 $(BUILD)/dripprof: $(PROF_OBJ)/dripprof.o $(PROF_OBJS) $(PROF_IMPL_OBJ)
 	$(CC) $(PROF_CFLAGS) -o $@ $^ -lm
 
-$(PROF_OBJ)/%.o: $(PROF_DIR)/%.c $(wildcard $(PROF_DIR)/*.h) $(PROFILE_IMPL)/profile.h vm/prof/prof.mk
+$(PROF_OBJ)/%.o: $(PROF_DIR)/%.c $(wildcard $(PROF_DIR)/*.h) exercises/165/profile.h vm/prof/prof.mk
 	@mkdir -p $(@D)
 	$(CC) $(PROF_CFLAGS) $(PROF_DEFINES) -c -o $@ $<
 
@@ -63,9 +63,9 @@ $(PROF_OBJ)/exercise.o: $(PROF_CHOICE)
 $(PROF_OBJ)/exercise.o: PROF_DEFINES = -DPROFILE_IMPL_FILE='"$(PROFILE_IMPL)/profile.c"' \
                                        -DPROFILE_IMPL_PATH='"$(abspath $(PROFILE_IMPL))/profile.c"'
 
-$(PROF_IMPL_OBJ): $(PROFILE_IMPL)/profile.c $(PROFILE_IMPL)/profile.h $(PROF_CHOICE)
+$(PROF_IMPL_OBJ): $(PROFILE_IMPL)/profile.c exercises/165/profile.h $(PROF_CHOICE)
 	@mkdir -p $(@D)
-	@if ! $(CC) $(STUDENT_WARN) -O2 -g -I$(PROFILE_IMPL) -c -o $@ $<; then \
+	@if ! $(CC) -O2 -g -I$(PROFILE_IMPL) -Iexercises/165 -c -o $@ $<; then \
 	  echo "prof: $< does not compile, so build/dripprof is built without it:" \
 	       "dripprof top, files and rows will say what is missing (make exercise-165 shows why)."; \
 	  $(CC) -x c -c -o $@ /dev/null; fi

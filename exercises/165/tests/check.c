@@ -19,8 +19,9 @@
  *                  call), control (N: each needle first over the first N rows alone)
  *       sum:NEEDLE         0 sum=N | -1 | returned-K;   control:sum:NEEDLE the same
  *   inclusive.ID   stack (STACK COUNT, the count after the last blank), null-stack (COUNT),
- *                  generate (many_functions N | deep_stack N), order (ranks are answers
- *                  too), control (N), out-of-memory, call (no: read the input, call nothing;
+ *                  generate (many_functions N | deep_stack N | random_stacks N DISTINCT
+ *                  SEED: stacks made here, see generate), order (ranks are answers
+ *                  too), control (N), out-of-memory, call (no: everything but the call;
  *                  the speed check's baseline)
  *       count              0 n=N | -1 | returned-K;   costs NULL (an array NULL with N > 0)
  *       cost:NAME          cost=C, or rank=R cost=C with order (a generated case answers for
@@ -261,11 +262,73 @@ static void add_stack(Stacks *list, char *stack, uint64_t count) {
     list->stacks[list->count++] = (Folded){stack, count};
 }
 
+/* splitmix64: a small, well-mixed generator, so a seed gives the same stacks everywhere. */
+static uint64_t next_random(uint64_t *state) {
+    uint64_t z = (*state += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+/* A number from lo to hi, both included. */
+static size_t between(uint64_t *state, size_t lo, size_t hi) {
+    return lo + (size_t)(next_random(state) % (hi - lo + 1));
+}
+
+/* "random_stacks N DISTINCT SEED": N stacks over DISTINCT names, root-first like a real
+   profile ("main" first), 3 to 24 frames deep, a frame after the third repeating the one
+   above it one time in seven (recursion), counts from 1 to 1,000,000: the speed check's input,
+   made here rather than read, so that measuring it costs little. */
+static void generate_random(Stacks *list, size_t n, size_t distinct, uint64_t seed) {
+    static const char *const syllables[] = {"ka", "lo", "mi", "re", "su", "ta", "vo", "ne", "pi",
+                                            "dra", "xu", "zo", "qe", "fib", "run", "op", "get"};
+    enum { SYLLABLES = sizeof syllables / sizeof syllables[0], DEEPEST = 24 };
+    char **names = check_malloc(distinct * sizeof(char *));
+    for (size_t i = 0; i < distinct; i++) {
+        char name[64] = "";
+        for (size_t k = between(&seed, 2, 5); k > 0; k--) {
+            strcat(name, syllables[between(&seed, 0, SYLLABLES - 1)]);
+        }
+        names[i] = check_format("%s_%zu", name, i);
+    }
+    size_t *lengths = check_malloc(distinct * sizeof(size_t));
+    for (size_t i = 0; i < distinct; i++) {
+        lengths[i] = strlen(names[i]);
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t frames[DEEPEST]; /* frames[0] is "main", the others index names */
+        size_t depth = between(&seed, 3, DEEPEST), length = 4;
+        for (size_t k = 1; k < depth; k++) {
+            frames[k] = k > 2 && between(&seed, 1, 7) == 1 ? frames[k - 1]
+                                                           : between(&seed, 0, distinct - 1);
+            length += 1 + lengths[frames[k]];
+        }
+        char *stack = check_malloc(length + 1), *end = stack + 4;
+        memcpy(stack, "main", 4);
+        for (size_t k = 1; k < depth; k++) {
+            *end++ = ';';
+            memcpy(end, names[frames[k]], lengths[frames[k]]);
+            end += lengths[frames[k]];
+        }
+        *end = '\0';
+        add_stack(list, stack, between(&seed, 1, 1000000));
+    }
+    free(lengths);
+    for (size_t i = 0; i < distinct; i++) {
+        free(names[i]);
+    }
+    free(names);
+}
+
 /* "many_functions N": stack i is "main;caller_i;callee_i" with count i + 1 (2N + 1
-   functions); "deep_stack N": one stack of N frames, "main;f;f;...;f", count 7. */
+   functions); "deep_stack N": one stack of N frames, "main;f;f;...;f", count 7;
+   "random_stacks N DISTINCT SEED" (generate_random). */
 static void generate(Stacks *list, const CheckField *f) {
-    size_t n = 0;
-    if (sscanf(f->value, "many_functions %zu", &n) == 1) {
+    size_t n = 0, distinct = 0;
+    unsigned long long seed = 0;
+    if (sscanf(f->value, "random_stacks %zu %zu %llu", &n, &distinct, &seed) == 3 && distinct > 0) {
+        generate_random(list, n, distinct, seed);
+    } else if (sscanf(f->value, "many_functions %zu", &n) == 1) {
         for (size_t i = 0; i < n; i++) {
             char stack[80];
             snprintf(stack, sizeof stack, "main;caller_%zu;callee_%zu", i, i);
@@ -279,7 +342,7 @@ static void generate(Stacks *list, const CheckField *f) {
         }
         add_stack(list, stack, 7);
     } else {
-        check_bad_field(f, "expected many_functions N or deep_stack N");
+        check_bad_field(f, "expected many_functions N, deep_stack N or random_stacks N DISTINCT SEED");
     }
 }
 
@@ -365,13 +428,17 @@ static void answer_costs(const Answering *how, int rc, const Cost *costs, size_t
     }
 }
 
-/* One call over the first n stacks; answers, then says whether the stacks are unchanged. */
-static void call_inclusive(const Answering *how, const Stacks *list, size_t n) {
+/* One call over the first n stacks; answers, then says whether the stacks are unchanged.
+   Without the call (the speed check's baseline) everything else is done all the same, so
+   that the difference of the two counts is the call's own. */
+static void call_inclusive(const Answering *how, const Stacks *list, size_t n, bool call) {
     Folded *stacks = exact_stacks(list, n);
     Cost *costs = NULL;
     size_t ncosts = 4242; /* junk, so a function that sets nothing shows */
-    int rc = inclusive(stacks, n, &costs, &ncosts);
-    answer_costs(how, rc, costs, ncosts);
+    int rc = call ? inclusive(stacks, n, &costs, &ncosts) : -1;
+    if (call) {
+        answer_costs(how, rc, costs, ncosts);
+    }
     for (size_t i = 0; i < n; i++) {
         if (stacks[i].stack != NULL && strcmp(list->stacks[i].stack, stacks[i].stack) != 0) {
             char *what = check_format("text of stack %zu", i + 1);
@@ -449,17 +516,14 @@ static void run_inclusive(const CheckCase *c) {
     bool control = check_find(c, "control") != NULL;
     size_t first = first_inputs(c, "control", list.count);
     const char *call = check_field(c, "call");
+    bool calling = call == NULL || strcmp(call, "no") != 0;
     Answering how = {"", check_field(c, "order") != NULL, check_field(c, "generate") != NULL};
-    if (call != NULL && strcmp(call, "no") == 0) {
-        free_stacks(list.stacks, list.count);
-        return;
-    }
     if (control) {
         Answering controlled = {"control:", how.ranks, false};
-        call_inclusive(&controlled, &list, first);
+        call_inclusive(&controlled, &list, first, calling);
     }
-    call_inclusive(&how, &list, list.count);
-    if (check_field(c, "out-of-memory") != NULL) {
+    call_inclusive(&how, &list, list.count, calling);
+    if (calling && check_field(c, "out-of-memory") != NULL) {
         answer_out_of_memory(&list);
     }
     free_stacks(list.stacks, list.count);
