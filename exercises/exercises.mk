@@ -9,7 +9,7 @@
 #
 #   make exercise-165               your code (exercises/165) against the public cases
 #   make exercise-165 SOLUTION=1    the reference (solutions/165) against the same cases
-#   make exercise-165 TEST=parse_row.one_blank   only the cases whose name starts so
+#   make exercise-165 TEST=parse_row.one_blank   only the cases whose name starts so (a,b: both)
 #   make watch-165                  the same, again every time a file in exercises/165 is saved
 #
 # exercises/harness/exercise.lua does the work: it builds the checker with the code under
@@ -20,8 +20,11 @@
 
 EX_HARNESS := exercises/harness
 EX_SANDBOX := $(BUILD)/harness/sandbox
-EX_RUN      = $(LUA) $(EX_HARNESS)/exercise.lua --chapter $* $(if $(SOLUTION),--from solutions/$*) \
-              $(if $(TEST),--only $(TEST))
+# EX_FROM_DIR, EX_OUT, EX_CPU and EX_BRIEF (the folder of the code under test, where its build
+# goes, CPU seconds per case, watch mode's report) let the suite run the loop on copies.
+EX_FROM     = $(or $(EX_FROM_DIR),$(if $(SOLUTION),solutions,exercises)/$*)
+EX_RUN      = $(LUA) $(EX_HARNESS)/exercise.lua --chapter $* --from $(EX_FROM) $(if $(TEST),--only $(TEST)) \
+              $(if $(EX_OUT),--out $(EX_OUT)) $(if $(EX_CPU),--cpu $(EX_CPU)) $(if $(EX_BRIEF),--brief)
 EX_CHAPTERS := $(patsubst exercises/%/chapter.lua,%,$(wildcard exercises/[0-9]*/chapter.lua))
 
 # The sandbox is built without sanitizers: it must not be the thing that crashes.
@@ -42,16 +45,15 @@ exercise-%: setup $(EX_SANDBOX)
 # those that come within 0.2 s are taken together). Editors' temporary files do not count.
 # Each run clears the screen and starts with the progress line. Ctrl-C ends it.
 EX_WATCH_IGNORE := (\.sw[a-z]|~|/4913|/\.?\#[^/]*)$$
-EX_WATCHED       = $(if $(SOLUTION),solutions,exercises)/$*
 
 watch-%: setup $(EX_SANDBOX)
 	@test -f exercises/$*/chapter.lua || { echo "There is no exercise $* (no exercises/$*/chapter.lua)."; exit 2; }
 	@command -v inotifywait >/dev/null || { echo "make watch-$* needs inotifywait (Debian \
 	  package inotify-tools); make setup installs it."; exit 2; }
 	@run() { if [ -t 1 ]; then printf '\033[H\033[2J'; fi; $(EX_RUN) --brief; \
-	  echo; echo "Watching $(EX_WATCHED) for saves; Ctrl-C ends."; }; \
+	  echo; echo "Watching $(EX_FROM) for saves; Ctrl-C ends."; }; \
 	inotifywait -q -m -r -e close_write -e moved_to --exclude '$(EX_WATCH_IGNORE)' \
-	  --format '%w%f' $(EX_WATCHED) | { run; while read -r saved; do \
+	  --format '%w%f' $(EX_FROM) | { run; while read -r saved; do \
 	    while read -r -t 0.2 more; do :; done; run; done; }
 
 # The student's loop, timed: save profile.c, then make exercise-N to its last line.

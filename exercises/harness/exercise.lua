@@ -1,7 +1,7 @@
 -- exercise.lua: the student's run behind `make exercise-N` and `make watch-N`.
 --
---   lua5.4 exercises/harness/exercise.lua --chapter N [--from DIR] [--only PREFIX] [--brief]
---       [--jobs N] [--details N] [--out DIR]
+--   lua5.4 exercises/harness/exercise.lua --chapter N [--from DIR] [--only PREFIX,...]
+--       [--brief] [--jobs N] [--details N] [--out DIR] [--cpu SECONDS]
 --
 -- Builds chapter N's checker with the files of DIR (default exercises/N: the student's; the
 -- instructor may name solutions/N) exactly as the grader does (exercises/harness/build.lua),
@@ -35,11 +35,12 @@ local function parse_args(argv)
   local parser = wb.parser("exercise.lua", "Builds an exercise, runs its public cases and explains the failures.")
   parser:option("--chapter", "the chapter"):count(1)
   parser:option("--from", "the folder of the code under test (default exercises/N)")
-  parser:option("--only", "the cases whose name starts so")
+  parser:option("--only", "the cases whose name starts with one of these (comma-separated)")
   parser:flag("--brief", "watch mode's report")
   parser:option("--jobs", "cases at once", tostring(wb.nproc())):convert(wb.to_integer)
   parser:option("--details", "failures shown in full per function", "2"):convert(wb.to_integer)
   parser:option("--out", "where the build and the answers go (default build/exercise/N)")
+  parser:option("--cpu", "CPU seconds per case (default: the chapter's limit)"):convert(tonumber)
   return wb.parse(parser, argv)
 end
 
@@ -124,7 +125,7 @@ local function build_checker(ch, opts, out)
   end
   io.write("\nYour code does not compile yet, so no test could run. The compiler says:\n\n",
     (log:gsub("[^\n]+", "    %0")), "\nFix the first error first: later ones are often caused by it.\n")
-  if log:match("implicit declaration of function .str[n]?dup") then
+  if log:match("implicit declaration of function [^%w]*str[n]?dup") then
     io.write("strdup and strndup are POSIX, not C11: <string.h> declares them only when the file\n"
       .. "starts with the stub's first line, #define _POSIX_C_SOURCE 200809L, above every #include.\n")
   end
@@ -334,8 +335,11 @@ function M.run(ch, opts, out)
   if opts.only then
     local kept = {}
     for _, c in ipairs(list) do
-      if c.name:sub(1, #opts.only) == opts.only then
-        kept[#kept + 1] = c
+      for prefix in opts.only:gmatch("[^,]+") do
+        if c.name:sub(1, #prefix) == prefix then
+          kept[#kept + 1] = c
+          break
+        end
       end
     end
     list = kept
@@ -419,6 +423,9 @@ function M.main(argv)
   local opts = parse_args(argv)
   local ch = chapter.load(opts.chapter)
   opts.from = (opts.from or ch.dir):gsub("/+$", "")
+  if opts.cpu then
+    ch.limits = setmetatable({ cpu = opts.cpu }, { __index = ch.limits })
+  end
   local out = opts.out or ("build/exercise/" .. ch.id .. (opts.from == ch.solution and "-solution" or ""))
   wb.mkdir_p(out)
   sandbox.use("none") -- the student's own code, on the student's own machine

@@ -249,7 +249,13 @@ function M.difference_lines(ch, func, d, finished)
   local lines = { "  expected: " .. said(ch, func, d.key, d.expected, true),
     "  actual:   " .. said(ch, func, d.key, d.actual, finished) .. (d.twice and "   (and given more than once)" or "") }
   local at = compare.first_difference(d.expected, d.actual)
-  if at and at > 20 then
+  if at and at > #d.expected then
+    lines[#lines + 1] = string.format("  (the same up to character %d, where the expected answer ends; yours goes on "
+      .. "with \"%s\")", at - 1, M.show_answer(d.actual:sub(at, at + 20)))
+  elseif at and at > #d.actual then
+    lines[#lines + 1] = string.format("  (the same up to character %d, where yours ends; the expected answer goes on "
+      .. "with \"%s\")", at - 1, M.show_answer(d.expected:sub(at, at + 20)))
+  elseif at and at > 20 then
     lines[#lines + 1] = string.format("  (the answers first differ at character %d)", at)
   end
   return lines

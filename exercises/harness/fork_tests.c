@@ -349,10 +349,15 @@ static void child_status(const Runner *r, const Slot *slot, int wait_status,
     char report[256];
     bool is_leak = false;
     bool has_report = stderr_report(r, slot, report, sizeof report, &is_leak);
+    /* The child's peak resident memory: a child that grew past the limit between two of the
+       parent's looks (a busy machine makes them rare) is still over it, whatever ended it. */
+    bool over_memory = usage->ru_maxrss / 1024 > r->o->memory_mb;
     if (has_report && !is_leak) {
         snprintf(out, size, "%s", report);
     } else if (slot->killed[0] != '\0') {
         snprintf(out, size, "%s", slot->killed);
+    } else if (over_memory) {
+        status_memory(out, size, r->o->memory_mb, "");
     } else if (signo == SIGXFSZ) {
         status_output(out, size, r->o->output_bytes, "");
     } else if (signo == SIGXCPU || (signo == SIGKILL && cpu >= r->o->cpu_seconds)) {
