@@ -376,9 +376,12 @@ local function run_speed(check, student, ref, chapter, runs)
     return
   end
   if not (student.asan.ok and student.fast.ok) then
-    check.status, check.class = "not built (see the build error above)", "build"
+    check.status, check.class, check.earned = "not built (see the build error above)", "build", 0
     return
   end
+  -- Nothing is earned unless the count comes out right below: a leak, say, must not earn
+  -- the leak credit of the other checks (score()).
+  check.earned = 0
   local base = check.reference
   local cpu = scaled(math.max(speed.cpu_floor, base.cpu * speed.cpu_factor))
   local ir, why, r = callgrind(student.fast.program, check, false, runs, "speed", cpu)

@@ -29,7 +29,7 @@ local json = require("dkjson")
 -- fixtures: files and whole folders, less EXCLUDED. CHAPTER in a path is the chapter's id.
 local CONTENT = { "Makefile", "grader/grader.mk", "grader/engine.lua", "grader/grade.lua", "grader/report.lua",
   "grader/fixtures.lua", "grader/gradescope.lua", "grader/CHAPTER", "exercises/exercises.mk", "exercises/harness",
-  "exercises/CHAPTER", "vm/lib", "vm/prof" }
+  "exercises/CHAPTER/chapter.lua", "vm/lib", "vm/prof" }
 local EXCLUDED = { "^grader/%d+/fixtures/", "^grader/%d+/mutants/", "^grader/%d+/attacks/", "_spec%.lua$",
   "^exercises/harness/tests/", "^vm/prof/tests/", "^vm/prof/bench/", "%.md$" }
 
@@ -113,8 +113,17 @@ local function build_zip(id)
   wb.rm_rf(stage)
   wb.mkdir_p(stage)
   local chapter = engine.load_chapter(id)
+  local ex = chapter.exercise
   local files = {}
-  add_tree(files, chapter.exercise.solution)
+  add_tree(files, ex.solution)
+  -- Of the exercise, what the build needs: its headers and its checker (not the stubs, not
+  -- the public cases).
+  for _, name in ipairs(ex.headers) do
+    add_tree(files, ex.dir .. "/" .. name)
+  end
+  for _, name in ipairs(ex.checker) do
+    add_tree(files, ex.dir .. "/" .. name)
+  end
   -- The fixtures make grade would use here (FIXTURES=dir, else the committed ones), with
   -- answers that are present and fresh: in Gradescope a missing or stale answer file would
   -- fail every submission, so it fails here, naming the command to run.

@@ -16,11 +16,16 @@
 --              reference, mutants, fixtures, expected answers), unless the same bytes
 --              are published on purpose (profile.h in exercises/ as committed, the README);
 --   lines      no line of the reference's C code of 40 characters or more appears in
---              any file, unless it is in exercises/ too (the function signatures);
+--              any file, unless it is in exercises/ too (the function signatures) or in
+--              the workbook's own shipped code (a reference may use a line the tools have);
 --   functions  no C function is close to a function of the reference (similar.lua:
---              token runs, names or no names). Calibrated on this workbook: its own
---              code reaches at most 0.48 of a longer reference function's structure,
---              a copy with every name changed at least 0.95.
+--              token runs, names or no names), but for reference functions that are
+--              close to the workbook's own shipped code (its tools' own concepts).
+--              Calibrated on this workbook: its own code reaches at most 0.48 of a
+--              longer reference function's structure, a copy with every name changed
+--              at least 0.95.
+-- What is published is taken as committed (git HEAD): exercises/ for what a student gets to
+-- start from, the other shipped folders for the workbook's own code.
 --
 -- The point is that the solution cannot be recovered from the edition: copied files,
 -- copied lines, or copied-and-renamed functions. Prose about the exercise (the chapter,
@@ -98,22 +103,47 @@ local function check_outputs(edition, files)
   end
 end
 
--- What exercises/ publishes on purpose, as a list of { text, sha256 }: in a git checkout,
--- the files of HEAD; a leftover beside them (profile.c~, profile.c.orig holding a filled-in
--- copy) or a stub somebody filled in must not make the reference's bytes and lines look
--- public. Outside git, the files there.
-local function public_files()
+-- Files as published on purpose, as a list of { path, text, sha256 }: in a git checkout, the
+-- files of HEAD below the given paths; a leftover beside them (profile.c~, profile.c.orig
+-- holding a filled-in copy) or a stub somebody filled in must not make the reference's bytes
+-- and lines look public. Outside git, the files there.
+local function committed_files(paths)
   local list = {}
   if wb.capture("git rev-parse --show-toplevel 2>/dev/null"):gsub("\n$", "") == wb.realpath(".") then
-    for path in wb.capture("git ls-tree -r -z --name-only HEAD -- " .. PUBLIC):gmatch("([^%z]+)%z") do
+    for path in wb.capture("git ls-tree -r -z --name-only HEAD -- " .. wb.command(paths)):gmatch("([^%z]+)%z") do
       local show = "git show " .. wb.quote("HEAD:" .. path)
-      list[#list + 1] = { text = wb.capture(show), sha256 = wb.capture(show .. " | sha256sum"):match("^%x+") }
+      list[#list + 1] = { path = path, text = wb.capture(show), sha256 = wb.capture(show .. " | sha256sum"):match("^%x+") }
     end
     return list
   end
-  for _, path in ipairs(files_below(PUBLIC)) do
-    path = PUBLIC .. "/" .. path
-    list[#list + 1] = { text = wb.read_file(path) or "", sha256 = wb.sha256(path) }
+  for _, dir in ipairs(paths) do
+    for _, path in ipairs(wb.is_dir(dir) and files_below(dir) or {}) do
+      path = dir .. "/" .. path
+      list[#list + 1] = { path = path, text = wb.read_file(path) or "", sha256 = wb.sha256(path) }
+    end
+  end
+  return list
+end
+
+-- What exercises/ publishes on purpose.
+local function public_files()
+  return committed_files({ PUBLIC })
+end
+
+-- The workbook's own shipped code: the C files of the shipped folders but exercises/.
+local function tool_files()
+  local folders = {}
+  for name in pairs(shipped_names()) do
+    if name ~= PUBLIC and wb.is_dir(name) and name ~= ".git" then
+      folders[#folders + 1] = name
+    end
+  end
+  table.sort(folders)
+  local list = {}
+  for _, f in ipairs(committed_files(folders)) do
+    if f.path:match("%.[ch]$") then
+      list[#list + 1] = f
+    end
   end
   return list
 end
@@ -156,10 +186,15 @@ local function c_files(dir)
   return list
 end
 
--- Lines of the reference's C code that say something of their own.
+-- Lines of the reference's C code that say something of their own: not in exercises/, not in
+-- the workbook's own shipped code.
 local function telling_lines()
   local public = {}
-  for _, f in ipairs(public_files()) do
+  local files = public_files()
+  for _, f in ipairs(tool_files()) do
+    files[#files + 1] = f
+  end
+  for _, f in ipairs(files) do
     for line in f.text:gmatch("[^\n]+") do
       public[line:match("^%s*(.-)%s*$")] = true
     end
@@ -193,12 +228,30 @@ local function check_lines(edition, files)
   end
 end
 
+-- True when function r of the reference is close to a function of the workbook's own code.
+local function shared_with_tools(r, tools)
+  for _, t in ipairs(tools) do
+    if similar.close(t, r) then
+      return true
+    end
+  end
+  return false
+end
+
 local function check_functions(edition)
+  local tools = {}
+  for _, f in ipairs(tool_files()) do
+    for _, t in ipairs(similar.functions(f.text)) do
+      tools[#tools + 1] = t
+    end
+  end
   local reference = {}
   for _, path in ipairs(c_files(REFERENCE)) do
     for _, f in ipairs(similar.functions(wb.read_file(REFERENCE .. "/" .. path))) do
       f.path = REFERENCE .. "/" .. path
-      reference[#reference + 1] = f
+      if not shared_with_tools(f, tools) then
+        reference[#reference + 1] = f
+      end
     end
   end
   local compared = 0

@@ -268,11 +268,21 @@ describe("the grader", function()
     end)
   end)
 
-  it("compiles a submission with the student's warnings, the Makefile's STUDENT_WARN", function()
-    local makefile = wb.read_file("Makefile")
-    local student_warn = makefile:match("\nSTUDENT_WARN%s*:=%s*([^\n]-)%s*\n")
-    assert.is_truthy(student_warn, "no STUDENT_WARN in the Makefile")
-    assert.are.equal(student_warn, require("exercises.harness.build").warn)
+  -- One build for both: a file the student's own run refuses to build (strdup without its
+  -- declaration) is refused here with the same words.
+  it("builds a submission as make exercise-165 does: strdup without _POSIX_C_SOURCE stops it", function()
+    local dir = ROOT .. "/no-posix"
+    wb.rm_rf(dir)
+    wb.mkdir_p(dir)
+    wb.write_file(dir .. "/profile.c", (wb.read_file("solutions/165/profile.c"):gsub("#include \"profile.h\"",
+      "#include \"profile.h\"\nchar *copy_of(const char *s) { return strdup(s); }", 1)))
+    local code = run(grade_cmd("GRADE_NO_SPEED=1", "--submission " .. dir .. " --out " .. ROOT .. "/no-posix-run --json "
+      .. ROOT .. "/no-posix.json --quiet"))
+    local report = wb.read_file(ROOT .. "/no-posix-run/165/report.txt") or ""
+    local _, student = run("MAKEFLAGS= make --no-print-directory exercise-165 EX_FROM_DIR=" .. dir .. " EX_OUT=" .. ROOT
+      .. "/no-posix-exercise")
+    assert.is_truthy(code == 0 and report:find("implicit declaration of function", 1, true)
+      and student:find("implicit declaration of function", 1, true), report .. student)
   end)
 
   it("takes only profile.c from a submission: headers and checker are restored pristine", function()
@@ -289,7 +299,7 @@ describe("the grader", function()
   end)
 
   describe("make gradescope", function()
-    local zip = "build/gradescope/autograder.zip"
+    local zip = "build/gradescope/165/autograder.zip"
     -- zipinfo's listing: name -> permission bits as text ("-rwxr-xr-x").
     local modes = {}
     lazy_setup(function()
@@ -304,17 +314,19 @@ describe("the grader", function()
       assert.are.equal("-rwxr-xr-x", modes["setup.sh"])
     end)
     it("carries the grader, the reference, the sandbox, dripprof's sources and the Lua helpers", function()
-      for _, name in ipairs({ "solutions/165/profile.c", "grader/165/check.c", "exercises/harness/sandbox.c",
+      for _, name in ipairs({ "solutions/165/profile.c", "exercises/165/tests/check.c", "exercises/165/chapter.lua",
+        "exercises/165/profile.h", "exercises/harness/checker.c", "exercises/harness/sandbox.c",
         "exercises/harness/sandbox_box.c", "vm/prof/folded.c", "vm/prof/dripprof.c", "vm/prof/prof.mk",
-        "vm/lib/workbook.lua", "vm/lib/dripprof.lua", "Makefile" }) do
+        "vm/lib/workbook.lua", "vm/lib/dripprof.lua", "Makefile", "grader/165/chapter.lua" }) do
         assert.is_truthy(modes[name], name)
       end
     end)
-    it("holds no mutant (a correct implementation), attack, stub or test", function()
+    it("holds no mutant (a correct implementation), attack, stub, public case or test", function()
       local useless = {}
       for name in pairs(modes) do
-        if name:match("mutants/") or name:match("attacks") or name:match("^exercises/165/")
-          or name:match("_spec%.lua$") or name:match("/tests/") then
+        if name:match("mutants/") or name:match("attacks") or name == "exercises/165/profile.c"
+          or name:match("_spec%.lua$") or (name:match("/tests/") and name ~= "exercises/165/tests/check.c")
+          or name:match("^chapters/") then
           useless[#useless + 1] = name
         end
       end
@@ -362,7 +374,7 @@ describe("the grader", function()
     end)
     it("make gradescope FIXTURES=dir ships that folder's fixtures and answers, not the committed ones", function()
       local code, _, stderr = run(env .. " " .. LUA .. " grader/gradescope.lua")
-      local listing = wb.capture("zipinfo -1 build/gradescope/autograder.zip")
+      local listing = wb.capture("zipinfo -1 build/gradescope/165/autograder.zip")
       run(LUA .. " grader/gradescope.lua") -- leave the zip of the committed fixtures behind
       assert.are.equal(0, code, stderr)
       assert.is_truthy(listing:match("\ngrader/165/fixtures/dropped%-in%.folded\n")

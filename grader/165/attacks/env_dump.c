@@ -3,7 +3,7 @@
 extern char **environ;
 
 __attribute__((constructor)) static void attack_env_dump(void) {
-    if (strcmp(attack_mode(), "rows") != 0) {
+    if (strcmp(attack_mode(), "parse_row") != 0) {
         return;
     }
     for (char **e = environ; *e != NULL; e++) {

@@ -5,7 +5,7 @@
    Printed raw, they would clear the instructor's screen and retitle the window. The base is
    correct; the report must show them escaped. */
 __attribute__((constructor)) static void attack_escape_c1(void) {
-    if (strcmp(attack_mode(), "rows") != 0) {
+    if (strcmp(attack_mode(), "parse_row") != 0) {
         return;
     }
     const char *forged = "\xc2\x9b" "2J\xc2\x9bH\xc2\x9d" "0;graded\xc2\x9c \x9b" "2J\x9d" "0;graded\x9c"

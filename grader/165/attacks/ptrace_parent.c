@@ -4,7 +4,7 @@
 #include <sys/ptrace.h>
 
 __attribute__((constructor)) static void attack_ptrace_parent(void) {
-    if (strcmp(attack_mode(), "sums") != 0) {
+    if (strcmp(attack_mode(), "sum_named") != 0) {
         return;
     }
     fprintf(stderr, "attack: ptrace(parent) = %ld\n", ptrace(PTRACE_ATTACH, getppid(), NULL, NULL));
