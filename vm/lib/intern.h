@@ -7,8 +7,8 @@
  * NUL, so binary keys such as two packed uint32 indices work too). The table
  * copies each key once into an arena and hands out stable pointers.
  */
-#ifndef DRIP_PROF_INTERN_H
-#define DRIP_PROF_INTERN_H
+#ifndef DRIP_LIB_INTERN_H
+#define DRIP_LIB_INTERN_H
 
 #include <stddef.h>
 #include <stdint.h>
