@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commas.h"
 #include "instrument.h"
 
 Instrument instrument;
@@ -118,21 +119,6 @@ void instrumentEnterNative(ProfileNode *parent, ObjNative *native) {
 
 /* ---- reports ---- */
 
-/* Formats n with a comma every three digits into buffer (at least 32). */
-static const char *grouped(uint64_t n, char *buffer) {
-    char digits[32];
-    int length = snprintf(digits, sizeof digits, "%llu", (unsigned long long)n);
-    int out = 0;
-    for (int i = 0; i < length; i++) {
-        if (i > 0 && (length - i) % 3 == 0) {
-            buffer[out++] = ',';
-        }
-        buffer[out++] = digits[i];
-    }
-    buffer[out] = '\0';
-    return buffer;
-}
-
 static double share(uint64_t part, uint64_t whole) {
     return whole == 0 ? 0.0 : 100.0 * (double)part / (double)whole;
 }
@@ -159,14 +145,14 @@ static void reportCounts(FILE *out) {
         total += rows[op].count;
     }
     qsort(rows, OPCODE_COUNT, sizeof rows[0], compareOpRows);
-    char buffer[32];
+    char buffer[COMMAS_SIZE];
     fprintf(out, "-- drip --count: bytecodes executed, by opcode --\n");
     fprintf(out, "%-16s %16s %8s\n", "opcode", "count", "share");
     for (int i = 0; i < OPCODE_COUNT; i++) {
         fprintf(out, "%-16s %16s %7.2f%%\n", opcode_name(rows[i].opcode),
-                grouped(rows[i].count, buffer), share(rows[i].count, total));
+                commas(rows[i].count, buffer), share(rows[i].count, total));
     }
-    fprintf(out, "%-16s %16s %7.2f%%\n", "total", grouped(total, buffer), 100.0);
+    fprintf(out, "%-16s %16s %7.2f%%\n", "total", commas(total, buffer), 100.0);
 }
 
 static uint64_t computeTotals(ProfileNode *node) {
@@ -226,7 +212,7 @@ static void reportProfile(FILE *out) {
     qsort(rows, (size_t)names.count, sizeof rows[0], compareFunctionRows);
 
     uint64_t total = root->total;
-    char calls[32], self[32], inclusive[32];
+    char calls[COMMAS_SIZE], self[COMMAS_SIZE], inclusive[COMMAS_SIZE];
     fprintf(out, "-- drip --profile: bytecodes executed, by Drip function --\n");
     fprintf(out, "%14s %16s %9s %16s %9s  %s\n", "calls", "self", "", "inclusive", "", "function");
     for (int i = 0; i < names.count; i++) {
@@ -234,12 +220,11 @@ static void reportProfile(FILE *out) {
         if (row->calls == 0) {
             continue;
         }
-        fprintf(out, "%14s %16s (%6.2f%%) %16s (%6.2f%%)  %s\n", grouped(row->calls, calls),
-                grouped(row->self, self), share(row->self, total),
-                grouped(row->inclusive, inclusive), share(row->inclusive, total),
-                names.names[row->id]);
+        fprintf(out, "%14s %16s (%6.2f%%) %16s (%6.2f%%)  %s\n", commas(row->calls, calls),
+                commas(row->self, self), share(row->self, total), commas(row->inclusive, inclusive),
+                share(row->inclusive, total), names.names[row->id]);
     }
-    fprintf(out, "%14s %16s (%6.2f%%) %16s %9s  %s\n", "", grouped(total, self), 100.0, "", "",
+    fprintf(out, "%14s %16s (%6.2f%%) %16s %9s  %s\n", "", commas(total, self), 100.0, "", "",
             "total");
     free(rows);
     free(onStack);
