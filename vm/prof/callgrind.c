@@ -48,6 +48,7 @@
 #include <string.h>
 
 #include "decimal.h"
+#include "slurp.h"
 
 enum { NO_ID = -1 };
 
@@ -711,30 +712,13 @@ int callgrind_read_file(const char *path, Callgrind *out) {
     if (in == NULL) {
         return fail(&r, "cannot open: %s", strerror(errno));
     }
-    size_t capacity = 1 << 16, len = 0;
-    char *text = malloc(capacity);
-    while (text != NULL) {
-        len += fread(text + len, 1, capacity - len - 1, in);
-        if (len < capacity - 1) {
-            break;
-        }
-        char *grown = realloc(text, capacity * 2);
-        if (grown == NULL) {
-            free(text);
-        }
-        text = grown;
-        capacity *= 2;
-    }
-    bool read_error = ferror(in);
+    size_t len;
+    char *text = slurp(in, &len);
+    bool read_error = text == NULL && ferror(in);
     fclose(in);
     if (text == NULL) {
-        return fail(&r, "out of memory");
+        return fail(&r, read_error ? "read error" : "out of memory");
     }
-    if (read_error) {
-        free(text);
-        return fail(&r, "read error");
-    }
-    text[len] = '\0';
     int status = read_text(path, text, len, out);
     free(text);
     return status;
