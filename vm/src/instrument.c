@@ -8,21 +8,18 @@
  * callgrind_annotate ("358,328,431"); the folded file has plain integers,
  * as flame-graph tools expect ("script;fib;fib 1234"). */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commas.h"
 #include "instrument.h"
+#include "intern.h"
 
 Instrument instrument;
 
-typedef struct {
-    char **names;
-    int count;
-    int capacity;
-} NameTable;
-
-static NameTable names;
+/* Every function's name once, numbered as the nodes refer to them. */
+static Intern names;
 static ProfileNode *root = NULL;
 static FILE *folded_file = NULL; /* opened by instrumentOpenFolded */
 
@@ -38,23 +35,22 @@ bool instrumentWanted(void) {
     return instrument.count || instrument.profile || instrument.foldedPath != NULL;
 }
 
-/* The index of name in the table, adding it if new. Linear, but it runs once
- * per function object, not per call. */
+/* The index of name in the table, adding it if new (once per function object, not per
+ * call). */
 static int internName(const char *name, size_t length) {
-    for (int i = 0; i < names.count; i++) {
-        if (strlen(names.names[i]) == length && memcmp(names.names[i], name, length) == 0) {
-            return i;
-        }
+    int64_t id = intern_add(&names, name, length);
+    if (id < 0 || id > INT_MAX) {
+        checkedAlloc(NULL); /* out of memory: says so and exits */
     }
-    if (names.count == names.capacity) {
-        names.capacity = names.capacity < 8 ? 8 : names.capacity * 2;
-        names.names = checkedAlloc(realloc(names.names, sizeof(char *) * (size_t)names.capacity));
-    }
-    char *copy = checkedAlloc(malloc(length + 1));
-    memcpy(copy, name, length);
-    copy[length] = '\0';
-    names.names[names.count] = copy;
-    return names.count++;
+    return (int)id;
+}
+
+static const char *nameOf(int id) {
+    return names.keys[id].bytes;
+}
+
+static int nameCount(void) {
+    return (int)names.count;
 }
 
 static int functionId(ObjFunction *function) {
@@ -196,33 +192,33 @@ static int compareFunctionRows(const void *a, const void *b) {
     if (x->inclusive != y->inclusive) {
         return x->inclusive > y->inclusive ? -1 : 1;
     }
-    return strcmp(names.names[x->id], names.names[y->id]);
+    return strcmp(nameOf(x->id), nameOf(y->id));
 }
 
 static void reportProfile(FILE *out) {
     if (root == NULL) {
         return;
     }
-    FunctionRow *rows = checkedAlloc(calloc((size_t)names.count, sizeof(FunctionRow)));
-    int *onStack = checkedAlloc(calloc((size_t)names.count, sizeof(int)));
-    for (int i = 0; i < names.count; i++) {
+    FunctionRow *rows = checkedAlloc(calloc((size_t)nameCount(), sizeof(FunctionRow)));
+    int *onStack = checkedAlloc(calloc((size_t)nameCount(), sizeof(int)));
+    for (int i = 0; i < nameCount(); i++) {
         rows[i].id = i;
     }
     accumulate(root, rows, onStack);
-    qsort(rows, (size_t)names.count, sizeof rows[0], compareFunctionRows);
+    qsort(rows, (size_t)nameCount(), sizeof rows[0], compareFunctionRows);
 
     uint64_t total = root->total;
     char calls[COMMAS_SIZE], self[COMMAS_SIZE], inclusive[COMMAS_SIZE];
     fprintf(out, "-- drip --profile: bytecodes executed, by Drip function --\n");
     fprintf(out, "%14s %16s %9s %16s %9s  %s\n", "calls", "self", "", "inclusive", "", "function");
-    for (int i = 0; i < names.count; i++) {
+    for (int i = 0; i < nameCount(); i++) {
         FunctionRow *row = &rows[i];
         if (row->calls == 0) {
             continue;
         }
         fprintf(out, "%14s %16s (%6.2f%%) %16s (%6.2f%%)  %s\n", commas(row->calls, calls),
                 commas(row->self, self), share(row->self, total), commas(row->inclusive, inclusive),
-                share(row->inclusive, total), names.names[row->id]);
+                share(row->inclusive, total), nameOf(row->id));
     }
     fprintf(out, "%14s %16s (%6.2f%%) %16s %9s  %s\n", "", commas(total, self), 100.0, "", "",
             "total");
@@ -280,7 +276,7 @@ static bool collectFolded(ProfileNode *node, int depth, Path *path, LineList *li
     if (node->parent != NULL) {
         pathAppend(path, ";", 1);
     }
-    const char *name = names.names[node->id];
+    const char *name = nameOf(node->id);
     pathAppend(path, name, strlen(name));
     if (node->self > 0) {
         addLine(list, path, node->self);
@@ -405,10 +401,5 @@ void instrumentFree(void) {
         fclose(folded_file); /* opened, but the program did not compile */
         folded_file = NULL;
     }
-    for (int i = 0; i < names.count; i++) {
-        free(names.names[i]);
-    }
-    free(names.names);
-    names.names = NULL;
-    names.count = names.capacity = 0;
+    intern_free(&names);
 }
