@@ -16,8 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "intern.h"
-
 static int fail(char **error, const char *name, size_t line, const char *fmt, ...) {
     char message[256];
     va_list args;
@@ -243,44 +241,21 @@ AnnotateLabel annotate_split_label(const char *label) {
 }
 
 int annotate_sum_by_file(const AnnotateTable *t, Cost **costs, size_t *count) {
-    Intern files;
-    intern_init(&files);
-    uint64_t *sums = calloc(t->count + 1, sizeof *sums);
-    Cost *out = calloc(t->count + 1, sizeof *out);
-    int status = sums && out ? 0 : -1;
+    CostSums sums;
+    costs_init(&sums);
+    int status = 0;
     for (size_t i = 0; status == 0 && i < t->count; i++) {
         /* a label without a file (no ':') counts as a file of its own */
         AnnotateLabel label = annotate_split_label(t->rows[i].name);
-        int64_t k = label.file_length > 0
-                        ? intern_add(&files, label.file, label.file_length)
-                        : intern_add(&files, label.function, label.function_length);
-        if (k < 0 || t->rows[i].ir > UINT64_MAX - sums[k]) {
-            status = -1;
-        } else {
-            sums[k] += t->rows[i].ir;
-        }
+        status = label.file_length > 0
+                     ? costs_add(&sums, label.file, label.file_length, t->rows[i].ir)
+                     : costs_add(&sums, label.function, label.function_length, t->rows[i].ir);
     }
-    size_t n = 0;
-    for (size_t k = 0; status == 0 && k < files.count; k++) {
-        out[n].name = malloc(files.keys[k].length + 1);
-        if (out[n].name == NULL) {
-            status = -1;
-            break;
-        }
-        memcpy(out[n].name, files.keys[k].bytes, files.keys[k].length + 1);
-        out[n++].cost = sums[k];
-    }
+    *costs = NULL;
+    *count = 0;
     if (status == 0) {
-        qsort(out, n, sizeof *out, top_compare_costs);
-        *costs = out;
-        *count = n;
-    } else {
-        for (size_t i = 0; out != NULL && i < n; i++) {
-            free(out[i].name);
-        }
-        free(out);
+        status = costs_sorted(&sums, costs, count);
     }
-    free(sums);
-    intern_free(&files);
+    costs_free_sums(&sums);
     return status;
 }

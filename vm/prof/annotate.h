@@ -86,7 +86,7 @@ AnnotateLabel annotate_split_label(const char *label);
 
 /* Costs per source file (the label up to its first ':'; the " [object]"
  * suffix dropped), sorted by cost descending, then name. 0, or -1 when out
- * of memory or a sum overflows. top_free_costs frees them. */
+ * of memory or a sum overflows. costs_free frees them. */
 int annotate_sum_by_file(const AnnotateTable *table, Cost **costs, size_t *count);
 
 #endif

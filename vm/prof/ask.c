@@ -87,14 +87,14 @@ static int read_costs(const Checker *checker, const CheckerAnswers *answers, siz
     for (size_t i = 0; *costs != NULL && i < n; i++) {
         const CheckerAnswer *a = &answers->answers[first + i];
         if (strncmp(a->key, "cost:", 5) != 0 || !read_cost(a->answer, i, &(*costs)[i].cost)) {
-            top_free_costs(*costs, i);
+            costs_free(*costs, i);
             *costs = NULL;
             return off_protocol(checker, answers, first + i, "cost:NAME\\trank=R cost=C",
                                 case_name);
         }
         (*costs)[i].name = malloc(strlen(a->key + 5) + 1);
         if ((*costs)[i].name == NULL) {
-            top_free_costs(*costs, i);
+            costs_free(*costs, i);
             *costs = NULL;
             break;
         }

@@ -24,7 +24,7 @@
 #include "top.h"
 
 /* inclusive()'s costs for stacks[0..count), in the order it returned them. 0, or an exit
- * status after the message. top_free_costs frees them. */
+ * status after the message. costs_free frees them. */
 int ask_inclusive(const Checker *checker, const FoldedLine *stacks, size_t count, Cost **costs,
                   size_t *ncosts);
 

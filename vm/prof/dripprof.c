@@ -594,8 +594,8 @@ static int write_top(const Input *in, const FoldedLine *stacks, size_t count, To
         fprintf(stderr, "dripprof top: no inclusive table: it needs --with CHECKER, a chapter's "
                         "checker that runs inclusive()\n");
     }
-    top_free_costs(self, nself);
-    top_free_costs(inclusive, ninclusive);
+    costs_free(self, nself);
+    costs_free(inclusive, ninclusive);
     return status;
 }
 
@@ -686,47 +686,27 @@ static int run_top(int argc, char **argv) {
 
 /* ---- calls ------------------------------------------------------------------------------- */
 
-/* Calls into each function (summed over its arcs), one row per cleaned name, most calls
- * first. 0, or -1 when out of memory or a count overflows. */
+/* Calls into each function (summed over its arcs), one row per cleaned name (functions
+ * that share one are merged), most calls first. 0, or -1 when out of memory or a count
+ * overflows. */
 static int count_calls(const Callgrind *graph, char **names, Cost **rows, size_t *count) {
-    size_t n = graph->function_count;
-    Cost *calls = calloc(n + 1, sizeof *calls);
-    if (calls == NULL) {
-        return -1;
+    CostSums sums;
+    costs_init(&sums);
+    int status = 0;
+    for (size_t f = 0; status == 0 && f < graph->function_count; f++) {
+        status = costs_add(&sums, names[f], strlen(names[f]), 0); /* listed, even uncalled */
     }
-    for (size_t f = 0; f < n; f++) {
-        calls[f].name = names[f];
+    for (size_t i = 0; status == 0 && i < graph->arc_count; i++) {
+        const char *callee = names[graph->arcs[i].callee];
+        status = costs_add(&sums, callee, strlen(callee), graph->arcs[i].calls);
     }
-    for (size_t i = 0; i < graph->arc_count; i++) {
-        const CgArc *arc = &graph->arcs[i];
-        if (arc->calls > UINT64_MAX - calls[arc->callee].cost) {
-            free(calls);
-            return -1;
-        }
-        calls[arc->callee].cost += arc->calls;
+    *rows = NULL;
+    *count = 0;
+    if (status == 0) {
+        status = costs_sorted(&sums, rows, count);
     }
-    /* One row per name: merge the functions that share a cleaned name. */
-    qsort(calls, n, sizeof *calls, top_compare_costs);
-    size_t merged = 0;
-    for (size_t f = 0; f < n; f++) {
-        size_t k = 0;
-        while (k < merged && strcmp(calls[k].name, calls[f].name) != 0) {
-            k++;
-        }
-        if (k < merged && calls[f].cost > UINT64_MAX - calls[k].cost) {
-            free(calls);
-            return -1;
-        }
-        if (k == merged) {
-            calls[merged++] = calls[f];
-        } else {
-            calls[k].cost += calls[f].cost;
-        }
-    }
-    qsort(calls, merged, sizeof *calls, top_compare_costs);
-    *rows = calls;
-    *count = merged;
-    return 0;
+    costs_free_sums(&sums);
+    return status;
 }
 
 static bool is_named(char **wanted, int count, const char *name) {
@@ -775,7 +755,7 @@ static int run_calls(int argc, char **argv) {
             printf("0  %s\n", wanted[a]);
         }
     }
-    free(calls);
+    costs_free(calls, count);
     if (names != NULL) {
         fold_free_names(names, graph.function_count);
     }
@@ -886,7 +866,7 @@ static int run_files(int argc, char **argv) {
             top_write_row(stdout, files[i].cost, table.total, width, files[i].name);
         }
     }
-    top_free_costs(files, count);
+    costs_free(files, count);
     annotate_free(&table);
     return finish_output(status);
 }

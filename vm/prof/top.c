@@ -1,11 +1,9 @@
 /* top.c: self and inclusive tables (see top.h).
  *
- * Self costs are summed per leaf frame through an Intern table (frame name
- * -> dense index). Inclusive costs are the chapter's inclusive() answer,
- * written in the order it gave them (its contract sorts them as
- * top_compare_costs does). Percentages use callgrind_annotate's format:
- * " (%5.2f%%)", or "%5.1f" from 99.995 up, so "(100.0%)" stays the same
- * width as "(88.04%)".
+ * Self costs are summed per leaf frame (costs.h). Inclusive costs are the chapter's inclusive()
+ * answer, written in the order it gave them (its contract sorts them as costs_compare does). A row
+ * of cost 0 is not shown. Percentages use callgrind_annotate's format: " (%5.2f%%)", or "%5.1f"
+ * from 99.995 up, so "(100.0%)" stays the same width as "(88.04%)".
  */
 #include "top.h"
 
@@ -13,7 +11,6 @@
 #include <string.h>
 
 #include "commas.h"
-#include "intern.h"
 
 int top_width(uint64_t total) {
     char buffer[COMMAS_SIZE];
@@ -27,82 +24,21 @@ void top_write_row(FILE *out, uint64_t value, uint64_t total, int width, const c
             commas(value, count), pct, name);
 }
 
-int top_compare_costs(const void *pa, const void *pb) {
-    const Cost *a = pa, *b = pb;
-    if (a->cost != b->cost) {
-        return a->cost > b->cost ? -1 : 1;
-    }
-    return strcmp(a->name, b->name);
-}
-
-void top_free_costs(Cost *costs, size_t count) {
-    while (costs != NULL && count > 0) {
-        free(costs[--count].name);
-    }
-    free(costs);
-}
-
-/* sums[k] += count, growing sums (zeroed) to hold index k. 0, or -1. */
-static int add_to_sum(uint64_t **sums, size_t *capacity, size_t k, uint64_t count) {
-    if (k >= *capacity) {
-        size_t grown_capacity = *capacity ? *capacity * 2 : 256;
-        uint64_t *grown = realloc(*sums, grown_capacity * sizeof *grown);
-        if (grown == NULL) {
-            return -1;
-        }
-        memset(grown + *capacity, 0, (grown_capacity - *capacity) * sizeof *grown);
-        *sums = grown;
-        *capacity = grown_capacity;
-    }
-    if (count > UINT64_MAX - (*sums)[k]) {
-        return -1;
-    }
-    (*sums)[k] += count;
-    return 0;
-}
-
-/* The names with a sum above 0, as Cost rows. */
-static int costs_of(const Intern *names, const uint64_t *sums, Cost **costs, size_t *ncosts) {
-    *ncosts = 0;
-    *costs = malloc((names->count + 1) * sizeof **costs);
-    for (size_t k = 0; *costs != NULL && k < names->count; k++) {
-        if (sums[k] == 0) {
-            continue;
-        }
-        char *name = malloc(names->keys[k].length + 1);
-        if (name == NULL) {
-            top_free_costs(*costs, *ncosts);
-            *costs = NULL;
-            break;
-        }
-        memcpy(name, names->keys[k].bytes, names->keys[k].length + 1);
-        (*costs)[(*ncosts)++] = (Cost){.name = name, .cost = sums[k]};
-    }
-    return *costs == NULL ? -1 : 0;
-}
-
 int top_self_costs(const FoldedLine *stacks, size_t count, Cost **costs, size_t *ncosts) {
-    Intern names;
-    intern_init(&names);
-    uint64_t *sums = NULL;
-    size_t capacity = 0;
+    CostSums sums;
+    costs_init(&sums);
     int status = 0;
     for (size_t i = 0; status == 0 && i < count; i++) {
         const char *leaf = strrchr(stacks[i].stack, ';');
         leaf = leaf ? leaf + 1 : stacks[i].stack;
-        int64_t k = intern_add(&names, leaf, strlen(leaf));
-        status = k < 0 ? -1 : add_to_sum(&sums, &capacity, (size_t)k, stacks[i].count);
+        status = costs_add(&sums, leaf, strlen(leaf), stacks[i].count);
     }
     *costs = NULL;
     *ncosts = 0;
-    if (status == 0 && names.count > 0) {
-        status = costs_of(&names, sums, costs, ncosts);
-    }
     if (status == 0) {
-        qsort(*costs, *ncosts, sizeof **costs, top_compare_costs);
+        status = costs_sorted(&sums, costs, ncosts);
     }
-    free(sums);
-    intern_free(&names);
+    costs_free_sums(&sums);
     return status;
 }
 

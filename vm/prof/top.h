@@ -21,13 +21,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "costs.h"
 #include "folded.h"
-
-/* A function (or a source file) and its cost. */
-typedef struct {
-    char *name; /* malloc'd */
-    uint64_t cost;
-} Cost;
 
 typedef struct {
     const char *source;    /* file name for the header */
@@ -41,19 +36,12 @@ typedef struct {
     size_t ninclusive;
 } TopReport;
 
-/* Self cost per leaf frame of stacks[0..count), sorted by top_compare_costs. 0, or -1
- * when out of memory or a sum overflows. */
+/* Self cost per leaf frame of stacks[0..count), sorted by costs_compare (costs_free). 0,
+ * or -1 when out of memory or a sum overflows. */
 int top_self_costs(const FoldedLine *stacks, size_t count, Cost **costs, size_t *ncosts);
 
 /* Writes the report. 0, or -1 on a write error. */
 int top_write(const TopReport *report, FILE *out);
-
-/* qsort order of Cost rows: cost descending, then name (strcmp), like
- * callgrind_annotate since valgrind 3.15 and the exercise's inclusive(). */
-int top_compare_costs(const void *a, const void *b);
-
-/* Frees the names and the array. */
-void top_free_costs(Cost *costs, size_t count);
 
 /* One callgrind_annotate-style row: right-aligned count with commas, the
  * percentage of total, two blanks, the name. */

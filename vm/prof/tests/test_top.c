@@ -33,7 +33,7 @@ static char *report_of(const FoldedLine *stacks, size_t count, uint64_t total,
                         .ninclusive = ninclusive};
     assert_int_equal(top_write(&report, out), 0);
     fclose(out);
-    top_free_costs(self, nself);
+    costs_free(self, nself);
     return text;
 }
 
@@ -49,7 +49,7 @@ static void self_costs_come_from_the_leaves(void **state) {
     assert_int_equal(self[0].cost, 15);
     assert_string_equal(self[1].name, "op_add");
     assert_string_equal(self[2].name, "other");
-    top_free_costs(self, n);
+    costs_free(self, n);
 }
 
 static void the_report_has_both_tables(void **state) {
