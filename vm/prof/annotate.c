@@ -16,19 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "message.h"
+
 static int fail(char **error, const char *name, size_t line, const char *fmt, ...) {
-    char message[256];
     va_list args;
     va_start(args, fmt);
-    vsnprintf(message, sizeof message, fmt, args);
+    *error = message_at(name, line, fmt, args);
     va_end(args);
-    size_t size = strlen(name) + strlen(message) + 32;
-    *error = malloc(size);
-    if (*error != NULL && line > 0) {
-        snprintf(*error, size, "%s:%zu: %s", name, line, message);
-    } else if (*error != NULL) {
-        snprintf(*error, size, "%s: %s", name, message);
-    }
     return -1;
 }
 

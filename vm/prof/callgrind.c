@@ -48,6 +48,7 @@
 #include <string.h>
 
 #include "decimal.h"
+#include "message.h"
 #include "slurp.h"
 
 enum { NO_ID = -1 };
@@ -81,21 +82,11 @@ typedef struct {
 } Reader;
 
 static int fail(Reader *r, const char *fmt, ...) {
-    char message[512];
     va_list args;
     va_start(args, fmt);
-    vsnprintf(message, sizeof message, fmt, args);
-    va_end(args);
-    size_t size = strlen(r->file) + strlen(message) + 32;
     free(r->graph->error);
-    r->graph->error = malloc(size);
-    if (r->graph->error != NULL) {
-        if (r->line > 0) {
-            snprintf(r->graph->error, size, "%s:%zu: %s", r->file, r->line, message);
-        } else {
-            snprintf(r->graph->error, size, "%s: %s", r->file, message);
-        }
-    }
+    r->graph->error = message_at(r->file, r->line, fmt, args);
+    va_end(args);
     return -1;
 }
 
