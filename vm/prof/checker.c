@@ -190,8 +190,8 @@ static int find_checker(const Checker *checker, char *path) {
 }
 
 /* Runs the sandbox with its stdout (the status line) and stderr in files of the folder.
- * Returns its exit status, or -1 after a message. */
-static int spawn_sandbox(const Checker *checker, const CheckerCase *c, char *const argv[]) {
+ * Returns its exit status (128 + N when a signal N ended it), or -1 with errno set. */
+static int spawn_sandbox(const CheckerCase *c, char *const argv[]) {
     char status_path[sizeof c->folder + 32], error_path[sizeof c->folder + 32];
     path_in(c, "status", status_path, sizeof status_path);
     path_in(c, "sandbox.err", error_path, sizeof error_path);
@@ -204,12 +204,14 @@ static int spawn_sandbox(const Checker *checker, const CheckerCase *c, char *con
     int error = posix_spawn(&pid, argv[0], &actions, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&actions);
     int status;
-    if (error != 0 || waitpid(pid, &status, 0) != pid) {
-        run_fail(checker, 0, "cannot run the sandbox %s: %s", argv[0],
-                 strerror(error ? error : errno));
+    if (error != 0) {
+        errno = error;
         return -1;
     }
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    if (waitpid(pid, &status, 0) != pid) {
+        return -1;
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 /* The first line of text, without its newline (text is changed). */
@@ -383,19 +385,21 @@ static int run_case(const Checker *checker, CheckerCase *c, CheckerAnswers *answ
     path_in(c, "stderr", err_path, sizeof err_path);
     path_in(c, "cases.tsv", cases_path, sizeof cases_path);
     snprintf(file_option, sizeof file_option, "cases.tsv=%s", cases_path);
-    char *argv[] = {sandbox,           "--isolate", "none",
-                    "--cpu",           (char *)cpu, "--memory",
-                    CHECKER_MEMORY_MB, "--output",  CHECKER_OUTPUT_BYTES,
-                    "--stdout",        out_path,    "--stderr",
-                    err_path,          "--results", answers_path,
-                    "--file",          file_option, "--",
-                    program,           "--cases",   "cases.tsv",
-                    "--run",           c->name,     "--results",
-                    "/dev/fd/3",       NULL};
-    int exit_status = spawn_sandbox(checker, c, argv);
+    /* clang-format off */
+    char *argv[] = {
+        sandbox, "--isolate", "none", "--cpu", (char *)cpu, "--memory", CHECKER_MEMORY_MB,
+        "--output", CHECKER_OUTPUT_BYTES, "--stdout", out_path, "--stderr", err_path,
+        "--results", answers_path, "--file", file_option,
+        "--", program, "--cases", "cases.tsv", "--run", c->name, "--results", "/dev/fd/3", NULL};
+    /* clang-format on */
+    int exit_status = spawn_sandbox(c, argv);
+    if (exit_status < 0) {
+        return run_fail(checker, CHECKER_CANNOT_RUN, "cannot run the sandbox %s: %s", sandbox,
+                        strerror(errno));
+    }
     size_t length;
     char *verdict = read_run_file(c, "status", &length);
-    if (exit_status < 0 || verdict == NULL || (exit_status != 0 && exit_status != 1)) {
+    if (verdict == NULL || (exit_status != 0 && exit_status != 1)) {
         char *error = read_run_file(c, "sandbox.err", &length);
         status = run_fail(checker, CHECKER_CANNOT_RUN, "the sandbox %s could not run %s: %s",
                           sandbox, checker->program,
