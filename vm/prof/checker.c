@@ -291,6 +291,13 @@ static int judge_verdict(const Checker *checker, const CheckerCase *c, const cha
     return status;
 }
 
+/* Unescapes text in place: false for a bad escape, or one that makes a NUL (no name or
+ * answer holds one, and the rest of dripprof reads them as C strings). */
+static bool unescaped(char *text) {
+    long length = tsv_unescape(text);
+    return length >= 0 && (size_t)length == strlen(text);
+}
+
 /* Splits the answers file into answers. 0, or an exit status after the message; *ended
  * says whether the end line came (it must be the last line). */
 static int parse_answers(const Checker *checker, char *text, CheckerAnswers *out, bool *ended) {
@@ -316,10 +323,10 @@ static int parse_answers(const Checker *checker, char *text, CheckerAnswers *out
                                 *ended ? "after the end line" : "no TAB between key and answer");
         }
         *tab = '\0';
-        if (tsv_unescape(line) < 0 || tsv_unescape(tab + 1) < 0) {
+        if (!unescaped(line) || !unescaped(tab + 1)) {
             return checker_fail(checker, CHECKER_OFF_PROTOCOL,
                                 "wrote an answer line dripprof cannot read (line %zu: a bad "
-                                "escape)",
+                                "escape, or \\x00)",
                                 number);
         }
         if (strcmp(line, "end") == 0 && strcmp(tab + 1, "ok") == 0) {

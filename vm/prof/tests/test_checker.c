@@ -293,7 +293,9 @@ static void answers_that_do_not_fit_the_case_are_the_checkers(void **state) {
         {TOP, "count 0 n=0\nend\tok\n",
          "wrote an answer line dripprof cannot read (line 1: no TAB between key and answer)"},
         {TOP, "count\t0 n=0\\q\nend\tok\n",
-         "wrote an answer line dripprof cannot read (line 1: a bad escape)"},
+         "wrote an answer line dripprof cannot read (line 1: a bad escape, or \\x00)"},
+        {TOP, "count\t0 n=1\ncost:a\\x00b\trank=1 cost=26\nend\tok\n",
+         "wrote an answer line dripprof cannot read (line 2: a bad escape, or \\x00)"},
         {TOP, "count\t0 n=0\nend\tok\ncount\t0 n=0\n",
          "wrote an answer line dripprof cannot read (line 3: after the end line)"},
     };
