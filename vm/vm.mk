@@ -2,8 +2,11 @@
 # Included by the top-level Makefile; paths are relative to the repo root.
 
 VM_SRC_DIR := vm/src
-VM_SOURCES := $(wildcard $(VM_SRC_DIR)/*.c)
-VM_HEADERS := $(wildcard $(VM_SRC_DIR)/*.h)
+# vm/lib holds the C that the VM and the profiler share (one comma formatter, one
+# interning table, one whole-file reader); both link it.
+VM_SHARED_DIR := vm/lib
+VM_SOURCES := $(wildcard $(VM_SRC_DIR)/*.c) $(wildcard $(VM_SHARED_DIR)/*.c)
+VM_HEADERS := $(wildcard $(VM_SRC_DIR)/*.h) $(wildcard $(VM_SHARED_DIR)/*.h)
 # -fno-crossjumping keeps one indirect jump per opcode (see vm/PERFORMANCE.md);
 # gcc has it, clang does not, so it is probed for. Likewise clang's
 # -fdebug-default-version=4: valgrind 3.19 cannot read the DWARF 5 that clang 14
@@ -12,8 +15,8 @@ VM_HEADERS := $(wildcard $(VM_SRC_DIR)/*.h)
 VM_PROBE = $(shell echo 'int x;' | $(CC) $(1) -Werror -x c -c -o /dev/null - 2>/dev/null && echo $(1))
 VM_NO_CROSSJUMP := $(call VM_PROBE,-fno-crossjumping)
 VM_DWARF4       := $(call VM_PROBE,-fdebug-default-version=4)
-VM_CFLAGS  := $(CWARN) -O2 -g $(VM_NO_CROSSJUMP) $(VM_DWARF4)
-VM_DEBUG   := $(CWARN) -O1 -g $(VM_DWARF4) -fno-omit-frame-pointer -DDRIP_CHECK_STACK
+VM_CFLAGS  := $(CWARN) -I$(VM_SHARED_DIR) -O2 -g $(VM_NO_CROSSJUMP) $(VM_DWARF4)
+VM_DEBUG   := $(CWARN) -I$(VM_SHARED_DIR) -O1 -g $(VM_DWARF4) -fno-omit-frame-pointer -DDRIP_CHECK_STACK
 
 all: $(BUILD)/drip
 
@@ -90,7 +93,7 @@ HELP += "fuzz             libFuzzer on the VM for FUZZ_SECONDS (default 60; need
 
 $(BUILD)/drip-fuzz: $(VM_LIB_SOURCES) $(VM_HEADERS) vm/fuzz/fuzz_drip.c vm/vm.mk
 	@mkdir -p $(@D)
-	$(VM_FUZZ_CC) $(CWARN) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	$(VM_FUZZ_CC) $(CWARN) -I$(VM_SHARED_DIR) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	  -DDRIP_CHECK_STACK -DDRIP_STEP_LIMIT=100000 -DDRIP_MAX_STRING_LENGTH=4096 \
 	  -o $@ $(VM_LIB_SOURCES) vm/fuzz/fuzz_drip.c
 

@@ -1,11 +1,12 @@
 -- dripprof.lua: folded stacks and callgrind_annotate rows, read through build/dripprof.
 --
--- The workbook has one reader of each format, in C (vm/prof/folded.c, vm/prof/annotate.c
--- with the exercise's parse_row). Lua code that needs stacks or rows (the chapter's
--- sentences, the grader's seeded variants) asks `dripprof stacks` and `dripprof rows` for
--- them as tab-separated records, with frames and labels escaped as workbook.escape does,
--- and only splits and unescapes here. A file dripprof refuses raises its message, which
--- names the file and the line.
+-- The workbook has one reader of each format, in C (vm/prof/folded.c; vm/prof/annotate.c
+-- with a chapter's parse_row, which `dripprof rows --with CHECKER` asks that chapter's
+-- checker for). Lua code that needs stacks or rows (the chapter's sentences, the grader's
+-- seeded variants) asks `dripprof stacks` and `dripprof rows` for them as tab-separated
+-- records, with frames and labels escaped as workbook.escape does, and only splits and
+-- unescapes here. A file dripprof refuses raises its message, which names the file and
+-- the line.
 
 local wb = require("vm.lib.workbook")
 
@@ -19,8 +20,8 @@ end
 
 -- The records of `dripprof WORDS...`, one list of fields (unescaped) per line.
 local function records(words)
-  -- Only stdout holds records: a note on stderr (dripprof older than the profile.c it
-  -- runs, say) is passed on to our own stderr, or, when dripprof fails, is the error.
+  -- Only stdout holds records: a note on stderr (a leak in the checker's function, say) is
+  -- passed on to our own stderr, or, when dripprof fails, is the error.
   local command = wb.command({ M.program(), table.unpack(words) })
   local err_path = os.tmpname()
   local text, ok = wb.capture(command .. " 2> " .. wb.quote(err_path))
@@ -49,7 +50,7 @@ local function stack(f)
   return { count = tonumber(f[1]), count_text = f[1], frames = { table.unpack(f, 2) } }
 end
 
--- Every row of callgrind_annotate output, as the reference's parse_row reads them:
+-- Every row of callgrind_annotate output, as the parse_row of checker reads them:
 -- { { line = 21, count = "20186274402", pct = "100.00" or nil, label = "PROGRAM TOTALS",
 --     file = ..., func = ..., object = ... }, ... }. count stays text (it may pass 2^63).
 local function row(f)
@@ -57,21 +58,23 @@ local function row(f)
     func = f[6], object = f[7] }
 end
 
--- `dripprof COMMAND PATH`'s records, each made a table by make.
-local function read(command, path, make)
+-- The records of `dripprof WORDS...`, each made a table by make.
+local function read(words, make)
   local list = {}
-  for i, fields in ipairs(records({ command, path })) do
+  for i, fields in ipairs(records(words)) do
     list[i] = make(fields)
   end
   return list
 end
 
 function M.stacks(path)
-  return read("stacks", path, stack)
+  return read({ "stacks", path }, stack)
 end
 
-function M.rows(path)
-  return read("rows", path, row)
+-- checker: the chapter's checker program that runs parse_row (`dripprof rows --with`).
+function M.rows(path, checker)
+  assert(checker, "dripprof.rows needs the checker that runs parse_row")
+  return read({ "rows", "--with", checker, path }, row)
 end
 
 return M

@@ -3,66 +3,140 @@
  * Sections are found by their headers, not by counting dash rules: the
  * totals row is the PROGRAM TOTALS row, the table starts after a line
  * "Ir<blanks>file:function" and the rule under it, and ends at the first
- * blank line (non-tree mode). Labels are split at the FIRST ':' (a C++
- * function may contain more), and a final " [..]" is an object only when it
- * starts with '/' or is "???" (callgrind-formats.md, section 3).
+ * blank line (non-tree mode). Those lines are recognised here, without
+ * parse_row(), so a file with no table is refused before any checker runs.
+ * Labels are split at the FIRST ':' (a C++ function may contain more), and a
+ * final " [..]" is an object only when it starts with '/' or is "???"
+ * (callgrind-formats.md, section 3).
  */
-#define _POSIX_C_SOURCE 200809L
 #include "annotate.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "exercise.h"
-#include "intern.h"
-#include "top.h"
+#include "message.h"
 
-static int fail(AnnotateTable *t, const char *path, size_t line, const char *fmt, ...) {
-    char message[256];
+static int fail(char **error, const char *name, size_t line, const char *fmt, ...) {
     va_list args;
     va_start(args, fmt);
-    vsnprintf(message, sizeof message, fmt, args);
+    *error = message_at(name, line, fmt, args);
     va_end(args);
-    size_t size = strlen(path) + strlen(message) + 32;
-    free(t->error);
-    t->error = malloc(size);
-    if (t->error != NULL) {
-        if (line > 0) {
-            snprintf(t->error, size, "%s:%zu: %s", path, line, message);
-        } else {
-            snprintf(t->error, size, "%s: %s", path, message);
-        }
-    }
     return -1;
 }
 
+/* Whether every byte of text[0..length) is in set. */
+static bool only(const char *text, size_t length, const char *set) {
+    for (size_t i = 0; i < length; i++) {
+        if (strchr(set, text[i]) == NULL) {
+            return false;
+        }
+    }
+    return true;
+}
+
 /* "Ir" + blanks + "file:function" (+ trailing blanks and CR). */
-static bool is_table_header(const char *line) {
-    if (strncmp(line, "Ir", 2) != 0 || (line[2] != ' ' && line[2] != '\t')) {
+static bool is_table_header(const AnnotateLine *line) {
+    const char *p = line->bytes, *end = p + line->length;
+    if (line->length < 3 || memcmp(p, "Ir", 2) != 0 || (p[2] != ' ' && p[2] != '\t')) {
         return false;
     }
-    const char *p = line + 2;
-    while (*p == ' ' || *p == '\t') {
-        p++;
+    for (p += 2; p < end && (*p == ' ' || *p == '\t'); p++) {
     }
-    return strncmp(p, "file:function", 13) == 0 && strspn(p + 13, " \t\r\n") == strlen(p + 13);
+    return end - p >= 13 && memcmp(p, "file:function", 13) == 0 &&
+           only(p + 13, (size_t)(end - p - 13), " \t\r\n");
 }
 
-static bool is_blank(const char *line) {
-    return strspn(line, " \t\r\n") == strlen(line);
+static bool is_blank(const AnnotateLine *line) {
+    return only(line->bytes, line->length, " \t\r\n");
 }
 
-static bool is_rule(const char *line) {
-    return line[0] == '-' && strspn(line, "-\r\n") == strlen(line);
+static bool is_rule(const AnnotateLine *line) {
+    return line->length > 0 && line->bytes[0] == '-' && only(line->bytes, line->length, "-\r\n");
 }
 
-static int add_row(AnnotateTable *t, size_t *capacity, Row row, size_t line) {
+/* Where a line stands: before the function table (the totals row is there), in its header
+ * (the dash rule under "Ir  file:function"), in the table, after it. */
+typedef enum { BEFORE, HEADER, TABLE, DONE } Section;
+
+/* Moves *where on past the line and says whether parse_row()'s answer on it counts: the
+ * table's header, the rule under it and the blank line that ends it are structure. With
+ * all, every line is a line BEFORE (rows anywhere count). */
+static bool step(Section *where, const AnnotateLine *line, bool all) {
+    if (all) {
+        return true;
+    }
+    if (*where == BEFORE && is_table_header(line)) {
+        *where = HEADER;
+        return false;
+    }
+    if (*where == HEADER) {
+        *where = TABLE;
+        if (is_rule(line)) {
+            return false;
+        }
+    }
+    if (*where == TABLE && is_blank(line)) {
+        *where = DONE;
+        return false;
+    }
+    return true;
+}
+
+static int split_lines(const char *data, size_t length, AnnotateText *text) {
+    size_t count = 0;
+    for (const char *p = data; p < data + length; count++) {
+        const char *newline = memchr(p, '\n', (size_t)(data + length - p));
+        p = newline ? newline + 1 : data + length;
+    }
+    text->lines = malloc((count + 1) * sizeof *text->lines);
+    if (text->lines == NULL) {
+        return -1;
+    }
+    for (const char *p = data; p < data + length; text->count++) {
+        const char *newline = memchr(p, '\n', (size_t)(data + length - p));
+        const char *end = newline ? newline + 1 : data + length;
+        text->lines[text->count] = (AnnotateLine){.bytes = p, .length = (size_t)(end - p)};
+        p = end;
+    }
+    return 0;
+}
+
+int annotate_split(const char *name, const char *data, size_t length, bool all, AnnotateText *text,
+                   char **error) {
+    *text = (AnnotateText){0};
+    *error = NULL;
+    if (split_lines(data, length, text) != 0) {
+        return fail(error, name, 0, "out of memory");
+    }
+    Section where = BEFORE;
+    while (text->asked < text->count && where != DONE) {
+        const AnnotateLine *line = &text->lines[text->asked++];
+        if (memchr(line->bytes, '\0', line->length) != NULL) {
+            return fail(error, name, text->asked, "binary data (NUL byte)");
+        }
+        step(&where, line, all);
+    }
+    if (text->count == 0 && all) {
+        return fail(error, name, 0, "no row with a count (not callgrind_annotate output?)");
+    }
+    if (!all && where == BEFORE) {
+        return fail(error, name, text->count,
+                    "no \"Ir  file:function\" table (not callgrind_annotate output?)");
+    }
+    return 0;
+}
+
+void annotate_free_text(AnnotateText *text) {
+    free(text->lines);
+    *text = (AnnotateText){0};
+}
+
+static int add_row(AnnotateTable *t, size_t *capacity, AnnotateRow row, size_t line) {
     if (t->count == *capacity) {
         size_t grown_capacity = *capacity ? *capacity * 2 : 64;
-        Row *grown = realloc(t->rows, grown_capacity * sizeof *grown);
+        AnnotateRow *grown = realloc(t->rows, grown_capacity * sizeof *grown);
         if (grown != NULL) {
             t->rows = grown;
         }
@@ -80,101 +154,46 @@ static int add_row(AnnotateTable *t, size_t *capacity, Row row, size_t line) {
     return 0;
 }
 
-/* Where a line stands: before the function table (the totals row is there), in its header
- * (the dash rule under "Ir  file:function"), in the table, after it. */
-typedef enum { BEFORE, HEADER, TABLE, DONE } Section;
-
-/* Reads the rows of the stream: only the function table and the totals row, or (all)
- * every row anywhere. */
-static int read_rows(FILE *in, const char *name, AnnotateTable *out, bool all) {
-    memset(out, 0, sizeof *out);
-    char *line = NULL;
-    size_t line_capacity = 0, capacity = 0, number = 0;
-    Section where = BEFORE;
-    int status = 0;
-    ssize_t length;
-    while (status == 0 && (all || where != DONE) &&
-           (length = getline(&line, &line_capacity, in)) >= 0) {
-        number++;
-        if (memchr(line, '\0', (size_t)length) != NULL) {
-            status = fail(out, name, number, "binary data (NUL byte)");
-            break;
+/* Files the answer for line number (1-based) found in section where. 0, or -1. */
+static int take_answer(AnnotateTable *t, size_t *capacity, AnnotateRow *row, size_t number,
+                       Section where, bool all, const char *name, char **error) {
+    if (row->is_row && !all && where == BEFORE && strcmp(row->name, "PROGRAM TOTALS") == 0) {
+        t->total = row->ir;
+        t->has_total = true;
+        t->total_has_pct = row->has_pct;
+        t->total_pct = row->pct;
+        t->total_line = number;
+    } else if (row->is_row && (all || where == TABLE)) {
+        if (add_row(t, capacity, *row, number) != 0) {
+            return fail(error, name, number, "out of memory");
         }
-        if (!all && where == BEFORE && is_table_header(line)) {
-            where = HEADER;
-            continue;
-        }
-        if (where == HEADER) {
-            where = TABLE;
-            if (is_rule(line)) {
-                continue;
-            }
-        }
-        if (where == TABLE && is_blank(line)) {
-            where = DONE;
-            continue;
-        }
-        Row row;
-        const char *why;
-        int parsed = exercise_parse_row(line, &row, &why);
-        if (parsed < 0) {
-            status = fail(out, name, number, "%s", why);
-        } else if (parsed == 1 && !all && where == BEFORE &&
-                   strcmp(row.name, "PROGRAM TOTALS") == 0) {
-            out->total = row.ir;
-            out->has_total = true;
-            out->total_has_pct = row.has_pct;
-            out->total_pct = row.pct;
-            out->total_line = number;
-            free(row.name);
-        } else if (parsed == 1 && (all || where == TABLE)) {
-            if (add_row(out, &capacity, row, number) != 0) {
-                free(row.name);
-                status = fail(out, name, number, "out of memory");
-            }
-        } else if (parsed == 1) {
-            free(row.name);
-        } else if (where == TABLE) {
-            status = fail(out, name, number, "not a function row inside the function table");
-        }
-    }
-    free(line);
-    if (status != 0) {
-        return status;
-    }
-    if (ferror(in)) {
-        return fail(out, name, 0, "read error");
-    }
-    if (!all && where == BEFORE) {
-        return fail(out, name, number,
-                    "no \"Ir  file:function\" table (not callgrind_annotate output?)");
-    }
-    /* Even a profile of nothing has its PROGRAM TOTALS row. */
-    if (all && out->count == 0) {
-        return fail(out, name, number, "no row with a count (not callgrind_annotate output?)");
-    }
-    if (!all && !out->has_total) {
-        return fail(out, name, 0, "no PROGRAM TOTALS row");
+        row->name = NULL; /* the table's now */
+    } else if (!row->is_row && where == TABLE) {
+        return fail(error, name, number, "not a function row inside the function table");
     }
     return 0;
 }
 
-int annotate_read_stream(FILE *in, const char *name, AnnotateTable *out) {
-    return read_rows(in, name, out, false);
-}
-
-int annotate_read_all_rows(FILE *in, const char *name, AnnotateTable *out) {
-    return read_rows(in, name, out, true);
-}
-
-int annotate_read_file(const char *path, AnnotateTable *out) {
-    FILE *in = fopen(path, "rb");
-    if (in == NULL) {
-        memset(out, 0, sizeof *out);
-        return fail(out, path, 0, "cannot open: %s", strerror(errno));
+int annotate_table(const char *name, const AnnotateText *text, AnnotateRow *answers, bool all,
+                   AnnotateTable *table, char **error) {
+    *table = (AnnotateTable){0};
+    *error = NULL;
+    size_t capacity = 0;
+    int status = 0;
+    Section where = BEFORE;
+    for (size_t i = 0; i < text->asked; i++) {
+        if (step(&where, &text->lines[i], all) && status == 0) {
+            status = take_answer(table, &capacity, &answers[i], i + 1, where, all, name, error);
+        }
+        free(answers[i].name);
+        answers[i].name = NULL;
     }
-    int status = read_rows(in, path, out, false);
-    fclose(in);
+    if (status == 0 && all && table->count == 0) {
+        status =
+            fail(error, name, text->count, "no row with a count (not callgrind_annotate output?)");
+    } else if (status == 0 && !all && !table->has_total) {
+        status = fail(error, name, 0, "no PROGRAM TOTALS row");
+    }
     return status;
 }
 
@@ -184,8 +203,7 @@ void annotate_free(AnnotateTable *t) {
     }
     free(t->rows);
     free(t->lines);
-    free(t->error);
-    memset(t, 0, sizeof *t);
+    *t = (AnnotateTable){0};
 }
 
 AnnotateLabel annotate_split_label(const char *label) {
@@ -217,44 +235,21 @@ AnnotateLabel annotate_split_label(const char *label) {
 }
 
 int annotate_sum_by_file(const AnnotateTable *t, Cost **costs, size_t *count) {
-    Intern files;
-    intern_init(&files);
-    uint64_t *sums = calloc(t->count + 1, sizeof *sums);
-    Cost *out = calloc(t->count + 1, sizeof *out);
-    int status = sums && out ? 0 : -1;
+    CostSums sums;
+    costs_init(&sums);
+    int status = 0;
     for (size_t i = 0; status == 0 && i < t->count; i++) {
         /* a label without a file (no ':') counts as a file of its own */
         AnnotateLabel label = annotate_split_label(t->rows[i].name);
-        int64_t k = label.file_length > 0
-                        ? intern_add(&files, label.file, label.file_length)
-                        : intern_add(&files, label.function, label.function_length);
-        if (k < 0 || t->rows[i].ir > UINT64_MAX - sums[k]) {
-            status = -1;
-        } else {
-            sums[k] += t->rows[i].ir;
-        }
+        status = label.file_length > 0
+                     ? costs_add(&sums, label.file, label.file_length, t->rows[i].ir)
+                     : costs_add(&sums, label.function, label.function_length, t->rows[i].ir);
     }
-    size_t n = 0;
-    for (size_t k = 0; status == 0 && k < files.count; k++) {
-        out[n].name = malloc(files.keys[k].length + 1);
-        if (out[n].name == NULL) {
-            status = -1;
-            break;
-        }
-        memcpy(out[n].name, files.keys[k].bytes, files.keys[k].length + 1);
-        out[n++].cost = sums[k];
-    }
+    *costs = NULL;
+    *count = 0;
     if (status == 0) {
-        qsort(out, n, sizeof *out, top_compare_costs);
-        *costs = out;
-        *count = n;
-    } else {
-        for (size_t i = 0; out != NULL && i < n; i++) {
-            free(out[i].name);
-        }
-        free(out);
+        status = costs_sorted(&sums, costs, count);
     }
-    free(sums);
-    intern_free(&files);
+    costs_free_sums(&sums);
     return status;
 }

@@ -47,6 +47,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decimal.h"
+#include "message.h"
+#include "slurp.h"
+
 enum { NO_ID = -1 };
 
 /* Compressed ids index an array, so a damaged "fn=(4000000000)" must not
@@ -78,46 +82,16 @@ typedef struct {
 } Reader;
 
 static int fail(Reader *r, const char *fmt, ...) {
-    char message[512];
     va_list args;
     va_start(args, fmt);
-    vsnprintf(message, sizeof message, fmt, args);
-    va_end(args);
-    size_t size = strlen(r->file) + strlen(message) + 32;
     free(r->graph->error);
-    r->graph->error = malloc(size);
-    if (r->graph->error != NULL) {
-        if (r->line > 0) {
-            snprintf(r->graph->error, size, "%s:%zu: %s", r->file, r->line, message);
-        } else {
-            snprintf(r->graph->error, size, "%s: %s", r->file, message);
-        }
-    }
+    r->graph->error = message_at(r->file, r->line, fmt, args);
+    va_end(args);
     return -1;
 }
 
 static bool starts_with(const char *s, const char *prefix) {
     return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
-/* Parses a decimal uint64 at *s, advancing it. 0 ok, -1 not a number or overflow. */
-static int parse_u64(const char **s, uint64_t *value) {
-    const char *p = *s;
-    uint64_t v = 0;
-    if (*p < '0' || *p > '9') {
-        return -1;
-    }
-    while (*p >= '0' && *p <= '9') {
-        uint64_t digit = (uint64_t)(*p - '0');
-        if (v > (UINT64_MAX - digit) / 10) {
-            return -1;
-        }
-        v = v * 10 + digit;
-        p++;
-    }
-    *s = p;
-    *value = v;
-    return 0;
 }
 
 static void skip_blanks(const char **s) {
@@ -147,7 +121,7 @@ static int skip_position(const char **s) {
             }
         } else {
             uint64_t ignored;
-            if (parse_u64(&p, &ignored) != 0) {
+            if (decimal_read(&p, &ignored) != 0) {
                 return -1;
             }
         }
@@ -206,7 +180,7 @@ static int64_t read_name(Reader *r, IdTable *table, const char *text, const char
     if (*p == '(' && p[1] >= '0' && p[1] <= '9') {
         p++;
         uint64_t id;
-        if (parse_u64(&p, &id) != 0 || *p != ')') {
+        if (decimal_read(&p, &id) != 0 || *p != ')') {
             fail(r, "bad compressed name in %s=", key);
             return -1;
         }
@@ -321,7 +295,7 @@ static int cost_line(Reader *r, const char *p) {
             return fail(r, "more counts than events on a cost line");
         }
         uint64_t value;
-        if (parse_u64(&p, &value) != 0 || (*p != '\0' && *p != ' ' && *p != '\t')) {
+        if (decimal_read(&p, &value) != 0 || (*p != '\0' && *p != ' ' && *p != '\t')) {
             return fail(r, "bad count on a cost line (not a number, or more than 64 bits)");
         }
         if (i == 0) {
@@ -348,7 +322,7 @@ static int calls_line(Reader *r, const char *p) {
         return fail(r, "calls= without a cfn= line naming the callee");
     }
     uint64_t count;
-    if (parse_u64(&p, &count) != 0 || (*p != ' ' && *p != '\0')) {
+    if (decimal_read(&p, &count) != 0 || (*p != ' ' && *p != '\0')) {
         return fail(r, "bad call count in calls=");
     }
     if (skip_positions(r, &p, "calls=") != 0) {
@@ -375,11 +349,11 @@ static int calls_line(Reader *r, const char *p) {
 /* jump=COUNT TARGET or jcnd=EXEC/FOLLOWED TARGET: checked, then ignored. */
 static int jump_line(Reader *r, const char *p, bool conditional) {
     uint64_t value;
-    if (parse_u64(&p, &value) != 0) {
+    if (decimal_read(&p, &value) != 0) {
         return fail(r, "bad count in a jump line");
     }
     if (conditional) {
-        if (*p != '/' || (p++, parse_u64(&p, &value)) != 0) {
+        if (*p != '/' || (p++, decimal_read(&p, &value)) != 0) {
             return fail(r, "bad jcnd= counts (want EXECUTED/FOLLOWED)");
         }
     }
@@ -488,7 +462,7 @@ static int events_header(Reader *r, const char *value) {
 static int total_header(Reader *r, const char *value, uint64_t *total, bool *seen) {
     const char *p = value;
     skip_blanks(&p);
-    if (parse_u64(&p, total) != 0 || (*p != '\0' && *p != ' ' && *p != '\t')) {
+    if (decimal_read(&p, total) != 0 || (*p != '\0' && *p != ' ' && *p != '\t')) {
         return fail(r, "bad number in a summary:/totals: line");
     }
     *seen = true;
@@ -729,30 +703,13 @@ int callgrind_read_file(const char *path, Callgrind *out) {
     if (in == NULL) {
         return fail(&r, "cannot open: %s", strerror(errno));
     }
-    size_t capacity = 1 << 16, len = 0;
-    char *text = malloc(capacity);
-    while (text != NULL) {
-        len += fread(text + len, 1, capacity - len - 1, in);
-        if (len < capacity - 1) {
-            break;
-        }
-        char *grown = realloc(text, capacity * 2);
-        if (grown == NULL) {
-            free(text);
-        }
-        text = grown;
-        capacity *= 2;
-    }
-    bool read_error = ferror(in);
+    size_t len;
+    char *text = slurp(in, &len);
+    bool read_error = text == NULL && ferror(in);
     fclose(in);
     if (text == NULL) {
-        return fail(&r, "out of memory");
+        return fail(&r, read_error ? "read error" : "out of memory");
     }
-    if (read_error) {
-        free(text);
-        return fail(&r, "read error");
-    }
-    text[len] = '\0';
     int status = read_text(path, text, len, out);
     free(text);
     return status;

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decimal.h"
+
 static int compare_stacks(const void *a, const void *b) {
     return strcmp(((const DiffLine *)a)->stack, ((const DiffLine *)b)->stack);
 }
@@ -120,16 +122,11 @@ int diff_split_first_count(const char *stack, size_t length, size_t *stack_lengt
     if (end == 0 || stack[end - 1] == ';') {
         return 0; /* "5 7" or "a; 5 7": no stack before the first count */
     }
-    uint64_t value = 0;
-    for (size_t i = start; i < length; i++) {
-        uint64_t digit = (uint64_t)(stack[i] - '0');
-        if (value > (UINT64_MAX - digit) / 10) {
-            return -1;
-        }
-        value = value * 10 + digit;
+    const char *digits = stack + start; /* up to the NUL at stack[length] */
+    if (decimal_read(&digits, count) != 0) {
+        return -1;
     }
     *stack_length = end;
-    *count = value;
     return 1;
 }
 

@@ -55,8 +55,9 @@ int diff_write(const FoldedDiff *diff, FILE *out);
 void diff_free(FoldedDiff *diff);
 
 /* Whether a stack as the folded reader returned it ("a;b 5" from the line
- * "a;b 5 7") carries a first count; if so, sets *length to the length of
- * the real stack and *count to that first count. */
+ * "a;b 5 7", NUL-terminated) carries a first count: 1, setting *stack_length
+ * to the length of the real stack and *count to that first count; 0; or -1
+ * when the first count does not fit in 64 bits. */
 int diff_split_first_count(const char *stack, size_t length, size_t *stack_length, uint64_t *count);
 
 /* The visitor `dripprof flame` streams lines through (folded_each_file):

@@ -1,13 +1,13 @@
 /* dripprof.c: the command line of the Drip profiler tools.
  *
- *   dripprof fold CALLGRIND.OUT       folded stacks of C functions
- *   dripprof flame FOLDED [options]   an interactive SVG flame graph
- *   dripprof top FILE                 self and inclusive tables
- *   dripprof calls CALLGRIND.OUT      call counts per function
- *   dripprof files ANNOTATE.TXT       callgrind_annotate's table per source file
- *   dripprof diff BEFORE AFTER        differential folded stacks (two counts)
- *   dripprof stacks FILE              stacks for scripts, tab-separated
- *   dripprof rows ANNOTATE.TXT        callgrind_annotate rows for scripts, tab-separated
+ *   dripprof fold CALLGRIND.OUT                 folded stacks of C functions
+ *   dripprof flame FOLDED [options]             an interactive SVG flame graph
+ *   dripprof top [--with CHECKER] FILE          self and inclusive tables
+ *   dripprof calls CALLGRIND.OUT                call counts per function
+ *   dripprof files --with CHECKER ANNOTATE.TXT  callgrind_annotate's table per source file
+ *   dripprof diff BEFORE AFTER                  differential folded stacks (two counts)
+ *   dripprof stacks FILE                        stacks for scripts, tab-separated
+ *   dripprof rows --with CHECKER ANNOTATE.TXT   callgrind_annotate rows for scripts
  *
  * This file only parses arguments (getopt_long), reads inputs and reports
  * errors; the work is in callgrind.c (reader), fold.c (stacks from the call
@@ -23,12 +23,12 @@
  * input is read whole first when the command needs to know (fold, top,
  * stacks, calls, diff); flame streams it.
  *
- * top, files and rows run the chapter's exercise functions (inclusive,
- * parse_row) from the file prof.mk's PROFILE_IMPL names, which in the student
- * edition is the student's own exercises/165/profile.c. Until those answer a
- * simple case, the commands say which function is missing and exit 3
- * (EXERCISE_NOT_READY, see exercise.h); fold, flame, calls, diff and stacks
- * never need them.
+ * top, files and rows need the answers of a chapter's exercise functions
+ * (inclusive, parse_row), which dripprof does not contain: a checker program
+ * named by --with runs them under the sandbox (checker.h, ask.h). When it
+ * cannot answer, the command says why and exits 3 (the function is not ready),
+ * 4 (the checker cannot be run) or 5 (its answers do not fit the case). fold,
+ * flame, calls, diff and stacks never need one.
  */
 #define _GNU_SOURCE /* getopt_long */
 #include <errno.h>
@@ -42,12 +42,15 @@
 #include <sys/stat.h>
 
 #include "annotate.h"
+#include "ask.h"
 #include "callgrind.h"
+#include "checker.h"
+#include "decimal.h"
 #include "diff.h"
-#include "exercise.h"
 #include "flame.h"
 #include "fold.h"
 #include "folded.h"
+#include "slurp.h"
 #include "top.h"
 #include "tsv.h"
 
@@ -75,9 +78,10 @@ static const char main_help[] =
     "  rows ANNOTATE.TXT    the rows of callgrind_annotate output, tab-separated\n"
     "\n"
     "`dripprof COMMAND --help` describes each command. FILE may be - for stdin.\n"
-    "Errors name the file and line. Exit status: 0 done, 1 bad input, 2 usage error,\n"
-    "3 top/files/rows need a function of the exercise that does not work yet (run make\n"
-    "exercise-165).\n";
+    "top, files and rows get an exercise function's answers from a chapter's checker\n"
+    "(--with CHECKER). Errors name the file and line. Exit status: 0 done, 1 bad input,\n"
+    "2 usage error; with a checker: 3 the function is not written yet, crashed, hung or\n"
+    "broke its contract, 4 the checker cannot be run, 5 its answers do not fit the case.\n";
 
 static const char fold_help[] =
     "usage: dripprof fold [--stats] CALLGRIND.OUT\n"
@@ -114,18 +118,23 @@ static const char flame_help[] =
     "  --minwidth PX      leave out boxes narrower than PX pixels (default 0.1);\n"
     "                     PX% means a percentage of the total\n";
 
+#define CHECKER_HELP(function)                                                                     \
+    "  --with CHECKER     the chapter's checker that runs " function "() (vm/prof/README.md)\n"    \
+    "  --sandbox PATH     the sandbox it runs in (default: harness/sandbox beside dripprof)\n"
+
 static const char top_help[] =
-    "usage: dripprof top [--limit N] [--countname NAME] FILE\n"
+    "usage: dripprof top [--limit N] [--countname NAME] [--with CHECKER] FILE\n"
     "\n"
     "Prints the total, then a self table and an inclusive table, formatted like\n"
     "callgrind_annotate (`20,186,274,402 (100.0%)  name`). FILE is folded stacks or a\n"
     "callgrind.out (recognised by its header; folded with `dripprof fold` first), or - for\n"
-    "stdin. Inclusive costs count a function once per stack, so they stay right under\n"
-    "recursion.\n"
+    "stdin. The inclusive costs are the chapter's inclusive() (a function counts once per\n"
+    "stack, so they stay right under recursion), asked of CHECKER; without --with, the\n"
+    "self table comes alone.\n"
     "\n"
     "  --limit N          at most N rows per table (default: all)\n"
     "  --countname NAME   column name for folded input (default \"samples\"; a callgrind\n"
-    "                     profile uses its event, e.g. Ir)\n";
+    "                     profile uses its event, e.g. Ir)\n" CHECKER_HELP("inclusive");
 
 static const char calls_help[] =
     "usage: dripprof calls CALLGRIND.OUT [FUNCTION...]\n"
@@ -136,12 +145,13 @@ static const char calls_help[] =
     "calls count, recursive ones included. CALLGRIND.OUT may be - for stdin.\n";
 
 static const char files_help[] =
-    "usage: dripprof files ANNOTATE.TXT\n"
+    "usage: dripprof files --with CHECKER ANNOTATE.TXT\n"
     "\n"
-    "Reads the function table of callgrind_annotate output (with the exercise's parse_row)\n"
-    "and prints its cost per source file, callgrind_annotate-style. Code inlined from a\n"
-    "header is charged to the header, so this shows where inlined helpers went.\n"
-    "ANNOTATE.TXT may be - for stdin.\n";
+    "Reads the function table of callgrind_annotate output (its rows are the chapter's\n"
+    "parse_row(), asked of CHECKER) and prints its cost per source file,\n"
+    "callgrind_annotate-style. Code inlined from a header is charged to the header, so this\n"
+    "shows where inlined helpers went. ANNOTATE.TXT may be - for stdin.\n"
+    "\n" CHECKER_HELP("parse_row");
 
 static const char diff_help[] =
     "usage: dripprof diff BEFORE.folded AFTER.folded > diff.folded\n"
@@ -162,16 +172,17 @@ static const char stacks_help[] =
     "\n"
     "A folded file's lines keep their order and their repeats (blank lines are left out);\n"
     "a callgrind profile's come sorted, as from fold. A backslash, TAB, CR or LF in a frame\n"
-    "is written \\\\, \\t, \\r or \\n and another control byte \\xHH, so every TAB separates\n"
-    "two fields (awk -F'\\t'). FILE may be - for stdin.\n";
+    "is written \\\\, \\t, \\r or \\n and every other byte outside 0x20..0x7e (control bytes,\n"
+    "UTF-8) \\xHH, so every TAB separates two fields (awk -F'\\t'). FILE may be - for stdin.\n";
 
 static const char rows_help[] =
-    "usage: dripprof rows [--table] ANNOTATE.TXT\n"
+    "usage: dripprof rows [--table] --with CHECKER ANNOTATE.TXT\n"
     "\n"
-    "Prints the rows of callgrind_annotate output, read by the exercise's parse_row, for\n"
-    "scripts: one line per row, tab-separated: the line number, the count, the percentage\n"
-    "(empty when the row shows none), the label, then the label's file, function and object\n"
-    "(each empty when missing; PROGRAM TOTALS has only a function):\n"
+    "Prints the rows of callgrind_annotate output, as the chapter's parse_row() reads them\n"
+    "(asked of CHECKER), for scripts: one line per row, tab-separated: the line number, the\n"
+    "count, the percentage (empty when the row shows none), the label, then the label's\n"
+    "file, function and object (each empty when missing; PROGRAM TOTALS has only a\n"
+    "function):\n"
     "\n"
     "    12<TAB>3400013<TAB>62.18<TAB>prog.c:hot [/tmp/p]<TAB>prog.c<TAB>hot<TAB>/tmp/p\n"
     "\n"
@@ -179,7 +190,8 @@ static const char rows_help[] =
     "only the PROGRAM TOTALS row and the function table, as `dripprof files` reads them.\n"
     "Escapes as in `dripprof stacks`. ANNOTATE.TXT may be - for stdin.\n"
     "\n"
-    "  --table   the PROGRAM TOTALS row and the function table only\n";
+    "  --table            the PROGRAM TOTALS row and the function table only\n" CHECKER_HELP(
+        "parse_row");
 
 /* ---- the command line ------------------------------------------------------------ */
 
@@ -226,6 +238,22 @@ static int next_option(int argc, char **argv, const struct option *options,
 #define END_OF_OPTIONS                                                                             \
     { NULL, 0, NULL, 0 }
 
+/* The options of the commands that ask a checker (top, files, rows). */
+#define WITH_OPTION                                                                                \
+    { "with", required_argument, NULL, 'W' }
+#define SANDBOX_OPTION                                                                             \
+    { "sandbox", required_argument, NULL, 'S' }
+
+/* Takes --with or --sandbox into checker; false for any other option. */
+static bool checker_option(int option, Checker *checker) {
+    if (option == 'W') {
+        checker->program = optarg;
+    } else if (option == 'S') {
+        checker->sandbox = optarg;
+    }
+    return option == 'W' || option == 'S';
+}
+
 /* Reads the options of a command that has none but --help; 0, 1 after printing the help
  * (the command then exits 0), or 2 after a usage error. */
 static int only_help(int argc, char **argv, const Command *command) {
@@ -258,8 +286,8 @@ static int finish_output(int status) {
         output_errno = errno;
     }
     if (ferror(stdout)) {
-        fprintf(stderr, "dripprof: write error on standard output%s%s\n",
-                output_errno ? ": " : "", output_errno ? strerror(output_errno) : "");
+        fprintf(stderr, "dripprof: write error on standard output%s%s\n", output_errno ? ": " : "",
+                output_errno ? strerror(output_errno) : "");
         return 1;
     }
     return status;
@@ -286,24 +314,6 @@ typedef struct {
     size_t length;
     CgKind kind;
 } Input;
-
-static char *read_all(FILE *in, size_t *length) {
-    size_t capacity = 1 << 16, used = 0;
-    char *data = malloc(capacity);
-    while (data != NULL) {
-        used += fread(data + used, 1, capacity - used, in);
-        if (used < capacity) {
-            break;
-        }
-        char *grown = realloc(data, capacity *= 2);
-        if (grown == NULL) {
-            free(data);
-        }
-        data = grown;
-    }
-    *length = used;
-    return data;
-}
 
 /* What the file at path is, from its first bytes (CG_NONE when it cannot be read: the
  * reader then says why). */
@@ -343,11 +353,9 @@ static int open_input(const char *path, Input *in) {
         return 0;
     }
     in->name = "<stdin>";
-    in->data = read_all(stdin, &in->length);
-    if (in->data == NULL || ferror(stdin)) {
-        fprintf(stderr, "dripprof: <stdin>: %s\n", in->data ? "read error" : "out of memory");
-        free(in->data);
-        in->data = NULL;
+    in->data = slurp(stdin, &in->length);
+    if (in->data == NULL) {
+        fprintf(stderr, "dripprof: <stdin>: %s\n", ferror(stdin) ? "read error" : "out of memory");
         return 1;
     }
     in->kind = callgrind_sniff(in->data, in->length);
@@ -559,35 +567,58 @@ static int run_flame(int argc, char **argv) {
 
 /* ---- top ------------------------------------------------------------------------------- */
 
-/* The tables of stacks[0..count), whose counts add up to total. */
-static int write_top(const Input *in, Folded *stacks, size_t count, uint64_t total,
-                     TopOptions *options) {
-    if (!exercise_ready("top", "inclusive")) {
-        return EXERCISE_NOT_READY;
+/* The tables of stacks[0..count): self here, inclusive asked of the checker (when there is
+ * one). report has the header's fields and the total. */
+static int write_top(const Input *in, const FoldedLine *stacks, size_t count, TopReport *report,
+                     const Checker *checker) {
+    Cost *self = NULL, *inclusive = NULL;
+    size_t nself = 0, ninclusive = 0;
+    if (top_self_costs(stacks, count, &self, &nself) != 0) {
+        return writer_failed(in->name, "out of memory or a cost above 64 bits");
     }
-    const char *error = NULL;
-    if (top_write(stacks, count, total, options, stdout, &error) != 0) {
-        return writer_failed(in->name, error ? error : "out of memory");
+    int status =
+        checker->program ? ask_inclusive(checker, stacks, count, &inclusive, &ninclusive) : 0;
+    if (status == 0) {
+        *report = (TopReport){.source = report->source,
+                              .kind = report->kind,
+                              .countname = report->countname,
+                              .limit = report->limit,
+                              .total = report->total,
+                              .self = self,
+                              .nself = nself,
+                              .inclusive = inclusive,
+                              .ninclusive = ninclusive};
+        status = top_write(report, stdout) != 0 ? writer_failed(in->name, "write error") : 0;
     }
-    return 0;
+    if (status == 0 && checker->program == NULL) {
+        fprintf(stderr, "dripprof top: no inclusive table: it needs --with CHECKER, a chapter's "
+                        "checker that runs inclusive()\n");
+    }
+    costs_free(self, nself);
+    costs_free(inclusive, ninclusive);
+    return status;
 }
 
-static int top_of_callgrind(const Input *in, TopOptions *options, const char *countname) {
+static int top_of_callgrind(const Input *in, TopReport *report, const char *countname,
+                            const Checker *checker) {
     Callgrind graph;
     FoldResult folded;
     int status = fold_input(in, &graph, &folded);
-    Folded *stacks = NULL;
+    FoldedLine *stacks = NULL;
     if (status == 0) {
         stacks = malloc((folded.count + 1) * sizeof *stacks);
         status = stacks == NULL ? writer_failed(in->name, "out of memory") : 0;
     }
     if (status == 0) {
         for (size_t i = 0; i < folded.count; i++) {
-            stacks[i] = (Folded){.stack = folded.lines[i].stack, .count = folded.lines[i].count};
+            const char *stack = folded.lines[i].stack;
+            stacks[i] = (FoldedLine){
+                .stack = stack, .length = strlen(stack), .count = folded.lines[i].count};
         }
-        options->kind = "callgrind.out, folded by dripprof fold";
-        options->countname = countname ? countname : graph.event;
-        status = write_top(in, stacks, folded.count, folded.total, options);
+        report->kind = "callgrind.out, folded by dripprof fold";
+        report->countname = countname ? countname : graph.event;
+        report->total = folded.total;
+        status = write_top(in, stacks, folded.count, report, checker);
     }
     free(stacks);
     fold_free(&folded);
@@ -595,30 +626,19 @@ static int top_of_callgrind(const Input *in, TopOptions *options, const char *co
     return status;
 }
 
-static int top_of_folded(const Input *in, TopOptions *options, const char *countname) {
+static int top_of_folded(const Input *in, TopReport *report, const char *countname,
+                         const Checker *checker) {
     FoldedFile file;
-    if (read_folded(in, &file) != 0) {
-        folded_free(&file);
-        return 1;
-    }
-    uint64_t total;
-    Folded *stacks = malloc((file.count + 1) * sizeof *stacks);
-    for (size_t i = 0; stacks != NULL && i < file.count; i++) {
-        stacks[i] = (Folded){.stack = file.lines[i].stack, .count = file.lines[i].count};
-    }
-    int status;
-    if (stacks == NULL) {
-        status = writer_failed(in->name, "out of memory");
-    } else if (folded_total(&file, &total) != 0) {
+    int status = read_folded(in, &file);
+    if (status == 0 && folded_total(&file, &report->total) != 0) {
         status = writer_failed(in->name, "the counts add up to more than 64 bits");
-    } else if (file.count == 0) {
+    } else if (status == 0 && file.count == 0) {
         status = writer_failed(in->name, "no stacks in the file");
-    } else {
-        options->kind = "folded stacks";
-        options->countname = countname ? countname : "samples";
-        status = write_top(in, stacks, file.count, total, options);
+    } else if (status == 0) {
+        report->kind = "folded stacks";
+        report->countname = countname ? countname : "samples";
+        status = write_top(in, file.lines, file.count, report, checker);
     }
-    free(stacks);
     folded_free(&file);
     return status;
 }
@@ -627,29 +647,27 @@ static int run_top(int argc, char **argv) {
     static const Command command = {"top", top_help};
     static const struct option options[] = {{"limit", required_argument, NULL, 'l'},
                                             {"countname", required_argument, NULL, 'c'},
+                                            WITH_OPTION,
+                                            SANDBOX_OPTION,
                                             HELP_OPTION,
                                             END_OF_OPTIONS};
-    TopOptions top = {0};
+    TopReport report = {0};
+    Checker checker = {.command = "top"};
     const char *countname = NULL;
     for (int option; (option = next_option(argc, argv, options, &command)) != -1;) {
+        uint64_t limit;
+        if (checker_option(option, &checker)) {
+            continue;
+        }
         switch (option) {
-        case 'l': {
-            char *end;
-            errno = 0;
-            long long limit = strtoll(optarg, &end, 10);
-            if (end == optarg || *end != '\0' || limit < 0 || errno != 0) {
+        case 'l':
+            if (!decimal_parse(optarg, &limit) || limit > SIZE_MAX) {
                 return usage_error(&command, "--limit wants a number, not %s", optarg);
             }
-            top.limit = (size_t)limit;
+            report.limit = (size_t)limit;
             break;
-        }
         case 'c': countname = optarg; break;
-        case 'h':
-            fputs(top_help, stdout);
-            printf("\nThe inclusive table is computed by inclusive() from %s;\nuntil it works, "
-                   "top says so and exits 3.\n",
-                   exercise_source());
-            return 0;
+        case 'h': fputs(top_help, stdout); return 0;
         default: return 2;
         }
     }
@@ -658,57 +676,37 @@ static int run_top(int argc, char **argv) {
     if (path == NULL || open_input(path, &in) != 0) {
         return path == NULL ? 2 : 1;
     }
-    top.source = in.name;
+    report.source = in.name;
     int status = in.kind == CG_CACHEGRIND  ? refuse_cachegrind(&in)
-                 : in.kind == CG_CALLGRIND ? top_of_callgrind(&in, &top, countname)
-                                           : top_of_folded(&in, &top, countname);
+                 : in.kind == CG_CALLGRIND ? top_of_callgrind(&in, &report, countname, &checker)
+                                           : top_of_folded(&in, &report, countname, &checker);
     close_input(&in);
     return finish_output(status);
 }
 
 /* ---- calls ------------------------------------------------------------------------------- */
 
-/* Calls into each function (summed over its arcs), one row per cleaned name, most calls
- * first. 0, or -1 when out of memory or a count overflows. */
+/* Calls into each function (summed over its arcs), one row per cleaned name (functions
+ * that share one are merged), most calls first. 0, or -1 when out of memory or a count
+ * overflows. */
 static int count_calls(const Callgrind *graph, char **names, Cost **rows, size_t *count) {
-    size_t n = graph->function_count;
-    Cost *calls = calloc(n + 1, sizeof *calls);
-    if (calls == NULL) {
-        return -1;
+    CostSums sums;
+    costs_init(&sums);
+    int status = 0;
+    for (size_t f = 0; status == 0 && f < graph->function_count; f++) {
+        status = costs_add(&sums, names[f], strlen(names[f]), 0); /* listed, even uncalled */
     }
-    for (size_t f = 0; f < n; f++) {
-        calls[f].name = names[f];
+    for (size_t i = 0; status == 0 && i < graph->arc_count; i++) {
+        const char *callee = names[graph->arcs[i].callee];
+        status = costs_add(&sums, callee, strlen(callee), graph->arcs[i].calls);
     }
-    for (size_t i = 0; i < graph->arc_count; i++) {
-        const CgArc *arc = &graph->arcs[i];
-        if (arc->calls > UINT64_MAX - calls[arc->callee].cost) {
-            free(calls);
-            return -1;
-        }
-        calls[arc->callee].cost += arc->calls;
+    *rows = NULL;
+    *count = 0;
+    if (status == 0) {
+        status = costs_sorted(&sums, rows, count);
     }
-    /* One row per name: merge the functions that share a cleaned name. */
-    qsort(calls, n, sizeof *calls, top_compare_costs);
-    size_t merged = 0;
-    for (size_t f = 0; f < n; f++) {
-        size_t k = 0;
-        while (k < merged && strcmp(calls[k].name, calls[f].name) != 0) {
-            k++;
-        }
-        if (k < merged && calls[f].cost > UINT64_MAX - calls[k].cost) {
-            free(calls);
-            return -1;
-        }
-        if (k == merged) {
-            calls[merged++] = calls[f];
-        } else {
-            calls[k].cost += calls[f].cost;
-        }
-    }
-    qsort(calls, merged, sizeof *calls, top_compare_costs);
-    *rows = calls;
-    *count = merged;
-    return 0;
+    costs_free_sums(&sums);
+    return status;
 }
 
 static bool is_named(char **wanted, int count, const char *name) {
@@ -757,7 +755,7 @@ static int run_calls(int argc, char **argv) {
             printf("0  %s\n", wanted[a]);
         }
     }
-    free(calls);
+    costs_free(calls, count);
     if (names != NULL) {
         fold_free_names(names, graph.function_count);
     }
@@ -768,77 +766,113 @@ static int run_calls(int argc, char **argv) {
 
 /* ---- files and rows -------------------------------------------------------------------------- */
 
-/* Reads callgrind_annotate output: the function table, or (all) every row anywhere. */
-static int read_annotate(const char *path, bool all, AnnotateTable *table) {
-    bool is_stdin = strcmp(path, "-") == 0;
-    const char *name = is_stdin ? "<stdin>" : path;
-    if (refuse_directory(path)) {
-        memset(table, 0, sizeof *table);
+/* The bytes of a file given on the command line (standard input is read by open_input). */
+static int read_whole(Input *in) {
+    FILE *file = in->data ? NULL : fopen(in->path, "rb");
+    if (in->data == NULL && file == NULL) {
+        fprintf(stderr, "dripprof: %s: cannot open: %s\n", in->path, strerror(errno));
         return 1;
     }
-    FILE *in = is_stdin ? stdin : fopen(path, "rb");
-    int status;
-    if (in == NULL) {
-        memset(table, 0, sizeof *table);
-        fprintf(stderr, "dripprof: %s: cannot open: %s\n", path, strerror(errno));
-        return 1;
+    if (file != NULL) {
+        in->data = slurp(file, &in->length);
+        bool failed = in->data == NULL && ferror(file);
+        fclose(file);
+        if (in->data == NULL) {
+            fprintf(stderr, "dripprof: %s: %s\n", in->path,
+                    failed ? "read error" : "out of memory");
+            return 1;
+        }
     }
-    status = all ? annotate_read_all_rows(in, name, table) : annotate_read_stream(in, name, table);
-    if (!is_stdin) {
-        fclose(in);
+    return 0;
+}
+
+/* Reads callgrind_annotate output, its rows answered by the checker's parse_row(): the
+ * function table, or (all) every row anywhere. 0, or an exit status after the message. */
+static int read_annotate(const char *path, bool all, const Checker *checker, AnnotateTable *table) {
+    *table = (AnnotateTable){0};
+    Input in;
+    int status = open_input(path, &in) != 0 || read_whole(&in) != 0 ? 1 : 0;
+    AnnotateText text = {0};
+    AnnotateRow *answers = NULL;
+    char *error = NULL;
+    bool refused =
+        status == 0 && annotate_split(in.name, in.data, in.length, all, &text, &error) != 0;
+    if (status == 0 && !refused) {
+        status = ask_parse_row(checker, in.name, &text, &answers);
     }
-    if (status != 0) {
-        fprintf(stderr, "dripprof: %s\n", table->error ? table->error : "out of memory");
-        return 1;
+    if (status == 0 && !refused) {
+        refused = annotate_table(in.name, &text, answers, all, table, &error) != 0;
+    }
+    if (refused) {
+        fprintf(stderr, "dripprof: %s\n", error ? error : "out of memory");
+        status = 1;
+    }
+    free(error);
+    free(answers);
+    annotate_free_text(&text);
+    close_input(&in);
+    return status;
+}
+
+/* The options of files and rows: 0 to go on, -1 after printing the help (exit 0), or the
+ * exit status of a usage error. */
+static int annotate_options(int argc, char **argv, const Command *command,
+                            const struct option *options, Checker *checker, bool *table_only) {
+    for (int option; (option = next_option(argc, argv, options, command)) != -1;) {
+        if (checker_option(option, checker)) {
+            continue;
+        }
+        if (option == 't') {
+            *table_only = true;
+        } else if (option == 'h') {
+            fputs(command->help, stdout);
+            return -1;
+        } else {
+            return 2;
+        }
+    }
+    if (checker->program == NULL) {
+        return usage_error(command,
+                           "needs --with CHECKER: a chapter's checker that runs parse_row()");
     }
     return 0;
 }
 
 static int run_files(int argc, char **argv) {
     static const Command command = {"files", files_help};
-    static const struct option options[] = {HELP_OPTION, END_OF_OPTIONS};
-    for (int option; (option = next_option(argc, argv, options, &command)) != -1;) {
-        if (option != 'h') {
-            return 2;
-        }
-        fputs(files_help, stdout);
-        printf("\nThe rows are read by parse_row() from %s; until it works, files says so\nand "
-               "exits 3.\n",
-               exercise_source());
-        return 0;
+    static const struct option options[] = {WITH_OPTION, SANDBOX_OPTION, HELP_OPTION,
+                                            END_OF_OPTIONS};
+    Checker checker = {.command = "files"};
+    bool table_only = true;
+    int status = annotate_options(argc, argv, &command, options, &checker, &table_only);
+    if (status != 0) {
+        return status < 0 ? 0 : status;
     }
     const char *path = one_file(argc, argv, &command, "callgrind_annotate output file");
     if (path == NULL) {
         return 2;
     }
-    /* Before reading: every line of the file goes through parse_row(). */
-    if (!exercise_ready("files", "parse_row")) {
-        return EXERCISE_NOT_READY;
-    }
     AnnotateTable table;
-    int status = read_annotate(path, false, &table);
+    status = read_annotate(path, false, &checker, &table);
     Cost *files = NULL;
     size_t count = 0;
     if (status == 0 && annotate_sum_by_file(&table, &files, &count) != 0) {
         status = writer_failed(path, "out of memory or a sum above 64 bits");
     } else if (status == 0) {
-        char total[40];
-        int width = snprintf(total, sizeof total, "%" PRIu64, table.total);
-        width += (width - 1) / 3;
+        int width = top_width(table.total);
         printf("Ir (self, by source file)\n");
         top_write_row(stdout, table.total, table.total, width, "PROGRAM TOTALS");
         for (size_t i = 0; i < count; i++) {
             top_write_row(stdout, files[i].cost, table.total, width, files[i].name);
-            free(files[i].name);
         }
-        free(files);
     }
+    costs_free(files, count);
     annotate_free(&table);
     return finish_output(status);
 }
 
 /* One row of `dripprof rows`. */
-static void write_row(size_t line, const Row *row) {
+static void write_row(size_t line, const AnnotateRow *row) {
     printf("%zu\t%" PRIu64 "\t", line, row->ir);
     if (row->has_pct) {
         printf("%.2f", row->pct);
@@ -856,35 +890,29 @@ static void write_row(size_t line, const Row *row) {
 
 static int run_rows(int argc, char **argv) {
     static const Command command = {"rows", rows_help};
-    static const struct option options[] = {
-        {"table", no_argument, NULL, 't'}, HELP_OPTION, END_OF_OPTIONS};
+    static const struct option options[] = {{"table", no_argument, NULL, 't'},
+                                            WITH_OPTION,
+                                            SANDBOX_OPTION,
+                                            HELP_OPTION,
+                                            END_OF_OPTIONS};
+    Checker checker = {.command = "rows"};
     bool table_only = false;
-    for (int option; (option = next_option(argc, argv, options, &command)) != -1;) {
-        switch (option) {
-        case 't': table_only = true; break;
-        case 'h':
-            fputs(rows_help, stdout);
-            printf("\nThe rows are read by parse_row() from %s; until it works, rows says so\n"
-                   "and exits 3.\n",
-                   exercise_source());
-            return 0;
-        default: return 2;
-        }
+    int status = annotate_options(argc, argv, &command, options, &checker, &table_only);
+    if (status != 0) {
+        return status < 0 ? 0 : status;
     }
     const char *path = one_file(argc, argv, &command, "callgrind_annotate output file");
     if (path == NULL) {
         return 2;
     }
-    if (!exercise_ready("rows", "parse_row")) {
-        return EXERCISE_NOT_READY;
-    }
     AnnotateTable table;
-    int status = read_annotate(path, !table_only, &table);
+    status = read_annotate(path, !table_only, &checker, &table);
     if (status == 0 && table_only) {
-        Row total = {.ir = table.total,
-                     .has_pct = table.total_has_pct,
-                     .pct = table.total_pct,
-                     .name = "PROGRAM TOTALS"};
+        AnnotateRow total = {.is_row = true,
+                             .ir = table.total,
+                             .has_pct = table.total_has_pct,
+                             .pct = table.total_pct,
+                             .name = "PROGRAM TOTALS"};
         write_row(table.total_line, &total);
     }
     for (size_t i = 0; status == 0 && i < table.count; i++) {

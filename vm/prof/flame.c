@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commas.h"
 #include "intern.h"
 #include "u128.h"
 
@@ -226,14 +227,8 @@ static void write_px(Out *out, double value) {
 }
 
 static void write_commas(Out *out, uint64_t value) {
-    char digits[32];
-    int n = snprintf(digits, sizeof digits, "%llu", (unsigned long long)value);
-    for (int i = 0; i < n; i++) {
-        if (i > 0 && (n - i) % 3 == 0) {
-            out_char(out, ',');
-        }
-        out_char(out, digits[i]);
-    }
+    char text[COMMAS_SIZE];
+    out_str(out, commas(value, text));
 }
 
 /* count / total as a percentage with two decimals, rounded half up (count <= total,

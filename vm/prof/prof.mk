@@ -2,113 +2,69 @@
 # `make profile-165`. Included by the top-level Makefile; paths are relative to
 # the repo root.
 #
-# `dripprof top` and `dripprof files` run two functions of the chapter's
-# exercise, inclusive() and parse_row() (profile.h). Where they come from is one
-# choice, PROFILE_IMPL (a folder with profile.c and profile.h):
-#
-#   solutions/165   the chapter's reference; the default where it exists (the
-#                   instructor's workbook), so the tables and the grader share
-#                   one definition of "inclusive";
-#   exercises/165   the student's own code; the default in the student edition,
-#                   which has no solutions/: the profiler a student uses is the
-#                   one they wrote. `make PROFILE_IMPL=exercises/165` does the
-#                   same in the instructor's workbook.
-#
-# That file is compiled on its own, with $(STUDENT_WARN) (the Makefile): warnings but
-# without -Werror, so a half-written function still links. When it does not compile at all,
-# dripprof is linked without it: exercise.c's stand-ins then answer like the
-# shipped stubs and top/files/rows say what is missing, so `make` never fails on the
-# exercise. The profiler's own tests (test-prof) use the implementation only
-# when it is the reference: a student's code is tested by `make exercise-165`,
-# never by `make test`; tests that need the functions are skipped without it.
-
-PROFILE_IMPL ?= $(if $(wildcard solutions/165/profile.c),solutions/165,exercises/165)
-HELP += "PROFILE_IMPL=dir where dripprof top/files/rows get parse_row, inclusive (here: $(PROFILE_IMPL))"
+# dripprof is our code only: `dripprof top`, `files` and `rows` get the answers of a
+# chapter's exercise functions from that chapter's checker (--with CHECKER), which they run
+# under the sandbox (build/harness/sandbox, exercises/exercises.mk) at run time. So nothing
+# here depends on a chapter, and `make` never fails on a student's code. It links the C
+# that the VM shares with it (vm/lib: the comma formatter, the interning table, the
+# whole-file reader).
 
 PROF_DIR      := vm/prof
 PROF_OBJ      := $(BUILD)/obj/prof
-PROF_CFLAGS   := $(CWARN) -O2 -g -I$(PROF_DIR) -I$(PROFILE_IMPL) -Iexercises/165
-PROF_LIB      := folded intern callgrind fold trie flame flame_script top annotate exercise diff \
-                 u128 tsv
-PROF_OBJS     := $(PROF_LIB:%=$(PROF_OBJ)/%.o)
-PROF_IMPL_OBJ := $(PROF_OBJ)/impl/profile.o
-PROF_TEST_IMPL := $(filter solutions/%,$(PROFILE_IMPL))
+PROF_SHARED   := vm/lib
+PROF_CFLAGS   := $(CWARN) -O2 -g -I$(PROF_DIR) -I$(PROF_SHARED)
+PROF_LIB      := folded callgrind fold trie flame flame_script costs top annotate diff u128 \
+                 tsv decimal message checker ask
+PROF_SHARED_C := $(wildcard $(PROF_SHARED)/*.c)
+PROF_OBJS     := $(PROF_LIB:%=$(PROF_OBJ)/%.o) $(PROF_SHARED_C:$(PROF_SHARED)/%.c=$(PROF_OBJ)/lib/%.o)
+PROF_HEADERS  := $(wildcard $(PROF_DIR)/*.h $(PROF_SHARED)/*.h)
 PROF_TESTBIN  := $(BUILD)/prof-tests/test_prof
 PROF_TESTS    := $(wildcard $(PROF_DIR)/tests/*.c)
 PROF_DATA     := $(PROF_DIR)/tests/data
-# dripprof linked without any implementation, and with one that passes the readiness
-# probe and then crashes, loops or breaks the contract (the tests of exercise.c).
-PROF_UNWRITTEN := $(BUILD)/prof-tests/dripprof-unwritten
-PROF_BROKEN    := $(BUILD)/prof-tests/dripprof-broken
 
 all: $(BUILD)/dripprof
 
-$(BUILD)/dripprof: $(PROF_OBJ)/dripprof.o $(PROF_OBJS) $(PROF_IMPL_OBJ)
+$(BUILD)/dripprof: $(PROF_OBJ)/dripprof.o $(PROF_OBJS)
 	$(CC) $(PROF_CFLAGS) -o $@ $^ -lm
 
-$(PROF_OBJ)/%.o: $(PROF_DIR)/%.c $(wildcard $(PROF_DIR)/*.h) exercises/165/profile.h vm/prof/prof.mk
+$(PROF_OBJ)/%.o: $(PROF_DIR)/%.c $(PROF_HEADERS) vm/prof/prof.mk
 	@mkdir -p $(@D)
-	$(CC) $(PROF_CFLAGS) $(PROF_DEFINES) -c -o $@ $<
+	$(CC) $(PROF_CFLAGS) -c -o $@ $<
 
-# The choice is remembered in a file that changes only when the choice does, so
-# switching PROFILE_IMPL rebuilds what depends on it, and nothing else.
-PROF_CHOICE := $(PROF_OBJ)/profile-impl.txt
-$(PROF_CHOICE): prof-choice-check
-	@mkdir -p $(@D); [ "$$(cat $@ 2>/dev/null)" = "$(PROFILE_IMPL)" ] || echo "$(PROFILE_IMPL)" > $@
-.PHONY: prof-choice-check
-prof-choice-check:
-
-# exercise.c names the file in its messages (and checks whether it changed since).
-$(PROF_OBJ)/exercise.o: $(PROF_CHOICE)
-$(PROF_OBJ)/exercise.o: PROF_DEFINES = -DPROFILE_IMPL_FILE='"$(PROFILE_IMPL)/profile.c"' \
-                                       -DPROFILE_IMPL_PATH='"$(abspath $(PROFILE_IMPL))/profile.c"'
-
-$(PROF_IMPL_OBJ): $(PROFILE_IMPL)/profile.c exercises/165/profile.h $(PROF_CHOICE)
+$(PROF_OBJ)/lib/%.o: $(PROF_SHARED)/%.c $(PROF_HEADERS) vm/prof/prof.mk
 	@mkdir -p $(@D)
-	@if ! $(CC) -O2 -g -I$(PROFILE_IMPL) -Iexercises/165 -c -o $@ $<; then \
-	  echo "prof: $< does not compile, so build/dripprof is built without it:" \
-	       "dripprof top, files and rows will say what is missing (make exercise-165 shows why)."; \
-	  $(CC) -x c -c -o $@ /dev/null; fi
-
-$(PROF_UNWRITTEN): $(PROF_OBJ)/dripprof.o $(PROF_OBJS)
-	@mkdir -p $(@D)
-	$(CC) $(PROF_CFLAGS) -o $@ $^ -lm
-
-$(PROF_BROKEN): $(PROF_OBJ)/dripprof.o $(PROF_OBJS) $(PROF_DIR)/tests/broken/impl.c
-	@mkdir -p $(@D)
-	$(CC) $(PROF_CFLAGS) -O0 -o $@ $^ -lm
+	$(CC) $(PROF_CFLAGS) -c -o $@ $<
 
 # ---- tests ---------------------------------------------------------------------
 # One cmocka binary, built with the sanitizers, that writes "PASSED FAILED" itself;
 # then the headless-browser check of the flame graph adds one pass or one failure
 # (or prints that it was skipped when chromium is missing: a skip counts as neither).
+# The tests of top, files and rows run build/dripprof with tests/fake_checker.sh, which
+# answers from files the tests name and computes nothing: vm/ holds no implementation of
+# an exercise function, not even in its tests (the student edition ships vm/).
 
-PROF_LIB_SRCS := $(PROF_LIB:%=$(PROF_DIR)/%.c) $(PROF_TEST_IMPL:%=%/profile.c)
-# The CLI tests run the dripprof that has the same implementation as the test binary.
-PROF_TEST_DRIPPROF := $(if $(PROF_TEST_IMPL),$(BUILD)/dripprof,$(PROF_UNWRITTEN))
+PROF_LIB_SRCS := $(PROF_LIB:%=$(PROF_DIR)/%.c) $(PROF_SHARED_C)
 
-$(PROF_TESTBIN): $(PROF_TESTS) $(PROF_LIB_SRCS) $(wildcard $(PROF_DIR)/*.h $(PROF_DIR)/tests/*.h) \
-                 vm/prof/prof.mk $(PROF_CHOICE)
+$(PROF_TESTBIN): $(PROF_TESTS) $(PROF_LIB_SRCS) $(PROF_HEADERS) $(wildcard $(PROF_DIR)/tests/*.h) \
+                 vm/prof/prof.mk
 	@mkdir -p $(@D)
-	$(CC) $(CWARN) -O1 -g $(SANITIZE) -I$(PROF_DIR) -I$(PROFILE_IMPL) \
-	  -DPROF_DATA_DIR='"$(PROF_DATA)"' -DPROF_DRIPPROF='"$(PROF_TEST_DRIPPROF)"' \
-	  -DPROF_UNWRITTEN='"$(PROF_UNWRITTEN)"' -DPROF_BROKEN='"$(PROF_BROKEN)"' \
-	  -DPROF_WITH_EXERCISE=$(if $(PROF_TEST_IMPL),1,0) \
-	  -DPROFILE_IMPL_FILE='"$(PROFILE_IMPL)/profile.c"' \
+	$(CC) $(CWARN) -O1 -g $(SANITIZE) -I$(PROF_DIR) -I$(PROF_SHARED) \
+	  -DPROF_DATA_DIR='"$(PROF_DATA)"' -DPROF_DRIPPROF='"$(BUILD)/dripprof"' \
 	  $(shell pkg-config --cflags cmocka) -o $@ $(PROF_TESTS) $(PROF_LIB_SRCS) \
 	  $(shell pkg-config --libs cmocka) -lm
 
 # build/drip is a prerequisite so that the fold invariants are always checked on
 # a fresh callgrind profile of our own VM too (the committed fixtures are small C
-# programs); only a machine without valgrind skips that part.
+# programs); only a machine without valgrind skips that part. The sandbox is what
+# dripprof runs a checker in.
 TEST_SUITES += prof
 .PHONY: test-prof
-test-prof: $(PROF_TESTBIN) $(BUILD)/dripprof $(PROF_UNWRITTEN) $(PROF_BROKEN) $(BUILD)/drip
+test-prof: $(PROF_TESTBIN) $(BUILD)/dripprof $(BUILD)/harness/sandbox $(BUILD)/drip
 	@mkdir -p $(TEST_RESULTS)
 	@bash $(PROF_DIR)/tests/test_prof.sh $(PROF_TESTBIN) $(BUILD)/dripprof $(BUILD)/drip \
 	  $(BUILD)/prof-tests $(TEST_RESULTS)/prof.result
 
-HELP += "test-prof        test the profiler tools (readers, fold invariants, SVG, browser check)"
+HELP += "test-prof        test the profiler tools (readers, fold invariants, SVG, checkers, browser check)"
 
 # ---- bench ----------------------------------------------------------------------
 # A million folded lines (a made-up but deterministic call tree), then the time of

@@ -11,7 +11,7 @@
  *     the subtrees bottom up in one backward pass (a child is always
  *     numbered after its parent), so one 64-bit field holds self, then
  *     inclusive, and a node is 40 bytes;
- *   - names are copied once per node into an arena of 1 MB blocks;
+ *   - names are copied once per node into an arena of 1 MB blocks (arena.h);
  *   - a differential input (trie_add_pair) keeps its BEFORE counts in a
  *     parallel array, summed in the same backward pass.
  * Children are linked in insertion order while building; trie_finish
@@ -28,9 +28,9 @@ struct TriePathEntry {
     size_t end; /* where the frame ends in the previous stack (its ';' or its end) */
 };
 
-/* Name bytes are copied into blocks of ARENA_BLOCK bytes (a longer name gets a block of its
- * own). The node array starts with room for FIRST_NODE_CAPACITY nodes (160 KB: the VM's
- * profiles fit without a reallocation) and doubles when full. */
+/* Names are copied into arena blocks of ARENA_BLOCK bytes. The node array starts with room for
+ * FIRST_NODE_CAPACITY nodes (160 KB: the VM's profiles fit without a reallocation) and doubles when
+ * full. */
 enum { ARENA_BLOCK = 1 << 20, FIRST_NODE_CAPACITY = 4096 };
 
 static uint32_t hash_frame(uint32_t parent, const char *name, size_t length) {
@@ -61,28 +61,6 @@ static int grow_slots(Trie *trie) {
     return 0;
 }
 
-static const char *copy_name(Trie *trie, const char *name, size_t length) {
-    if (trie->block_count == 0 || trie->block_size - trie->block_used < length) {
-        size_t size = length > ARENA_BLOCK ? length : ARENA_BLOCK;
-        char **blocks = realloc(trie->blocks, (trie->block_count + 1) * sizeof *blocks);
-        if (blocks == NULL) {
-            return NULL;
-        }
-        trie->blocks = blocks;
-        blocks[trie->block_count] = malloc(size);
-        if (blocks[trie->block_count] == NULL) {
-            return NULL;
-        }
-        trie->block_count++;
-        trie->block_size = size;
-        trie->block_used = 0;
-    }
-    char *copy = trie->blocks[trie->block_count - 1] + trie->block_used;
-    memcpy(copy, name, length);
-    trie->block_used += length;
-    return copy;
-}
-
 static int64_t add_node(Trie *trie, uint32_t parent, const char *name, size_t length,
                         uint32_t hash) {
     if (trie->count >= UINT32_MAX - 1) {
@@ -104,7 +82,7 @@ static int64_t add_node(Trie *trie, uint32_t parent, const char *name, size_t le
         }
         trie->capacity = capacity;
     }
-    const char *copy = copy_name(trie, name, length);
+    const char *copy = arena_copy(&trie->names, name, length);
     if (copy == NULL) {
         return -1;
     }
@@ -199,6 +177,7 @@ static int remember_line(Trie *trie, const char *stack, size_t length) {
 
 int trie_init(Trie *trie) {
     memset(trie, 0, sizeof *trie);
+    arena_init(&trie->names, ARENA_BLOCK);
     trie->nodes = malloc(FIRST_NODE_CAPACITY * sizeof *trie->nodes);
     if (trie->nodes == NULL) {
         return -1;
@@ -362,10 +341,7 @@ int trie_finish(Trie *trie) {
 }
 
 void trie_free(Trie *trie) {
-    for (size_t i = 0; i < trie->block_count; i++) {
-        free(trie->blocks[i]);
-    }
-    free(trie->blocks);
+    arena_free(&trie->names);
     free(trie->nodes);
     free(trie->before);
     free(trie->slots);

@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arena.h"
+
 typedef struct {
     const char *name; /* a copy in the trie's arena, not NUL-terminated */
     uint32_t length;
@@ -41,8 +43,7 @@ typedef struct {
     uint64_t grand_before; /* of the BEFORE counts added so far */
     uint32_t *slots;       /* (parent, name) -> node index + 1 */
     size_t slot_count;
-    char **blocks; /* the name arena */
-    size_t block_count, block_used, block_size;
+    Arena names;    /* a copy of each node's name */
     char *previous; /* the previous line's stack and its nodes, for prefix reuse */
     size_t previous_length, previous_capacity;
     struct TriePathEntry *path;

@@ -8,20 +8,18 @@
  * callgrind_annotate ("358,328,431"); the folded file has plain integers,
  * as flame-graph tools expect ("script;fib;fib 1234"). */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "commas.h"
 #include "instrument.h"
+#include "intern.h"
 
 Instrument instrument;
 
-typedef struct {
-    char **names;
-    int count;
-    int capacity;
-} NameTable;
-
-static NameTable names;
+/* Every function's name once, numbered as the nodes refer to them. */
+static Intern names;
 static ProfileNode *root = NULL;
 static FILE *folded_file = NULL; /* opened by instrumentOpenFolded */
 
@@ -37,23 +35,22 @@ bool instrumentWanted(void) {
     return instrument.count || instrument.profile || instrument.foldedPath != NULL;
 }
 
-/* The index of name in the table, adding it if new. Linear, but it runs once
- * per function object, not per call. */
+/* The index of name in the table, adding it if new (once per function object, not per
+ * call). */
 static int internName(const char *name, size_t length) {
-    for (int i = 0; i < names.count; i++) {
-        if (strlen(names.names[i]) == length && memcmp(names.names[i], name, length) == 0) {
-            return i;
-        }
+    int64_t id = intern_add(&names, name, length);
+    if (id < 0 || id > INT_MAX) {
+        checkedAlloc(NULL); /* out of memory: says so and exits */
     }
-    if (names.count == names.capacity) {
-        names.capacity = names.capacity < 8 ? 8 : names.capacity * 2;
-        names.names = checkedAlloc(realloc(names.names, sizeof(char *) * (size_t)names.capacity));
-    }
-    char *copy = checkedAlloc(malloc(length + 1));
-    memcpy(copy, name, length);
-    copy[length] = '\0';
-    names.names[names.count] = copy;
-    return names.count++;
+    return (int)id;
+}
+
+static const char *nameOf(int id) {
+    return names.keys[id].bytes;
+}
+
+static int nameCount(void) {
+    return (int)names.count;
 }
 
 static int functionId(ObjFunction *function) {
@@ -118,21 +115,6 @@ void instrumentEnterNative(ProfileNode *parent, ObjNative *native) {
 
 /* ---- reports ---- */
 
-/* Formats n with a comma every three digits into buffer (at least 32). */
-static const char *grouped(uint64_t n, char *buffer) {
-    char digits[32];
-    int length = snprintf(digits, sizeof digits, "%llu", (unsigned long long)n);
-    int out = 0;
-    for (int i = 0; i < length; i++) {
-        if (i > 0 && (length - i) % 3 == 0) {
-            buffer[out++] = ',';
-        }
-        buffer[out++] = digits[i];
-    }
-    buffer[out] = '\0';
-    return buffer;
-}
-
 static double share(uint64_t part, uint64_t whole) {
     return whole == 0 ? 0.0 : 100.0 * (double)part / (double)whole;
 }
@@ -159,14 +141,14 @@ static void reportCounts(FILE *out) {
         total += rows[op].count;
     }
     qsort(rows, OPCODE_COUNT, sizeof rows[0], compareOpRows);
-    char buffer[32];
+    char buffer[COMMAS_SIZE];
     fprintf(out, "-- drip --count: bytecodes executed, by opcode --\n");
     fprintf(out, "%-16s %16s %8s\n", "opcode", "count", "share");
     for (int i = 0; i < OPCODE_COUNT; i++) {
         fprintf(out, "%-16s %16s %7.2f%%\n", opcode_name(rows[i].opcode),
-                grouped(rows[i].count, buffer), share(rows[i].count, total));
+                commas(rows[i].count, buffer), share(rows[i].count, total));
     }
-    fprintf(out, "%-16s %16s %7.2f%%\n", "total", grouped(total, buffer), 100.0);
+    fprintf(out, "%-16s %16s %7.2f%%\n", "total", commas(total, buffer), 100.0);
 }
 
 static uint64_t computeTotals(ProfileNode *node) {
@@ -210,36 +192,35 @@ static int compareFunctionRows(const void *a, const void *b) {
     if (x->inclusive != y->inclusive) {
         return x->inclusive > y->inclusive ? -1 : 1;
     }
-    return strcmp(names.names[x->id], names.names[y->id]);
+    return strcmp(nameOf(x->id), nameOf(y->id));
 }
 
 static void reportProfile(FILE *out) {
     if (root == NULL) {
         return;
     }
-    FunctionRow *rows = checkedAlloc(calloc((size_t)names.count, sizeof(FunctionRow)));
-    int *onStack = checkedAlloc(calloc((size_t)names.count, sizeof(int)));
-    for (int i = 0; i < names.count; i++) {
+    FunctionRow *rows = checkedAlloc(calloc((size_t)nameCount(), sizeof(FunctionRow)));
+    int *onStack = checkedAlloc(calloc((size_t)nameCount(), sizeof(int)));
+    for (int i = 0; i < nameCount(); i++) {
         rows[i].id = i;
     }
     accumulate(root, rows, onStack);
-    qsort(rows, (size_t)names.count, sizeof rows[0], compareFunctionRows);
+    qsort(rows, (size_t)nameCount(), sizeof rows[0], compareFunctionRows);
 
     uint64_t total = root->total;
-    char calls[32], self[32], inclusive[32];
+    char calls[COMMAS_SIZE], self[COMMAS_SIZE], inclusive[COMMAS_SIZE];
     fprintf(out, "-- drip --profile: bytecodes executed, by Drip function --\n");
     fprintf(out, "%14s %16s %9s %16s %9s  %s\n", "calls", "self", "", "inclusive", "", "function");
-    for (int i = 0; i < names.count; i++) {
+    for (int i = 0; i < nameCount(); i++) {
         FunctionRow *row = &rows[i];
         if (row->calls == 0) {
             continue;
         }
-        fprintf(out, "%14s %16s (%6.2f%%) %16s (%6.2f%%)  %s\n", grouped(row->calls, calls),
-                grouped(row->self, self), share(row->self, total),
-                grouped(row->inclusive, inclusive), share(row->inclusive, total),
-                names.names[row->id]);
+        fprintf(out, "%14s %16s (%6.2f%%) %16s (%6.2f%%)  %s\n", commas(row->calls, calls),
+                commas(row->self, self), share(row->self, total), commas(row->inclusive, inclusive),
+                share(row->inclusive, total), nameOf(row->id));
     }
-    fprintf(out, "%14s %16s (%6.2f%%) %16s %9s  %s\n", "", grouped(total, self), 100.0, "", "",
+    fprintf(out, "%14s %16s (%6.2f%%) %16s %9s  %s\n", "", commas(total, self), 100.0, "", "",
             "total");
     free(rows);
     free(onStack);
@@ -295,7 +276,7 @@ static bool collectFolded(ProfileNode *node, int depth, Path *path, LineList *li
     if (node->parent != NULL) {
         pathAppend(path, ";", 1);
     }
-    const char *name = names.names[node->id];
+    const char *name = nameOf(node->id);
     pathAppend(path, name, strlen(name));
     if (node->self > 0) {
         addLine(list, path, node->self);
@@ -420,10 +401,5 @@ void instrumentFree(void) {
         fclose(folded_file); /* opened, but the program did not compile */
         folded_file = NULL;
     }
-    for (int i = 0; i < names.count; i++) {
-        free(names.names[i]);
-    }
-    free(names.names);
-    names.names = NULL;
-    names.count = names.capacity = 0;
+    intern_free(&names);
 }

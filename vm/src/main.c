@@ -19,6 +19,7 @@
 #include "compiler.h"
 #include "debug.h"
 #include "instrument.h"
+#include "slurp.h"
 #include "vm.h"
 
 #define EXIT_USAGE 64
@@ -53,37 +54,20 @@ static int usage_error(const char *message, const char *argument) {
 }
 
 /* Reads the whole file, NUL-terminated; NULL (with a message) when it
- * cannot. Grows the buffer as it goes, so pipes and /dev files work too. */
+ * cannot. slurp grows the buffer as it goes, so pipes and /dev files work too. */
 static char *read_source(const char *path, size_t *length) {
     FILE *file = fopen(path, "rb");
     if (file == NULL) {
         fprintf(stderr, "Could not open file \"%s\".\n", path);
         return NULL;
     }
-    size_t capacity = 4096;
-    size_t size = 0;
-    char *buffer = malloc(capacity);
-    while (buffer != NULL) {
-        size += fread(buffer + size, 1, capacity - size - 1, file);
-        if (size < capacity - 1) {
-            break;
-        }
-        capacity *= 2;
-        char *grown = realloc(buffer, capacity);
-        if (grown == NULL) {
-            free(buffer);
-        }
-        buffer = grown;
-    }
-    bool failed = buffer == NULL || ferror(file) || size > INT32_MAX / 2;
+    char *buffer = slurp(file, length);
     fclose(file);
-    if (failed) {
+    if (buffer == NULL || *length > INT32_MAX / 2) {
         fprintf(stderr, "Could not read file \"%s\".\n", path);
         free(buffer);
         return NULL;
     }
-    buffer[size] = '\0';
-    *length = size;
     return buffer;
 }
 

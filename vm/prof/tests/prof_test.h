@@ -26,24 +26,9 @@
 /* Scratch files of the CLI tests. */
 #define PROF_SCRATCH "build/prof-tests/scratch"
 
-/* 1 when the suite is linked with the chapter's reference parse_row() and inclusive()
- * (prof.mk: PROFILE_IMPL is solutions/...), 0 in the student edition, whose suite tests
- * the profiler, not the student's answers. */
-#ifndef PROF_WITH_EXERCISE
-#define PROF_WITH_EXERCISE 1
-#endif
-
-/* The first statement of a test that needs working exercise functions (top's tables,
- * files, inclusive costs): without them the test is skipped, and counted as skipped,
- * never as passed. */
-extern size_t prof_skipped;
-#define PROF_NEEDS_EXERCISE()                                                                      \
-    do {                                                                                           \
-        if (!PROF_WITH_EXERCISE) {                                                                 \
-            prof_skipped++;                                                                        \
-            skip();                                                                                \
-        }                                                                                          \
-    } while (0)
+/* The checker the tests of top, files and rows give dripprof: it answers from a file and
+ * computes nothing (fake_checker.sh says how to make it misbehave). */
+#define PROF_FAKE_CHECKER "vm/prof/tests/fake_checker.sh"
 
 /* The runner a test file exports: NAME(count) runs the cmocka group TITLE of the tests
  * listed (cmocka_unit_test(...), ...), stores how many there are and returns how many
@@ -68,6 +53,12 @@ const char *prof_scratch_file(const char *name, const char *data, size_t length)
 /* Runs `binary args` (args: a shell fragment, may start with VAR=value settings via env);
  * returns its exit status and fills *out / *err with what it printed (malloc'd). */
 int prof_run(const char *binary, const char *args, char **out, char **err);
+
+/* Runs `dripprof args --with PROF_FAKE_CHECKER` with the fake checker answering from the
+ * file answers (relative to the workbook's root; NULL: none) and env (VAR=value settings,
+ * "" for none) in its environment. Returns the exit status and fills *out / *err. */
+int prof_run_checked(const char *env, const char *answers, const char *args, char **out,
+                     char **err);
 
 /* Runs `binary args` and fails the test unless it exits with status and, where given
  * (not NULL), its stdout contains in_out and its stderr in_err. */
@@ -94,7 +85,7 @@ int top_tests(size_t *count);
 int cli_tests(size_t *count);
 int robust_tests(size_t *count);
 int diff_tests(size_t *count);
-int exercise_tests(size_t *count);
+int checker_tests(size_t *count);
 int u128_tests(size_t *count);
 int user_tests(size_t *count);
 

@@ -6,9 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "annotate.h"
 #include "callgrind.h"
-#include "profile.h"
+#include "top.h"
 
 /* Runs dripprof with args (a shell fragment); returns the exit status and
  * fills *out / *err with what it printed (malloc'd). */
@@ -96,7 +95,6 @@ static void bad_inputs_get_file_and_line(void **state) {
 
 static void crlf_folded_input_is_fine(void **state) {
     (void)state;
-    PROF_NEEDS_EXERCISE();
     const char *path = prof_scratch_file("crlf.folded", "main;a 3\r\nmain 1\r\n", 18);
     char args[512];
     snprintf(args, sizeof args, "top %s", path);
@@ -127,7 +125,6 @@ static void fold_output_adds_up_to_totals(void **state) {
 
 static void top_of_a_profile_matches_callgrind_self(void **state) {
     (void)state;
-    PROF_NEEDS_EXERCISE();
     char *out, *err;
     assert_int_equal(run("top " PROF_DATA_DIR "/fib.callgrind.out", &out, &err), 0);
     Callgrind g;
@@ -139,22 +136,18 @@ static void top_of_a_profile_matches_callgrind_self(void **state) {
             fib_self += g.functions[f].self;
         }
     }
-    /* first fib row = the self table; the inclusive table follows */
-    int seen = 0;
-    uint64_t self_row = 0, inclusive_row = 0;
-    for (char *line = strtok(out, "\n"); line != NULL; line = strtok(NULL, "\n")) {
-        Row row;
-        if (parse_row(line, &row) == 1) {
-            if (strcmp(row.name, "fib") == 0) {
-                *(seen++ == 0 ? &self_row : &inclusive_row) = row.ir;
-            }
-            free(row.name);
-        }
-    }
-    assert_int_equal(seen, 2);
-    assert_int_equal(self_row, fib_self);
-    /* fib calls nothing else, so once-per-stack inclusive equals self */
-    assert_int_equal(inclusive_row, fib_self);
+    /* the self table's first row: fib and fib'2 are one function */
+    char *row = NULL;
+    size_t size = 0;
+    FILE *text = open_memstream(&row, &size);
+    top_write_row(text, fib_self, g.totals, top_width(g.totals), "fib");
+    fclose(text);
+    const char *self = strstr(out, "(self)");
+    assert_non_null(self);
+    const char *first_row = strstr(self, "-\n");
+    assert_non_null(first_row);
+    assert_memory_equal(first_row + 2, row, strlen(row));
+    free(row);
     callgrind_free(&g);
     free(out);
     free(err);
@@ -176,48 +169,13 @@ static void flame_reads_stdin_and_is_deterministic(void **state) {
     free(second);
 }
 
-static void files_splits_the_annotate_table_by_source_file(void **state) {
+static void files_refuses_what_is_not_a_function_table(void **state) {
     (void)state;
-    PROF_NEEDS_EXERCISE();
-    AnnotateTable table;
-    if (annotate_read_file(PROF_DATA_DIR "/shared-jumps.annotate.txt", &table) != 0) {
-        fail_msg("%s", table.error);
-    }
-    assert_int_equal(table.total, 129233);
-    uint64_t rows = 0;
-    for (size_t i = 0; i < table.count; i++) {
-        rows += table.rows[i].ir;
-    }
-    annotate_free(&table);
     char *out, *err;
-    assert_int_equal(run("files " PROF_DATA_DIR "/shared-jumps.annotate.txt", &out, &err), 0);
-    uint64_t files = 0, shared_c = 0;
-    int totals = 0;
-    for (char *line = strtok(out, "\n"); line != NULL; line = strtok(NULL, "\n")) {
-        Row row;
-        if (parse_row(line, &row) == 1) {
-            if (strcmp(row.name, "PROGRAM TOTALS") == 0) {
-                totals++;
-            } else {
-                files += row.ir;
-            }
-            size_t n = strlen(row.name);
-            if (n > 9 && strcmp(row.name + n - 9, "/shared.c") == 0) {
-                shared_c = row.ir;
-            }
-            free(row.name);
-        }
-    }
-    assert_int_equal(totals, 1);
-    assert_int_equal(files, rows); /* every function row lands in exactly one file */
-    /* shared.c's rows in the fixture: mix 2,060 + step 1,120 + fill 251 + check 91 + main 7 */
-    assert_int_equal(shared_c, 3529);
-    free(out);
-    free(err);
     const char *folded = prof_scratch_file("not-annotate.txt", "main;fib 5\n", 11);
     char args[512];
     snprintf(args, sizeof args, "files %s", folded);
-    assert_int_equal(run(args, &out, &err), 1);
+    assert_int_equal(prof_run_checked("", NULL, args, &out, &err), 1);
     assert_non_null(strstr(err, "not-annotate.txt:1: no \"Ir  file:function\" table"));
     free(out);
     free(err);
@@ -225,7 +183,14 @@ static void files_splits_the_annotate_table_by_source_file(void **state) {
                          "   10 (100.0%)  a.c:main\n  => a.c:f (1x)\n";
     snprintf(args, sizeof args, "files %s",
              prof_scratch_file("broken-annotate.txt", broken, strlen(broken)));
-    assert_int_equal(run(args, &out, &err), 1);
+    /* parse_row()'s answers: line 8 is a call site, not a row */
+    const char *answers = "row:1\t0\nrow:2\t0\nrow:3\t1 ir=10 pct=100.000 name=\"PROGRAM TOTALS\"\n"
+                          "row:4\t0\nrow:5\t0\nrow:6\t0\nrow:7\t1 ir=10 pct=100.000 "
+                          "name=\"a.c:main\"\nrow:8\t0\nend\tok\n";
+    assert_int_equal(prof_run_checked("",
+                                      prof_scratch_file("answers.tsv", answers, strlen(answers)),
+                                      args, &out, &err),
+                     1);
     assert_non_null(strstr(err, "broken-annotate.txt:8: not a function row"));
     free(out);
     free(err);
@@ -251,5 +216,5 @@ PROF_TEST_GROUP(cli_tests, "dripprof command line", cmocka_unit_test(every_comma
                 cmocka_unit_test(fold_output_adds_up_to_totals),
                 cmocka_unit_test(top_of_a_profile_matches_callgrind_self),
                 cmocka_unit_test(flame_reads_stdin_and_is_deterministic),
-                cmocka_unit_test(files_splits_the_annotate_table_by_source_file),
+                cmocka_unit_test(files_refuses_what_is_not_a_function_table),
                 cmocka_unit_test(calls_counts_every_call_of_a_function))

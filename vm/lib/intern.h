@@ -5,13 +5,15 @@
  * child by (parent, name): all of them need "give me the number of this key,
  * adding it if new". Keys are byte strings (not NUL-terminated, may contain
  * NUL, so binary keys such as two packed uint32 indices work too). The table
- * copies each key once into an arena and hands out stable pointers.
+ * copies each key once into an arena (arena.h) and hands out stable pointers.
  */
-#ifndef DRIP_PROF_INTERN_H
-#define DRIP_PROF_INTERN_H
+#ifndef DRIP_LIB_INTERN_H
+#define DRIP_LIB_INTERN_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "arena.h"
 
 typedef struct {
     const char *bytes; /* stable copy, followed by a NUL */
@@ -25,12 +27,10 @@ typedef struct {
     size_t key_capacity;
     uint32_t *slots;   /* open addressing: index + 1, 0 = empty */
     size_t slot_count; /* a power of two */
-    char **blocks;     /* arena blocks holding the key bytes */
-    size_t block_count;
-    size_t block_used; /* bytes used in the last block */
-    size_t block_size; /* size of the last block */
+    Arena bytes;       /* the keys' copies */
 } Intern;
 
+/* An empty table; a zeroed Intern (a static one) is empty too. */
 void intern_init(Intern *table);
 void intern_free(Intern *table);
 

@@ -2,9 +2,9 @@
  *
  * Open addressing with linear probing over a power-of-two slot array that is
  * kept at most half full, so probes stay short without tombstones (keys are
- * never removed). Each slot holds a key number + 1; the key bytes live in a
- * chain of arena blocks, so adding a million keys costs a few dozen mallocs
- * and the pointers handed out never move. Hash: 64-bit FNV-1a, simple and
+ * never removed). Each slot holds a key number + 1; the key bytes live in an
+ * arena (arena.h), so adding a million keys costs a few dozen mallocs and the
+ * pointers handed out never move. Hash: 64-bit FNV-1a, simple and
  * good enough for names; the full hash is stored to skip most memcmp calls.
  */
 #include "intern.h"
@@ -23,14 +23,11 @@ uint64_t intern_hash(const void *bytes, size_t length) {
 }
 
 void intern_init(Intern *table) {
-    memset(table, 0, sizeof *table);
+    memset(table, 0, sizeof *table); /* the arena's default blocks */
 }
 
 void intern_free(Intern *table) {
-    for (size_t i = 0; i < table->block_count; i++) {
-        free(table->blocks[i]);
-    }
-    free(table->blocks);
+    arena_free(&table->bytes);
     free(table->keys);
     free(table->slots);
     intern_init(table);
@@ -72,32 +69,6 @@ static int grow_slots(Intern *table) {
     return 0;
 }
 
-/* Copies the bytes (plus a NUL) into the arena. */
-static char *store_bytes(Intern *table, const void *bytes, size_t length) {
-    if (table->block_count == 0 || table->block_size - table->block_used < length + 1) {
-        size_t size = length + 1 > 65536 ? length + 1 : 65536;
-        char **blocks = realloc(table->blocks, (table->block_count + 1) * sizeof *blocks);
-        if (blocks == NULL) {
-            return NULL;
-        }
-        table->blocks = blocks;
-        blocks[table->block_count] = malloc(size);
-        if (blocks[table->block_count] == NULL) {
-            return NULL;
-        }
-        table->block_count++;
-        table->block_size = size;
-        table->block_used = 0;
-    }
-    char *copy = table->blocks[table->block_count - 1] + table->block_used;
-    if (length > 0) {
-        memcpy(copy, bytes, length);
-    }
-    copy[length] = '\0';
-    table->block_used += length + 1;
-    return copy;
-}
-
 int64_t intern_add(Intern *table, const void *bytes, size_t length) {
     if (table->count >= UINT32_MAX - 1) {
         return -1;
@@ -119,7 +90,7 @@ int64_t intern_add(Intern *table, const void *bytes, size_t length) {
         table->keys = keys;
         table->key_capacity = capacity;
     }
-    char *copy = store_bytes(table, bytes, length);
+    char *copy = arena_copy(&table->bytes, bytes, length);
     if (copy == NULL) {
         return -1;
     }
