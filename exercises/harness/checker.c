@@ -87,39 +87,11 @@ static const char *cases_path;
 static const CheckFunction *functions;
 static size_t nfunctions;
 
-static int hex_digit(char c) {
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
-/* Undoes the dialect's escapes in place (tsv.h); false for an escape it never writes. */
+/* Undoes the dialect's escapes in place (tsv.h); false for an escape it never writes, or an
+   escaped NUL (a C string cannot hold it). */
 static bool unescape(char *text) {
-    char *out = strchr(text, '\\');
-    if (out == NULL) {
-        return true; /* most fields: nothing to undo */
-    }
-    for (const char *p = out; *p != '\0'; p++) {
-        if (*p != '\\') {
-            *out++ = *p;
-            continue;
-        }
-        p++;
-        switch (*p) {
-        case '\\': *out++ = '\\'; break;
-        case 't': *out++ = '\t'; break;
-        case 'n': *out++ = '\n'; break;
-        case 'r': *out++ = '\r'; break;
-        case 'x':
-            if (hex_digit(p[1]) < 0 || hex_digit(p[2]) < 0) {
-                return false;
-            }
-            *out++ = (char)(hex_digit(p[1]) * 16 + hex_digit(p[2]));
-            p += 2;
-            break;
-        default: return false;
-        }
-    }
-    *out = '\0';
-    return true;
+    long length = tsv_unescape(text);
+    return length >= 0 && (size_t)length == strlen(text);
 }
 
 static _Noreturn void bad_line(const char *path, size_t number, const char *why) {
@@ -217,7 +189,7 @@ static void read_cases(const char *path) {
         }
         for (size_t i = 0; i < n; i++) {
             if (!unescape(part[i])) {
-                bad_line(path, number, "an escape other than \\\\ \\t \\n \\r \\xHH");
+                bad_line(path, number, "an escape other than \\\\ \\t \\n \\r \\xHH (but \\x00)");
             }
         }
         if (part[0][0] == '\0' && ncases == 0) {

@@ -35,7 +35,11 @@ static int hex_digit(char c) {
 }
 
 long tsv_unescape(char *text) {
-    size_t in = 0, out = 0;
+    const char *first = strchr(text, '\\');
+    if (first == NULL) {
+        return (long)strlen(text); /* most fields: nothing to undo */
+    }
+    size_t in = (size_t)(first - text), out = in;
     while (text[in] != '\0') {
         char c = text[in++];
         if (c == '\\') {
