@@ -63,19 +63,20 @@ gradescope-failed:
 # The grader's tests are one busted spec (grader/tests/grader_spec.lua); the long ones are
 # tagged and left out of `make test`: #batch, the scale test, BATCH_COPIES copies graded with
 # SUBMISSIONS while busy loops keep the machine loaded; #gradescope, the attack suite
-# through the Gradescope layout (run_autograder with /autograder emulated: root only).
-# make test-slow (.ci/run) runs both, as the suite slow-grader.
+# through the Gradescope layout (run_autograder with /autograder emulated: root only);
+# #userlevel, the attack suite at the user level (make test runs it at bubblewrap's).
+# make test-slow (.ci/run) runs the three, as the suite slow-grader.
 TEST_SUITES += grader
 test-grader: $(GRADE_NEEDS)
 	@mkdir -p $(TEST_RESULTS)
-	@bash vm/lib/busted.sh $(TEST_RESULTS)/grader.result --exclude-tags=batch,gradescope $(GRADE_SPEC)
+	@bash vm/lib/busted.sh $(TEST_RESULTS)/grader.result --exclude-tags=batch,gradescope,userlevel $(GRADE_SPEC)
 
-test-grader-batch test-grader-gradescope: test-grader-%: $(GRADE_NEEDS)
+test-grader-batch test-grader-gradescope test-grader-userlevel: test-grader-%: $(GRADE_NEEDS)
 	@mkdir -p $(TEST_RESULTS)
 	@bash vm/lib/busted.sh $(TEST_RESULTS)/grader-$*.result --tags=$* $(GRADE_SPEC)
 
 TEST_SLOW_SUITES += slow-grader
-HELP += "test-slow-grader  the grader's long tests: the 20-copy batch and the Gradescope layout"
+HELP += "test-slow-grader  the grader's long tests: the 20-copy batch, the Gradescope layout, the attacks at the user level"
 test-slow-grader: $(GRADE_NEEDS)
 	@mkdir -p $(TEST_RESULTS)
-	@bash vm/lib/busted.sh $(TEST_RESULTS)/slow-grader.result --tags=batch,gradescope $(GRADE_SPEC)
+	@bash vm/lib/busted.sh $(TEST_RESULTS)/slow-grader.result --tags=batch,gradescope,userlevel $(GRADE_SPEC)

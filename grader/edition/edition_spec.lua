@@ -11,12 +11,12 @@
 --             renamed copy of a reference function, a line of it, a grader file, a
 --             build output, a solutions/ folder) -- it must be able to fail;
 --   template  git init + git add -A in the edition leaves nothing untracked or ignored;
---   student   `make` builds with the stubs; dripprof top/files say what is missing,
---             fold works; `make exercise-165` fails cleanly (every test a plain
---             failure); with the reference's profile.c copied in, `make exercise-165`
---             passes, the edition's own `make test` passes with it committed, and
---             after `make`, `dripprof top` and `dripprof files` print exactly what the
---             instructor's dripprof (built on the reference) prints.
+--   student   `make` builds with the stubs; `make exercise-165` fails cleanly (every test
+--             a plain wrong result); dripprof top/files --with the checker it built say
+--             what is missing, fold works; with the reference's profile.c copied in,
+--             `make exercise-165` passes, the edition's own `make test` passes with it
+--             committed, and `dripprof top` and `dripprof files` with the student's
+--             checker print exactly what they print with the reference's.
 --
 -- The edition's `make test` runs its suites but the VM's, whose files are the
 -- instructor's own, already tested by test-vm (--full runs that one too). The edition
@@ -215,33 +215,33 @@ describe("the student edition", function()
       local ok, _, out = in_edition("make -s all")
       check(ok and wb.exists(EDITION .. "/build/drip") and wb.exists(EDITION .. "/build/dripprof"), out)
     end)
-    it("stubs: dripprof top says it needs inclusive() from exercises/165/profile.c", function()
-      local _, code, out = in_edition("build/dripprof top " .. folded)
-      check(code == 3 and out:find("dripprof top needs inclusive() from exercises/165/profile.c: run make "
-        .. "exercise-165\n  (inclusive() returns -1 on the one stack \"main;f 3\", like the shipped stub)", 1, true),
-        out)
-    end)
-    it("stubs: dripprof files says it needs parse_row()", function()
-      local _, code, out = in_edition("build/dripprof files vm/prof/tests/data/shared-jumps.annotate.txt")
-      check(code == 3 and out:find("dripprof files needs parse_row() from exercises/165/profile.c", 1, true), out)
-    end)
-    it("stubs: dripprof fold and flame work", function()
-      local ok, _, out = in_edition("build/dripprof fold vm/prof/tests/data/fib.callgrind.out | "
-        .. "build/dripprof flame - > build/fib.svg && grep -c '<g' build/fib.svg")
-      check(ok and tonumber(out) and tonumber(out) > 5, out)
-    end)
-    it("stubs: make exercise-165 fails, every test a plain failure (no crash, no timeout)", function()
+    it("stubs: make exercise-165 fails, every test a plain wrong result (no crash, no timeout)", function()
       local ok, _, out = in_edition("make exercise-165")
       local tsv = wb.read_file(EDITION .. "/build/exercise/165/results.tsv") or ""
       local plain = 0
       total = 0
       for _, verdict in tsv:gmatch("([^\t\n]+)\t([^\t\n]+)") do
         total = total + 1
-        plain = plain + (verdict == "failed" and 1 or 0)
+        plain = plain + (verdict == "wrong" and 1 or 0)
       end
       check(not ok and total > 50 and plain == total
         and out:find("parse_row 0/%d+ · sum_named 0/%d+ · inclusive 0/%d+"),
         plain .. " of " .. total .. " failed plainly\n" .. out:sub(-400))
+    end)
+    -- The profiler asks the student's checker, which make exercise-165 built.
+    local CHECKER = " --with build/exercise/165/check "
+    it("stubs: dripprof top --with the student's checker says inclusive() is not written yet", function()
+      local _, code, out = in_edition("build/dripprof top" .. CHECKER .. folded)
+      check(code == 3 and out:find("inclusive() from build/exercise/165/check is not written yet", 1, true), out)
+    end)
+    it("stubs: dripprof files says parse_row() is not written yet", function()
+      local _, code, out = in_edition("build/dripprof files" .. CHECKER .. "vm/prof/tests/data/shared-jumps.annotate.txt")
+      check(code == 3 and out:find("parse_row() from build/exercise/165/check is not written yet", 1, true), out)
+    end)
+    it("stubs: dripprof fold and flame work", function()
+      local ok, _, out = in_edition("build/dripprof fold vm/prof/tests/data/fib.callgrind.out | "
+        .. "build/dripprof flame - > build/fib.svg && grep -c '<g' build/fib.svg")
+      check(ok and tonumber(out) and tonumber(out) > 5, out)
     end)
     it("with the reference's profile.c copied in, make exercise-165 passes", function()
       sh("cp solutions/165/profile.c " .. wb.quote(EDITION .. "/exercises/165/profile.c"))
@@ -261,15 +261,16 @@ describe("the student edition", function()
       local last = out:match("(%d+ passed, %d+ failed)%s*$")
       check(committed and ok and last and last:match(" 0 failed$"), tostring(last) .. "\n" .. out:sub(-1500))
     end)
-    it("make rebuilds dripprof with the student's code", function()
-      local ok, _, out = in_edition("make -s all")
-      check(ok, out)
+    it("make exercise-165 rebuilds the checker the profiler asks, with the student's code", function()
+      local ok, _, out = in_edition("make -s exercise-165")
+      check(ok and wb.exists(EDITION .. "/build/exercise/165/check"), out)
     end)
     for _, args in ipairs({ "top " .. folded, "top --limit 5 vm/prof/tests/data/fib.callgrind.out",
                             "files vm/prof/tests/data/shared-jumps.annotate.txt" }) do
       it("dripprof " .. args .. " on the student's code prints what the instructor's prints", function()
-        local mine_ok, _, mine = in_edition("build/dripprof " .. args)
-        local _, _, theirs = sh("build/dripprof " .. args)
+        local mine_ok, _, mine = in_edition("build/dripprof " .. args:gsub(" ", CHECKER, 1))
+        sh("MAKEFLAGS= make -s exercise-165 SOLUTION=1 > /dev/null 2>&1")
+        local _, _, theirs = sh("build/dripprof " .. args:gsub(" ", " --with build/exercise/165-solution/check ", 1))
         check(mine_ok and mine == theirs and #mine > 200, mine:sub(1, 600))
       end)
     end
