@@ -1,9 +1,9 @@
 /* profile.h: the chapter-165 exercise API (read callgrind_annotate rows, add them up,
  * and compute inclusive costs from folded stacks).
  *
- * This header is identical in exercises/165 and solutions/165: the public tests, the
- * grader and the profiler tools (dripprof) all compile against it, so a student's
- * profile.c can be dropped in wherever the reference is used.
+ * Your profile.c implements it; the checker that runs the public tests
+ * (tests/check.c) calls it, and `dripprof top --with` and `files --with` ask that
+ * checker for its answers, so the profiler you run is the one you wrote.
  *
  * Ownership in one sentence: every `char *` this API hands out was malloc'd for the
  * caller, and the caller free()s it; every `const char *` it takes is only read, and only

@@ -45,19 +45,6 @@ end
 local UINT64_MAX = "18446744073709551615"
 local UINT64_MAX_PLUS_1 = "18446744073709551616"
 
--- "20186274402" -> "20,186,274,402"
-function M.group(digits)
-  local head = #digits % 3
-  local parts = {}
-  if head > 0 then
-    parts[1] = digits:sub(1, head)
-  end
-  for i = head + 1, #digits, 3 do
-    parts[#parts + 1] = digits:sub(i, i + 2)
-  end
-  return table.concat(parts, ",")
-end
-
 -- A count as decimal text: usually small, sometimes past 2^32, rarely huge.
 local function count_text()
   local r = random(1, 10)
@@ -141,7 +128,7 @@ end
 -- One callgrind_annotate row: count, optional percentage, two blanks, name.
 local function row(digits, name, opts)
   opts = opts or {}
-  local count = opts.plain and digits or M.group(digits)
+  local count = opts.plain and digits or wb.commas(digits)
   local text = count
   if opts.pct ~= false and (opts.pct or chance(0.8)) then
     text = text .. " (" .. pct_text() .. "%)"
@@ -173,7 +160,7 @@ function M.edge_rows()
     add(tostring(random(1, 9)) .. "," .. string.format("%02d", random(0, 99)) .. "  " .. function_name())
     add(tostring(random(10, 99)) .. "," .. string.format("%04d", random(0, 9999)) .. "  " .. function_name())
     add("," .. string.format("%03d", random(0, 999)) .. "  " .. function_name())
-    add(M.group(count_text()) .. ",  " .. function_name())
+    add(wb.commas(count_text()) .. ",  " .. function_name())
     add("")
     add(string.rep("-", 80))
     add("Ir                      file:function")
@@ -187,16 +174,16 @@ function M.edge_rows()
     add(row(count_text(), "* prog.c:" .. M.identifier()))
     add(row(count_text(), "> prog.c:" .. M.identifier()))
     add(row(count_text(), "< prog.c:" .. M.identifier()))
-    add(row(count_text(), M.group(count_text()) .. " (" .. pct_text() .. "%)  "
+    add(row(count_text(), wb.commas(count_text()) .. " (" .. pct_text() .. "%)  "
       .. function_name(), { pct = true }))
-    add(M.group(count_text()) .. " (" .. pct_text() .. "%) " .. M.group(count_text()) .. " ("
+    add(wb.commas(count_text()) .. " (" .. pct_text() .. "%) " .. wb.commas(count_text()) .. " ("
       .. pct_text() .. "%)  " .. function_name())
-    add(M.group(count_text()) .. " (88.0%, 88.0%)  " .. function_name())
-    add(M.group(count_text()) .. " (" .. pct_text() .. "%) " .. function_name())
-    add(M.group(count_text()) .. " (" .. pct_text() .. "%)  ")
-    add(M.group(count_text()) .. " (" .. pct_text() .. "%)")
-    add(M.group(count_text()) .. " (" .. pct_text() .. ")  " .. function_name())
-    add("-" .. M.group(count_text()) .. "  " .. function_name())
+    add(wb.commas(count_text()) .. " (88.0%, 88.0%)  " .. function_name())
+    add(wb.commas(count_text()) .. " (" .. pct_text() .. "%) " .. function_name())
+    add(wb.commas(count_text()) .. " (" .. pct_text() .. "%)  ")
+    add(wb.commas(count_text()) .. " (" .. pct_text() .. "%)")
+    add(wb.commas(count_text()) .. " (" .. pct_text() .. ")  " .. function_name())
+    add("-" .. wb.commas(count_text()) .. "  " .. function_name())
   end
   M.shuffle(lines)
   local out = {}

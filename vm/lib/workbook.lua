@@ -347,6 +347,20 @@ function M.shorten(s, limit)
   return s:sub(1, limit) .. string.format("... (%d more bytes)", #s - limit)
 end
 
+-- A whole number with thousands separators, as the workbook's C tools print them
+-- (vm/lib/commas.c): "20186274402" or 20186274402 -> "20,186,274,402", -5 -> "-5". Text, for
+-- counts past 2^53; nil for anything but a whole number.
+function M.commas(value)
+  if type(value) == "number" then
+    value = string.format("%.0f", value)
+  end
+  local sign, digits = tostring(value):match("^(%-?)(%d+)$")
+  if not digits then
+    return nil
+  end
+  return sign .. (digits:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", ""))
+end
+
 -- A number for people to read: 5 -> "5", 2.5 -> "2.5", 1/3 -> "0.33".
 function M.format_number(x)
   local s = string.format("%.2f", x):gsub("0+$", ""):gsub("%.$", "")

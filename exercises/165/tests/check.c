@@ -34,6 +34,7 @@
 #include "checker.h"
 #include "profile.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,19 @@
 
 /* The most allocations the out-of-memory check makes fail in turn. */
 #define MOST_FAILURES 100000
+
+/* Frees an array of n elements of the given size, and first the string each holds at offset
+   `at` (a Row's name, a Folded's stack, a Cost's name). */
+static void free_array(void *array, size_t n, size_t size, size_t at) {
+    for (char *element = array; n > 0; n--, element += size) {
+        free(*(char **)(element + at));
+    }
+    free(array);
+}
+
+#define FREE_ROWS(rows, n) free_array(rows, n, sizeof(Row), offsetof(Row, name))
+#define FREE_STACKS(stacks, n) free_array(stacks, n, sizeof(Folded), offsetof(Folded, stack))
+#define FREE_COSTS(costs, n) free_array(costs, n, sizeof(Cost), offsetof(Cost, name))
 
 /* ------------------------------------------------------------------ parse_row */
 
@@ -169,13 +183,6 @@ static Row *exact_rows(const Rows *list, size_t n) {
     return rows;
 }
 
-static void free_rows(Row *rows, size_t n) {
-    for (size_t i = 0; i < n; i++) {
-        free(rows[i].name);
-    }
-    free(rows);
-}
-
 static void call_sum_named(const char *prefix, const Rows *list, size_t n, const char *needle) {
     Row *rows = exact_rows(list, n);
     char *needle_copy = check_strdup(needle);
@@ -199,7 +206,7 @@ static void call_sum_named(const char *prefix, const Rows *list, size_t n, const
     }
     free(key);
     free(needle_copy);
-    free_rows(rows, n);
+    FREE_ROWS(rows, n);
 }
 
 /* The field's value as a count of inputs, at most most; otherwise the run stops. */
@@ -236,10 +243,7 @@ static void run_sum_named(const CheckCase *c) {
             call_sum_named("", &list, list.count, c->fields[i].value);
         }
     }
-    for (size_t i = 0; i < list.count; i++) {
-        free(list.rows[i].name);
-    }
-    free(list.rows);
+    FREE_ROWS(list.rows, list.count);
 }
 
 /* ------------------------------------------------------------------ inclusive */
@@ -376,20 +380,6 @@ static Folded *exact_stacks(const Stacks *list, size_t n) {
     return stacks;
 }
 
-static void free_stacks(Folded *stacks, size_t n) {
-    for (size_t i = 0; i < n; i++) {
-        free((char *)stacks[i].stack);
-    }
-    free(stacks);
-}
-
-static void free_costs(Cost *costs, size_t n) {
-    for (size_t i = 0; i < n; i++) {
-        free(costs[i].name);
-    }
-    free(costs);
-}
-
 typedef struct {
     const char *prefix; /* "" or "control:" */
     bool ranks;         /* the order is part of the answer */
@@ -447,9 +437,9 @@ static void call_inclusive(const Answering *how, const Stacks *list, size_t n, b
         }
     }
     if (rc == 0 && costs != NULL) {
-        free_costs(costs, ncosts);
+        FREE_COSTS(costs, ncosts);
     }
-    free_stacks(stacks, n);
+    FREE_STACKS(stacks, n);
 }
 
 /* True when a and b hold the same (name, cost) pairs in the same order. */
@@ -491,7 +481,7 @@ static void answer_out_of_memory(const Stacks *list) {
             problem = "returns a value inclusive may not return";
         }
         if (rc == 0 && costs != NULL) {
-            free_costs(costs, ncosts);
+            FREE_COSTS(costs, ncosts);
         }
         if (problem == NULL && asked < k) {
             break; /* no allocation failed: every failure point was tried */
@@ -506,9 +496,9 @@ static void answer_out_of_memory(const Stacks *list) {
         check_answer("out-of-memory", "ok");
     }
     if (right_rc == 0 && right != NULL) {
-        free_costs(right, nright);
+        FREE_COSTS(right, nright);
     }
-    free_stacks(stacks, list->count);
+    FREE_STACKS(stacks, list->count);
 }
 
 static void run_inclusive(const CheckCase *c) {
@@ -526,7 +516,7 @@ static void run_inclusive(const CheckCase *c) {
     if (calling && check_field(c, "out-of-memory") != NULL) {
         answer_out_of_memory(&list);
     }
-    free_stacks(list.stacks, list.count);
+    FREE_STACKS(list.stacks, list.count);
 }
 
 int main(int argc, char **argv) {
