@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# check_book.sh BOOK_DIR WORKDIR CHAPTER.md: the web edition in headless Chromium.
+# check_book.sh BOOK_DIR WORKDIR CHAPTER.md PAGE.html: one page of the web edition
+# in headless Chromium.
 #
 # Loads the chapter's page (and the index) the way a reader does, with the
-# browser of vm/prof/tests/headless.sh, and checks what a reader would see:
+# browser of vm/prof/tests/headless.sh, and checks what a reader would see (each
+# check of a kind of content the chapter has: tables, C listings, figures,
+# differential figures, footnotes):
 #
 #   - the page loads without a script error, a console.error, an unhandled
 #     rejection or a resource that failed to load (a recorder script is put
@@ -11,10 +14,12 @@
 #     listings are highlighted (keywords drawn in another colour);
 #   - every figure the Markdown names is in the page as an inline <svg>, its
 #     script has run (data-ready), and it has a non-zero size;
-#   - a search in an embedded flame graph paints the matching boxes, says
-#     "Matched: ...", and leaves the other graphs alone; a click zooms;
-#   - hovering over a box of the differential graph shows both counts and
-#     the change; the footnotes link both ways; the index links the page.
+#   - a search in the first flame graph (for a frame it holds once) paints
+#     the matching box, says "Matched: ...", and leaves the other graphs alone;
+#     a click zooms;
+#   - hovering over a box of each differential graph (a figure whose SVG has
+#     a legend) shows both counts and the change; the footnotes link both
+#     ways; the index links the page.
 #
 # The page's own script writes one line per check into the harness, which
 # --dump-dom prints. Exit: 0 all passed, 1 a check failed, 3 skipped because
@@ -23,6 +28,7 @@ set -uo pipefail
 book=$1
 work=$2
 chapter=$3
+page=$4
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../../vm/prof/tests/headless.sh"
 browser=$(headless_browser)
@@ -30,13 +36,16 @@ if [ -z "$browser" ]; then
     echo "chapters: book check SKIPPED: chromium is not installed (apt-get install chromium)"
     exit 3
 fi
-page=$(basename "$chapter" .md).html
 [ -f "$book/$page" ] || { echo "chapters: book check FAILED: no $book/$page (make book)"; exit 1; }
 rm -rf "$work" && mkdir -p "$work" && cp -R "$book"/. "$work"/ && work=$(cd "$work" && pwd)
 
 # The figures the Markdown shows, as the page names them (data-src).
 figures=$(sed -n 's/^!\[[^]]*\](\([^)]*\.svg\))$/\1/p' "$chapter" |
     awk 'BEGIN { printf "[" } { printf "%s\"%s\"", (NR > 1 ? ", " : ""), $0 } END { printf "]" }')
+# Of those, the differential ones (their SVG has a legend), and the Markdown's footnotes.
+diffs=$(sed -n 's/^!\[[^]]*\](\([^)]*\.svg\))$/\1/p' "$chapter" |
+    while read -r svg; do grep -q 'id="legend"' "$(dirname "$chapter")/$svg" && echo "$svg"; done | wc -l)
+notes=$(grep -c '^\[\^[^]]*\]:' "$chapter")
 
 # The recorder, first thing in the copy's <head>.
 cat > "$work/recorder.js" <<'SCRIPT'
@@ -66,7 +75,7 @@ cat > "$work/check.html" <<PAGE
 <iframe id="index" src="index.html" width="600" height="300"></iframe>
 <pre id="result">not run</pre>
 <script>
-var FIGURES = $figures, PAGE = "$page", MATCH = 'rgb(230,0,230)';
+var FIGURES = $figures, DIFFS = $diffs, NOTES = $notes, PAGE = "$page", MATCH = 'rgb(230,0,230)';
 var lines = [], failed = 0, loaded = 0;
 function check(what, ok, got) {
   lines.push((ok ? 'ok   ' : 'FAIL ') + what + (ok ? '' : ' (got ' + got + ')'));
@@ -80,15 +89,33 @@ function boxNamed(svg, name) {
   });
   return found;
 }
+// The frames of a graph that have one box each and a plain name (no need to escape them in
+// a search), with their widths: { name: width }.
+function onceNames(svg) {
+  var count = {}, width = {}, once = {};
+  svg.querySelectorAll('g.f').forEach(function (g) {
+    var title = g.querySelector('title').textContent, name = title.slice(0, title.lastIndexOf(' ('));
+    count[name] = (count[name] || 0) + 1;
+    width[name] = Number(g.querySelector('rect').getAttribute('width'));
+  });
+  Object.keys(count).forEach(function (n) {
+    if (n !== 'all' && count[n] === 1 && /^[A-Za-z_][A-Za-z0-9_]*$/.test(n)) once[n] = width[n];
+  });
+  return once;
+}
 function checkPage() {
   var frame = document.getElementById('page'), doc = frame.contentDocument, win = frame.contentWindow;
-  check('figures are named in the Markdown', FIGURES.length > 0, FIGURES.length);
-  var style = win.getComputedStyle(doc.querySelector('table'));
-  check('style sheet applied (tables)', style.borderCollapse === 'collapse', style.borderCollapse);
-  var keyword = doc.querySelector('pre.sourceCode code span.kw, pre.sourceCode code span.dt');
-  check('C listing highlighted', keyword !== null &&
-        win.getComputedStyle(keyword).color !== win.getComputedStyle(keyword.parentNode).color,
-        keyword && win.getComputedStyle(keyword).color);
+  var table = doc.querySelector('table');
+  if (table) {
+    var style = win.getComputedStyle(table);
+    check('style sheet applied (tables)', style.borderCollapse === 'collapse', style.borderCollapse);
+  }
+  if (doc.querySelector('pre.sourceCode.c')) {
+    var keyword = doc.querySelector('pre.sourceCode.c code span.kw, pre.sourceCode.c code span.dt');
+    check('C listing highlighted', keyword !== null &&
+          win.getComputedStyle(keyword).color !== win.getComputedStyle(keyword.parentNode).color,
+          keyword && win.getComputedStyle(keyword).color);
+  }
   var svgs = [];
   FIGURES.forEach(function (src) {
     var fig = doc.querySelector('figure[data-src="' + src + '"]');
@@ -103,10 +130,27 @@ function checkPage() {
   });
   check('no other inline SVG', doc.querySelectorAll('figure svg').length === FIGURES.length,
         doc.querySelectorAll('figure svg').length);
-  if (svgs.length === 0) return;
+  if (svgs.length > 0) checkGraphs(svgs);
 
-  // Search in the first graph: its matching boxes turn magenta, the others do not move.
-  var first = svgs[0], name = 'main';
+  var refs = doc.querySelectorAll('a.footnote-ref');
+  var dangling = [].filter.call(refs, function (a) { return !doc.getElementById(a.getAttribute('href').slice(1)); });
+  check('footnotes link to their notes', (NOTES === 0 || refs.length > 0) && dangling.length === 0,
+        refs.length + ' / ' + dangling.length);
+  check('no horizontal scrolling', doc.documentElement.scrollWidth <= doc.documentElement.clientWidth,
+        doc.documentElement.scrollWidth);
+  var problems = win.__problems || ['the recorder did not run'];
+  check('no errors while loading and using the page', problems.length === 0, problems.join('; '));
+}
+function checkGraphs(svgs) {
+  // Search in the first graph for its widest frame that has one box: that box turns
+  // magenta, the other graphs do not move.
+  var first = svgs[0], once = onceNames(first), names = Object.keys(once);
+  var full = Number(first.querySelector('g.f > rect').getAttribute('width'));
+  names.sort(function (a, b) { return once[b] - once[a]; });
+  check('the first graph has a frame with one box', names.length > 0, names.length);
+  if (names.length === 0) return;
+  var name = names[0];
+  var win = document.getElementById('page').contentWindow;
   win.prompt = function () { return '^' + name + '\$'; };
   click(first.querySelector('#search'));
   var painted = 0;
@@ -114,8 +158,8 @@ function checkPage() {
     if (r.getAttribute('fill') === MATCH) painted++;
   });
   var matched = first.querySelector('#matched').textContent;
-  check('search paints the matching box', painted === 1, painted);
-  check('search says Matched', /^Matched: [0-9.]+%$/.test(matched) && matched !== 'Matched: 0.00%', matched);
+  check('search for ' + name + ' paints its box', painted === 1, painted);
+  check('search says Matched', /^Matched: [0-9.]+%\$/.test(matched) && matched !== 'Matched: 0.00%', matched);
   svgs.slice(1).forEach(function (other, i) {
     check('search leaves graph ' + (i + 2) + ' alone', other.querySelector('#matched').textContent.trim() === '',
           other.querySelector('#matched').textContent);
@@ -124,32 +168,23 @@ function checkPage() {
   check('search reset', first.querySelector('#matched').textContent.trim() === '',
         first.querySelector('#matched').textContent);
 
-  // A click zooms inside the embedded graph.
-  var all = first.querySelector('g.f > rect'), box = boxNamed(first, name);
-  var full = Number(all.getAttribute('width'));
-  var small = boxNamed(first, 'interpret') || box;
-  click(small.querySelector('rect'));
-  check('click zooms', Math.abs(Number(small.querySelector('rect').getAttribute('width')) - full) < 0.02,
-        small.querySelector('rect').getAttribute('width'));
+  // A click on the narrowest of those boxes zooms it to the full width.
+  var narrow = names[names.length - 1];
+  var box = boxNamed(first, narrow).querySelector('rect');
+  click(box);
+  check('click zooms ' + narrow, Math.abs(Number(box.getAttribute('width')) - full) < 0.02, box.getAttribute('width'));
   click(first.querySelector('#unzoom'));
 
-  // Hover in the differential graph: both counts and the change.
-  var diff = svgs.filter(function (s) { return s.querySelector('#legend'); })[0];
-  check('a differential graph with a legend', diff !== undefined, svgs.length);
-  if (diff) {
+  // Hover in each differential graph: both counts and the change.
+  var diffs = svgs.filter(function (s) { return s.querySelector('#legend'); });
+  check('the differential graphs have a legend', diffs.length === DIFFS, diffs.length + ' of ' + DIFFS);
+  diffs.forEach(function (diff) {
     var boxes = diff.querySelectorAll('g.f'), target = boxes[boxes.length - 1];
     target.querySelector('rect').dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
     var details = diff.querySelector('#details').textContent;
-    check('hover shows before, after and change', /\([0-9,]+ Ir, [0-9.]+%\); before: [0-9,]+, change: /.test(details),
+    check('hover shows before, after and change', /\([0-9,]+ [^,]+, [0-9.]+%\); before: [0-9,]+, change: /.test(details),
           details);
-  }
-  var refs = doc.querySelectorAll('a.footnote-ref');
-  var dangling = [].filter.call(refs, function (a) { return !doc.getElementById(a.getAttribute('href').slice(1)); });
-  check('footnotes link to their notes', refs.length > 0 && dangling.length === 0, refs.length + ' / ' + dangling.length);
-  check('no horizontal scrolling', doc.documentElement.scrollWidth <= doc.documentElement.clientWidth,
-        doc.documentElement.scrollWidth);
-  var problems = win.__problems || ['the recorder did not run'];
-  check('no errors while loading and using the page', problems.length === 0, problems.join('; '));
+  });
 }
 function checkIndex() {
   var doc = document.getElementById('index').contentDocument;
