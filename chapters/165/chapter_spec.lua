@@ -37,7 +37,7 @@ describe("chapter 165", function()
 
   it("calls equal zoo runs 0 apart", function()
     local text = render(function(ch)
-      ch.data["repeat.ir_zoo_second"] = ch.data["repeat.ir_zoo_first"]
+      ch.data["repeat_.ir_zoo_second"] = ch.data["repeat_.ir_zoo_first"]
     end)
     assert.truthy(text:find("0 apart", 1, true))
   end)

@@ -82,7 +82,7 @@ function M.render(ch)
   for name, fn in pairs(tables.functions(ch.tables)) do
     functions[name] = fn
   end
-  return render.render(text, ch.data, ch.template, ch.dir, functions)
+  return render.render(text, ch.data, ch.template, ch.dir, functions, { ch.folded, ch.tables })
 end
 
 -- Draws figure f of chapter ch into path (a differential figure's stacks go to path.folded).
