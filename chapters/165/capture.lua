@@ -18,17 +18,16 @@
 -- The book's VM had a call routine whose calls could be checked against fib's calls + 2
 -- (the two clock() calls). Ours makes a closure call inside its CALL opcode, so the VM's
 -- counters make that check (CALL opcodes = fib's calls + clock's), callgrind confirms the
--- two calls of clockNative, and DRIP_OUTLINE makes the book's own check possible.
+-- two calls of clockNative, and the DRIP_OUTLINE build makes the book's own check.
 --
 -- data copies what the chapter quotes from a FIB_N=35 profile in OUT into data/ beside
 -- this script, and measures what a profile does not record: normal-run times, a second
 -- profile of zoo (the count is steady), the real names behind callgrind's "(below main)",
 -- the machine. Tables are trimmed to their top rows, paths made relative to the repository.
 --
--- Folded stacks and callgrind_annotate rows are read by dripprof, the workbook's one
--- reader of each (`dripprof stacks`, `dripprof rows`: tab-separated records, so a frame
--- or label with blanks, such as "(below main)", stays one field); this script picks
--- records and lines, and runs every tool as a command from the repository's root.
+-- Folded stacks and callgrind_annotate rows are read by dripprof, the workbook's one reader
+-- of each (`dripprof stacks`, `dripprof rows`: tab-separated records, so a frame or label
+-- with blanks, such as "(below main)", stays one field); this script only picks records.
 local wb = require("vm.lib.workbook")
 local dripprof = require("vm.lib.dripprof")
 
@@ -37,50 +36,42 @@ if not (step == "profile" or step == "data") or not OUT then
   io.stderr:write("usage: lua5.4 chapters/165/capture.lua profile|data DRIP DRIPPROF OUT\n")
   os.exit(2)
 end
-local DATA = wb.dirname(arg[0]) .. "/data"
-local SUMMARY = OUT .. "/summary-165.txt"
-local PREFIX = step == "profile" and "profile-165" or "chapter-data-165"
-local q = wb.quote
+local q, DATA, SUMMARY = wb.quote, wb.dirname(arg[0]) .. "/data", OUT .. "/summary-165.txt"
 dripprof.program = function() return DRIPPROF end
+io.stdout:setvbuf("line") -- our lines between those of the tools we run
 
-local function say(text)
-  io.stdout:write(text, "\n")
-  io.stdout:flush()
-end
-
--- Stops the step with a message (the step's caller, at the end, says it and exits 1).
+-- Stops the step; the end of this script says why and exits 1.
 local function die(message)
   error({ message = message }, 0)
 end
 
--- Every command runs under bash, as the programs measured for the committed data were:
--- bash adds `_` to a program's environment and raises SHLVL, and the loader's and the C
--- library's start-up run more instructions for a larger environment.
+-- Every command line runs under bash, as the programs measured for the committed data
+-- were: bash adds `_` to a program's environment and raises SHLVL, and the loader's and
+-- the C library's start-up run more instructions for a larger environment.
 local function bash(line)
   return wb.run("bash -c " .. q(line))
 end
 
 local function must(line, why)
-  if not bash(line) then
-    die(why)
-  end
+  return bash(line) or die(why)
 end
 
--- The stdout of a command line (stderr passes through); a failure stops the run.
+-- The stdout of a command line (its stderr passes through).
 local function output(line)
   local text, ok = wb.capture("bash -c " .. q(line))
-  if not ok then
-    die("failed: " .. line)
-  end
-  return text
+  return ok and text or die("failed: " .. line)
 end
 
-local function lines(text)
-  return wb.split_lines(text)
+local function cmd(...)
+  return wb.command({ ... })
 end
 
 local function read(path)
   return wb.read_file(path) or die("cannot read " .. path)
+end
+
+local function lines(path)
+  return wb.split_lines(read(path))
 end
 
 local function write(path, list)
@@ -91,24 +82,17 @@ end
 -- here: those three compute with the exercise's functions (PROFILE_IMPL, vm/prof/prof.mk).
 -- Returns the exit status, stdout and stderr.
 local scratch
-local function scratch_dir()
-  scratch = scratch or wb.temp_dir(OUT, "capture")
-  return scratch
-end
-
 local function exercise_table(args)
-  return wb.run_captured("bash -c " .. q(wb.command({ DRIPPROF, table.unpack(args) })), scratch_dir())
+  scratch = scratch or wb.temp_dir(OUT, "capture")
+  return wb.run_captured("bash -c " .. q(cmd(DRIPPROF, table.unpack(args))), scratch)
 end
 
--- The records of `dripprof rows --table PATH`, each a list of fields: line, count,
--- percentage, label, file, function, object.
+-- The records of `dripprof rows --table PATH`: line, count, percentage, label, file,
+-- function, object.
 local function table_rows(path)
   local status, text, err = exercise_table({ "rows", "--table", path })
-  if status ~= 0 then
-    die("dripprof rows --table " .. path .. ": " .. err)
-  end
-  local records = {}
-  for _, line in ipairs(lines(text)) do
+  local records = status == 0 and {} or die("dripprof rows --table " .. path .. ": " .. err)
+  for line in text:gmatch("[^\n]+") do
     local fields = {}
     for field in (line .. "\t"):gmatch("([^\t]*)\t") do
       fields[#fields + 1] = wb.unescape(field)
@@ -127,24 +111,22 @@ local function stacks_sum(path)
   return sum
 end
 
--- The count of the `totals:` line of a callgrind.out.
-local function totals_of(path)
-  return tonumber(("\n" .. read(path)):match("\ntotals: *(%d*)"))
+local function totals_of(callgrind_out)
+  return tonumber(("\n" .. read(callgrind_out)):match("\ntotals: *(%d+)") or die("no totals: in " .. callgrind_out))
 end
 
--- How often a function was called, by `dripprof calls`.
-local function calls_of(path, fn)
-  return tonumber(output(wb.command({ DRIPPROF, "calls", path, fn })):match("^%s*(%d+)"))
+local function calls_of(callgrind_out, fn)
+  return tonumber(output(cmd(DRIPPROF, "calls", callgrind_out, fn)):match("^%s*(%d+)"))
 end
 
--- runPlain's instructions in a callgrind.out: all its rows of the function table (one a
--- source file once there are line tables), added up.
-local function runplain_rows(path)
-  local annotated = scratch_dir() .. "/annotate.txt"
-  must(wb.command({ "callgrind_annotate", "--auto=no", "--threshold=100", path }) .. " > " .. q(annotated),
-    "callgrind_annotate failed on " .. path)
-  local sum = 0
-  for i, r in ipairs(table_rows(annotated)) do
+-- runPlain's instructions in a profile: all its rows of the function table (one per source
+-- file once there are line tables), added up.
+local function runplain_rows(callgrind_out)
+  scratch = scratch or wb.temp_dir(OUT, "capture")
+  local table_path, sum = scratch .. "/annotate.txt", 0
+  must(cmd("callgrind_annotate", "--auto=no", "--threshold=100", callgrind_out) .. " > " .. q(table_path),
+    "callgrind_annotate failed on " .. callgrind_out)
+  for i, r in ipairs(table_rows(table_path)) do
     sum = sum + (i > 1 and r[6] == "runPlain" and tonumber(r[2]) or 0)
   end
   return sum
@@ -154,7 +136,7 @@ local function ratio(a, b)
   return b == 0 and "n/a" or string.format("%.2f", a / b)
 end
 
--- The (n + 1)-th Fibonacci number: the leaves of fib(n)'s call tree.
+-- The (n + 1)-th Fibonacci number: the number of leaves of fib(n)'s call tree.
 local function fib_leaves(n)
   local a, b = 0, 1
   for _ = 0, n do
@@ -163,12 +145,15 @@ local function fib_leaves(n)
   return a
 end
 
+local function env(name, default)
+  local value = os.getenv(name) or ""
+  return value ~= "" and value or default
+end
+
 -- ---- make profile-165 ----------------------------------------------------------------
 
 local function profile()
-  local fib_n = os.getenv("FIB_N") or ""
-  fib_n = fib_n ~= "" and fib_n or "35"
-  local cc = (os.getenv("CC") or "") ~= "" and os.getenv("CC") or "cc"
+  local fib_n, cc = env("FIB_N", "35"), env("CC", "cc")
   wb.mkdir_p(OUT)
   for _, tool in ipairs({ "valgrind", "callgrind_annotate" }) do
     must("command -v " .. tool .. " >/dev/null", tool .. " is not installed (make setup installs valgrind)")
@@ -185,172 +170,150 @@ local function profile()
     summary[#summary + 1] = key .. " = " .. tostring(value)
   end
   local function check(key, actual, expected)
-    actual, expected = tostring(actual or ""), tostring(expected or "")
-    if actual == expected then
-      put("check_" .. key, "ok (" .. actual .. ")")
-    else
-      put("check_" .. key, "FAILED (got " .. actual .. ", expected " .. expected .. ")")
-      failed = failed + 1
-    end
+    actual, expected = tostring(actual), tostring(expected)
+    put("check_" .. key, actual == expected and "ok (" .. actual .. ")" or "FAILED (got " .. actual .. ", expected " ..
+      expected .. ")")
+    failed = failed + (actual == expected and 0 or 1)
   end
-  local function callgrind(name, words)
-    say("profile-165: valgrind --tool=callgrind " .. table.concat(words, " ") .. " (this is the slow part)")
-    local command = wb.command({ "valgrind", "--tool=callgrind", "--callgrind-out-file=" .. OUT ..
-      "/callgrind.out." .. name, table.unpack(words) })
-    must(command .. " > " .. q(OUT .. "/" .. name .. ".stdout") .. " 2> " .. q(OUT .. "/" .. name .. ".valgrind.log"),
-      "callgrind failed on " .. table.concat(words, " ") .. ": see " .. OUT .. "/" .. name .. ".valgrind.log")
+  local function callgrind(name, ...)
+    local words = table.concat({ ... }, " ")
+    print("profile-165: valgrind --tool=callgrind " .. words .. " (this is the slow part)")
+    must(cmd("valgrind", "--tool=callgrind", "--callgrind-out-file=" .. OUT .. "/callgrind.out." .. name, ...) ..
+      " > " .. q(OUT .. "/" .. name .. ".stdout") .. " 2> " .. q(OUT .. "/" .. name .. ".valgrind.log"),
+      "callgrind failed on " .. words .. ": see " .. OUT .. "/" .. name .. ".valgrind.log")
+  end
+  local function annotate(options, callgrind_out, path)
+    must("callgrind_annotate " .. options .. " " .. q(callgrind_out) .. " > " .. q(path),
+      "callgrind_annotate failed on " .. callgrind_out)
   end
   -- A dripprof table into path. Exit 3 (an exercise function is not written yet) leaves
   -- the table out, with dripprof's message shown once a command; any other failure stops.
   local function table_into(path, args)
     local status, text, err = exercise_table(args)
+    io.stderr:write(status == 3 and told[args[1]] and "" or err)
     if status == 3 then
-      io.stderr:write(told[args[1]] and "" or err)
-      told[args[1]] = true
-      missing[#missing + 1] = wb.basename(path)
-      os.remove(path)
-      return
+      told[args[1]], missing[#missing + 1] = true, wb.basename(path)
+      return os.remove(path)
     end
-    io.stderr:write(err)
     wb.write_file(path, text)
-    if status ~= 0 then
-      die("dripprof " .. table.concat(args, " ") .. " failed")
-    end
+    return status == 0 or die("dripprof " .. table.concat(args, " ") .. " failed")
   end
 
-  -- 1. the programs, under callgrind with DRIP
-  local fib, source = OUT .. "/fib.drip", read("vm/bench/fib.drip")
+  -- 1. the programs under callgrind; fib(n) for another n changes with its self-check
+  local fib, source, found = OUT .. "/fib.drip", read("vm/bench/fib.drip"), 1
   if n ~= 35 then
-    -- fib(n) for the smaller n: the program and its self-check line change together
-    local found
     source, found = source:gsub("fib%(35%) == 9227465", "fib(" .. n .. ") == " .. fib_leaves(n - 1))
-    if found == 0 then
-      die("could not make fib(" .. n .. ") from vm/bench/fib.drip")
-    end
   end
-  wb.write_file(fib, source)
-  wb.write_file(OUT .. "/zoo.drip", read("vm/bench/zoo.drip"))
+  wb.write_file(fib, found > 0 and source or die("could not make fib(" .. n .. ") from vm/bench/fib.drip"))
+  must(cmd("cp", "vm/bench/zoo.drip", OUT .. "/zoo.drip"), "cannot copy vm/bench/zoo.drip")
   put("fib_n", fib_n)
-  callgrind("fib", { DRIP, fib })
-  callgrind("zoo", { DRIP, OUT .. "/zoo.drip" })
-  if not ("\n" .. read(OUT .. "/fib.stdout") .. "\n"):find("\ntrue\n", 1, true) then
-    die("fib.drip did not print true under callgrind")
-  end
+  callgrind("fib", DRIP, fib)
+  callgrind("zoo", DRIP, OUT .. "/zoo.drip")
+  must(cmd("grep", "-qx", "true", OUT .. "/fib.stdout"), "fib.drip did not print true under callgrind")
 
   -- 2. callgrind_annotate tables (--threshold=100: every function, clockNative too)
   for _, name in ipairs({ "fib", "zoo" }) do
     local cg, base = OUT .. "/callgrind.out." .. name, OUT .. "/annotate-" .. name
-    for _, kind in ipairs({ { "self", "--auto=no --threshold=100" }, { "inclusive", "--auto=no --inclusive=yes" },
-      { "tree", "--auto=no --tree=calling --threshold=100" } }) do
-      must("callgrind_annotate " .. kind[2] .. " " .. q(cg) .. " > " .. q(base .. "-" .. kind[1] .. ".txt"),
-        "callgrind_annotate failed on " .. cg)
-    end
+    annotate("--auto=no --threshold=100", cg, base .. "-self.txt")
+    annotate("--auto=no --inclusive=yes", cg, base .. "-inclusive.txt")
+    annotate("--auto=no --tree=calling --threshold=100", cg, base .. "-tree.txt")
     table_into(OUT .. "/top-" .. name .. ".txt", { "top", cg })
   end
 
   -- 3. the line-table experiment: both builds compile one snapshot of the sources, so an
   -- edit made while this runs cannot make them differ in anything but debug information
-  local sources = os.getenv("VM_SOURCES") or ""
+  local sources, src, headers, seen = env("VM_SOURCES", ""), OUT .. "/src", {}, {}
   if sources ~= "" then
-    local flags = (os.getenv("VM_CFLAGS_NODEBUG") or "") ~= "" and os.getenv("VM_CFLAGS_NODEBUG") or "-O2"
-    local src, headers, seen = OUT .. "/src", {}, {}
-    wb.rm_rf(src)
-    wb.mkdir_p(src)
     for file in sources:gmatch("%S+") do
-      local dir = wb.dirname(file)
-      headers[#headers + 1] = not seen[dir] and dir .. "/*.h" or nil
-      seen[dir] = true
+      local h = wb.dirname(file) .. "/*.h"
+      headers[#headers + 1] = not seen[h] and h or nil
+      seen[h] = true
     end
     table.sort(headers)
+    wb.rm_rf(src)
+    wb.mkdir_p(src)
     must("cp " .. sources .. " " .. table.concat(headers, " ") .. " " .. q(src) .. "/", "could not copy the VM sources")
-    for _, build in ipairs({ { "drip-nodebug", "" }, { "drip-g1", " -g1" } }) do
-      must(cc .. " " .. flags .. build[2] .. " -o " .. q(OUT .. "/" .. build[1]) .. " " .. q(src) .. "/*.c",
-        "could not build " .. OUT .. "/" .. build[1])
+    for _, build in ipairs({ { "nodebug", "" }, { "g1", " -g1" } }) do
+      local exe = OUT .. "/drip-" .. build[1]
+      must(cc .. " " .. env("VM_CFLAGS_NODEBUG", "-O2") .. build[2] .. " -o " .. q(exe) .. " " .. q(src) .. "/*.c",
+        "could not build " .. exe)
+      callgrind("fib-" .. build[1], exe, fib)
     end
-    callgrind("fib-nodebug", { OUT .. "/drip-nodebug", fib })
-    callgrind("fib-g1", { OUT .. "/drip-g1", fib })
     local ir_nodebug, ir_g1 = totals_of(OUT .. "/callgrind.out.fib-nodebug"), totals_of(OUT .. "/callgrind.out.fib-g1")
     put("ir_fib_nodebug", ir_nodebug)
     put("ir_fib_line_tables", ir_g1)
     put("line_tables_difference", ir_g1 - ir_nodebug)
     put("line_tables_difference_percent", string.format("%.6f", 100 * (ir_g1 - ir_nodebug) / ir_nodebug))
     local cg, base = OUT .. "/callgrind.out.fib-g1", OUT .. "/annotate-fib-g1"
-    must("callgrind_annotate --auto=no --threshold=100 " .. q(cg) .. " > " .. q(base .. "-functions.txt"),
-      "callgrind_annotate failed on " .. cg)
-    must("callgrind_annotate --auto=yes --threshold=100 " .. q(cg) .. " > " .. q(base .. "-lines.txt") .. " 2>/dev/null",
-      "callgrind_annotate --auto=yes failed on " .. cg)
+    annotate("--auto=no --threshold=100", cg, base .. "-functions.txt")
+    annotate("--auto=yes --threshold=100 2>/dev/null", cg, base .. "-lines.txt")
     -- split by file: code inlined from a header is charged to the header
     table_into(base .. "-files.txt", { "files", base .. "-functions.txt" })
   else
-    say("profile-165: VM_SOURCES not given: the line-table experiment is skipped")
+    print("profile-165: VM_SOURCES not given: the line-table experiment is skipped")
   end
 
   -- 4. folded stacks and flame graphs
   for _, name in ipairs({ "fib", "zoo" }) do
-    local cg, folded, stats = OUT .. "/callgrind.out." .. name, OUT .. "/" .. name .. "-c.folded",
-        OUT .. "/" .. name .. "-c.fold-stats.txt"
-    if not bash(wb.command({ DRIPPROF, "fold", "--stats", cg }) .. " > " .. q(folded) .. " 2> " .. q(stats)) then
-      die("dripprof fold failed on " .. cg .. ": " .. (wb.read_file(stats) or ""):gsub("\n$", ""))
+    local cg, base = OUT .. "/callgrind.out." .. name, OUT .. "/" .. name .. "-c"
+    if not bash(cmd(DRIPPROF, "fold", "--stats", cg) .. " > " .. q(base .. ".folded") .. " 2> " ..
+        q(base .. ".fold-stats.txt")) then
+      die("dripprof fold failed on " .. cg .. ": " .. table.concat(lines(base .. ".fold-stats.txt"), "\n"))
     end
-    must(wb.command({ DRIPPROF, "flame", "--title", name .. ".drip, C functions of the VM (callgrind)",
-      "--countname", "Ir", folded }) .. " > " .. q(OUT .. "/" .. name .. "-c.svg"), "dripprof flame failed")
+    must(cmd(DRIPPROF, "flame", "--title", name .. ".drip, C functions of the VM (callgrind)", "--countname", "Ir",
+      base .. ".folded") .. " > " .. q(base .. ".svg"), "dripprof flame failed")
+    local stats = table.concat(lines(base .. ".fold-stats.txt"), "\n")
     put("ir_" .. name .. "_total", totals_of(cg))
-    put("ir_" .. name .. "_folded_sum", stacks_sum(folded))
-    local how = read(stats)
-    put("ir_" .. name .. "_fold", how:match("; (approximate stacks)") or how:match("; (exact stacks)") or "")
+    put("ir_" .. name .. "_folded_sum", stacks_sum(base .. ".folded"))
+    put("ir_" .. name .. "_fold", stats:match("; (approximate stacks)") or stats:match("; (exact stacks)") or "")
   end
   local instrumented = wb.capture("bash -c " .. q(q(DRIP) .. " --help 2>&1")):find("--count", 1, true) ~= nil
-  if instrumented then
-    for _, name in ipairs({ "fib", "zoo" }) do
-      local program, folded = OUT .. "/" .. name .. ".drip", OUT .. "/" .. name .. "-drip.folded"
-      must(wb.command({ DRIP, "--count", "--profile", "--folded=" .. folded, program }) .. " > " ..
-        q(OUT .. "/" .. name .. "-instrumented.stdout") .. " 2> " .. q(OUT .. "/" .. name .. "-counts.txt"),
-        "drip --count --profile failed on " .. program .. ": see " .. OUT .. "/" .. name .. "-counts.txt")
-      must(wb.command({ DRIPPROF, "flame", "--title", name .. ".drip, Drip functions (drip --folded)",
-        "--countname", "bytecodes", folded }) .. " > " .. q(OUT .. "/" .. name .. "-drip.svg"),
-        "dripprof flame failed on " .. folded)
-      table_into(OUT .. "/top-" .. name .. "-drip.txt", { "top", "--countname", "bytecodes", folded })
-    end
-  else
-    say("profile-165: " .. DRIP .. " has no --count/--profile/--folded yet: the VM's own counts are skipped")
+  for _, name in ipairs(instrumented and { "fib", "zoo" } or {}) do
+    local program, base = OUT .. "/" .. name .. ".drip", OUT .. "/" .. name
+    must(cmd(DRIP, "--count", "--profile", "--folded=" .. base .. "-drip.folded", program) .. " > " ..
+      q(base .. "-instrumented.stdout") .. " 2> " .. q(base .. "-counts.txt"),
+      "drip --count --profile failed on " .. program .. ": see " .. base .. "-counts.txt")
+    must(cmd(DRIPPROF, "flame", "--title", name .. ".drip, Drip functions (drip --folded)", "--countname",
+      "bytecodes", base .. "-drip.folded") .. " > " .. q(base .. "-drip.svg"),
+      "dripprof flame failed on " .. base .. "-drip.folded")
+    table_into(OUT .. "/top-" .. name .. "-drip.txt", { "top", "--countname", "bytecodes", base .. "-drip.folded" })
+  end
+  if not instrumented then
+    print("profile-165: " .. DRIP .. " has no --count/--profile/--folded yet: the VM's own counts are skipped")
   end
 
-  -- 5. the chapter's checks. Numbers out of drip's reports: the count of an opcode's
-  -- --count row; a column (1 calls, 2 self) of a function's --profile row.
-  local function opcode_count(op, path)
-    for _, line in ipairs(lines(read(path))) do
-      local name, count = line:match("^%s*(%S+)%s+([%d,]+)%f[%s%z]")
-      if name == op then
-        return tonumber((count:gsub(",", "")))
-      end
-    end
-    die("no count for " .. op .. " in " .. path)
-  end
-  local function profile_field(fn, column, path)
-    local on = false
-    for _, line in ipairs(lines(read(path))) do
-      local fields = {}
+  -- 5. the chapter's checks. A number out of drip's reports: the count of an opcode's
+  -- --count row (column 2), or a column of a function's --profile row (1 calls, 2 self).
+  local function report_number(path, name, column, after)
+    local on = not after
+    for _, line in ipairs(lines(path)) do
+      local f = {}
       for field in line:gmatch("%S+") do
-        fields[#fields + 1] = field
+        f[#f + 1] = field
       end
-      if on and fields[#fields] == fn and fields[1]:match("^[%d,]+$") then
-        return tonumber((fields[column]:gsub(",", "")))
+      if on and f[after and #f or 1] == name and (f[after and 1 or 2] or ""):match("^[%d,]+$") then
+        return tonumber((f[column]:gsub(",", "")))
       end
-      on = on or line:find("-- drip --profile", 1, true) ~= nil
+      on = on or line:find(after, 1, true) ~= nil
     end
-    die("no --profile row for " .. fn .. " in " .. path)
+    die("no row for " .. name .. " in " .. path)
+  end
+  local function opcode_count(op, path) -- the first row that is op and a count
+    return report_number(path, op, 2)
+  end
+  local function profile_field(fn, column, path) -- a row after the --profile header that ends in fn
+    return report_number(path, fn, column, "-- drip --profile")
   end
   -- fib(n): F(n+1) calls with n < 2 (leaves, 7 bytecodes), F(n+1) - 1 others (17)
   local leaves = fib_leaves(n)
+  local ir_fib, ir_zoo = totals_of(OUT .. "/callgrind.out.fib"), totals_of(OUT .. "/callgrind.out.zoo")
   put("fib_calls_expected", 2 * leaves - 1)
   put("fib_bytecodes_expected", 7 * leaves + 17 * (leaves - 1))
-  check("fib_folded_sum_equals_totals", stacks_sum(OUT .. "/fib-c.folded"), totals_of(OUT .. "/callgrind.out.fib"))
+  check("fib_folded_sum_equals_totals", stacks_sum(OUT .. "/fib-c.folded"), ir_fib)
   local clock_calls_cg = calls_of(OUT .. "/callgrind.out.fib", "clockNative")
   put("callgrind_clockNative_calls", clock_calls_cg)
-  local ir_fib, ir_zoo = totals_of(OUT .. "/callgrind.out.fib"), totals_of(OUT .. "/callgrind.out.zoo")
-  local fib_calls, clock_calls
+  local counts, fib_calls, clock_calls = OUT .. "/fib-counts.txt", nil, nil
   if instrumented then
-    local counts = OUT .. "/fib-counts.txt"
     local fib_self, call_ops, total_ops = profile_field("fib", 2, counts), opcode_count("CALL", counts),
         opcode_count("total", counts)
     fib_calls, clock_calls = profile_field("fib", 1, counts), profile_field("clock", 1, counts)
@@ -373,15 +336,15 @@ local function profile()
   -- The book's own check: its VM's call routine ran once per Drip call, and callgrind
   -- counted fib's calls + 2 calls of it. The DRIP_OUTLINE build sends every CALL through
   -- callValue, so the same check can be made, and its total shows what that call costs.
-  local outline = os.getenv("DRIP_OUTLINE") or ""
+  local outline = env("DRIP_OUTLINE", "")
   if outline ~= "" and bash("test -x " .. q(outline)) and instrumented then
-    callgrind("fib-outline", { outline, fib })
+    callgrind("fib-outline", outline, fib)
     local outline_calls = calls_of(OUT .. "/callgrind.out.fib-outline", "callValue")
     put("callgrind_outline_callValue_calls", outline_calls)
     put("ir_fib_outline", totals_of(OUT .. "/callgrind.out.fib-outline"))
     check("outline_callValue_calls_equal_fib_calls_plus_2", outline_calls, fib_calls + clock_calls)
   else
-    say("profile-165: no DRIP_OUTLINE build given: the call-routine check is skipped")
+    print("profile-165: no DRIP_OUTLINE build given: the call-routine check is skipped")
   end
 
   -- Instructions per global lookup. The lookup is inlined into the bytecode loop, so no
@@ -392,10 +355,10 @@ local function profile()
   local reads, ir = 20000, {}
   for _, kind in ipairs({ { "none", "" }, { "global", "g; g; g; g;" }, { "local", "l; l; l; l;" } }) do
     local program, cg = OUT .. "/reads-" .. kind[1] .. ".drip", OUT .. "/callgrind.out.reads-" .. kind[1]
-    wb.write_file(program, string.format("var g = 1;\n{\n  var l = 1;\n  var i = 0;\n  while (i < %d) {\n" ..
-      "    %s\n    i = i + 1;\n  }\n}\n", reads, kind[2]))
-    must(wb.command({ "valgrind", "--tool=callgrind", "--callgrind-out-file=" .. cg, DRIP, program }) ..
-      " > /dev/null 2>> " .. q(OUT .. "/reads.valgrind.log"), "callgrind failed on " .. program)
+    wb.write_file(program, ("var g = 1;\n{\n  var l = 1;\n  var i = 0;\n  while (i < %d) {\n    %s\n" ..
+      "    i = i + 1;\n  }\n}\n"):format(reads, kind[2]))
+    must(cmd("valgrind", "--tool=callgrind", "--callgrind-out-file=" .. cg, DRIP, program) .. " > /dev/null 2>> " ..
+      q(OUT .. "/reads.valgrind.log"), "callgrind failed on " .. program)
     ir[kind[1]] = totals_of(cg)
   end
   put("instructions_per_global_read", ratio(ir.global - ir.none, 4 * reads))
@@ -404,37 +367,27 @@ local function profile()
   put("checks_failed", failed)
   write(SUMMARY, summary)
 
-  say("")
-  say("profile-165: results in " .. OUT .. " (summary: " .. SUMMARY .. ")")
-  for _, line in ipairs(summary) do
-    say("  " .. line)
-  end
-  say("")
-  say("  tables:       " .. OUT .. "/annotate-{fib,zoo}-{self,inclusive,tree}.txt, top-{fib,zoo}.txt")
-  if instrumented then
-    say("  Drip tables:  " .. OUT .. "/top-{fib,zoo}-drip.txt (bytecodes, inclusive once per stack)")
-  end
-  if wb.exists(OUT .. "/annotate-fib-g1-files.txt") then
-    say("  line tables:  " .. OUT .. "/annotate-fib-g1-{files,lines}.txt")
-  end
-  say("  flame graphs: " .. OUT .. "/{fib,zoo}-c.svg" .. (instrumented and " " .. OUT .. "/{fib,zoo}-drip.svg" or ""))
-  if #missing > 0 then
-    say("  left out:     " .. table.concat(missing, " ") ..
-      " (dripprof needs your exercise's functions: make exercise-165, then make)")
-  end
-  if failed > 0 then
-    die(failed .. " check(s) FAILED")
-  end
+  local report = { "", "profile-165: results in " .. OUT .. " (summary: " .. SUMMARY .. ")",
+    "  " .. table.concat(summary, "\n  "), "",
+    "  tables:       " .. OUT .. "/annotate-{fib,zoo}-{self,inclusive,tree}.txt, top-{fib,zoo}.txt" }
+  report[#report + 1] = instrumented and "  Drip tables:  " .. OUT ..
+      "/top-{fib,zoo}-drip.txt (bytecodes, inclusive once per stack)" or nil
+  report[#report + 1] = wb.exists(OUT .. "/annotate-fib-g1-files.txt") and "  line tables:  " .. OUT ..
+      "/annotate-fib-g1-{files,lines}.txt" or nil
+  report[#report + 1] = "  flame graphs: " .. OUT .. "/{fib,zoo}-c.svg" ..
+      (instrumented and " " .. OUT .. "/{fib,zoo}-drip.svg" or "")
+  report[#report + 1] = #missing > 0 and "  left out:     " .. table.concat(missing, " ") ..
+      " (dripprof needs your exercise's functions: make exercise-165, then make)" or nil
+  print(table.concat(report, "\n"))
+  return failed == 0 or die(failed .. " check(s) FAILED")
 end
 
 -- ---- make chapter-data-165 -------------------------------------------------------------
 
 local function data()
-  local summary = wb.read_file(SUMMARY) or die("no " .. SUMMARY .. ": run 'make profile-165' first")
-  local values = {}
-  for _, line in ipairs(lines(summary)) do
-    local key, value = line:match("^(%S+) = (.*)$")
-    values[key or ""] = value
+  local summary, values = wb.read_file(SUMMARY) or die("no " .. SUMMARY .. ": run 'make profile-165' first"), {}
+  for key, value in summary:gmatch("([^\n]-) = ([^\n]*)") do
+    values[key] = value
   end
   if values.fib_n ~= "35" then
     die("the profile was not made with FIB_N=35")
@@ -443,10 +396,9 @@ local function data()
   end
   wb.mkdir_p(DATA)
   local root = output("pwd"):gsub("\n$", "") .. "/"
-  -- Paths as a reader of the repository sees them.
-  local function trim_paths(line)
-    local trimmed = line:gsub(root:gsub("%p", "%%%0"), ""):gsub("build/profile/src/", "vm/src/")
-    return trimmed
+  -- A line with its paths as a reader of the repository sees them.
+  local function trimmed(line)
+    return (line:gsub(root:gsub("%p", "%%%0"), ""):gsub("build/profile/src/", "vm/src/"))
   end
   -- The PROGRAM TOTALS row, a blank line and the first rows of a callgrind_annotate function
   -- table, as they stand in the file (alignment kept).
@@ -455,8 +407,8 @@ local function data()
     for i, r in ipairs(table_rows(path)) do
       wanted[tonumber(r[1])] = i <= rows + 1 and i or nil
     end
-    for number, line in ipairs(lines(read(path))) do
-      out[#out + 1] = wanted[number] and trim_paths(line) or nil
+    for number, line in ipairs(lines(path)) do
+      out[#out + 1] = wanted[number] and trimmed(line) or nil
       out[#out + 1] = wanted[number] == 1 and "" or nil
     end
     return out
@@ -464,14 +416,13 @@ local function data()
 
   -- the profile's numbers
   local profile = { "# Copied from " .. SUMMARY .. " by chapters/165/capture.lua." }
-  for _, line in ipairs(lines(summary)) do
+  for _, line in ipairs(wb.split_lines(summary)) do
     profile[#profile + 1] = not line:match("^check") and line or nil
   end
   local calls = tonumber(values.fib_calls)
   profile[#profile + 1] = "fib_calls_leaf = " .. (calls + 1) // 2
   profile[#profile + 1] = "fib_calls_inner = " .. (calls - 1) // 2
   write(DATA .. "/profile.txt", profile)
-
   write(DATA .. "/fib-self.out", table_top(OUT .. "/annotate-fib-self.txt", 4))
   -- Inclusive: the VM's own rows (the rows above them are the loader's and libc's start-up).
   local inclusive = {}
@@ -507,8 +458,8 @@ local function data()
   table.insert(rows, 1, "# Rows of " .. OUT .. "/annotate-fib-inclusive.txt (callgrind_annotate --inclusive=yes).")
   write(DATA .. "/inclusive.txt", rows)
   local files = {}
-  for i, line in ipairs(lines(read(OUT .. "/annotate-fib-g1-files.txt"))) do
-    files[i] = i <= 5 and trim_paths(line) or nil
+  for i, line in ipairs(lines(OUT .. "/annotate-fib-g1-files.txt")) do
+    files[i] = i <= 5 and trimmed(line) or nil
   end
   write(DATA .. "/fib-files.out", files)
   write(DATA .. "/line_tables.txt", { "# runPlain's instructions (all its rows) in the -O2 and -O2 -g1 profiles of fib.",
@@ -518,74 +469,64 @@ local function data()
   -- The busiest source lines of the -g1 profile: count, then file:line and the text. Call
   -- sites (`=> ...`) and the `events annotated` footer are not source lines.
   local busiest, file, number = {}, nil, 0
-  for _, line in ipairs(lines(read(OUT .. "/annotate-fib-g1-lines.txt"))) do
+  for _, line in ipairs(lines(OUT .. "/annotate-fib-g1-lines.txt")) do
     local source, first = line:match("^%-%- Auto%-annotated source: (%S+)"), line:match("^%-%- line (%d+) ")
     local head, text = line:match("^( *[%d,]+ %( *[%d.]+%%%)  )(.*)$")
-    if source then
-      file = source:match("[^/]*$")
-    elseif first then
-      number = tonumber(first)
+    if source or first then
+      file, number = source and source:match("[^/]*$") or file, first and tonumber(first) or number
     elseif file and head and not text:match("^ *=> ") and not text:match("^events annotated") then
-      busiest[#busiest + 1] = { count = tonumber((head:match("[%d,]+"):gsub(",", ""))),
-        text = head:match("^%s*(.-)%s*$") .. "  " .. file .. ":" .. number .. "  " .. text:match("^[ \t]*(.*)$") }
+      local count = head:match("[%d,]+"):gsub(",", "")
+      busiest[#busiest + 1] = count .. "\t" .. head:match("^%s*(.-)%s*$") .. "  " .. file .. ":" .. number .. "  " ..
+          text:match("^[ \t]*(.*)$")
       number = number + 1
     elseif file and line:match("^ *%. ") then
       number = number + 1
     end
   end
+  -- by count, the largest first; a tie by the whole line (sort -k1,1nr)
   table.sort(busiest, function(a, b)
-    if a.count ~= b.count then
-      return a.count > b.count
-    end
-    return a.count .. "\t" .. a.text < b.count .. "\t" .. b.text
+    local ca, cb = tonumber(a:match("^%d+")), tonumber(b:match("^%d+"))
+    return ca > cb or ca == cb and a < b
   end)
   local top = {}
   for i = 1, math.min(6, #busiest) do
-    top[i] = busiest[i].text
+    top[i] = busiest[i]:match("\t(.*)$")
   end
   write(DATA .. "/fib-lines.out", top)
 
-  -- drip --count without the opcodes that never ran, and drip --profile
-  local counts, profile_rows, on, profiling = {}, {}, false, false
-  for _, line in ipairs(lines(read(OUT .. "/fib-counts.txt"))) do
-    local total = line:match("^total") ~= nil
-    if on and (total or not line:match(" 0 +0%.00%%$")) then
-      counts[#counts + 1] = line
-    end
-    if not on and line:find("drip --count", 1, true) then
-      on, counts[#counts + 1] = true, line
-    elseif total then
-      on = false
-    end
+  -- drip --count, less the opcodes that never ran, and drip --profile
+  local count_rows, profile_rows, on, profiling = {}, {}, false, false
+  for _, line in ipairs(lines(OUT .. "/fib-counts.txt")) do
+    local starts, total = not on and line:find("drip --count", 1, true), line:match("^total")
+    count_rows[#count_rows + 1] = (starts or on and (total or not line:match(" 0 +0%.00%%$"))) and line or nil
+    on = (on or starts) and not (on and total)
     profiling = profiling or line:find("drip --profile", 1, true) ~= nil
     profile_rows[#profile_rows + 1] = profiling and line or nil
   end
-  write(DATA .. "/fib-count.out", counts)
+  write(DATA .. "/fib-count.out", count_rows)
   write(DATA .. "/fib-profile.out", profile_rows)
 
-  -- the flame graphs' data (make chapters draws them; their sentences are computed from
-  -- these files when the chapter is rendered), with the outlined-call build for the
-  -- differential flame graph against fib-c
-  wb.write_file(DATA .. "/fib-c.folded", read(OUT .. "/fib-c.folded"))
-  wb.write_file(DATA .. "/fib-drip.folded", read(OUT .. "/fib-drip.folded"))
+  -- The flame graphs' data (make chapters draws them; their sentences are computed from
+  -- these files when the chapter is rendered), the outlined-call build's for the
+  -- differential flame graph against fib-c.
+  must(cmd("cp", OUT .. "/fib-c.folded", OUT .. "/fib-drip.folded", DATA .. "/"), "cannot copy the folded stacks")
   local outline = OUT .. "/callgrind.out.fib-outline"
   if not wb.exists(outline) then
     die("no " .. outline .. ": profile-165 needs its DRIP_OUTLINE build")
   end
-  must(wb.command({ DRIPPROF, "fold", outline }) .. " > " .. q(DATA .. "/fib-outline-c.folded"),
-    "dripprof fold failed on " .. outline)
+  must(cmd(DRIPPROF, "fold", outline) .. " > " .. q(DATA .. "/fib-outline-c.folded"), "dripprof fold failed on " .. outline)
 
-  -- What callgrind calls "(below main)" and the loader's nameless entry. Valgrind renames
+  -- What callgrind calls "(below main)", and the loader's nameless entry. Valgrind renames
   -- the functions below main unless --show-below-main=yes: one tiny run with it shows
   -- which they are. The first frame of every stack is the dynamic loader's entry point,
   -- which has no symbol: callgrind names it by its address, the "Entry point address" of
   -- the loader's ELF header.
   local empty, names = output("mktemp --suffix=.drip"):gsub("\n$", ""), output("mktemp"):gsub("\n$", "")
-  must(wb.command({ "valgrind", "--tool=callgrind", "--show-below-main=yes", "--callgrind-out-file=" .. names,
-    DRIP, empty }) .. " >/dev/null 2>&1", "valgrind --show-below-main=yes failed")
+  must(cmd("valgrind", "--tool=callgrind", "--show-below-main=yes", "--callgrind-out-file=" .. names, DRIP, empty) ..
+    " >/dev/null 2>&1", "valgrind --show-below-main=yes failed")
   local below
   for _, s in ipairs(dripprof.stacks(names)) do
-    below = below or (#s.frames > 1 and s.frames[#s.frames] == "main" and s.frames) or nil
+    below = below or #s.frames > 1 and s.frames[#s.frames] == "main" and s.frames or nil
   end
   os.remove(empty)
   os.remove(names)
@@ -599,40 +540,38 @@ local function data()
     frames[#frames + 1] = "frame_" .. i .. " = " .. below[i]
   end
   frames[#frames + 1] = "loader = " .. loader
-  frames[#frames + 1] = "loader_entry = " .. (output("readelf -h " .. q(loader)):match("Entry point address: *([^\n]*)") or "")
+  frames[#frames + 1] = "loader_entry = " .. output("readelf -h " .. q(loader)):match("Entry point address: *([^\n]*)")
   write(DATA .. "/below.txt", frames)
 
   -- the same profile twice: profile-165's run of zoo, and one more, given the program by
   -- another path
   local second = output("mktemp"):gsub("\n$", "")
-  must(wb.command({ "valgrind", "--tool=callgrind", "--callgrind-out-file=" .. second, DRIP, "vm/bench/zoo.drip" }) ..
+  must(cmd("valgrind", "--tool=callgrind", "--callgrind-out-file=" .. second, DRIP, "vm/bench/zoo.drip") ..
     " >/dev/null 2>&1", "valgrind failed on zoo.drip")
-  write(DATA .. "/repeat.txt", { "# Two callgrind runs of zoo.drip: profile-165's and one more by chapters/165/capture.lua.",
-    "ir_zoo_first = " .. values.ir_zoo_total, "ir_zoo_second = " .. stacks_sum(second),
+  write(DATA .. "/repeat.txt", { "# Two callgrind runs of zoo.drip: profile-165's and one more by " ..
+    "chapters/165/capture.lua.", "ir_zoo_first = " .. values.ir_zoo_total, "ir_zoo_second = " .. stacks_sum(second),
     "runPlain_zoo_first = " .. runplain_rows(OUT .. "/callgrind.out.zoo"), "runPlain_zoo_second = " .. runplain_rows(second) })
   os.remove(second)
 
-  -- time: the best of three normal runs (the seconds fib.drip prints last), and the run
+  -- time: the best of three normal runs (fib.drip prints its seconds last), and the run
   -- under callgrind
-  local runs = {}
+  local runs, last = {}, "([^\n]*)\n*$"
   for i = 1, 3 do
-    runs[i] = tonumber(output(wb.command({ DRIP, "vm/bench/fib.drip" })):match("([^\n]*)\n*$"))
+    runs[i] = tonumber(output(cmd(DRIP, "vm/bench/fib.drip")):match(last))
   end
   table.sort(runs)
-  local under = tonumber(read(OUT .. "/fib.stdout"):match("([^\n]*)\n*$"))
+  local under = tonumber(read(OUT .. "/fib.stdout"):match(last))
   write(DATA .. "/timing.txt", { "# Seconds printed by fib.drip itself: three normal runs, and the run under callgrind.",
-    string.format("fib_seconds = %.2f", runs[1]), string.format("fib_seconds_slowest = %.2f", runs[3]),
-    string.format("fib_seconds_callgrind = %.1f", under), string.format("callgrind_slowdown = %.1f", under / runs[1]) })
+    ("fib_seconds = %.2f"):format(runs[1]), ("fib_seconds_slowest = %.2f"):format(runs[3]),
+    ("fib_seconds_callgrind = %.1f"):format(under), ("callgrind_slowdown = %.1f"):format(under / runs[1]) })
 
   local cpu = ("\n" .. output("lscpu 2>/dev/null || true")):match("\nModel name: *([^\n]*)")
-  local debian = (wb.read_file("/etc/debian_version") or "?\n"):gsub("\n$", "")
-  local cc = (os.getenv("CC") or "") ~= "" and os.getenv("CC") or "cc"
   write(DATA .. "/machine.txt", { "# The machine behind the numbers.",
-    "description = Debian " .. debian .. ", " .. (cpu or "unknown CPU") .. ", " .. wb.nproc() .. " cores",
-    "compiler = " .. output(cc .. " --version"):match("[^\n]*"),
+    "description = Debian " .. (wb.read_file("/etc/debian_version") or "?"):gsub("\n$", "") .. ", " ..
+      (cpu or "unknown CPU") .. ", " .. wb.nproc() .. " cores",
+    "compiler = " .. output(env("CC", "cc") .. " --version"):match("[^\n]*"),
     "valgrind = " .. output("valgrind --version"):match("[^\n]*") })
-
-  say("chapter-data-165: wrote " .. DATA .. "/; now run 'make chapters' (text and figures) and reread the chapter")
+  print("chapter-data-165: wrote " .. DATA .. "/; now run 'make chapters' (text and figures) and reread the chapter")
 end
 
 local ok, err = pcall(step == "profile" and profile or data)
@@ -640,6 +579,7 @@ if scratch then
   wb.rm_rf(scratch)
 end
 if not ok then
-  io.stderr:write(PREFIX, ": ", type(err) == "table" and err.message or tostring(err), "\n")
+  io.stderr:write(step == "profile" and "profile-165: " or "chapter-data-165: ",
+    type(err) == "table" and err.message or tostring(err), "\n")
   os.exit(1)
 end
