@@ -39,10 +39,12 @@ chapters: $(BUILD)/dripprof
 	  $(CH_TOOL) update $$dir $(BUILD)/$${dir%/} || exit 1; done
 
 # ---- a chapter's data: chapters/N/capture.lua ------------------------------------------
-# Two steps, each run with the VM's build settings in its environment: `profile` measures
-# into $(PROFILE_DIR) and writes $(PROFILE_DIR)/summary-N.txt; `data` copies what the
-# chapter quotes into chapters/N/data/ (it runs the profile step first when that summary
-# is missing).
+# Two steps. `profile` gets the VM's build settings in its environment, measures into
+# $(PROFILE_DIR) and writes $(PROFILE_DIR)/summary-N.txt; `data` copies what the chapter
+# quotes into chapters/N/data/, running the profile step first when that summary is
+# missing. The data step's environment holds none of those settings: the programs it
+# measures see the environment the committed data was measured in, which their start-up
+# code's instruction count follows.
 CH_CAPTURE_ARGS = $(BUILD)/drip $(BUILD)/dripprof $(PROFILE_DIR)
 
 profile-%: chapters/%/capture.lua $(BUILD)/drip $(BUILD)/drip-outline $(BUILD)/dripprof

@@ -45,12 +45,6 @@ local function fail(where, msg)
   error(where .. ": " .. msg, 0)
 end
 
-local keywords = {}
-for word in ("and break do else elseif end false for function goto if in local nil not or repeat "
-    .. "return then true until while"):gmatch("%a+") do
-  keywords[word] = true
-end
-
 -- The name expressions give the file at path: its base name, '-' made '_' (a '_' after a
 -- Lua keyword).
 local function name_of(path, base)
@@ -58,7 +52,7 @@ local function name_of(path, base)
   if not name:match("^[%a_][%w_]*$") then
     fail(path, "a data file's name must read as a Lua name once '-' is made '_'")
   end
-  return keywords[name] and name .. "_" or name
+  return load("local " .. name) and name or name .. "_" -- `local repeat` does not compile
 end
 
 -- Reads `key = value` lines into t, each key prefixed with prefix.
