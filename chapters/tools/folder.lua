@@ -54,8 +54,10 @@ function M.open(dir)
   if wb.exists(path) then
     local err
     settings, err = wb.load_data(path)
-    if type(settings) ~= "table" or type(settings.figures or {}) ~= "table" then
-      fail(path, err or "does not return { figures = {...} }")
+    if err then
+      error(err, 0) -- it names the file, and the line when there is one
+    elseif type(settings) ~= "table" or type(settings.figures or {}) ~= "table" then
+      fail(path, "does not return { figures = {...} }")
     end
   end
   for i, f in ipairs(settings.figures or {}) do

@@ -291,6 +291,24 @@ describe("the chapter tools", function()
       { { c = counts } }), "2.5\n")
   end)
 
+  -- ---- chapter folders ----------------------------------------------------------
+  it("a chapter folder's template and settings are checked, naming the file (and line)", function()
+    local dir = wb.temp_dir("build/chapters", "folder")
+    local settings = dir .. "/settings.lua"
+    wb.write_file(dir .. "/t.md.in", "# T\n")
+    wb.write_file(settings, 'return { figures = { { name = "f", title = "t", folded = "f" } } }\n')
+    expect_error(function() folder.open(dir) end, settings .. ": figure 1: needs countname")
+    wb.write_file(settings, 'return { figures = { { name = "f", title = "t", countname = "Ir" } } }\n')
+    expect_error(function() folder.open(dir) end, "needs folded, or before and after")
+    wb.write_file(settings, "return { figures = {\n ,, } }\n")
+    expect_error(function() folder.open(dir) end, settings .. ":2:")
+    os.remove(settings)
+    expect_eq(#folder.open(dir).figures, 0)
+    wb.write_file(dir .. "/u.md.in", "")
+    expect_error(function() folder.open(dir) end, "needs one template NAME.md.in, not 2")
+    wb.rm_rf(dir)
+  end)
+
   -- ---- listings -----------------------------------------------------------------
   it("listings pair code with output", function()
     local md = "text\n```c\nint main(void){return 0;}\n```\n```output\nhi\n```\n```c fragment\nx\n```\n"
