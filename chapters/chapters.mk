@@ -1,72 +1,62 @@
-# chapters/: the chapter text and figures, generated from committed data.
+# chapters/: the chapters, one folder each (chapters/N/, laid out as
+# chapters/tools/folder.lua says), and the engine that renders and checks them. The
+# engine names no chapter: a new chapter is a new folder.
 #
-# chapters/165-profiling-the-vm.md is rendered from 165-profiling-the-vm.md.in
-# and the files in chapters/data/165/, which `make chapter-data-165` copies from
-# a real `make profile-165` run (the .out tables are both shown verbatim and
-# read by the sentences about them; vm/bench/fib.drip is shown as it is). The flame graphs in chapters/figures/ are drawn
-# by dripprof from the folded stacks in the same folder (the differential one
-# from two of them, through `dripprof diff`). The suite `chapters` fails when
-# the committed text or figures no longer match their data or the data breaks
-# a claim of the text, and builds and runs every C listing, checking what it
-# prints; then it opens the web edition (`make book`, below) in headless
-# Chromium (chapters/book/check_book.sh): one pass or one failure, or SKIPPED
-# where Chromium is missing, which counts as neither.
+# A chapter's text, NAME.md, is rendered from its template NAME.md.in and the files in
+# its data/, which its capture.lua makes from real runs (`make profile-N`, then
+# `make chapter-data-N`); its flame graphs, figures/*.svg, are drawn by dripprof from
+# data/ as its settings.lua says. All of them are committed. The suite `chapters`
+# fails when the committed text or figures no longer match their data, or the data
+# breaks a claim of the text; it builds and runs every C listing, runs the engine's
+# tests (chapters/tools/render_spec.lua) and each chapter's own (chapter_spec.lua),
+# and opens each page of the web edition (`make book`, below) in headless Chromium
+# (chapters/book/check_book.sh): one pass or one failure a page, or SKIPPED where
+# Chromium is missing, which counts as neither.
 
 CH_TOOL     := $(LUA) chapters/tools/chapter.lua
-CH_165_IN   := chapters/165-profiling-the-vm.md.in
-CH_165_MD   := chapters/165-profiling-the-vm.md
-CH_165_DATA := $(sort $(wildcard chapters/data/165/*.txt chapters/data/165/*.folded \
-                 chapters/data/165/*.out))
-CH_165_INCS := $(wildcard chapters/listings/*) vm/bench/fib.drip
-CH_TOOLS    := $(wildcard chapters/tools/*.lua)
-CH_FIGURES  := chapters/figures/165-fib-c.svg chapters/figures/165-fib-drip.svg \
-               chapters/figures/165-fib-outline-diff.svg
-CH_TITLE_165-fib-c    := fib.drip on build/drip: C functions (callgrind)
-CH_COUNT_165-fib-c    := Ir
-CH_TITLE_165-fib-drip := fib.drip: Drip functions (drip --folded)
-CH_COUNT_165-fib-drip := bytecodes
-CH_TITLE_165-fib-outline-diff := fib.drip: build/drip-outline against build/drip (callgrind)
-CH_COUNT_165-fib-outline-diff := Ir
-# A figure NAME is drawn from chapters/data/165/NAME-without-165-.folded; a
-# NAME ending in -diff from `dripprof diff` of fib-c.folded (BEFORE) and the
-# folded file named by the rest (AFTER: 165-fib-outline-diff is fib-outline-c).
-CH_DIFF_AFTER = chapters/data/165/$(patsubst 165-%-diff,%,$(1))-c.folded
-CH_FLAME = $(if $(filter %-diff,$(1)),\
-             $(BUILD)/dripprof diff chapters/data/165/fib-c.folded $(CH_DIFF_AFTER) | ,)\
-           $(BUILD)/dripprof flame --title "$(CH_TITLE_$(1))" --countname $(CH_COUNT_$(1)) \
-           $(if $(filter %-diff,$(1)),-,chapters/data/165/$(patsubst 165-%,%,$(1)).folded)
+CH_DIRS     := $(sort $(dir $(wildcard chapters/[0-9]*/*.md.in)))
+CH_MARKDOWN := $(patsubst %.md.in,%.md,$(wildcard $(CH_DIRS:%=%*.md.in)))
+CH_CAPTURED := $(patsubst chapters/%/capture.lua,%,$(wildcard $(CH_DIRS:%=%capture.lua)))
 
-HELP += "chapters         render the chapters and their figures from committed data"
-HELP += "test-chapters    check the chapter text and figures against their data, run its listings (in make test)"
+FIB_N       ?= 35
+PROFILE_DIR := $(BUILD)/profile
+
+HELP += "chapters         render every chapter's text and figures from its committed data"
+HELP += "test-chapters    check the chapters' text and figures against their data, run their listings (in make test)"
 HELP += "book             the web edition: build/book/index.html and a page per chapter (pandoc)"
-HELP += "chapter-data-165 copy the numbers of a 'make profile-165' run into chapters/data/165"
+HELP += "profile-N        chapter N's measurements (chapters/N/capture.lua profile, N = $(CH_CAPTURED)) into build/profile/; FIB_N=$(FIB_N)"
+HELP += "chapter-data-N   copy what chapter N quotes from its 'make profile-N' run into chapters/N/data/"
 
-.PHONY: chapters chapter-data-165 test-chapters book
+.PHONY: chapters test-chapters book
 
-# The committed chapter and figures are sources as far as make is concerned: no rule
+# The committed chapters and figures are sources as far as make is concerned: no rule
 # remakes them on the way to something else, so `make book` and `make test` in a fresh
 # clone (where every file's time is the checkout's) never overwrite what test-chapters is
-# about to compare. `make chapters` draws everything afresh into $(BUILD)/chapters and
+# about to compare. `make chapters` draws everything afresh into $(BUILD)/chapters/N and
 # copies over what changed.
-CH_FRESH_MD := $(BUILD)/chapters/$(notdir $(CH_165_MD))
+chapters: $(BUILD)/dripprof
+	@for dir in $(CH_DIRS); do \
+	  $(CH_TOOL) update $$dir $(BUILD)/$${dir%/} || exit 1; done
 
-chapters: $(BUILD)/dripprof $(CH_FIGURES:%=$(BUILD)/%)
-	@mkdir -p $(dir $(CH_FRESH_MD))
-	$(CH_TOOL) render $(CH_165_IN) $(CH_FRESH_MD) $(CH_165_DATA)
-	@for fresh in $(CH_FRESH_MD) $(CH_FIGURES:%=$(BUILD)/%); do \
-	  committed=$${fresh#$(BUILD)/}; \
-	  cmp -s "$$fresh" "$$committed" || { cp "$$fresh" "$$committed"; echo "chapters: wrote $$committed"; }; \
-	done
+# ---- a chapter's data: chapters/N/capture.lua ------------------------------------------
+# Two steps. `profile` gets the VM's build settings in its environment, measures into
+# $(PROFILE_DIR) and writes $(PROFILE_DIR)/summary-N.txt; `data` copies what the chapter
+# quotes into chapters/N/data/, running the profile step first when that summary is
+# missing. The data step's environment holds none of those settings: the programs it
+# measures see the environment the committed data was measured in, which their start-up
+# code's instruction count follows.
+CH_CAPTURE_ARGS = $(BUILD)/drip $(BUILD)/dripprof $(PROFILE_DIR)
 
-# A figure as its data and today's dripprof draw it: for `make chapters` to copy, and for
-# test-chapters to compare with the committed one.
-$(BUILD)/chapters/figures/%.svg: $(wildcard chapters/data/165/*.folded) $(BUILD)/dripprof
-	@mkdir -p $(@D)
-	@set -o pipefail; $(call CH_FLAME,$*) > $@
+profile-%: chapters/%/capture.lua $(BUILD)/drip $(BUILD)/drip-outline $(BUILD)/dripprof
+	@FIB_N=$(FIB_N) DRIP_OUTLINE=$(BUILD)/drip-outline CC="$(CC)" VM_SOURCES="$(VM_SOURCES)" \
+	  VM_CFLAGS_NODEBUG="$(filter-out -g,$(or $(VM_CFLAGS),$(CWARN) -O2))" \
+	  $(LUA) $< profile $(CH_CAPTURE_ARGS)
 
-chapter-data-165: $(BUILD)/dripprof
-	@test -f $(BUILD)/profile/summary-165.txt || $(MAKE) --no-print-directory profile-165
-	bash chapters/tools/capture165.sh $(BUILD)/profile $(BUILD)/drip $(BUILD)/dripprof
+chapter-data-%: chapters/%/capture.lua $(BUILD)/dripprof | $(PROFILE_DIR)/summary-%.txt
+	$(LUA) $< data $(CH_CAPTURE_ARGS)
+
+$(PROFILE_DIR)/summary-%.txt:
+	@$(MAKE) --no-print-directory profile-$*
 
 # ---- the web edition ------------------------------------------------------------
 # pandoc turns each chapter into a standalone page: GitHub-flavoured Markdown
@@ -78,28 +68,33 @@ chapter-data-165: $(BUILD)/dripprof
 # a second tool and our own HTML post-processing.
 BOOK_DIR    := $(BUILD)/book
 BOOK_SRC    := chapters/book
-BOOK_MD     := $(CH_165_MD)
-BOOK_PAGES  := $(BOOK_MD:chapters/%.md=$(BOOK_DIR)/%.html)
 BOOK_PANDOC := pandoc --from=gfm+footnotes --to=html5 --standalone --highlight-style=tango \
                --css=style.css --include-before-body=$(BOOK_SRC)/nav.html
+# chapters/N/NAME.md is the page N-NAME.html (test_chapters.sh names it the same way).
+book_page    = $(BOOK_DIR)/$(subst /,-,$(patsubst chapters/%.md,%,$(1))).html
+BOOK_PAGES  := $(foreach md,$(CH_MARKDOWN),$(call book_page,$(md)))
 
 book: $(BOOK_DIR)/index.html $(BOOK_PAGES) $(BOOK_DIR)/style.css
 
 BOOK_NEEDS_PANDOC = @command -v pandoc >/dev/null || \
   { echo "make book: pandoc is not installed (make setup installs it)"; exit 1; }
 
-$(BOOK_DIR)/%.html: chapters/%.md $(CH_FIGURES) $(BOOK_SRC)/inline_svg.lua $(BOOK_SRC)/nav.html
+# Each page's prerequisites, its chapter's text first ($<), come from the rule made for it
+# below.
+$(BOOK_PAGES):
 	$(BOOK_NEEDS_PANDOC)
 	@mkdir -p $(@D)
 	$(BOOK_PANDOC) --lua-filter=$(BOOK_SRC)/inline_svg.lua \
 	  --metadata pagetitle="$$(sed -n '1s/^# //p' $<)" -o $@ $<
+$(foreach md,$(CH_MARKDOWN),$(eval $(call book_page,$(md)): $(md) $(wildcard $(dir $(md))figures/*.svg) \
+  $(BOOK_SRC)/inline_svg.lua $(BOOK_SRC)/nav.html))
 
-$(BOOK_DIR)/index.md: $(BOOK_MD)
+$(BOOK_DIR)/index.md: $(CH_MARKDOWN)
 	@mkdir -p $(@D)
 	@{ echo "# The Drip Workbook"; echo; \
 	   echo "The chapters of the workbook, with their flame graphs live: hover, click to zoom, search."; \
-	   echo; for f in $^; do \
-	     echo "- [$$(sed -n '1s/^# //p' $$f)]($$(basename $$f .md).html)"; done; } > $@
+	   echo; $(foreach md,$(CH_MARKDOWN),\
+	     echo "- [$$(sed -n '1s/^# //p' $(md))]($(notdir $(call book_page,$(md))))";) } > $@
 
 $(BOOK_DIR)/index.html: $(BOOK_DIR)/index.md $(BOOK_SRC)/nav.html
 	$(BOOK_NEEDS_PANDOC)
@@ -112,6 +107,5 @@ $(BOOK_DIR)/style.css: $(BOOK_SRC)/style.css
 TEST_SUITES += chapters
 test-chapters: $(BUILD)/dripprof book
 	@mkdir -p $(TEST_RESULTS)
-	@CH_TEMPLATE=$(CH_165_IN) CH_MARKDOWN=$(CH_165_MD) CH_DATA="$(CH_165_DATA)" CH_FIGURES="$(CH_FIGURES)" \
-	  BUILD=$(BUILD) CC="$(CC)" CWARN="$(CWARN)" MAKE="$(MAKE)" LUA=$(LUA) \
+	@CH_DIRS="$(CH_DIRS)" BUILD=$(BUILD) CC="$(CC)" CWARN="$(CWARN)" LUA=$(LUA) \
 	  bash chapters/tools/test_chapters.sh $(TEST_RESULTS)/chapters.result

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# check_book.sh BOOK_DIR WORKDIR CHAPTER.md: the web edition in headless Chromium.
+# check_book.sh BOOK_DIR WORKDIR CHAPTER.md PAGE.html: one page of the web edition
+# in headless Chromium.
 #
 # Loads the chapter's page (and the index) the way a reader does, with the
-# browser of vm/prof/tests/headless.sh, and checks what a reader would see:
+# browser of vm/prof/tests/headless.sh, and checks what a reader would see (each
+# check of a kind of content the chapter has: tables, C listings, figures,
+# differential figures, footnotes):
 #
 #   - the page loads without a script error, a console.error, an unhandled
 #     rejection or a resource that failed to load (a recorder script is put
@@ -11,10 +14,12 @@
 #     listings are highlighted (keywords drawn in another colour);
 #   - every figure the Markdown names is in the page as an inline <svg>, its
 #     script has run (data-ready), and it has a non-zero size;
-#   - a search in an embedded flame graph paints the matching boxes, says
-#     "Matched: ...", and leaves the other graphs alone; a click zooms;
-#   - hovering over a box of the differential graph shows both counts and
-#     the change; the footnotes link both ways; the index links the page.
+#   - a search in the first flame graph (for a frame it holds once) paints
+#     the matching box, says "Matched: ...", and leaves the other graphs alone;
+#     a click zooms;
+#   - hovering over a box of each differential graph (a figure whose SVG has
+#     a legend) shows both counts and the change; the footnotes link both
+#     ways; the index links the page.
 #
 # The page's own script writes one line per check into the harness, which
 # --dump-dom prints. Exit: 0 all passed, 1 a check failed, 3 skipped because
@@ -23,6 +28,7 @@ set -uo pipefail
 book=$1
 work=$2
 chapter=$3
+page=$4
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../../vm/prof/tests/headless.sh"
 browser=$(headless_browser)
@@ -30,13 +36,16 @@ if [ -z "$browser" ]; then
     echo "chapters: book check SKIPPED: chromium is not installed (apt-get install chromium)"
     exit 3
 fi
-page=$(basename "$chapter" .md).html
 [ -f "$book/$page" ] || { echo "chapters: book check FAILED: no $book/$page (make book)"; exit 1; }
 rm -rf "$work" && mkdir -p "$work" && cp -R "$book"/. "$work"/ && work=$(cd "$work" && pwd)
 
 # The figures the Markdown shows, as the page names them (data-src).
 figures=$(sed -n 's/^!\[[^]]*\](\([^)]*\.svg\))$/\1/p' "$chapter" |
     awk 'BEGIN { printf "[" } { printf "%s\"%s\"", (NR > 1 ? ", " : ""), $0 } END { printf "]" }')
+# Of those, the differential ones (their SVG has a legend), and the Markdown's footnotes.
+diffs=$(sed -n 's/^!\[[^]]*\](\([^)]*\.svg\))$/\1/p' "$chapter" |
+    while read -r svg; do grep -q 'id="legend"' "$(dirname "$chapter")/$svg" && echo "$svg"; done | wc -l)
+notes=$(grep -c '^\[\^[^]]*\]:' "$chapter")
 
 # The recorder, first thing in the copy's <head>.
 cat > "$work/recorder.js" <<'SCRIPT'
@@ -59,110 +68,15 @@ awk -v recorder="$work/recorder.js" '
     "$book/$page" > "$work/$page"
 grep -q '__problems' "$work/$page" || { echo "chapters: book check FAILED: no <head> in $page"; exit 1; }
 
+cp "$here/check_book.js" "$work/check_book.js"
 cat > "$work/check.html" <<PAGE
 <!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>web edition check</title></head>
 <body><iframe id="page" src="$page" width="1100" height="900"></iframe>
 <iframe id="index" src="index.html" width="600" height="300"></iframe>
 <pre id="result">not run</pre>
-<script>
-var FIGURES = $figures, PAGE = "$page", MATCH = 'rgb(230,0,230)';
-var lines = [], failed = 0, loaded = 0;
-function check(what, ok, got) {
-  lines.push((ok ? 'ok   ' : 'FAIL ') + what + (ok ? '' : ' (got ' + got + ')'));
-  if (!ok) failed++;
-}
-function click(el) { el.dispatchEvent(new MouseEvent('click', { bubbles: true })); }
-function boxNamed(svg, name) {
-  var found = null;
-  svg.querySelectorAll('g.f').forEach(function (g) {
-    if (!found && g.querySelector('title').textContent.indexOf(name + ' (') === 0) found = g;
-  });
-  return found;
-}
-function checkPage() {
-  var frame = document.getElementById('page'), doc = frame.contentDocument, win = frame.contentWindow;
-  check('figures are named in the Markdown', FIGURES.length > 0, FIGURES.length);
-  var style = win.getComputedStyle(doc.querySelector('table'));
-  check('style sheet applied (tables)', style.borderCollapse === 'collapse', style.borderCollapse);
-  var keyword = doc.querySelector('pre.sourceCode code span.kw, pre.sourceCode code span.dt');
-  check('C listing highlighted', keyword !== null &&
-        win.getComputedStyle(keyword).color !== win.getComputedStyle(keyword.parentNode).color,
-        keyword && win.getComputedStyle(keyword).color);
-  var svgs = [];
-  FIGURES.forEach(function (src) {
-    var fig = doc.querySelector('figure[data-src="' + src + '"]');
-    var svg = fig && fig.querySelector('svg');
-    var box = svg && svg.getBoundingClientRect();
-    check('figure ' + src + ' inline', svg !== null, fig);
-    if (!svg) return;
-    svgs.push(svg);
-    check('figure ' + src + ' has a size', box.width > 0 && box.height > 0, box.width + 'x' + box.height);
-    check('figure ' + src + ' script ran', svg.getAttribute('data-ready') === 'yes',
-          svg.getAttribute('data-ready'));
-  });
-  check('no other inline SVG', doc.querySelectorAll('figure svg').length === FIGURES.length,
-        doc.querySelectorAll('figure svg').length);
-  if (svgs.length === 0) return;
-
-  // Search in the first graph: its matching boxes turn magenta, the others do not move.
-  var first = svgs[0], name = 'main';
-  win.prompt = function () { return '^' + name + '\$'; };
-  click(first.querySelector('#search'));
-  var painted = 0;
-  first.querySelectorAll('g.f > rect').forEach(function (r) {
-    if (r.getAttribute('fill') === MATCH) painted++;
-  });
-  var matched = first.querySelector('#matched').textContent;
-  check('search paints the matching box', painted === 1, painted);
-  check('search says Matched', /^Matched: [0-9.]+%$/.test(matched) && matched !== 'Matched: 0.00%', matched);
-  svgs.slice(1).forEach(function (other, i) {
-    check('search leaves graph ' + (i + 2) + ' alone', other.querySelector('#matched').textContent.trim() === '',
-          other.querySelector('#matched').textContent);
-  });
-  click(first.querySelector('#search'));
-  check('search reset', first.querySelector('#matched').textContent.trim() === '',
-        first.querySelector('#matched').textContent);
-
-  // A click zooms inside the embedded graph.
-  var all = first.querySelector('g.f > rect'), box = boxNamed(first, name);
-  var full = Number(all.getAttribute('width'));
-  var small = boxNamed(first, 'interpret') || box;
-  click(small.querySelector('rect'));
-  check('click zooms', Math.abs(Number(small.querySelector('rect').getAttribute('width')) - full) < 0.02,
-        small.querySelector('rect').getAttribute('width'));
-  click(first.querySelector('#unzoom'));
-
-  // Hover in the differential graph: both counts and the change.
-  var diff = svgs.filter(function (s) { return s.querySelector('#legend'); })[0];
-  check('a differential graph with a legend', diff !== undefined, svgs.length);
-  if (diff) {
-    var boxes = diff.querySelectorAll('g.f'), target = boxes[boxes.length - 1];
-    target.querySelector('rect').dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
-    var details = diff.querySelector('#details').textContent;
-    check('hover shows before, after and change', /\([0-9,]+ Ir, [0-9.]+%\); before: [0-9,]+, change: /.test(details),
-          details);
-  }
-  var refs = doc.querySelectorAll('a.footnote-ref');
-  var dangling = [].filter.call(refs, function (a) { return !doc.getElementById(a.getAttribute('href').slice(1)); });
-  check('footnotes link to their notes', refs.length > 0 && dangling.length === 0, refs.length + ' / ' + dangling.length);
-  check('no horizontal scrolling', doc.documentElement.scrollWidth <= doc.documentElement.clientWidth,
-        doc.documentElement.scrollWidth);
-  var problems = win.__problems || ['the recorder did not run'];
-  check('no errors while loading and using the page', problems.length === 0, problems.join('; '));
-}
-function checkIndex() {
-  var doc = document.getElementById('index').contentDocument;
-  check('index links the chapter', doc.querySelector('a[href="' + PAGE + '"]') !== null,
-        doc.body && doc.body.innerHTML.slice(0, 200));
-}
-function finish() {
-  try { checkPage(); checkIndex(); } catch (e) { check('no exception in the checks', false, e); }
-  document.getElementById('result').textContent =
-    lines.join('\n') + '\n' + (failed ? 'RESULT: FAILED' : 'RESULT: PASSED');
-}
-window.addEventListener('load', finish);
-</script></body></html>
+<script>var FIGURES = $figures, DIFFS = $diffs, NOTES = $notes, PAGE = "$page";</script>
+<script src="check_book.js"></script></body></html>
 PAGE
 
 headless_check "$browser" "file://$work/check.html" "$work" "chapters: book: " "chapters: book check"

@@ -1,108 +1,100 @@
--- chapter.lua: the command line for building and checking chapters.
+-- chapter.lua: the command line of the chapter engine, over one chapter folder (folder.lua).
 --
---   lua5.4 chapter.lua render TEMPLATE OUTPUT DATA...  fill TEMPLATE, write OUTPUT
---   lua5.4 chapter.lua stale TEMPLATE MARKDOWN DATA... exit 1 if MARKDOWN differs
---   lua5.4 chapter.lua listings MARKDOWN WORKDIR -- CC FLAGS...
---        build and run every C listing; prints `ok`/`FAIL` per listing and a
---        last line `P F` (passed, failed) for the test suite.
--- (make runs it, with LUA_PATH set; folded stacks are read by build/dripprof.)
--- A data file's keys are prefixed with its base name: profile.txt gives
--- `profile.KEY`. Folded-stack files (NAME.folded) and included tables
--- (NAME.out) are data too: the template's expressions reach them through
--- stacks.lua's and tables.lua's functions, by their base name with '-'
--- made '_' (fib-drip.folded is fib_drip, fib-lines.out is fib_lines).
+--   lua5.4 chapter.lua update DIR OUTDIR
+--        render DIR's text and figures afresh into OUTDIR, then copy each one that
+--        differs over the committed file (make chapters)
+--   lua5.4 chapter.lua check DIR OUTDIR -- CC FLAGS...
+--        the same into OUTDIR, compared with the committed files; then build and run every
+--        C listing of the committed text. Prints `ok`/`FAIL` per check and a last line
+--        `P F` (passed, failed) for the test suite (make test-chapters).
+-- (make runs it, with LUA_PATH set; folded stacks are read and drawn by build/dripprof.)
 local wb = require("vm.lib.workbook")
-local render = require("chapters.tools.render")
+local folder = require("chapters.tools.folder")
 local listings = require("chapters.tools.listings")
-local stacks = require("chapters.tools.stacks")
-local tables = require("chapters.tools.tables")
 
-local function slurp(path)
-  local text, err = wb.read_file(path)
-  if not text then
-    io.stderr:write("chapter: cannot read " .. path .. ": " .. err .. "\n")
-    os.exit(2)
+-- What chapter ch is made of: its text, then its figures, each { fresh = a path in outdir,
+-- committed = its path in the folder, make = function(path), ok = ..., stale = ... }.
+local function products(ch, outdir)
+  wb.mkdir_p(outdir .. "/figures")
+  local list = { { fresh = outdir .. "/" .. wb.basename(ch.markdown), committed = ch.markdown,
+    make = function(path) wb.write_file(path, folder.render(ch)) end,
+    ok = "matches its template and data", stale = "does not match its template and data: run `make chapters` and reread it" } }
+  for _, f in ipairs(ch.figures) do
+    list[#list + 1] = { fresh = outdir .. "/figures/" .. f.name .. ".svg",
+      committed = ch.dir .. "/figures/" .. f.name .. ".svg",
+      make = function(path) folder.draw(ch, f, path) end,
+      ok = "is drawn from its data", stale = "differs from what its data draws: run 'make chapters'" }
   end
-  return text
+  return list
 end
 
--- The functions a template's expressions may call: stacks.lua's over the
--- folded-stack files, tables.lua's over the included tables.
-local function functions_for(folded, included)
-  local all = stacks.functions(folded)
-  for name, fn in pairs(tables.functions(included)) do
-    all[name] = fn
+local function update(ch, outdir)
+  for _, p in ipairs(products(ch, outdir)) do
+    p.make(p.fresh)
+    if wb.read_file(p.fresh) ~= wb.read_file(p.committed) then
+      assert(wb.copy(p.fresh, p.committed), "cannot write " .. p.committed)
+      print("chapters: wrote " .. p.committed)
+    end
   end
-  return all
 end
 
-local function rendered(template, data_files)
-  local data, folded, included = render.load_files(data_files)
-  local dir = template:match("^(.*)/[^/]*$") or "."
-  return render.render(slurp(template), data, template, dir, functions_for(folded, included))
-end
-
--- compiler: the command words (compiler and flags).
-local function run_listings(md, workdir, compiler)
-  local ok_count, failed = 0, 0
+-- Builds and runs every C listing of the committed text; verdict(ok, message) for each.
+local function run_listings(md, workdir, compiler, verdict)
   wb.mkdir_p(workdir)
-  for i, l in ipairs(listings.extract(slurp(md))) do
-    local src = string.format("%s/listing%d.c", workdir, i)
-    local exe = string.format("%s/listing%d", workdir, i)
+  for i, l in ipairs(listings.extract(assert(wb.read_file(md)))) do
+    local src, exe = string.format("%s/listing%d.c", workdir, i), string.format("%s/listing%d", workdir, i)
     wb.write_file(src, l.code)
-    local label = string.format("%s:%d listing %d", md, l.line, i)
     local words = { table.unpack(compiler) }
     table.move({ "-o", exe, src }, 1, 3, #words + 1, words)
     local diag, built = wb.capture(wb.command(words) .. " 2>&1")
-    local problem
-    if not built then
-      problem = "does not compile:\n" .. diag
-    else
-      local out, ran = wb.capture(wb.quote(exe) .. " 2>&1")
-      if not ran then
-        problem = "exits with an error; it printed:\n" .. out
-      elseif l.output and out ~= l.output then
-        problem = "prints something else.\n--- the chapter says:\n" .. l.output ..
-             "--- it printed:\n" .. out
-      end
+    local out, ran = "", false
+    if built then
+      out, ran = wb.capture(wb.quote(exe) .. " 2>&1")
     end
-    if problem then
-      failed = failed + 1
-      print("FAIL " .. label .. " " .. problem)
-    else
-      ok_count = ok_count + 1
-      print("ok   " .. label)
-    end
+    local problem = not built and "does not compile:\n" .. diag
+        or not ran and "exits with an error; it printed:\n" .. out
+        or l.output and out ~= l.output and "prints something else.\n--- the chapter says:\n" .. l.output ..
+        "--- it printed:\n" .. out
+    verdict(not problem, string.format("%s:%d listing %d", md, l.line, i) .. (problem and " " .. problem or ""))
   end
-  return ok_count, failed
 end
 
-local parser = wb.parser("chapter.lua", "Builds and checks the chapters.")
+local function check(ch, outdir, compiler)
+  local passed, failed = 0, 0
+  local function verdict(ok, message)
+    print((ok and "ok   " or "FAIL ") .. message)
+    passed, failed = passed + (ok and 1 or 0), failed + (ok and 0 or 1)
+  end
+  for _, p in ipairs(products(ch, outdir)) do
+    local made, err = pcall(p.make, p.fresh)
+    if not made then
+      verdict(false, p.committed .. " cannot be made: " .. tostring(err))
+    else
+      local same = wb.read_file(p.fresh) == wb.read_file(p.committed)
+      verdict(same, p.committed .. " " .. (same and p.ok or p.stale))
+    end
+  end
+  run_listings(ch.markdown, outdir .. "/listings", compiler, verdict)
+  return passed, failed
+end
+
+local parser = wb.parser("chapter.lua", "Renders and checks a chapter folder.")
 parser:command_target("command")
-local render_command = parser:command("render", "fill TEMPLATE with DATA, write OUTPUT")
-render_command:argument("template")
-render_command:argument("output")
-render_command:argument("data"):args("*")
-local stale_command = parser:command("stale", "exit 1 if MARKDOWN is not what TEMPLATE and DATA render")
-stale_command:argument("template")
-stale_command:argument("markdown")
-stale_command:argument("data"):args("*")
-local listings_command = parser:command("listings", "build and run every C listing of MARKDOWN")
-listings_command:argument("markdown")
-listings_command:argument("workdir")
-listings_command:argument("compiler", "the compiler and its flags, after --"):args("+")
+local update_command = parser:command("update", "render DIR into OUTDIR, copy what changed over the committed files")
+update_command:argument("dir")
+update_command:argument("outdir")
+local check_command = parser:command("check", "compare DIR's committed text and figures with its data; run its listings")
+check_command:argument("dir")
+check_command:argument("outdir")
+check_command:argument("compiler", "the compiler and its flags, after --"):args("+")
 local args = wb.parse(parser, arg)
 
 local ok, err = pcall(function()
-  if args.command == "render" then
-    wb.write_file(args.output, rendered(args.template, args.data))
-  elseif args.command == "stale" then
-    if rendered(args.template, args.data) ~= slurp(args.markdown) then
-      print(args.markdown .. " does not match its template and data: run `make chapters` and reread it")
-      os.exit(1)
-    end
+  local ch = folder.open(args.dir)
+  if args.command == "update" then
+    update(ch, args.outdir)
   else
-    local passed, failed = run_listings(args.markdown, args.workdir, args.compiler)
+    local passed, failed = check(ch, args.outdir, args.compiler)
     print(passed .. " " .. failed)
   end
 end)

@@ -8,8 +8,8 @@
 -- does data that breaks a claim the text makes.
 --
 -- Placeholders:
---   {{key}}               the value of key, as written in the data file
---   {{EXPR|filter|...}}   an expression (expr.lua) through filters:
+--   {{key}}               the value of key (file.key), as written in the data file
+--   {{EXPR|filter|...}}   a Lua expression through filters:
 --       commas            a whole number with thousands separators: 358,328,431
 --       %.1f              any Lua string.format pattern
 --       abs               the absolute value
@@ -25,15 +25,34 @@
 -- A computed number needs a format (commas, a pattern, about, ...): the
 -- template decides how exact a number reads.
 --
--- Data files hold `key = value` lines; `#` starts a comment line. Keys from
--- several files share one namespace, prefixed by the file's given prefix.
+-- Data files hold `key = value` lines; `#` starts a comment line. A file is named in
+-- expressions by its base name with '-' made '_', and a '_' after a Lua keyword
+-- (repeat.txt is repeat_): its keys are that name's fields (profile.ir_fib_total), a
+-- folded-stack or table file is that name itself, given to the functions of stacks.lua
+-- and tables.lua (self_count(fib_c, "runPlain")).
+--
+-- Expressions are Lua's, compiled by load() in an environment that holds only those
+-- names and the functions abs, round, min, max, contains (plain text in text), tonumber
+-- and the caller's. A value is a number when tonumber reads it (0x1ab70 does), else text.
+-- An unknown name or key is an error, and so is a division by zero, which Lua turns into
+-- a value that is no finite number: as a placeholder's value, or as a function's argument
+-- or result.
 local wb = require("vm.lib.workbook")
-local expr = require("chapters.tools.expr")
 
 local M = {}
 
 local function fail(where, msg)
   error(where .. ": " .. msg, 0)
+end
+
+-- The name expressions give the file at path: its base name, '-' made '_' (a '_' after a
+-- Lua keyword).
+local function name_of(path, base)
+  local name = base:gsub("-", "_")
+  if not name:match("^[%a_][%w_]*$") then
+    fail(path, "a data file's name must read as a Lua name once '-' is made '_'")
+  end
+  return load("local " .. name) and name or name .. "_" -- `local repeat` does not compile
 end
 
 -- Reads `key = value` lines into t, each key prefixed with prefix.
@@ -45,9 +64,9 @@ function M.load_data(t, path, prefix)
   for n, line in ipairs(wb.split_lines(text)) do
     line = line:gsub("\r$", "")
     if line ~= "" and not line:match("^%s*#") then
-      local k, v = line:match("^%s*([%w_.]+)%s*=%s*(.-)%s*$")
+      local k, v = line:match("^%s*([%a_][%w_]*)%s*=%s*(.-)%s*$")
       if not k then
-        fail(path .. ":" .. n, "expected 'key = value', got '" .. line .. "'")
+        fail(path .. ":" .. n, "expected 'key = value' (a key of letters, digits and _), got '" .. line .. "'")
       end
       t[prefix .. k] = v
     end
@@ -55,23 +74,21 @@ function M.load_data(t, path, prefix)
   return t
 end
 
--- Loads a chapter's data files: `key = value` files into one table, keys
--- prefixed with the file's base name (profile.txt gives profile.KEY);
--- folded-stack files (NAME.folded) as a name -> path table, the name with
--- '-' made '_' (fib-drip.folded is fib_drip), for stacks.lua; and the
--- tables the text includes (NAME.out) the same way, for tables.lua.
+-- Loads a chapter's data files: `key = value` files into one table, keys prefixed with
+-- the file's name and a dot (profile.txt gives profile.KEY); folded-stack files
+-- (NAME.folded) as a name -> path table (fib-drip.folded is fib_drip), for stacks.lua;
+-- and the tables the text includes (NAME.out) the same way, for tables.lua.
 function M.load_files(paths)
   local data, folded, tables = {}, {}, {}
   for _, path in ipairs(paths) do
-    local stack_name = path:match("([^/]+)%.folded$")
-    local table_name = path:match("([^/]+)%.out$")
+    local base = wb.basename(path)
+    local stack_name, table_name = base:match("^(.+)%.folded$"), base:match("^(.+)%.out$")
     if stack_name then
-      folded[(stack_name:gsub("-", "_"))] = path
+      folded[name_of(path, stack_name)] = path
     elseif table_name then
-      tables[(table_name:gsub("-", "_"))] = path
+      tables[name_of(path, table_name)] = path
     else
-      local base = path:match("([^/]+)%.txt$") or path:match("([^/]+)$")
-      M.load_data(data, path, base .. ".")
+      M.load_data(data, path, name_of(path, base:match("^(.+)%.txt$") or base) .. ".")
     end
   end
   return data, folded, tables
@@ -92,6 +109,79 @@ function M.named_files(paths, what, read)
     end
     return loaded[name]
   end
+end
+
+-- v, unless it is a number that is not finite (inf or nan: a division by zero).
+local function finite(v)
+  if type(v) == "number" and (v ~= v or v == math.huge or v == -math.huge) then
+    error("division by zero", 0)
+  end
+  return v
+end
+
+local builtins = {
+  abs = math.abs,
+  -- the nearest whole number: `x == round(x)` says that x is whole
+  round = function(x) return math.floor(x + 0.5) end,
+  -- true when text holds part (plain text, not a pattern): a claim about a name
+  contains = function(text, part) return tostring(text):find(tostring(part), 1, true) ~= nil end,
+  min = math.min,
+  max = math.max,
+  tonumber = tonumber,
+}
+
+-- A metatable whose reads of a missing name raise "PREFIXname'".
+local function strict(prefix)
+  return { __index = function(_, name) error(prefix .. tostring(name) .. "'", 0) end }
+end
+
+-- The environment of a chapter's expressions: data (key -> text, as load_files gives it),
+-- the names of the files given to functions (a list of name -> path tables), and the
+-- functions, builtins and the caller's (name -> function).
+function M.environment(data, functions, files)
+  local env = {}
+  local function define(name, value)
+    if rawget(env, name) ~= nil then
+      error("two data files or functions are called '" .. name .. "'", 0)
+    end
+    env[name] = value
+  end
+  for key, value in pairs(data) do
+    local file, field = key:match("^([^.]+)%.(.+)$")
+    if not rawget(env, file) then
+      define(file, setmetatable({}, strict("unknown key '" .. file .. ".")))
+    end
+    env[file][field] = tonumber(value) or value
+  end
+  for _, paths in ipairs(files or {}) do
+    for name in pairs(paths) do
+      define(name, name)
+    end
+  end
+  for _, list in ipairs({ builtins, functions or {} }) do
+    for name, fn in pairs(list) do
+      define(name, function(...)
+        for i = 1, select("#", ...) do
+          finite((select(i, ...)))
+        end
+        return finite(fn(...))
+      end)
+    end
+  end
+  return setmetatable(env, strict("unknown name '"))
+end
+
+-- Evaluates a Lua expression in env (M.environment); raises an error string on failure.
+function M.evaluate(text, env)
+  local chunk, err = load("return " .. text, "=expression", "t", env)
+  if not chunk then
+    error("cannot read '" .. text .. "': " .. err:gsub("^expression:%d+: ", ""), 0)
+  end
+  local ok, value = pcall(chunk)
+  if not ok then
+    error((tostring(value):gsub("^expression:%d+: ", "")), 0)
+  end
+  return finite(value)
 end
 
 local function with_commas(v)
@@ -207,8 +297,8 @@ local function split_filters(inner)
 end
 
 -- Evaluates a claim; on failure, says what each side came to.
-local function check_claim(text, lookup, functions)
-  local ok = expr.evaluate(text, lookup, functions)
+local function check_claim(text, env)
+  local ok = M.evaluate(text, env)
   if type(ok) ~= "boolean" then
     error("a check needs a comparison, got '" .. tostring(ok) .. "'", 0)
   end
@@ -216,10 +306,10 @@ local function check_claim(text, lookup, functions)
     return
   end
   local detail = ""
-  local left, op, right = text:match("^(.-)%s*([<>=!]=?)%s*(.-)$")
+  local left, right = text:match("^(.-)%s*[<>=~]=?%s*(.-)$")
   if left and not text:match("%f[%w]and%f[%W]") and not text:match("%f[%w]or%f[%W]") then
-    local okl, l = pcall(expr.evaluate, left, lookup, functions)
-    local okr, r = pcall(expr.evaluate, right, lookup, functions)
+    local okl, l = pcall(M.evaluate, left, env)
+    local okr, r = pcall(M.evaluate, right, env)
     if okl and okr then
       detail = string.format(" (%s is %s, %s is %s)", left, tostring(l), right, tostring(r))
     end
@@ -237,23 +327,20 @@ local function read_lines(path)
 end
 
 -- One placeholder's text; checks give "".
-local function placeholder(inner, data, functions, dir)
-  local lookup = function(key) return data[key] end
+local function placeholder(inner, data, env, dir)
   local path = inner:match("^include:(.+)$")
   if path then
     return read_lines(dir .. "/" .. path)
   end
   local claim = inner:match("^%s*check:%s*(.-)%s*$")
   if claim then
-    check_claim(claim, lookup, functions)
+    check_claim(claim, env)
     return ""
   end
   local e, filters = split_filters(inner)
-  local v
-  if expr.is_key(e) and data[e] ~= nil then
-    v = data[e]
-  else
-    v = expr.evaluate(e, lookup, functions)
+  local v = data[e]
+  if v == nil then
+    v = M.evaluate(e, env)
   end
   for _, f in ipairs(filters) do
     v = apply(f, v)
@@ -267,9 +354,11 @@ local function placeholder(inner, data, functions, dir)
   return v
 end
 
--- Renders template text; name and dir are for messages and includes;
--- functions are the ones expressions may call (stacks.lua).
-function M.render(text, data, name, dir, functions)
+-- Renders template text; name and dir are for messages and includes; functions are the
+-- ones expressions may call, over the files of the name -> path tables in files
+-- (stacks.lua's over the folded stacks, tables.lua's over the tables).
+function M.render(text, data, name, dir, functions, files)
+  local env = M.environment(data, functions, files)
   local out, n = {}, 0
   for line in (text .. "\n"):gmatch("(.-)\n") do
     n = n + 1
@@ -279,7 +368,7 @@ function M.render(text, data, name, dir, functions)
       if not inner:match("^%s*check:") then
         only_checks = false
       end
-      local ok, result = pcall(placeholder, inner, data, functions or {}, dir)
+      local ok, result = pcall(placeholder, inner, data, env, dir)
       if not ok then
         fail(where, tostring(result))
       end

@@ -1,9 +1,10 @@
--- render_spec.lua: tests of the chapter renderer (render.lua, expr.lua, stacks.lua,
--- tables.lua) and the listing extractor; a busted spec, run by test-chapters from the
--- repository root (stacks.lua reads folded stacks through build/dripprof).
+-- render_spec.lua: tests of the chapter engine's renderer (render.lua, its expressions,
+-- stacks.lua, tables.lua), its folder reader (folder.lua) and the listing extractor; a
+-- busted spec, run by test-chapters from the repository root (stacks.lua reads folded
+-- stacks through build/dripprof). Each chapter's own tests are in its folder.
 local wb = require("vm.lib.workbook")
 local render = require("chapters.tools.render")
-local expr = require("chapters.tools.expr")
+local folder = require("chapters.tools.folder")
 local stacks = require("chapters.tools.stacks")
 local tables = require("chapters.tools.tables")
 local listings = require("chapters.tools.listings")
@@ -42,8 +43,8 @@ describe("the chapter tools", function()
   local data = { ["p.calls"] = "29860703", ["p.ir"] = "6000000000", ["p.ops"] = "358328431",
     ["p.small"] = "999", ["p.name"] = "fib", ["p.ratio"] = "13.38", ["p.neg"] = "-7" }
 
-  local function r(text, functions)
-    return render.render(text, data, "t", ".", functions)
+  local function r(text, functions, files)
+    return render.render(text, data, "t", ".", functions, files)
   end
 
   -- ---- placeholders, as before ------------------------------------------------
@@ -81,9 +82,9 @@ describe("the chapter tools", function()
     os.remove(path)
   end)
 
-  -- ---- expressions ------------------------------------------------------------
-  local function ev(text, functions)
-    return expr.evaluate(text, function(k) return data[k] end, functions)
+  -- ---- expressions (Lua's, in an environment of the data and the functions) --------
+  local function ev(text, functions, files)
+    return render.evaluate(text, render.environment(data, functions, files))
   end
   it("precedence and parentheses", function()
     expect_eq(ev("1 + 2 * 3"), 7)
@@ -98,33 +99,49 @@ describe("the chapter tools", function()
     expect_eq(ev("(p.ir - p.ops) / p.calls > 188"), true)
     expect_eq(ev("(p.ir - p.ops) / p.calls > 189"), false)
     expect_eq(ev("p.neg < 0 and p.small == 999"), true)
-    expect_eq(ev("p.neg > 0 or p.small != 999"), false)
+    expect_eq(ev("p.neg > 0 or p.small ~= 999"), false)
   end)
-  it("division by zero is an error", function()
+  it("unknown names and keys are errors", function()
+    expect_error(function() ev("p.nope + 1") end, "unknown key 'p.nope'")
+    expect_error(function() ev("q.calls") end, "unknown name 'q'")
+    expect_error(function() ev("nope(1)") end, "unknown name 'nope'")
+    expect_error(function() ev("os.exit(1)") end, "unknown name 'os'")
+  end)
+  it("division by zero is an error, also inside a function and a claim", function()
     expect_error(function() ev("p.ir / (p.small - 999)") end, "division by zero")
+    expect_error(function() ev("0 / (p.small - 999)") end, "division by zero")
+    expect_error(function() ev("round(p.ir / 0) == 1") end, "division by zero")
+    expect_error(function() r("{{check: abs(p.ir / (p.small - 999)) > 0}}") end, "t:1: division by zero")
   end)
   it("a word key is text: arithmetic refuses it, == compares it", function()
-    expect_error(function() ev("p.name + 1") end, "the left side of '+' is not a number: 'fib'")
+    expect_error(function() ev("p.name + 1") end, "attempt to add a 'string' with a 'number'")
     expect_eq(ev('p.name == "fib"'), true)
-    expect_eq(ev('p.name != "fib"'), false)
-    expect_error(function() ev('p.name < "g"') end, "compares numbers, not text")
+    expect_eq(ev('p.name ~= "fib"'), false)
   end)
-  it("text that reads as a number compares as one", function()
-    expect_eq(ev('"0x000000000001ab70" == 0x1ab70'), true)
-    expect_eq(ev('"12" < p.small'), true)
+  it("a value that reads as a number is one, hex too; tonumber reads text", function()
+    local hex = { ["b.entry"] = "0x1ab70", ["b.frame"] = "0x000000000001ab70" }
+    expect_eq(render.evaluate("b.entry == 0x1ab70 and b.frame == b.entry", render.environment(hex)), true)
+    expect_eq(ev('tonumber("0x000000000001ab70") == 0x1ab70'), true)
+    expect_eq(ev('"12" == 12'), false)
   end)
   it("junk in an expression", function()
-    expect_error(function() ev("p.ir $ 2") end, "unexpected '$'")
-    expect_error(function() ev("(p.ir") end, "expected )")
-    expect_error(function() ev("p.ir p.ops") end, "expected end")
+    expect_error(function() ev("p.ir $ 2") end, "cannot read 'p.ir $ 2': <eof> expected near '$'")
+    expect_error(function() ev("(p.ir") end, "cannot read '(p.ir'")
+    expect_error(function() ev("p.ir p.ops") end, "cannot read 'p.ir p.ops'")
+    expect_error(function() ev("p.ir; x = 1") end, "cannot read")
   end)
-  it("function calls take words and numbers", function()
+  it("function calls take file names, text and numbers", function()
     local seen
     local f = { pair = function(a, b, c) seen = { a, b, c }; return c * 2 end }
-    expect_eq(ev('pair(file, "(below main)", 1 + 2)', f), 6)
+    expect_eq(ev('pair(file, "(below main)", 1 + 2)', f, { { file = "path/of/file" } }), 6)
     expect_eq(seen[1], "file")
     expect_eq(seen[2], "(below main)")
-    expect_error(function() ev("nope(1)", f) end, "unknown function 'nope'")
+    expect_error(function() ev("pair(other, 1, 2)", f, { { file = "x" } }) end, "unknown name 'other'")
+  end)
+  it("a data file, a file for functions and a function may not share a name", function()
+    expect_error(function() render.environment(data, { p = function() end }) end,
+      "two data files or functions are called 'p'")
+    expect_error(function() render.environment(data, {}, { { p = "p.folded" } }) end, "called 'p'")
   end)
 
   -- ---- filters ----------------------------------------------------------------
@@ -195,8 +212,8 @@ describe("the chapter tools", function()
   end)
   it("self and inclusive counts", function()
     expect_eq(F.self_count("b", "fib"), 20)
-    expect_eq(F.inclusive("b", "fib"), 20)
-    expect_eq(F.inclusive("b", "script"), 38)
+    expect_eq(F.inclusive_count("b", "fib"), 20)
+    expect_eq(F.inclusive_count("b", "script"), 38)
     expect_eq(F.self_count("a", "run"), 2)
   end)
   it("path counts need the frames next to each other, in order", function()
@@ -219,9 +236,10 @@ describe("the chapter tools", function()
     expect_eq(F.growth("b", "a", 2), "fib") -- ties (no change) by name
   end)
   it("stack functions inside a template", function()
-    expect_eq(r("{{100 * level_width(b, fib, 2) / stacks_total(b)|%.1f}} % at the {{2|ordinal}} level",
-      F), "30.2 % at the 2nd level\n")
-    expect_eq(r("`{{growth(b, a, 1)}}`", F), "`call`\n")
+    local files = { { b = before, a = after } }
+    expect_eq(r('{{100 * level_width(b, "fib", 2) / stacks_total(b)|%.1f}} % at the {{2|ordinal}} level',
+      F, files), "30.2 % at the 2nd level\n")
+    expect_eq(r("`{{growth(b, a, 1)}}`", F, files), "`call`\n")
   end)
   it("unknown folded file", function()
     expect_error(function() F.stacks_total("zz") end, "no folded stacks called 'zz'")
@@ -233,15 +251,15 @@ describe("the chapter tools", function()
   end)
 
   it("round tells a whole quotient from a fraction", function()
-    expect_eq(expr.evaluate("12 / 4 == round(12 / 4)", function() end), true)
-    expect_eq(expr.evaluate("13 / 4 == round(13 / 4)", function() end), false)
-    expect_eq(expr.evaluate("round(2.5) + round(-0.4)", function() end), 3)
+    expect_eq(ev("12 / 4 == round(12 / 4)"), true)
+    expect_eq(ev("13 / 4 == round(13 / 4)"), false)
+    expect_eq(ev("round(2.5) + round(-0.4)"), 3)
   end)
 
   it("contains is a plain-text test usable in a check", function()
-    local look = function(k) return ({ ["b.f"] = "__libc_start_main@@GLIBC_2.34" })[k] end
-    expect_eq(expr.evaluate('contains(b.f, "@@")', look), true)
-    expect_eq(expr.evaluate('contains(b.f, ".*")', look), false)
+    local env = render.environment({ ["b.f"] = "__libc_start_main@@GLIBC_2.34" })
+    expect_eq(render.evaluate('contains(b.f, "@@")', env), true)
+    expect_eq(render.evaluate('contains(b.f, ".*")', env), false)
     expect_eq(r('x{{check: contains(p.name, "fi") and p.calls > 1}}'), "x\n")
   end)
 
@@ -269,89 +287,27 @@ describe("the chapter tools", function()
     expect_error(function() Tb.table_rows("zz", "x") end, "no table called 'zz'")
   end)
   it("table functions inside a template", function()
-    expect_eq(r("{{table_count(c, \"GET_LOCAL\") / table_count(c, CALL)|%.1f}}", Tb), "2.5\n")
+    expect_eq(render.render('{{table_count(c, "GET_LOCAL") / table_count(c, "CALL")|%.1f}}', data, "t", ".", Tb,
+      { { c = counts } }), "2.5\n")
   end)
 
-  -- ---- the chapter itself ------------------------------------------------------
-  -- The real template and data (the suite runs from the repository root): its
-  -- words follow the data, and data that breaks one of its claims stops it.
-  local template_path = "chapters/165-profiling-the-vm.md.in"
-  local function chapter_files()
-    local files = {}
-    local p = io.popen("ls chapters/data/165/*.txt chapters/data/165/*.folded " ..
-      "chapters/data/165/*.out 2>/dev/null")
-    for line in p:lines() do
-      files[#files + 1] = line
-    end
-    p:close()
-    return files
-  end
-  local function render_chapter(change, change_tables)
-    local template = assert(wb.read_file(template_path))
-    local real, folded, included = render.load_files(chapter_files())
-    change(real)
-    if change_tables then
-      change_tables(included)
-    end
-    local functions = stacks.functions(folded)
-    for name, fn in pairs(tables.functions(included)) do
-      functions[name] = fn
-    end
-    return render.render(template, real, template_path, "chapters", functions)
-  end
-  if wb.exists(template_path) then
-    it("the chapter's words follow its data", function()
-      local text = render_chapter(function(d)
-        d["profile.ir_fib_line_tables"] = tostring(tonumber(d["profile.ir_fib_nodebug"]) + 3)
-      end)
-      if not text:find("The build with line tables ran\n3\nmore instructions", 1, true) then
-        error("the line-table sentence does not say '3 more'")
-      end
-      text = render_chapter(function(d)
-        d["repeat.ir_zoo_second"] = d["repeat.ir_zoo_first"]
-      end)
-      if not text:find("0 apart", 1, true) then
-        error("equal zoo runs are not '0 apart'")
-      end
-    end)
-    it("data that breaks a claim of the chapter stops it", function()
-      expect_error(function()
-        render_chapter(function(d)
-          d["inclusive.runPlain_own"] = d["inclusive.runPlain_called"]
-        end)
-      end, "no longer supports this claim: inclusive.runPlain_called > inclusive.runPlain_own")
-      expect_error(function()
-        render_chapter(function(d)
-          d["profile.callgrind_outline_callValue_calls"] = "29860704"
-        end)
-      end, "no longer supports this claim")
-      expect_error(function()
-        render_chapter(function(d)
-          d["inclusive.interpret_own"] = d["inclusive.interpret_called"]
-        end)
-      end, "no longer supports this claim: inclusive.interpret_called > inclusive.interpret_own")
-    end)
-    it("a table row that no longer fits a sentence stops the chapter", function()
-      local lines = {}
-      for _, line in ipairs(wb.split_lines(assert(wb.read_file("chapters/data/165/fib-lines.out")))) do
-        if line:find("COMPARISON_OP(<)", 1, true) then
-          -- one instruction more on the comparison line: no longer a whole number per LESS
-          local count = line:match("^%s*([%d,]+)")
-          local more = tostring(tonumber((count:gsub(",", ""))) + 1)
-          line = line:gsub("^(%s*)[%d,]+", "%1" .. more)
-        end
-        lines[#lines + 1] = line
-      end
-      local changed = temp_file(table.concat(lines, "\n") .. "\n")
-      expect_error(function()
-        render_chapter(function() end, function(t) t.fib_lines = changed end)
-      end, 'no longer supports this claim: table_count(fib_lines, "COMPARISON_OP(<)")')
-      expect_error(function()
-        render_chapter(function() end, function(t) t.fib_self = changed end)
-      end, "no longer supports this claim")
-      os.remove(changed)
-    end)
-  end
+  -- ---- chapter folders ----------------------------------------------------------
+  it("a chapter folder's template and settings are checked, naming the file (and line)", function()
+    local dir = wb.temp_dir("build/chapters", "folder")
+    local settings = dir .. "/settings.lua"
+    wb.write_file(dir .. "/t.md.in", "# T\n")
+    wb.write_file(settings, 'return { figures = { { name = "f", title = "t", folded = "f" } } }\n')
+    expect_error(function() folder.open(dir) end, settings .. ": figure 1: needs countname")
+    wb.write_file(settings, 'return { figures = { { name = "f", title = "t", countname = "Ir" } } }\n')
+    expect_error(function() folder.open(dir) end, "needs folded, or before and after")
+    wb.write_file(settings, "return { figures = {\n ,, } }\n")
+    expect_error(function() folder.open(dir) end, settings .. ":2:")
+    os.remove(settings)
+    expect_eq(#folder.open(dir).figures, 0)
+    wb.write_file(dir .. "/u.md.in", "")
+    expect_error(function() folder.open(dir) end, "needs one template NAME.md.in, not 2")
+    wb.rm_rf(dir)
+  end)
 
   -- ---- listings -----------------------------------------------------------------
   it("listings pair code with output", function()

@@ -12,7 +12,7 @@
 --                                 occurs at least k times: the width of the
 --                                 k-th level of a recursive frame's tower
 --   self_count(F, frame)          the counts of the lines that end in frame
---   inclusive(F, frame)           the counts of the lines that hold frame
+--   inclusive_count(F, frame)     the counts of the lines that hold frame
 --                                 (once per line, however often it occurs)
 --   path_count(F, "a;b;c")        the counts of the lines on which frames a,
 --                                 b and c follow one another in that order
@@ -52,7 +52,7 @@ local function occurrences(frames, frame)
   return n
 end
 
--- Returns the functions for expr.evaluate, over the files in paths
+-- Returns the functions for a template's expressions (render.lua), over the files in paths
 -- (name -> path).
 function M.functions(paths)
   local lines_of = render.named_files(paths, "folded stacks", parse)
@@ -109,7 +109,7 @@ function M.functions(paths)
     return sum(name, function(line) return line.frames[#line.frames] == frame end)
   end
 
-  function F.inclusive(name, frame)
+  function F.inclusive_count(name, frame)
     return sum(name, function(line) return occurrences(line.frames, frame) > 0 end)
   end
 

@@ -39,7 +39,7 @@ local function first_count(line)
   return nil
 end
 
--- Returns the functions for expr.evaluate, over the files in paths
+-- Returns the functions for a template's expressions (render.lua), over the files in paths
 -- (name -> path).
 function M.functions(paths)
   local lines_of = render.named_files(paths, "table", function(path)

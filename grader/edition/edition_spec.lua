@@ -209,7 +209,7 @@ describe("the student edition", function()
   -- ---------------------------------------------------------------- student
 
   describe("used as a student would", function()
-    local folded = "chapters/data/165/fib-drip.folded"
+    local folded = "chapters/165/data/fib-drip.folded"
     local total
     it("make builds the VM and dripprof with the stubs", function()
       local ok, _, out = in_edition("make -s all")

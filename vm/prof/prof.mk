@@ -86,16 +86,3 @@ bench-prof: $(BUILD)/dripprof $(BUILD)/prof-tests/gen_folded
 	@bash $(PROF_DIR)/bench/time_flame.sh $(BUILD)/dripprof $(PROF_BENCH_DIR)
 
 HELP += "bench-prof       time dripprof flame on 1,000,000 folded lines"
-
-# ---- make profile-165 --------------------------------------------------------------
-
-FIB_N ?= 35
-PROF_OUT := $(BUILD)/profile
-
-.PHONY: profile-165
-profile-165: $(BUILD)/drip $(BUILD)/drip-outline $(BUILD)/dripprof
-	@FIB_N=$(FIB_N) DRIP_OUTLINE=$(BUILD)/drip-outline CC="$(CC)" VM_SOURCES="$(VM_SOURCES)" \
-	  VM_CFLAGS_NODEBUG="$(filter-out -g,$(or $(VM_CFLAGS),$(CWARN) -O2))" \
-	  bash $(PROF_DIR)/profile165.sh $(BUILD)/drip $(BUILD)/dripprof $(PROF_OUT)
-
-HELP += "profile-165      profile fib.drip and zoo.drip with callgrind (FIB_N=35): tables, flame graphs, checks"

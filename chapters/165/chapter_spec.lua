@@ -1,0 +1,78 @@
+-- chapter_spec.lua: chapter 165's own tests, a busted spec run by make test-chapters from
+-- the repository root. Its words follow its data, and data that breaks one of its claims,
+-- or a table row that no longer fits a sentence, stops the rendering.
+local wb = require("vm.lib.workbook")
+local folder = require("chapters.tools.folder")
+
+local dir = debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$")
+
+-- The chapter rendered after change(ch) edits what it was read from (ch.data, ch.tables).
+local function render(change)
+  local ch = folder.open(dir)
+  change(ch)
+  return folder.render(ch)
+end
+
+local function expect_error(change, fragment)
+  local ok, err = pcall(render, change)
+  assert.is_false(ok, "the chapter rendered")
+  assert.truthy(tostring(err):find(fragment, 1, true), tostring(err))
+end
+
+describe("chapter 165", function()
+  local changed = os.tmpname()
+  lazy_teardown(function()
+    os.remove(changed)
+  end)
+
+  it("says more, fewer or no more instructions as the line-table builds differ", function()
+    for _, case in ipairs({ { 3, "ran\n3\nmore instructions" }, { -29, "ran\n29\nfewer instructions" },
+      { 0, "ran\n0\nno more instructions" } }) do
+      local text = render(function(ch)
+        ch.data["profile.ir_fib_line_tables"] = tostring(tonumber(ch.data["profile.ir_fib_nodebug"]) + case[1])
+      end)
+      assert.truthy(text:find("The build with line tables " .. case[2], 1, true), case[2])
+    end
+  end)
+
+  it("calls equal zoo runs 0 apart", function()
+    local text = render(function(ch)
+      ch.data["repeat_.ir_zoo_second"] = ch.data["repeat_.ir_zoo_first"]
+    end)
+    assert.truthy(text:find("0 apart", 1, true))
+  end)
+
+  it("stops when the data breaks a claim", function()
+    expect_error(function(ch)
+      ch.data["inclusive.runPlain_own"] = ch.data["inclusive.runPlain_called"]
+    end, "no longer supports this claim: inclusive.runPlain_called > inclusive.runPlain_own")
+    expect_error(function(ch)
+      ch.data["profile.callgrind_outline_callValue_calls"] = "29860704"
+    end, "no longer supports this claim")
+    expect_error(function(ch)
+      ch.data["inclusive.interpret_own"] = ch.data["inclusive.interpret_called"]
+    end, "no longer supports this claim: inclusive.interpret_called > inclusive.interpret_own")
+    expect_error(function(ch)
+      ch.data["below.loader_entry"] = "0x1ab71"
+    end, "no longer supports this claim")
+  end)
+
+  it("stops when a table row no longer fits a sentence", function()
+    local lines = {}
+    for _, line in ipairs(wb.split_lines(assert(wb.read_file(dir .. "/data/fib-lines.out")))) do
+      if line:find("COMPARISON_OP(<)", 1, true) then
+        -- one instruction more on the comparison line: no longer a whole number per LESS
+        local count = line:match("^%s*([%d,]+)")
+        line = line:gsub("^(%s*)[%d,]+", "%1" .. tonumber((count:gsub(",", ""))) + 1)
+      end
+      lines[#lines + 1] = line
+    end
+    wb.write_file(changed, table.concat(lines, "\n") .. "\n")
+    expect_error(function(ch)
+      ch.tables.fib_lines = changed
+    end, 'no longer supports this claim: table_count(fib_lines, "COMPARISON_OP(<)")')
+    expect_error(function(ch)
+      ch.tables.fib_self = changed
+    end, "no longer supports this claim")
+  end)
+end)
