@@ -45,14 +45,23 @@ chapters: $(BUILD)/dripprof
 # missing. The data step's environment holds none of those settings: the programs it
 # measures see the environment the committed data was measured in, which their start-up
 # code's instruction count follows.
-CH_CAPTURE_ARGS = $(BUILD)/drip $(BUILD)/dripprof $(PROFILE_DIR)
+# The last argument is the chapter's checker, built with the exercise's functions: the
+# reference's where solutions/N is (the instructor's workbook), else the student's (the
+# edition). A build that fails leaves no checker: the steps then leave out what needs it.
+CH_FROM          = $(if $(wildcard solutions/$*/.),solutions,exercises)/$*
+CH_CHECKER       = $(BUILD)/exercise/$*$(if $(wildcard solutions/$*/.),-solution)/check
+CH_CAPTURE_ARGS  = $(BUILD)/drip $(BUILD)/dripprof $(PROFILE_DIR) $(CH_CHECKER)
+CH_BUILD_CHECKER = $(if $(wildcard exercises/$*/chapter.lua),$(LUA) exercises/harness/exercise.lua \
+                   --chapter $* --from $(CH_FROM) --build-only || true)
 
-profile-%: chapters/%/capture.lua $(BUILD)/drip $(BUILD)/drip-outline $(BUILD)/dripprof
+profile-%: chapters/%/capture.lua $(BUILD)/drip $(BUILD)/drip-outline $(BUILD)/dripprof $(EX_SANDBOX)
+	@$(CH_BUILD_CHECKER)
 	@FIB_N=$(FIB_N) DRIP_OUTLINE=$(BUILD)/drip-outline CC="$(CC)" VM_SOURCES="$(VM_SOURCES)" \
 	  VM_CFLAGS_NODEBUG="$(filter-out -g,$(or $(VM_CFLAGS),$(CWARN) -O2))" \
 	  $(LUA) $< profile $(CH_CAPTURE_ARGS)
 
-chapter-data-%: chapters/%/capture.lua $(BUILD)/dripprof | $(PROFILE_DIR)/summary-%.txt
+chapter-data-%: chapters/%/capture.lua $(BUILD)/dripprof $(EX_SANDBOX) | $(PROFILE_DIR)/summary-%.txt
+	@$(CH_BUILD_CHECKER)
 	$(LUA) $< data $(CH_CAPTURE_ARGS)
 
 $(PROFILE_DIR)/summary-%.txt:

@@ -1,7 +1,11 @@
 -- capture.lua: chapter 165's measurements of our VM, and the data the chapter quotes.
 --
---   lua5.4 chapters/165/capture.lua profile DRIP DRIPPROF OUT   (make profile-165)
---   lua5.4 chapters/165/capture.lua data DRIP DRIPPROF OUT      (make chapter-data-165)
+--   lua5.4 chapters/165/capture.lua profile DRIP DRIPPROF OUT CHECKER   (make profile-165)
+--   lua5.4 chapters/165/capture.lua data DRIP DRIPPROF OUT CHECKER      (make chapter-data-165)
+--
+-- CHECKER is chapter 165's checker, built with the exercise's functions (the reference's in
+-- the instructor's workbook, the student's in the student edition), which `dripprof top`,
+-- `files` and `rows` ask for them (--with).
 --
 -- profile redoes the chapter's profile in OUT (build/profile/). make passes FIB_N (default
 -- 35), CC, VM_SOURCES, VM_CFLAGS_NODEBUG (the VM's flags without -g) and DRIP_OUTLINE (the
@@ -31,9 +35,9 @@
 local wb = require("vm.lib.workbook")
 local dripprof = require("vm.lib.dripprof")
 
-local step, DRIP, DRIPPROF, OUT = ...
-if not (step == "profile" or step == "data") or not OUT then
-  io.stderr:write("usage: lua5.4 chapters/165/capture.lua profile|data DRIP DRIPPROF OUT\n")
+local step, DRIP, DRIPPROF, OUT, CHECKER = ...
+if not (step == "profile" or step == "data") or not CHECKER then
+  io.stderr:write("usage: lua5.4 chapters/165/capture.lua profile|data DRIP DRIPPROF OUT CHECKER\n")
   os.exit(2)
 end
 local q, DATA, SUMMARY = wb.quote, wb.dirname(arg[0]) .. "/data", OUT .. "/summary-165.txt"
@@ -79,12 +83,18 @@ local function write(path, list)
 end
 
 -- Every run of `dripprof top`, `dripprof files` and `dripprof rows --table` goes through
--- here: those three compute with the exercise's functions (PROFILE_IMPL, vm/prof/prof.mk).
+-- here: those three ask the checker for the exercise's functions. A checker that did not
+-- build (the student's code does not compile) is dripprof's "not ready", exit 3.
 -- Returns the exit status, stdout and stderr.
 local scratch
 local function exercise_table(args)
+  if not wb.exists(CHECKER) then
+    return 3, "", "dripprof " .. args[1] .. ": there is no checker " .. CHECKER
+      .. " (the exercise's code does not build: make exercise-165 says why)\n"
+  end
   scratch = scratch or wb.temp_dir(OUT, "capture")
-  return wb.run_captured("bash -c " .. q(cmd(DRIPPROF, table.unpack(args))), scratch)
+  local words = { DRIPPROF, args[1], "--with", CHECKER, table.unpack(args, 2) }
+  return wb.run_captured("bash -c " .. q(cmd(table.unpack(words))), scratch)
 end
 
 -- The records of `dripprof rows --table PATH`: line, count, percentage, label, file,

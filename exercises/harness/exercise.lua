@@ -1,7 +1,7 @@
 -- exercise.lua: the student's run behind `make exercise-N` and `make watch-N`.
 --
 --   lua5.4 exercises/harness/exercise.lua --chapter N [--from DIR] [--only PREFIX,...]
---       [--brief] [--jobs N] [--details N] [--out DIR] [--cpu SECONDS]
+--       [--brief] [--jobs N] [--details N] [--out DIR] [--cpu SECONDS] [--build-only]
 --
 -- Builds chapter N's checker with the files of DIR (default exercises/N: the student's; the
 -- instructor may name solutions/N) exactly as the grader does (exercises/harness/build.lua),
@@ -41,6 +41,7 @@ local function parse_args(argv)
   parser:option("--details", "failures shown in full per function", "2"):convert(wb.to_integer)
   parser:option("--out", "where the build and the answers go (default build/exercise/N)")
   parser:option("--cpu", "CPU seconds per case (default: the chapter's limit)"):convert(tonumber)
+  parser:flag("--build-only", "build the checker into OUT/check and stop (what dripprof --with asks)")
   return wb.parse(parser, argv)
 end
 
@@ -429,6 +430,9 @@ function M.main(argv)
   local out = opts.out or ("build/exercise/" .. ch.id .. (opts.from == ch.solution and "-solution" or ""))
   wb.mkdir_p(out)
   sandbox.use("none") -- the student's own code, on the student's own machine
+  if opts.build_only then
+    return build_checker(ch, opts, out) and 0 or 1
+  end
   local results, list, log = M.run(ch, opts, out)
   if not results then
     return opts.brief and 0 or 1 -- the build said why
