@@ -41,8 +41,7 @@ char *check_strdup(const char *text) {
     return memcpy(check_malloc(n), text, n);
 }
 
-/* Makes room for one more element in a growing array (doubling). */
-static void *grow(void *array, size_t count, size_t *capacity, size_t size) {
+void *check_grow(void *array, size_t count, size_t *capacity, size_t size) {
     if (count < *capacity) {
         return array;
     }
@@ -130,7 +129,7 @@ static Case *case_named(const char *name, const char *path, size_t number) {
         bad_line(path, number, "this checker has no function of that name");
     }
     static size_t capacity;
-    cases = grow(cases, ncases, &capacity, sizeof(Case));
+    cases = check_grow(cases, ncases, &capacity, sizeof(Case));
     Case *c = &cases[ncases++];
     *c = (Case){{check_strdup(name), NULL, 0}, f->run, 0};
     return c;
@@ -140,7 +139,7 @@ static Case *case_named(const char *name, const char *path, size_t number) {
    the grader's cases hold hundreds of thousands of fields, all "stack". */
 static void add_field(Case *c, char **part, size_t n, size_t number) {
     CheckField *fields = (CheckField *)c->c.fields;
-    fields = grow(fields, c->c.nfields, &c->capacity, sizeof(CheckField));
+    fields = check_grow(fields, c->c.nfields, &c->capacity, sizeof(CheckField));
     const CheckField *previous = c->c.nfields > 0 ? &fields[c->c.nfields - 1] : NULL;
     const char *key = previous != NULL && strcmp(previous->key, part[1]) == 0
                           ? previous->key
@@ -260,15 +259,38 @@ bool check_u64(const char *text, uint64_t *value) {
     return true;
 }
 
+/* The field's value split at blank into the number on one side and a copy of the text on
+   the other; NULL when that side is no number. */
+static char *split_at(const CheckField *f, const char *blank, bool number_first, uint64_t *number) {
+    if (blank == NULL) {
+        return NULL;
+    }
+    char *left = check_strdup(f->value);
+    left[blank - f->value] = '\0';
+    const char *digits = number_first ? left : blank + 1;
+    char *text = check_strdup(number_first ? blank + 1 : left);
+    bool fine = check_u64(digits, number);
+    free(left);
+    if (!fine) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
 char *check_text_and_number(const CheckField *f, uint64_t *number) {
-    const char *blank = strrchr(f->value, ' ');
-    if (blank == NULL || !check_u64(blank + 1, number)) {
+    char *text = split_at(f, strrchr(f->value, ' '), false, number);
+    if (text == NULL) {
         check_bad_field(f, "expected TEXT NUMBER (the number after the last blank)");
     }
-    size_t n = (size_t)(blank - f->value);
-    char *text = check_malloc(n + 1);
-    memcpy(text, f->value, n);
-    text[n] = '\0';
+    return text;
+}
+
+char *check_number_and_text(const CheckField *f, uint64_t *number) {
+    char *text = split_at(f, strchr(f->value, ' '), true, number);
+    if (text == NULL) {
+        check_bad_field(f, "expected NUMBER TEXT (the number before the first blank)");
+    }
     return text;
 }
 

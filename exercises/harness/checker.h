@@ -69,8 +69,10 @@ _Noreturn void check_bad_field(const CheckField *f, const char *why);
 /* A whole decimal uint64_t; false for anything else (signs, blanks, overflow). */
 bool check_u64(const char *text, uint64_t *value);
 /* "TEXT NUMBER": the number after the last blank, and a malloc'd copy of the text before
-   it; a field that is not so stops the run. */
+   it; "NUMBER TEXT": the number before the first blank, and a copy of the text after it. A
+   field that is not so stops the run. */
 char *check_text_and_number(const CheckField *f, uint64_t *number);
+char *check_number_and_text(const CheckField *f, uint64_t *number);
 
 /* ------------------------------------------------------------------ answers */
 
@@ -89,9 +91,11 @@ void check_unchanged(const char *what, const char *before, const char *now);
 
 /* ------------------------------------------------------------------ memory */
 
-/* For the checker's own use; they never return NULL (out of memory stops the run). */
+/* For the checker's own use; they never return NULL (out of memory stops the run).
+   check_grow makes room for one more element in an array of count (doubling *capacity). */
 void *check_malloc(size_t size);
 char *check_strdup(const char *text);
+void *check_grow(void *array, size_t count, size_t *capacity, size_t size);
 
 /* Allocation failures on purpose (the program is linked with --wrap for malloc, calloc,
    realloc, strdup and strndup: see alloc_fail.c). From n on, allocation number n and every

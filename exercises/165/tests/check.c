@@ -50,8 +50,38 @@
 /* The most allocations the out-of-memory check makes fail in turn. */
 #define MOST_FAILURES 100000
 
-/* Frees an array of n elements of the given size, and first the string each holds at offset
-   `at` (a Row's name, a Folded's stack, a Cost's name). */
+/* The inputs are arrays of structs that each hold one string (a Row's name, a Folded's
+   stack, a Cost's name); these work on any of them, given the struct's size and the string's
+   offset in it. */
+
+/* A copy of the first n elements in an array of exactly n, each string copied too. */
+static void *exact_copy(const void *array, size_t n, size_t size, size_t at) {
+    char *copy = check_malloc(n * size);
+    if (n > 0) {
+        memcpy(copy, array, n * size);
+    }
+    for (char *element = copy; element < copy + n * size; element += size) {
+        char **text = (char **)(element + at);
+        *text = *text == NULL ? NULL : check_strdup(*text);
+    }
+    return copy;
+}
+
+/* Answers changed:WHAT N for each string the code under test wrote into (checker.h). */
+static void answer_changed(const char *what, const void *before, const void *after, size_t n,
+                           size_t size, size_t at) {
+    for (size_t i = 0; i < n; i++) {
+        const char *was = *(char *const *)((const char *)before + i * size + at);
+        const char *now = *(char *const *)((const char *)after + i * size + at);
+        if (was != NULL && now != NULL && strcmp(was, now) != 0) {
+            char *label = check_format("%s %zu", what, i + 1);
+            check_unchanged(label, was, now);
+            free(label);
+        }
+    }
+}
+
+/* Frees the n elements' strings, then the array. */
 static void free_array(void *array, size_t n, size_t size, size_t at) {
     for (char *element = array; n > 0; n--, element += size) {
         free(*(char **)(element + at));
@@ -59,9 +89,9 @@ static void free_array(void *array, size_t n, size_t size, size_t at) {
     free(array);
 }
 
-#define FREE_ROWS(rows, n) free_array(rows, n, sizeof(Row), offsetof(Row, name))
-#define FREE_STACKS(stacks, n) free_array(stacks, n, sizeof(Folded), offsetof(Folded, stack))
-#define FREE_COSTS(costs, n) free_array(costs, n, sizeof(Cost), offsetof(Cost, name))
+#define ROW_NAME sizeof(Row), offsetof(Row, name)
+#define STACK_TEXT sizeof(Folded), offsetof(Folded, stack)
+#define COST_NAME sizeof(Cost), offsetof(Cost, name)
 
 /* ------------------------------------------------------------------ parse_row */
 
@@ -144,47 +174,12 @@ typedef struct {
 } Rows;
 
 static void add_row(Rows *list, uint64_t ir, char *name) {
-    if (list->count == list->capacity) {
-        list->capacity = list->capacity == 0 ? 64 : 2 * list->capacity;
-        Row *bigger = check_malloc(list->capacity * sizeof(Row));
-        if (list->count > 0) {
-            memcpy(bigger, list->rows, list->count * sizeof(Row));
-        }
-        free(list->rows);
-        list->rows = bigger;
-    }
+    list->rows = check_grow(list->rows, list->count, &list->capacity, sizeof(Row));
     list->rows[list->count++] = (Row){ir, false, -1.0, name};
 }
 
-/* "IR NAME": the count before the first blank, the name (any text) after it. */
-static void add_row_field(Rows *list, const CheckField *f) {
-    const char *blank = strchr(f->value, ' ');
-    uint64_t ir;
-    char *digits = blank == NULL ? NULL : check_malloc((size_t)(blank - f->value) + 1);
-    if (digits != NULL) {
-        memcpy(digits, f->value, (size_t)(blank - f->value));
-        digits[blank - f->value] = '\0';
-    }
-    bool fine = digits != NULL && check_u64(digits, &ir);
-    free(digits);
-    if (!fine) {
-        check_bad_field(f, "expected IR NAME");
-    }
-    add_row(list, ir, check_strdup(blank + 1));
-}
-
-/* The first n rows in an array of exactly n, names copied; the caller frees both. */
-static Row *exact_rows(const Rows *list, size_t n) {
-    Row *rows = check_malloc(n * sizeof(Row));
-    for (size_t i = 0; i < n; i++) {
-        rows[i] = list->rows[i];
-        rows[i].name = list->rows[i].name == NULL ? NULL : check_strdup(list->rows[i].name);
-    }
-    return rows;
-}
-
 static void call_sum_named(const char *prefix, const Rows *list, size_t n, const char *needle) {
-    Row *rows = exact_rows(list, n);
+    Row *rows = exact_copy(list->rows, n, ROW_NAME);
     char *needle_copy = check_strdup(needle);
     uint64_t sum = 424242; /* junk, so a function that sets nothing shows */
     int rc = sum_named(rows, n, needle_copy, &sum);
@@ -197,16 +192,10 @@ static void call_sum_named(const char *prefix, const Rows *list, size_t n, const
         check_answerf(key, "returned-%d", rc);
     }
     check_unchanged("needle", needle, needle_copy);
-    for (size_t i = 0; i < n; i++) {
-        if (rows[i].name != NULL && strcmp(list->rows[i].name, rows[i].name) != 0) {
-            char *what = check_format("name of row %zu", i + 1);
-            check_unchanged(what, list->rows[i].name, rows[i].name);
-            free(what);
-        }
-    }
+    answer_changed("name of row", list->rows, rows, n, ROW_NAME);
     free(key);
     free(needle_copy);
-    FREE_ROWS(rows, n);
+    free_array(rows, n, ROW_NAME);
 }
 
 /* The field's value as a count of inputs, at most most; otherwise the run stops. */
@@ -225,7 +214,8 @@ static void run_sum_named(const CheckCase *c) {
         const CheckField *f = &c->fields[i];
         uint64_t ir;
         if (strcmp(f->key, "row") == 0) {
-            add_row_field(&list, f);
+            char *name = check_number_and_text(f, &ir);
+            add_row(&list, ir, name);
         } else if (strcmp(f->key, "null-row") == 0) {
             if (!check_u64(f->value, &ir)) {
                 check_bad_field(f, "expected a number (IR)");
@@ -243,7 +233,7 @@ static void run_sum_named(const CheckCase *c) {
             call_sum_named("", &list, list.count, c->fields[i].value);
         }
     }
-    FREE_ROWS(list.rows, list.count);
+    free_array(list.rows, list.count, ROW_NAME);
 }
 
 /* ------------------------------------------------------------------ inclusive */
@@ -254,15 +244,7 @@ typedef struct {
 } Stacks;
 
 static void add_stack(Stacks *list, char *stack, uint64_t count) {
-    if (list->count == list->capacity) {
-        list->capacity = list->capacity == 0 ? 64 : 2 * list->capacity;
-        Folded *bigger = check_malloc(list->capacity * sizeof(Folded));
-        if (list->count > 0) {
-            memcpy(bigger, list->stacks, list->count * sizeof(Folded));
-        }
-        free(list->stacks);
-        list->stacks = bigger;
-    }
+    list->stacks = check_grow(list->stacks, list->count, &list->capacity, sizeof(Folded));
     list->stacks[list->count++] = (Folded){stack, count};
 }
 
@@ -370,16 +352,6 @@ static Stacks read_stacks(const CheckCase *c) {
     return list;
 }
 
-/* The first n stacks in an array of exactly n, each stack its own copy. */
-static Folded *exact_stacks(const Stacks *list, size_t n) {
-    Folded *stacks = check_malloc(n * sizeof(Folded));
-    for (size_t i = 0; i < n; i++) {
-        const char *stack = list->stacks[i].stack;
-        stacks[i] = (Folded){stack == NULL ? NULL : check_strdup(stack), list->stacks[i].count};
-    }
-    return stacks;
-}
-
 typedef struct {
     const char *prefix; /* "" or "control:" */
     bool ranks;         /* the order is part of the answer */
@@ -422,24 +394,18 @@ static void answer_costs(const Answering *how, int rc, const Cost *costs, size_t
    Without the call (the speed check's baseline) everything else is done all the same, so
    that the difference of the two counts is the call's own. */
 static void call_inclusive(const Answering *how, const Stacks *list, size_t n, bool call) {
-    Folded *stacks = exact_stacks(list, n);
+    Folded *stacks = exact_copy(list->stacks, n, STACK_TEXT);
     Cost *costs = NULL;
     size_t ncosts = 4242; /* junk, so a function that sets nothing shows */
     int rc = call ? inclusive(stacks, n, &costs, &ncosts) : -1;
     if (call) {
         answer_costs(how, rc, costs, ncosts);
     }
-    for (size_t i = 0; i < n; i++) {
-        if (stacks[i].stack != NULL && strcmp(list->stacks[i].stack, stacks[i].stack) != 0) {
-            char *what = check_format("text of stack %zu", i + 1);
-            check_unchanged(what, list->stacks[i].stack, stacks[i].stack);
-            free(what);
-        }
-    }
+    answer_changed("text of stack", list->stacks, stacks, n, STACK_TEXT);
     if (rc == 0 && costs != NULL) {
-        FREE_COSTS(costs, ncosts);
+        free_array(costs, ncosts, COST_NAME);
     }
-    FREE_STACKS(stacks, n);
+    free_array(stacks, n, STACK_TEXT);
 }
 
 /* True when a and b hold the same (name, cost) pairs in the same order. */
@@ -460,7 +426,7 @@ static bool same_costs(const Cost *a, size_t na, const Cost *b, size_t nb) {
    longer gets that far: each must return -1 (a leak on that path shows at exit, from
    LeakSanitizer) or cope and give what the call with memory to spare gave. */
 static void answer_out_of_memory(const Stacks *list) {
-    Folded *stacks = exact_stacks(list, list->count);
+    Folded *stacks = exact_copy(list->stacks, list->count, STACK_TEXT);
     Cost *right = NULL;
     size_t nright = 0;
     int right_rc = inclusive(stacks, list->count, &right, &nright);
@@ -481,7 +447,7 @@ static void answer_out_of_memory(const Stacks *list) {
             problem = "returns a value inclusive may not return";
         }
         if (rc == 0 && costs != NULL) {
-            FREE_COSTS(costs, ncosts);
+            free_array(costs, ncosts, COST_NAME);
         }
         if (problem == NULL && asked < k) {
             break; /* no allocation failed: every failure point was tried */
@@ -496,9 +462,9 @@ static void answer_out_of_memory(const Stacks *list) {
         check_answer("out-of-memory", "ok");
     }
     if (right_rc == 0 && right != NULL) {
-        FREE_COSTS(right, nright);
+        free_array(right, nright, COST_NAME);
     }
-    FREE_STACKS(stacks, list->count);
+    free_array(stacks, list->count, STACK_TEXT);
 }
 
 static void run_inclusive(const CheckCase *c) {
@@ -516,7 +482,7 @@ static void run_inclusive(const CheckCase *c) {
     if (calling && check_field(c, "out-of-memory") != NULL) {
         answer_out_of_memory(&list);
     }
-    FREE_STACKS(list.stacks, list.count);
+    free_array(list.stacks, list.count, STACK_TEXT);
 }
 
 int main(int argc, char **argv) {
