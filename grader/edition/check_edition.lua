@@ -14,7 +14,8 @@
 --              callgrind.out.* or core files anywhere;
 --   copies     no file has the bytes of a file of solutions/ or grader/ (the
 --              reference, mutants, fixtures, expected answers), unless the same bytes
---              are published on purpose (profile.h in exercises/ as committed, the README);
+--              are published on purpose (profile.h in exercises/ as committed, a chapter's
+--              grader/N/student-README.md);
 --   lines      no line of the reference's C code of 40 characters or more appears in
 --              any file, unless it is in exercises/ too (the function signatures) or in
 --              the workbook's own shipped code (a reference may use a line the tools have);
@@ -37,8 +38,16 @@ local similar = require("grader.edition.similar")
 local REFERENCE = "solutions"
 local PRIVATE = { "solutions", "grader" }
 local PUBLIC = "exercises"
--- Published on purpose although it lives in grader/: the edition's README.
-local README = "grader/edition/student-README.md"
+-- Published on purpose although they live in grader/: the edition's README, each chapter's.
+local function readmes()
+  local list = {}
+  for _, name in ipairs(wb.list_dir("grader") or {}) do
+    if wb.exists("grader/" .. name .. "/student-README.md") then
+      list[#list + 1] = "grader/" .. name .. "/student-README.md"
+    end
+  end
+  return list
+end
 local REQUIRED = { "README.md", "Makefile", ".gitignore", "chapters", "exercises", "vm" }
 local MIN_LINE = 40
 
@@ -159,7 +168,10 @@ local function hashes_below(dir)
 end
 
 local function check_copies(edition)
-  local public = { [wb.sha256(README)] = true }
+  local public = {}
+  for _, path in ipairs(readmes()) do
+    public[wb.sha256(path)] = true
+  end
   for _, f in ipairs(public_files()) do
     public[f.sha256] = true
   end

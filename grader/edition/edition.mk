@@ -2,21 +2,22 @@
 # suite. Included by the top-level Makefile when grader/ is there (the edition itself
 # has no grader/, so none of this ships).
 #
-#   make student-edition [DEST=dir] [FORCE=1]   the workbook for students, without
-#                                                solutions/ and grader/ (make_edition.sh)
+#   make student-edition [DEST=dir] [FORCE=1] [CHAPTER=N]   the workbook for students,
+#                                                without solutions/ and grader/ (make_edition.sh);
+#                                                CHAPTER=N: that chapter's folders only
 #   make test-edition                            build one into a temporary folder and
 #                                                use it as a student would (edition_spec.lua)
 #   make test-edition-full                       the same, with the edition's whole make test
 
 DEST ?= $(BUILD)/student-edition
 
-HELP += "student-edition  write the student edition to DEST (default build/student-edition; FORCE=1 replaces)"
+HELP += "student-edition  write the student edition to DEST (default build/student-edition; FORCE=1 replaces; CHAPTER=N)"
 HELP += "test-edition     build the student edition in build/edition-test and try it as a student"
 HELP += "test-edition-full  the same, with the edition's whole make test"
 
 .PHONY: student-edition test-edition test-edition-full
 student-edition:
-	@LUA=$(LUA) bash grader/edition/make_edition.sh "$(DEST)" "$(FORCE)"
+	@LUA=$(LUA) bash grader/edition/make_edition.sh "$(DEST)" "$(FORCE)" "$(CHAPTER)"
 
 TEST_SUITES += edition
 test-edition: setup $(BUILD)/dripprof

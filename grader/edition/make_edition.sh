@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# make_edition.sh DEST [FORCE]: writes the student edition into DEST (make student-edition).
+# make_edition.sh DEST [FORCE] [CHAPTER]: writes the student edition into DEST (make
+# student-edition).
 #
-# The edition is the workbook without anything that answers the exercise: the paths
-# grader/edition/ships.txt names (a whitelist), the student README
-# (grader/edition/student-README.md), and nothing else. Run from the workbook's root.
+# The edition is the workbook without anything that answers the exercises: the paths
+# grader/edition/ships.txt names (a whitelist), the student README (each chapter's
+# grader/N/student-README.md, one after the other), and nothing else. With CHAPTER, only that
+# chapter's folders of exercises/ and chapters/ ship (the engine's all do). Run from the
+# workbook's root.
 #
 # - Only files git tracks or would track are copied (tar, so modes are kept): no build
 #   outputs, no editor leftovers. Outside a git checkout, every file except *.o and
@@ -25,6 +28,7 @@ die() {
 
 dest=${1:-}
 force=${2:-}
+chapter=${3:-}
 [ -n "$dest" ] || die "usage: make student-edition DEST=dir [FORCE=1]"
 [ -f grader/edition/ships.txt ] || die "run it from the workbook's root (make student-edition)"
 
@@ -52,6 +56,28 @@ fi
 mkdir -p "$target" || die "cannot create $dest"
 
 mapfile -t shipped < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e 's/[[:space:]]*$//' grader/edition/ships.txt)
+# The chapters that ship: CHAPTER, or every one with an exercise.
+chapters=()
+for dir in exercises/[0-9]*/; do
+    n=$(basename "$dir")
+    [ -f "$dir/chapter.lua" ] && { [ -z "$chapter" ] || [ "$n" = "$chapter" ]; } && chapters+=("$n")
+done
+[ ${#chapters[@]} -gt 0 ] || die "no chapter ${chapter:+$chapter }to publish (no exercises/N/chapter.lua)"
+for n in "${chapters[@]}"; do
+    [ -f "grader/$n/student-README.md" ] || die "chapter $n has no grader/$n/student-README.md (the edition's README)"
+done
+# A chapter's folder in exercises/ or chapters/ that is not one of them stays behind.
+other_chapter() {
+    case $1 in
+    exercises/[0-9]*/* | chapters/[0-9]*/*)
+        n=${1#*/}
+        n=${n%%/*}
+        for c in "${chapters[@]}"; do [ "$c" = "$n" ] && return 1; done
+        return 0
+        ;;
+    esac
+    return 1
+}
 in_git=no
 if [ "$(git rev-parse --show-toplevel 2>/dev/null)" = "$root" ]; then
     in_git=yes
@@ -59,9 +85,10 @@ fi
 list_files() {
     if [ $in_git = yes ]; then
         git ls-files -z --cached --others --exclude-standard -- "${shipped[@]}" |
-            while IFS= read -r -d '' f; do [ -f "$f" ] && printf '%s\0' "$f"; done
+            while IFS= read -r -d '' f; do [ -f "$f" ] && ! other_chapter "$f" && printf '%s\0' "$f"; done
     else
-        find "${shipped[@]}" -name build -prune -o -type f ! -name '*.o' ! -name 'callgrind.out.*' -print0
+        find "${shipped[@]}" -name build -prune -o -type f ! -name '*.o' ! -name 'callgrind.out.*' -print0 |
+            while IFS= read -r -d '' f; do ! other_chapter "$f" && printf '%s\0' "$f"; done
     fi
 }
 list_files | tar --null -T - -cf - | tar -xf - -C "$target" || die "could not copy the files"
@@ -69,7 +96,7 @@ list_files | tar --null -T - -cf - | tar -xf - -C "$target" || die "could not co
 # The student's files as committed.
 if [ $in_git = yes ]; then
     for file in exercises/[0-9]*/*.c; do
-        [ -f "$file" ] || continue
+        [ -f "$file" ] && ! other_chapter "$file" || continue
         if git cat-file -e "HEAD:$file" 2>/dev/null; then
             git show "HEAD:$file" > "$target/$file" || die "git show HEAD:$file failed"
             git diff --quiet HEAD -- "$file" ||
@@ -77,7 +104,8 @@ if [ $in_git = yes ]; then
         fi
     done
 fi
-cp grader/edition/student-README.md "$target/README.md" || die "could not write README.md"
+for n in "${chapters[@]}"; do cat "grader/$n/student-README.md"; done > "$target/README.md" ||
+    die "could not write README.md"
 
 if ! "${LUA:-lua5.4}" grader/edition/check_edition.lua "$target"; then
     find "$target" -mindepth 1 -maxdepth 1 ! -name .git -exec rm -rf {} +
