@@ -33,7 +33,7 @@ local M = {}
 -- the submission folder itself when the file is nowhere, and a note for scores.csv when
 -- the choice needs the instructor's eye (several copies found, none found, an archive
 -- left packed). Paths are NUL-separated all the way: a student's folder may be named
--- "x<newline>./solutions/165", and one path per line would then sort the reference's
+-- "x<newline>./solutions/N", and one path per line would then sort the reference's
 -- profile.c first.
 local function locate(folder, file)
   local found = wb.capture("find " .. wb.quote(folder) .. " -maxdepth 4 -type f -name " .. wb.quote(file)
@@ -82,7 +82,7 @@ function M.run(opts)
     if not name:match("^%.") then
       subs[#subs + 1] = name
       -- A sub-folder that is a symbolic link may point anywhere the grader (root) can read:
-      -- solutions/165, or another student's folder. It is listed, not graded.
+      -- solutions/N, or another student's folder. It is listed, not graded.
       linked[name] = lfs.symlinkattributes(dir .. "/" .. name, "mode") == "link"
       -- A file beside the folders (an LMS's flat download, a zip left packed) is listed
       -- too: skipping it silently would leave a student without a row.

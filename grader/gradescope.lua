@@ -53,7 +53,7 @@ mkdir -p /autograder/results build
 rm -rf build/grade build/submission
 mkdir -p build/submission
 for name in %s; do
-  # NUL-separated: a folder named "x<newline>/autograder/source/solutions/165" would otherwise
+  # NUL-separated: a folder named "x<newline>/autograder/source/solutions/N" would otherwise
   # put the reference's path on a line of its own, sorted first.
   found=$(find /autograder/submission -type f -name "$name" -print0 | LC_ALL=C sort -z | head -z -n 1 | tr -d '\0')
   if [ -n "$found" ]; then cp "$found" "build/submission/$name"; fi

@@ -115,8 +115,11 @@ end
 
 -- ------------------------------------------------------------------ choosing the level
 
+-- The limits of the runs that probe a level (ours: `true`, a shell listing paths).
+M.PROBE = { cpu = 10, memory = 256, output = 65536 }
+
 local function try_level(level)
-  local ok, r = pcall(M.run, { isolation = level, cpu = 10, argv = { "true" } })
+  local ok, r = pcall(M.run, setmetatable({ isolation = level, argv = { "true" } }, { __index = M.PROBE }))
   if ok and r.ok then
     return true
   end
@@ -131,7 +134,7 @@ local function visible_to_student(level, paths)
   for _, p in ipairs(paths) do
     argv[#argv + 1] = p
   end
-  local r = M.run({ isolation = level, cpu = 10, argv = argv, stdout = out })
+  local r = M.run(setmetatable({ isolation = level, argv = argv, stdout = out }, { __index = M.PROBE }))
   local seen = {}
   for line in (wb.read_file(out) or ""):gmatch("[^\n]+") do
     seen[#seen + 1] = line

@@ -56,7 +56,8 @@ local function levels()
   local usable, why_not = {}, {}
   for _, level in ipairs({ "bwrap", "user" }) do
     local ok, why = pcall(sandbox.use, level)
-    local probe = ok and select(2, pcall(sandbox.run, { isolation = level, cpu = 5, argv = { "true" } }))
+    local probe = ok and select(2, pcall(sandbox.run, setmetatable({ isolation = level, argv = { "true" } },
+      { __index = sandbox.PROBE })))
     if type(probe) == "table" and probe.ok then
       usable[#usable + 1] = level
     else

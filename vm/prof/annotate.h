@@ -11,8 +11,8 @@
  *
  * `dripprof files` uses it to split a profile by source file: a row's label
  * is FILE:FUNCTION [OBJECT], and code inlined from a header is charged to
- * the header (callgrind's fi=/fe=), which is how chapter 165 sees where
- * inlined helpers went. `dripprof rows` prints the rows with their line
+ * the header (callgrind's fi=/fe=), which shows where inlined helpers
+ * went. `dripprof rows` prints the rows with their line
  * numbers and labels split, for scripts that would otherwise parse them.
  */
 #ifndef DRIP_PROF_ANNOTATE_H

@@ -1,6 +1,5 @@
-# vm/prof/prof.mk -- the profiler: build/dripprof, its test suite, its bench and
-# `make profile-165`. Included by the top-level Makefile; paths are relative to
-# the repo root.
+# vm/prof/prof.mk -- the profiler: build/dripprof, its test suite and its bench.
+# Included by the top-level Makefile; paths are relative to the repo root.
 #
 # dripprof is our code only: `dripprof top`, `files` and `rows` get the answers of a
 # chapter's exercise functions from that chapter's checker (--with CHECKER), which they run

@@ -354,8 +354,11 @@ describe("the exercise harness", function()
   describe("sandbox", function()
     local function boxed(program, flags)
       local out, err = TMP .. "/victim.stdout", TMP .. "/victim.stderr"
-      local status, line = sh(string.format("%s %s --stdout %s --stderr %s -- %s", SANDBOX,
-        flags or "--timeout 10", out, err, program))
+      -- Every limit the sandbox needs is named: the case's own, or these.
+      flags = flags or "--timeout 10"
+      flags = flags .. (flags:find("--memory", 1, true) and "" or " --memory 512")
+        .. (flags:find("--output", 1, true) and "" or " --output 65536")
+      local status, line = sh(string.format("%s %s --stdout %s --stderr %s -- %s", SANDBOX, flags, out, err, program))
       return line:gsub("%s+$", ""), status, wb.read_file(out) or "", wb.read_file(err) or ""
     end
     local function victim(mode, flags, asan)
@@ -422,11 +425,13 @@ describe("the exercise harness", function()
       "--timeout 5 --file-size 100000", false, "crashed: SIGXFSZ")
     case("the default file size (1 MB) stops a 2 MB file too", "big-file", "--timeout 5", false, "crashed: SIGXFSZ")
     it("a program that cannot start is 'exit 127'", function()
-      local status, line = sh(SANDBOX .. " --timeout 1 -- /nonexistent/program")
+      local status, line = sh(SANDBOX .. " --timeout 1 --memory 64 --output 1000 -- /nonexistent/program")
       assert.is_truthy(status == 1 and line:match("^exit 127"), line)
     end)
     for _, bad in ipairs({ "--", "--timeout 0 -- true", "--timeout x -- true", "--bogus 1 -- true",
-                           "--output -5 -- true", "--timeout 1", "--stdout /nonexistent/dir/f -- true" }) do
+                           "--output -5 -- true", "--timeout 1", "--stdout /nonexistent/dir/f -- true",
+                           "--memory 9 --output 9 -- true", "--timeout 1 --output 9 -- true",
+                           "--cpu 1 --memory 9 -- true" }) do
       it("usage error exits 2: sandbox " .. bad, function()
         assert.are.equal(2, (sh(SANDBOX .. " " .. bad)))
       end)
@@ -490,6 +495,40 @@ describe("the exercise harness", function()
       local _, listed = sh(CHECKER .. " --cases " .. path .. " --list")
       assert.are.equal("parse_row.x\n", listed)
     end)
+    -- The header is the API's only copy: the shipped stubs (and the reference) define each of
+    -- its functions with its very signature.
+    local function signatures(text, ending)
+      local found = {}
+      text = text:gsub("/%*.-%*/", " "):gsub("//[^\n]*", " "):gsub("#[^\n]*", " "):gsub("%s+", " ")
+      for head, name, params in text:gmatch("([%w_][%w_ %*]-)%f[%w_]([%w_]+)%s*(%b())%s*" .. ending) do
+        found[name] = (head:gsub("^%s+", "") .. name .. params):gsub(" %*", " *"):gsub("%s+", " ")
+      end
+      return found
+    end
+    for _, id in ipairs(HAVE_SOLUTIONS and chapter.ids() or {}) do
+      local ch = chapter.load(id)
+      it("chapter " .. id .. ": the stubs and the reference define the header's functions as declared", function()
+        local declared = {}
+        for _, name in ipairs(ch.headers) do
+          for fn, sig in pairs(signatures(wb.read_file(ch.dir .. "/" .. name), ";")) do
+            declared[fn] = sig
+          end
+        end
+        assert.is_truthy(next(declared), "no function declared in " .. table.concat(ch.headers, ", "))
+        for _, dir in ipairs({ ch.dir, ch.solution }) do
+          local defined = {}
+          for _, name in ipairs(ch.student_files) do
+            local _, committed = sh("git show " .. wb.quote("HEAD:" .. dir .. "/" .. name) .. " 2>/dev/null")
+            for fn, sig in pairs(signatures(committed ~= "" and committed or wb.read_file(dir .. "/" .. name), "{")) do
+              defined[fn] = sig
+            end
+          end
+          for fn, sig in pairs(declared) do
+            assert.are.equal(sig, defined[fn], dir .. " defines " .. fn)
+          end
+        end
+      end)
+    end
     it("the public cases' answers are fresh (make expected wrote them from their case files)", function()
       for _, path in ipairs(chapter.case_files(chapter.load("165"))) do
         local found, why = answers.read(chapter.expected_path(path), { path = path, fix = "make expected" })
