@@ -185,18 +185,7 @@ function M.evaluate(text, env)
 end
 
 local function with_commas(v)
-  if type(v) == "number" then
-    v = string.format("%.0f", v)
-  end
-  local sign, digits = tostring(v):match("^(%-?)(%d+)$")
-  if not digits then
-    error("commas needs a whole number, got '" .. tostring(v) .. "'", 0)
-  end
-  local out = digits:reverse():gsub("(%d%d%d)", "%1,"):reverse()
-  if sign == "-" and digits:match("^0+$") then
-    sign = "" -- a value that rounds to 0 has no sign
-  end
-  return sign .. out:gsub("^,", "")
+  return wb.commas(v) or error("commas needs a whole number, got '" .. tostring(v) .. "'", 0)
 end
 
 local function as_number(v, filter)

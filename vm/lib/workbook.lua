@@ -358,6 +358,7 @@ function M.commas(value)
   if not digits then
     return nil
   end
+  sign = digits:match("^0+$") and "" or sign -- a value that rounds to 0 has no sign
   return sign .. (digits:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", ""))
 end
 
