@@ -43,7 +43,7 @@ HELP         :=
 
 # Debian packages the workbook needs, and how to tell each one is present.
 SETUP_PACKAGES := pkg-config libcmocka-dev lua5.4 lua-dkjson lua-argparse lua-filesystem lua-busted valgrind \
-                  pandoc inotify-tools bubblewrap procps libxml2-utils zip unzip luajit time
+                  pandoc inotify-tools bubblewrap procps libxml2-utils zip unzip luajit time similarity-tester
 SETUP_CHECK_pkg-config    := command -v pkg-config
 SETUP_CHECK_libcmocka-dev := pkg-config --exists cmocka
 SETUP_CHECK_lua5.4        := command -v lua5.4
@@ -61,6 +61,7 @@ SETUP_CHECK_procps        := command -v ps
 SETUP_CHECK_libxml2-utils := command -v xmllint
 SETUP_CHECK_luajit        := command -v luajit
 SETUP_CHECK_time          := test -x /usr/bin/time
+SETUP_CHECK_similarity-tester := command -v sim_c
 
 BENCH_TARGETS :=
 

@@ -19,13 +19,13 @@
 --   lines      no line of the reference's C code of 40 characters or more appears in
 --              any file, unless it is in exercises/ too (the function signatures) or in
 --              the workbook's own shipped code (a reference may use a line the tools have);
---   functions  no C function is close to a function of the reference (similar.lua:
---              token runs, names or no names), but for reference functions that are
---              close to the workbook's own shipped code (its tools and checkers: a
---              helper both have is no answer).
---              Calibrated on this workbook: its own code reaches at most 0.48 of a
---              longer reference function's structure, a copy with every name changed
---              at least 0.95.
+--   functions  no run of MIN_RUN tokens or more of C code is the reference's, names or no
+--              names (sim_c, Debian's similarity-tester, which compares token streams with
+--              every identifier alike), but for the reference's code that the workbook's
+--              own shipped code shares (its tools and checkers: a helper both have is no
+--              answer). Calibrated on this workbook: its own code shares runs of at most
+--              30 tokens with the reference (a loop header, a signature); a renamed copy
+--              of its smallest telling function, add_frame, is one run of 164.
 -- What is published is taken as committed (git HEAD): exercises/ for what a student gets to
 -- start from, the other shipped folders for the workbook's own code.
 --
@@ -33,7 +33,6 @@
 -- copied lines, or copied-and-renamed functions. Prose about the exercise (the chapter,
 -- the handout) is meant to be there.
 local wb = require("vm.lib.workbook")
-local similar = require("grader.edition.similar")
 
 local REFERENCE = "solutions"
 local PRIVATE = { "solutions", "grader" }
@@ -50,6 +49,7 @@ local function readmes()
 end
 local REQUIRED = { "README.md", "Makefile", ".gitignore", "chapters", "exercises", "vm" }
 local MIN_LINE = 40
+local MIN_RUN = 60
 
 local findings = {}
 local function finding(text)
@@ -242,46 +242,66 @@ local function check_lines(edition, files)
   end
 end
 
--- True when function r of the reference is close to a function of the workbook's own code.
-local function shared_with_tools(r, tools)
-  for _, t in ipairs(tools) do
-    if similar.close(t, r) then
-      return true
+-- The runs sim_c finds between files (new) and the reference's C files (old), at least
+-- MIN_RUN tokens long, as { file, lines = "A-B", ref, first, last, tokens }.
+local function runs_against_reference(files)
+  local refs = {}
+  for _, path in ipairs(c_files(REFERENCE)) do
+    refs[#refs + 1] = REFERENCE .. "/" .. path
+  end
+  local words = { "sim_c", "-n", "-s", "-r", tostring(MIN_RUN) }
+  for _, f in ipairs(files) do
+    words[#words + 1] = f
+  end
+  words[#words + 1] = "/"
+  for _, r in ipairs(refs) do
+    words[#words + 1] = r
+  end
+  local text, ok = wb.capture(wb.command(words) .. " 2>&1")
+  if not ok then
+    error("sim_c failed (Debian package similarity-tester; make setup installs it): " .. text, 0)
+  end
+  local runs = {}
+  for file, lines, ref, first, last, tokens in text:gmatch(
+    "\n([^\n|]-): line (%d+%-%d+)%s*|([^\n|]-): line (%d+)%-(%d+)%[(%d+)%]") do
+    if ref:sub(1, #REFERENCE + 1) == REFERENCE .. "/" then
+      runs[#runs + 1] = { file = file, lines = lines, ref = ref, first = tonumber(first), last = tonumber(last),
+        tokens = tonumber(tokens) }
     end
   end
-  return false
+  return runs
+end
+
+-- The workbook's own shipped C code as committed, in a scratch folder, for sim_c.
+local function tool_copies()
+  local dir = wb.temp_dir("build", "check-edition")
+  local paths = {}
+  for i, f in ipairs(tool_files()) do
+    paths[i] = dir .. "/" .. i .. "-" .. wb.basename(f.path)
+    wb.write_file(paths[i], f.text)
+  end
+  return dir, paths
 end
 
 local function check_functions(edition)
-  local tools = {}
-  for _, f in ipairs(tool_files()) do
-    for _, t in ipairs(similar.functions(f.text)) do
-      tools[#tools + 1] = t
+  local dir, tools = tool_copies()
+  local shared = runs_against_reference(tools) -- what the tools have in common with it
+  wb.rm_rf(dir)
+  local edition_files = {}
+  for i, path in ipairs(c_files(edition)) do
+    edition_files[i] = edition .. "/" .. path
+  end
+  for _, run in ipairs(runs_against_reference(edition_files)) do
+    local tools_have_it = false
+    for _, s in ipairs(shared) do
+      tools_have_it = tools_have_it or (s.ref == run.ref and s.first <= run.first and run.last <= s.last)
+    end
+    if not tools_have_it then
+      finding(string.format("functions: %s:%s is the reference's %s:%d-%d (%d tokens, names aside)",
+        run.file:sub(#edition + 2), run.lines, run.ref, run.first, run.last, run.tokens))
     end
   end
-  local reference = {}
-  for _, path in ipairs(c_files(REFERENCE)) do
-    for _, f in ipairs(similar.functions(wb.read_file(REFERENCE .. "/" .. path))) do
-      f.path = REFERENCE .. "/" .. path
-      if not shared_with_tools(f, tools) then
-        reference[#reference + 1] = f
-      end
-    end
-  end
-  local compared = 0
-  for _, path in ipairs(c_files(edition)) do
-    for _, e in ipairs(similar.functions(wb.read_file(edition .. "/" .. path))) do
-      compared = compared + 1
-      for _, r in ipairs(reference) do
-        local close, shape, named = similar.close(e, r)
-        if close then
-          finding(string.format("functions: %s:%d-%d %s is close to %s:%d %s (structure %.2f, names %.2f)",
-            path, e.first_line, e.last_line, e.name, r.path, r.first_line, r.name, shape, named))
-        end
-      end
-    end
-  end
-  return compared, #reference
+  return #edition_files
 end
 
 local parser = wb.parser("check_edition.lua", "Is a student edition fit to publish? (from the workbook root)")
@@ -301,7 +321,7 @@ check_layout(edition)
 check_outputs(edition, files)
 check_copies(edition)
 check_lines(edition, files)
-local compared, references = check_functions(edition)
+local compared = check_functions(edition)
 table.sort(findings)
 for _, text in ipairs(findings) do
   print("check_edition: " .. text)
@@ -311,4 +331,5 @@ if #findings > 0 then
   os.exit(1)
 end
 print(string.format("check_edition: %s: %d files, no build outputs, no copy of solutions/ or grader/; " ..
-  "%d C functions compared with %d of the reference, none close", edition, #files, compared, references))
+  "%d C files compared with the reference (sim_c), no run of %d tokens in common", edition, #files, compared,
+  MIN_RUN))
