@@ -41,9 +41,22 @@ TEST_SLOW_SUITES :=
 TEST_PREBUILD :=
 HELP         :=
 
-# Debian packages the workbook needs, and how to tell each one is present.
-SETUP_PACKAGES := pkg-config libcmocka-dev lua5.4 lua-dkjson lua-argparse lua-filesystem lua-busted valgrind \
-                  pandoc inotify-tools bubblewrap procps libxml2-utils zip unzip luajit time similarity-tester
+# Debian packages by what needs them. A target depends on setup-GROUP, which installs the
+# group's missing packages (vm/lib/setup.sh); `make setup` installs them all. The student's
+# loop needs only the compiler, cmocka and Lua: nothing in it asks for the book's or the
+# grader's tools.
+SETUP_FOR_exercise := gcc libc6-dev pkg-config libcmocka-dev lua5.4 lua-argparse lua-filesystem
+SETUP_FOR_watch    := $(SETUP_FOR_exercise) inotify-tools
+SETUP_FOR_profile  := $(SETUP_FOR_exercise) valgrind
+SETUP_FOR_bench    := $(SETUP_FOR_profile) luajit time
+SETUP_FOR_book     := $(SETUP_FOR_exercise) pandoc
+SETUP_FOR_grade    := $(SETUP_FOR_profile) lua-dkjson bubblewrap procps zip unzip
+SETUP_FOR_edition  := $(SETUP_FOR_grade) similarity-tester
+SETUP_FOR_test     := $(sort $(SETUP_FOR_watch) $(SETUP_FOR_bench) $(SETUP_FOR_book) $(SETUP_FOR_edition) \
+                        lua-busted libxml2-utils)
+SETUP_PACKAGES     := $(SETUP_FOR_test)
+SETUP_CHECK_gcc           := command -v $(firstword $(CC))
+SETUP_CHECK_libc6-dev     := test -f /usr/include/stdio.h
 SETUP_CHECK_pkg-config    := command -v pkg-config
 SETUP_CHECK_libcmocka-dev := pkg-config --exists cmocka
 SETUP_CHECK_lua5.4        := command -v lua5.4
@@ -62,12 +75,13 @@ SETUP_CHECK_libxml2-utils := command -v xmllint
 SETUP_CHECK_luajit        := command -v luajit
 SETUP_CHECK_time          := test -x /usr/bin/time
 SETUP_CHECK_similarity-tester := command -v sim_c
+setup_missing = $(foreach p,$(1),$(shell ( $(SETUP_CHECK_$(p)) ) >/dev/null 2>&1 || echo $(p)))
 
 BENCH_TARGETS :=
 
 HELP += "bench            run the benchmarks (times, instruction counts, ratios)"
 HELP += "all              build the VM and the profiler (build/drip, build/dripprof)"
-HELP += "setup            install missing Debian packages ($(SETUP_PACKAGES))"
+HELP += "setup            install missing Debian packages: all of them ($(SETUP_PACKAGES)); setup-exercise, setup-grade, ...: what that target needs"
 HELP += "test             run the workbook's own tests; ends with 'N passed, N failed' (-j2 runs two suites at a time)"
 HELP += "test-slow        the long checks (CI runs them after make test)"
 HELP += "clean            remove build/"
@@ -81,7 +95,7 @@ include $(wildcard vm/vm.mk vm/prof/prof.mk exercises/exercises.mk grader/grader
                    grader/edition/edition.mk chapters/chapters.mk)
 
 # Every part adds its benchmarks to BENCH_TARGETS; `make bench` runs them all.
-bench: $(BENCH_TARGETS)
+bench: setup-bench $(BENCH_TARGETS)
 
 
 .PHONY: help setup test test-slow clean
@@ -90,9 +104,12 @@ help:
 	@for line in $(HELP); do echo "  make $$line"; done
 
 # Each package's check runs when the recipe does; vm/lib/setup.sh installs the ones that
-# failed with apt-get (as root, or with sudo when it needs no password), or names them.
-setup:
-	@bash vm/lib/setup.sh $(foreach p,$(SETUP_PACKAGES),$(shell ( $(SETUP_CHECK_$(p)) ) >/dev/null 2>&1 || echo $(p)))
+# failed with apt-get (as root, or with sudo when it needs no password), or names them,
+# with what they are for and what works without them.
+setup: setup-test
+setup-%:
+	@bash vm/lib/setup.sh "make $(or $(MAKECMDGOALS),$*)" "$(SETUP_FOR_exercise)" \
+	  $(call setup_missing,$(SETUP_FOR_$*))
 
 # The suites run as the targets test-suite-NAME of one sub-make, so `make -j2 test` runs
 # two at a time (the `+` hands the sub-make our jobserver). Each records its exit status
@@ -113,12 +130,12 @@ define test_suites
 @bash vm/lib/test_summary.sh $(TEST_RESULTS) $(1)
 endef
 
-test: setup
+test: setup-test
 	$(call test_suites,$(TEST_SUITES))
 
 # Long checks, run by .ci/run after make test: a part registers TEST_SLOW_SUITES +=
 # slow-NAME and provides test-slow-NAME, which writes $(TEST_RESULTS)/slow-NAME.result.
-test-slow: setup
+test-slow: setup-test
 	$(call test_suites,$(TEST_SLOW_SUITES))
 
 test-suite-%:

@@ -54,7 +54,7 @@ CH_CAPTURE_ARGS  = $(BUILD)/drip $(BUILD)/dripprof $(PROFILE_DIR) $(CH_CHECKER)
 CH_BUILD_CHECKER = $(if $(wildcard exercises/$*/chapter.lua),$(LUA) exercises/harness/exercise.lua \
                    --chapter $* --from $(CH_FROM) --build-only || true)
 
-profile-%: chapters/%/capture.lua $(BUILD)/drip $(BUILD)/drip-outline $(BUILD)/dripprof $(EX_SANDBOX)
+profile-%: setup-profile chapters/%/capture.lua $(BUILD)/drip $(BUILD)/drip-outline $(BUILD)/dripprof $(EX_SANDBOX)
 	@$(CH_BUILD_CHECKER)
 	@FIB_N=$(FIB_N) DRIP_OUTLINE=$(BUILD)/drip-outline CC="$(CC)" VM_SOURCES="$(VM_SOURCES)" \
 	  VM_CFLAGS_NODEBUG="$(filter-out -g,$(or $(VM_CFLAGS),$(CWARN) -O2))" \
@@ -83,10 +83,10 @@ BOOK_PANDOC := pandoc --from=gfm+footnotes --to=html5 --standalone --highlight-s
 book_page    = $(BOOK_DIR)/$(subst /,-,$(patsubst chapters/%.md,%,$(1))).html
 BOOK_PAGES  := $(foreach md,$(CH_MARKDOWN),$(call book_page,$(md)))
 
-book: $(BOOK_DIR)/index.html $(BOOK_PAGES) $(BOOK_DIR)/style.css
+book: setup-book $(BOOK_DIR)/index.html $(BOOK_PAGES) $(BOOK_DIR)/style.css
 
 BOOK_NEEDS_PANDOC = @command -v pandoc >/dev/null || \
-  { echo "make book: pandoc is not installed (make setup installs it)"; exit 1; }
+  { echo "make book: pandoc is not installed (make setup-book installs it)"; exit 1; }
 
 # Each page's prerequisites, its chapter's text first ($<), come from the rule made for it
 # below.

@@ -37,7 +37,7 @@ $(EX_SANDBOX): $(EX_HARNESS)/sandbox.c $(EX_HARNESS)/sandbox_box.c $(EX_HARNESS)
 sandbox: $(EX_SANDBOX)
 HELP += "sandbox          build the process sandbox every case and check runs in (build/harness/sandbox)"
 
-exercise-%: setup $(EX_SANDBOX)
+exercise-%: setup-exercise $(EX_SANDBOX)
 	@$(EX_RUN)
 
 # Watch mode: one run at once, then one run after every save in the exercise's folder
@@ -46,10 +46,10 @@ exercise-%: setup $(EX_SANDBOX)
 # Each run clears the screen and starts with the progress line. Ctrl-C ends it.
 EX_WATCH_IGNORE := (\.sw[a-z]|~|/4913|/\.?\#[^/]*)$$
 
-watch-%: setup $(EX_SANDBOX)
+watch-%: setup-watch $(EX_SANDBOX)
 	@test -f exercises/$*/chapter.lua || { echo "There is no exercise $* (no exercises/$*/chapter.lua)."; exit 2; }
 	@command -v inotifywait >/dev/null || { echo "make watch-$* needs inotifywait (Debian \
-	  package inotify-tools); make setup installs it."; exit 2; }
+	  package inotify-tools); make setup-watch installs it."; exit 2; }
 	@run() { if [ -t 1 ]; then printf '\033[H\033[2J'; fi; $(EX_RUN) --brief; \
 	  echo; echo "Watching $(EX_FROM) for saves; Ctrl-C ends."; }; \
 	inotifywait -q -m -r -e close_write -e moved_to --exclude '$(EX_WATCH_IGNORE)' \
@@ -58,7 +58,7 @@ watch-%: setup $(EX_SANDBOX)
 
 # The student's loop, timed: save profile.c, then make exercise-N to its last line.
 .PHONY: bench-loop
-bench-loop: setup $(EX_SANDBOX)
+bench-loop: setup-bench $(EX_SANDBOX)
 	@for n in $(EX_CHAPTERS); do bash $(EX_HARNESS)/bench_loop.sh $$n 9; done
 BENCH_TARGETS += bench-loop
 HELP += "bench-loop       edit-to-verdict of make exercise-N (exercises/N and the reference): median wall and CPU time"
@@ -88,7 +88,7 @@ HELP += "test-exercises   the exercise loop's own tests: sandbox, fork runner, r
 TEST_SLOW_SUITES += slow-exercises
 HELP += "test-slow-exercises  the reference 3 times, planted faults on every test, with busy loops beside"
 
-EX_SUITE_NEEDS := setup $(EX_SANDBOX) $(EX_VICTIMS)
+EX_SUITE_NEEDS := setup-test $(EX_SANDBOX) $(EX_VICTIMS)
 
 .PHONY: test-exercises test-slow-exercises
 # One busted spec; its #slow tests are the long version.

@@ -18,7 +18,7 @@ GRADE_LUA     := $(LUA)
 GRADE_RESULTS := $(BUILD)/grade
 # What every grading run needs: the sandbox, and build/dripprof, whose `stacks` reads the
 # folded fixtures (the workbook's one reader of them).
-GRADE_NEEDS   := $(GRADE_SANDBOX) $(BUILD)/dripprof
+GRADE_NEEDS   := setup-grade $(GRADE_SANDBOX) $(BUILD)/dripprof
 GRADE_CHAPTER  = $(if $(CHAPTER),--chapter $(CHAPTER))
 GRADE_SPEC    := grader/tests/grader_spec.lua
 
@@ -53,7 +53,7 @@ fixtures: $(GRADE_NEEDS)
 verify-fixtures: $(GRADE_NEEDS)
 	@$(GRADE_LUA) grader/verify.lua $(GRADE_CHAPTER)
 
-gradescope:
+gradescope: setup-grade
 	@$(GRADE_LUA) grader/gradescope.lua
 
 # Inside Gradescope, when make grade could not grade: a results.json saying why (run_autograder).

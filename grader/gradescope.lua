@@ -34,12 +34,13 @@ local EXCLUDED = { "^grader/%d+/fixtures/", "^grader/%d+/mutants/", "^grader/%d+
   "^exercises/harness/tests/", "^vm/prof/tests/", "^vm/prof/bench/", "%.md$" }
 
 local SETUP = [[#!/usr/bin/env bash
-# setup.sh: Gradescope runs this once, as root, when it builds the autograder image.
+# setup.sh: Gradescope runs this once, as root, when it builds the autograder image. The
+# packages are the workbook's own list for grading (make setup-grade), not a copy of it.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
-apt-get install -y -qq make gcc binutils lua5.4 lua-dkjson lua-argparse lua-filesystem valgrind \
-  bubblewrap util-linux procps coreutils findutils
+apt-get install -y -qq make
+make -C /autograder/source setup-grade
 ]]
 
 local RUN = [[#!/usr/bin/env bash

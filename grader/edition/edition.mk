@@ -16,14 +16,14 @@ HELP += "test-edition     build the student edition in build/edition-test and tr
 HELP += "test-edition-full  the same, with the edition's whole make test"
 
 .PHONY: student-edition test-edition test-edition-full
-student-edition:
+student-edition: setup-edition
 	@LUA=$(LUA) bash grader/edition/make_edition.sh "$(DEST)" "$(FORCE)" "$(CHAPTER)"
 
 TEST_SUITES += edition
-test-edition: setup $(BUILD)/dripprof
+test-edition: setup-test $(BUILD)/dripprof
 	@mkdir -p $(TEST_RESULTS)
 	@bash vm/lib/busted.sh $(TEST_RESULTS)/edition.result grader/edition/edition_spec.lua
 
-test-edition-full: setup $(BUILD)/dripprof
+test-edition-full: setup-test $(BUILD)/dripprof
 	@mkdir -p $(TEST_RESULTS)
 	@EDITION_FULL=1 bash vm/lib/busted.sh $(TEST_RESULTS)/edition-full.result grader/edition/edition_spec.lua

@@ -1,19 +1,26 @@
 #!/usr/bin/env bash
-# setup.sh [PACKAGE...]: installs the Debian packages the workbook lacks (make setup, which
-# names the ones its checks found missing; none: nothing to do). As root, or with sudo when
-# it needs no password; otherwise, or without apt-get, it stops and names the exact
-# packages to install.
+# setup.sh WHAT LOOP_PACKAGES [PACKAGE...]: installs the Debian packages that WHAT (the make
+# command, for the messages) lacks; make's setup-GROUP names the ones its checks found
+# missing (none: nothing to do). LOOP_PACKAGES are the ones the student's loop needs, so
+# that someone who cannot install a package knows whether they can do without it.
+# Installs as root, or with sudo when it needs no password; otherwise, or without apt-get,
+# it stops and says what to ask for.
 set -uo pipefail
+what=$1 loop=$2
+shift 2
 [ $# -gt 0 ] || exit 0
 missing=" $*"
-echo "setup: missing Debian packages:$missing"
+echo "setup: $what needs Debian packages this machine lacks:$missing"
 if [ "$(id -u)" = 0 ]; then
     sudo=""
 elif command -v sudo > /dev/null && sudo -n true 2> /dev/null; then
     sudo="sudo"
 else
-    echo "setup: cannot install them here (not root, no sudo). Run:"
-    echo "    sudo apt-get install$missing"
+    echo "setup: they cannot be installed from here (not root, and sudo is absent or asks for a password)."
+    echo "  If you may use sudo, run:  sudo apt-get install$missing"
+    echo "  Otherwise ask whoever runs this machine to install the Debian packages:$missing"
+    echo "  (make exercise-N and make watch-N need only: $loop inotify-tools;"
+    echo "   the others are for the book, the benchmarks, the profiles, grading and make test.)"
     exit 1
 fi
 if ! command -v apt-get > /dev/null; then

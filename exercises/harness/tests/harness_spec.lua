@@ -863,6 +863,36 @@ describe("the exercise harness", function()
     end)
   end)
 
+  -- The setup step of the loop, as someone who cannot install: the compiler is the missing
+  -- package (CC names one that does not exist), and the loop asks for nothing of the book's,
+  -- the benchmarks' or the grader's.
+  describe("make exercise-165's setup, without root", function()
+    local runs_as_nobody = sh("[ \"$(id -u)\" = 0 ] && su nobody -s /bin/sh -c true 2>/dev/null") == 0
+    local function loop_packages()
+      local _, out = sh("make -s --no-print-directory --eval 'print-loop: ; @echo $(SETUP_FOR_exercise)' print-loop")
+      return out
+    end
+    it("asks only for the compiler, cmocka and Lua", function()
+      local packages = loop_packages()
+      assert.is_truthy(packages:find("gcc", 1, true) and packages:find("libcmocka-dev", 1, true)
+        and packages:find("lua5.4", 1, true), packages)
+      for _, other in ipairs({ "pandoc", "luajit", "valgrind", "bubblewrap", "lua-busted", "lua-dkjson" }) do
+        assert.is_falsy(packages:find(other, 1, true), other .. " in " .. packages)
+      end
+    end)
+    it("names what is missing, and both ways out", function()
+      if not runs_as_nobody then
+        pending("needs root (to run as nobody)")
+        return
+      end
+      local status, out = sh("su nobody -s /bin/sh -c 'make -s --no-print-directory CC=no-such-cc setup-exercise' 2>&1")
+      assert.are_not.equal(0, status)
+      assert.is_truthy(out:find("needs Debian packages this machine lacks: gcc", 1, true), out)
+      assert.is_truthy(out:find("sudo apt-get install gcc", 1, true), out)
+      assert.is_truthy(out:find("ask whoever runs this machine", 1, true), out)
+    end)
+  end)
+
   -- ---------------------------------------------------------------- the background runs
 
   describe("the shipped stubs, as a student sees them first", function()
