@@ -113,26 +113,6 @@ function M.read(path)
   return list
 end
 
--- The cases of several files, one list.
-function M.read_all(paths)
-  local list = {}
-  for _, path in ipairs(paths) do
-    for _, c in ipairs(M.read(path)) do
-      list[#list + 1] = c
-    end
-  end
-  return list
-end
-
--- The value of a case's first field called key, or nil.
-function M.field(c, key)
-  for _, f in ipairs(c.fields) do
-    if f[1] == key then
-      return f[2]
-    end
-  end
-end
-
 -- The checker's cases file for a list of cases. The case is named on its first line only
 -- (an empty CASE is the line above's), and an origin only when there is one: the speed
 -- check's case has hundreds of thousands of fields.
