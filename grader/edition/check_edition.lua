@@ -20,7 +20,8 @@
 --              the workbook's own shipped code (a reference may use a line the tools have);
 --   functions  no C function is close to a function of the reference (similar.lua:
 --              token runs, names or no names), but for reference functions that are
---              close to the workbook's own shipped code (its tools' own concepts).
+--              close to the workbook's own shipped code (its tools and checkers: a
+--              helper both have is no answer).
 --              Calibrated on this workbook: its own code reaches at most 0.48 of a
 --              longer reference function's structure, a copy with every name changed
 --              at least 0.95.
@@ -130,11 +131,12 @@ local function public_files()
   return committed_files({ PUBLIC })
 end
 
--- The workbook's own shipped code: the C files of the shipped folders but exercises/.
+-- The workbook's own shipped code: the C files of the shipped folders (exercises/ too: its
+-- checkers), as committed.
 local function tool_files()
   local folders = {}
   for name in pairs(shipped_names()) do
-    if name ~= PUBLIC and wb.is_dir(name) and name ~= ".git" then
+    if wb.is_dir(name) and name ~= ".git" then
       folders[#folders + 1] = name
     end
   end
