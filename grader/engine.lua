@@ -69,6 +69,19 @@ function M.chapters()
   return list
 end
 
+-- FIXTURES=dir is one chapter's fixture folder (grader/fixtures.lua). A command that works on
+-- several chapters would give it to each: every chapter would read the others' fixtures, and
+-- write its answers over theirs in dir/expected/. Raises when list holds more than one chapter
+-- while FIXTURES is set; returns list.
+function M.one_chapter_for_fixtures(list)
+  local dir = os.getenv("FIXTURES")
+  if dir and dir ~= "" and #list > 1 then
+    error({ message = string.format("FIXTURES=%s is one chapter's fixture folder, but this would use it for "
+      .. "chapters %s: name the chapter with CHAPTER=N", dir, table.concat(list, ", ")) }, 0)
+  end
+  return list
+end
+
 -- The chapters a command works on: CHAPTER=N (or the option), else every chapter.
 function M.chosen(id)
   id = id or os.getenv("CHAPTER")
@@ -82,7 +95,7 @@ function M.chosen(id)
   if #list == 0 then
     error({ message = "no chapter to grade: no grader/N/chapter.lua" }, 0)
   end
-  return list
+  return M.one_chapter_for_fixtures(list)
 end
 
 -- A chapter's grading module (grader/N/chapter.lua) with its exercise (.exercise: the

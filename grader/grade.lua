@@ -46,7 +46,7 @@ local function chapters_to_grade(opts)
     return engine.chosen(opts.chapter)
   end
   local list = {}
-  for _, id in ipairs(engine.chosen()) do
+  for _, id in ipairs(engine.chapters()) do
     local files = engine.load_chapter(id).exercise.student_files
     local held = true
     for _, name in ipairs(files) do
@@ -59,7 +59,7 @@ local function chapters_to_grade(opts)
   if #list == 0 then
     error({ message = "the submission " .. opts.submission .. " holds the files of no chapter; name one with CHAPTER=N" }, 0)
   end
-  return list
+  return engine.one_chapter_for_fixtures(list)
 end
 
 local function main(argv)

@@ -32,7 +32,7 @@ HELP += "test-grader-gradescope  the attack suite through Gradescope's layout (r
 HELP += "gradescope       build the Gradescope autograder zips, one per chapter (build/gradescope/N/autograder.zip; CHAPTER=N, FIXTURES=dir)"
 
 .PHONY: grade expected fixtures verify-fixtures gradescope gradescope-failed test-grader test-grader-batch \
-        test-grader-gradescope test-slow-grader
+        test-grader-gradescope test-slow-grader test-toy
 
 grade: $(GRADE_NEEDS)
 ifneq ($(strip $(SUBMISSIONS)),)
@@ -70,6 +70,14 @@ TEST_SUITES += grader
 test-grader: $(GRADE_NEEDS)
 	@mkdir -p $(TEST_RESULTS)
 	@bash vm/lib/busted.sh $(TEST_RESULTS)/grader.result --exclude-tags=batch,gradescope,userlevel $(GRADE_SPEC)
+
+# The engine on a second chapter: the toy chapter 999 (grader/tests/toy/, which never ships and
+# is in no list) copied into a scratch copy of the workbook, where every command runs on it.
+TEST_SUITES += toy
+HELP += "test-toy         the engine on a toy second chapter (grader/tests/toy) in a copy of the workbook (in make test)"
+test-toy: $(GRADE_NEEDS)
+	@mkdir -p $(TEST_RESULTS)
+	@bash vm/lib/busted.sh $(TEST_RESULTS)/toy.result grader/tests/toy_spec.lua
 
 test-grader-batch test-grader-gradescope test-grader-userlevel: test-grader-%: $(GRADE_NEEDS)
 	@mkdir -p $(TEST_RESULTS)

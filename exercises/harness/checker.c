@@ -403,7 +403,7 @@ static size_t find_case(const char *name) {
 static _Noreturn void usage(void) {
     fputs("usage: check --cases FILE [--list | --run NAME [--results PATH] |\n"
           "             --each DIR --cpu S --wall S --memory MB --output BYTES [--jobs N]\n"
-          "             [--only PREFIX] [--status-fd FD]]\n",
+          "             [--results-limit BYTES] [--only PREFIX] [--status-fd FD]]\n",
           stderr);
     exit(2);
 }

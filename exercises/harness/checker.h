@@ -15,9 +15,11 @@
  *                                             one case in this process; answers to PATH (a
  *                                             file or /dev/fd/N; default stdout)
  *   CHECKER --cases FILE --each DIR --cpu S --wall S --memory MB --output BYTES
- *           [--jobs N] [--only PREFIX] [--status-fd FD]
+ *           [--results-limit BYTES] [--jobs N] [--only PREFIX] [--status-fd FD]
  *                                             every case in its own forked child
- *                                             (fork_tests.h); answers to DIR/NAME.results
+ *                                             (fork_tests.h); answers to DIR/NAME.results,
+ *                                             at most --results-limit bytes (default
+ *                                             --output), as the grader's results channel
  *
  * A run of a case ends its answers with "end<TAB>ok": without it, the case never returned
  * (exit() in the code under test, a crash). Every case runs as a cmocka test, with the

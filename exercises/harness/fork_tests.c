@@ -15,7 +15,11 @@
  *   under AddressSanitizer (it reserves terabytes of address space), and ASan's own
  *   hard_rss_limit_mb is checked by a thread that fork() does not copy into the child.
  * - Output: stdout and stderr go to two files (DIR/NAME.stdout, DIR/NAME.stderr), each
- *   capped by RLIMIT_FSIZE; a child that writes more gets SIGXFSZ.
+ *   capped at --output. RLIMIT_FSIZE enforces it, so a child that writes more gets SIGXFSZ;
+ *   unless the test may write a larger file of its own (a checker's answers, DIR/NAME.results:
+ *   --results-limit), when RLIMIT_FSIZE is that file's limit and the parent finds a capture
+ *   file over --output by its size, and cuts it back to --output. The answers so have the
+ *   room the grader gives them (its sandbox's results channel), not the output's.
  * - Its own process group, so a kill also ends anything it started; stdin is /dev/null.
  *
  * The parent waits in poll() on a pipe that its SIGCHLD handler writes to, waking every
@@ -71,7 +75,7 @@ enum { DONE = 1 };
 enum {
     MAX_CPU_SECONDS = 3600,
     MAX_MEMORY_MB = 1 << 20,
-    MAX_OUTPUT_BYTES = 1 << 30,
+    MAX_OUTPUT_BYTES = 1 << 30, /* --output and --results-limit */
     MAX_JOBS = 64,
     MAX_STATUS_FD = 1 << 20,
 };
@@ -110,6 +114,7 @@ enum {
     OPT_WALL,
     OPT_MEMORY,
     OPT_OUTPUT,
+    OPT_RESULTS,
     OPT_JOBS,
     OPT_ONLY,
     OPT_STATUS_FD,
@@ -118,10 +123,9 @@ enum {
 
 bool fork_tests_option(int argc, char **argv, int *i, ForkOptions *options) {
     static const char *const known[OPT_COUNT] = {
-        [OPT_EACH] = "--each",     [OPT_CPU] = "--cpu",
-        [OPT_WALL] = "--wall",     [OPT_MEMORY] = "--memory",
-        [OPT_OUTPUT] = "--output", [OPT_JOBS] = "--jobs",
-        [OPT_ONLY] = "--only",     [OPT_STATUS_FD] = "--status-fd"};
+        [OPT_EACH] = "--each",     [OPT_CPU] = "--cpu",       [OPT_WALL] = "--wall",
+        [OPT_MEMORY] = "--memory", [OPT_OUTPUT] = "--output", [OPT_RESULTS] = "--results-limit",
+        [OPT_JOBS] = "--jobs",     [OPT_ONLY] = "--only",     [OPT_STATUS_FD] = "--status-fd"};
     const char *option = argv[*i];
     int which = 0;
     while (which < OPT_COUNT && strcmp(option, known[which]) != 0) {
@@ -141,6 +145,7 @@ bool fork_tests_option(int argc, char **argv, int *i, ForkOptions *options) {
     case OPT_WALL: options->wall_seconds = positive(option, value, MAX_WALL_SECONDS); break;
     case OPT_MEMORY: options->memory_mb = whole(option, value, MAX_MEMORY_MB); break;
     case OPT_OUTPUT: options->output_bytes = whole(option, value, MAX_OUTPUT_BYTES); break;
+    case OPT_RESULTS: options->results_bytes = whole(option, value, MAX_OUTPUT_BYTES); break;
     case OPT_JOBS: options->jobs = whole(option, value, MAX_JOBS); break;
     case OPT_ONLY: options->only = value; break;
     default: options->status_fd = (int)whole(option, value, MAX_STATUS_FD); break;
@@ -165,6 +170,12 @@ static void on_sigchld(int signo) {
 static void limit(int resource, rlim_t soft, rlim_t hard) {
     struct rlimit r = {soft, hard};
     setrlimit(resource, &r);
+}
+
+/* The largest file a child may write (RLIMIT_FSIZE): its answers' limit when that is larger
+   than the capture files'. */
+static long long file_limit(const ForkOptions *o) {
+    return o->results_bytes > o->output_bytes ? o->results_bytes : o->output_bytes;
 }
 
 /* Opens DIR/NAME.SUFFIX for writing, truncated; -1 (and a message) when it cannot. */
@@ -218,7 +229,7 @@ static _Noreturn void run_child(const ForkOptions *o, int out_fd, int err_fd, Fo
     sigprocmask(SIG_SETMASK, &parent_mask, NULL);
     limit(RLIMIT_CORE, 0, 0);
     limit(RLIMIT_CPU, o->cpu_seconds, o->cpu_seconds + 1);
-    limit(RLIMIT_FSIZE, (rlim_t)o->output_bytes, (rlim_t)o->output_bytes);
+    limit(RLIMIT_FSIZE, (rlim_t)file_limit(o), (rlim_t)file_limit(o));
 
     size_t before = allocated_bytes();
     int code = run(i, context) == 0 ? 0 : 1;
@@ -340,6 +351,25 @@ static bool stderr_report(const Runner *r, const Slot *slot, char *out, size_t s
     return status_sanitizer_report(text, out, size, is_leak);
 }
 
+/* The size of the larger capture file of an ended child; a capture file over --output (only
+   RLIMIT_FSIZE above --output lets one grow so) is cut back to --output, what a test keeps. */
+static long long captured_bytes(const Runner *r, const Slot *slot) {
+    long long most = 0;
+    const char *suffixes[] = {"stdout", "stderr"};
+    for (int k = 0; k < 2; k++) {
+        char path[4096];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s.%s", r->o->dir, r->names[slot->test], suffixes[k]);
+        if (stat(path, &st) == 0) {
+            most = st.st_size > most ? st.st_size : most;
+            if (st.st_size > r->o->output_bytes && truncate(path, r->o->output_bytes) != 0) {
+                fprintf(stderr, "fork_tests: cannot cut %s back: %s\n", path, strerror(errno));
+            }
+        }
+    }
+    return most;
+}
+
 /* The status of an ended child (see the top of the file). */
 static void child_status(const Runner *r, const Slot *slot, int wait_status,
                          const struct rusage *usage, char *out, size_t size) {
@@ -352,14 +382,22 @@ static void child_status(const Runner *r, const Slot *slot, int wait_status,
     /* The child's peak resident memory: a child that grew past the limit between two of the
        parent's looks (a busy machine makes them rare) is still over it, whatever ended it. */
     bool over_memory = usage->ru_maxrss / 1024 > r->o->memory_mb;
+    /* Past --output in a capture file is the output limit; SIGXFSZ with both capture files
+       below it came from the test's own file, its answers. */
+    long long captured = captured_bytes(r, slot);
+    bool over_output = captured > r->o->output_bytes ||
+                       (signo == SIGXFSZ &&
+                        (file_limit(r->o) == r->o->output_bytes || captured >= r->o->output_bytes));
     if (has_report && !is_leak) {
         snprintf(out, size, "%s", report);
     } else if (slot->killed[0] != '\0') {
         snprintf(out, size, "%s", slot->killed);
     } else if (over_memory) {
         status_memory(out, size, r->o->memory_mb, "");
-    } else if (signo == SIGXFSZ) {
+    } else if (over_output) {
         status_output(out, size, r->o->output_bytes, "");
+    } else if (signo == SIGXFSZ) {
+        status_output(out, size, r->o->results_bytes, " of results");
     } else if (signo == SIGXCPU || (signo == SIGKILL && cpu >= r->o->cpu_seconds)) {
         status_cpu(out, size, r->o->cpu_seconds);
     } else if (has_report) {

@@ -12,14 +12,15 @@
 #include <stddef.h>
 
 typedef struct {
-    const char *dir;        /* capture files DIR/NAME.stdout, DIR/NAME.stderr; NULL: off */
-    unsigned cpu_seconds;   /* CPU time per test (RLIMIT_CPU) */
-    double wall_seconds;    /* wall-clock backstop per test, for a child that sleeps */
-    long long memory_mb;    /* resident memory per test */
-    long long output_bytes; /* per capture file (RLIMIT_FSIZE) */
-    unsigned jobs;          /* children at a time */
-    const char *only;       /* run only the tests whose name starts so; NULL: all */
-    int status_fd;          /* where the status lines go */
+    const char *dir;         /* capture files DIR/NAME.stdout, DIR/NAME.stderr; NULL: off */
+    unsigned cpu_seconds;    /* CPU time per test (RLIMIT_CPU) */
+    double wall_seconds;     /* wall-clock backstop per test, for a child that sleeps */
+    long long memory_mb;     /* resident memory per test */
+    long long output_bytes;  /* per capture file */
+    long long results_bytes; /* per file the test writes (a checker's answers); 0: output_bytes */
+    unsigned jobs;           /* children at a time */
+    const char *only;        /* run only the tests whose name starts so; NULL: all */
+    int status_fd;           /* where the status lines go */
 } ForkOptions;
 
 /* Runs test i in a child: returns 0 when it ran to its end. */
@@ -30,8 +31,9 @@ typedef int (*ForkTest)(size_t i, void *context);
 ForkOptions fork_tests_defaults(void);
 
 /* Reads one of the options --each DIR, --cpu SEC, --wall SEC, --memory MB, --output BYTES,
-   --jobs N, --only PREFIX, --status-fd FD at argv[*i] (advancing *i past its value). Returns
-   false when argv[*i] is not one of them; stops the driver (exit 2) on a bad value. */
+   --results-limit BYTES, --jobs N, --only PREFIX, --status-fd FD at argv[*i] (advancing *i
+   past its value). Returns false when argv[*i] is not one of them; stops the driver (exit 2)
+   on a bad value. */
 bool fork_tests_option(int argc, char **argv, int *i, ForkOptions *options);
 
 /* Runs the tests (names[0..count-1], each a file-name-safe word) and writes one line per

@@ -99,8 +99,11 @@ end
 -- ends). Returns the results in the cases' order, or nil and why the checker could not run.
 function M.run_each(opts)
   local l = opts.limits
+  -- The answers get the room the grader's results channel gives them (limits.results), not the
+  -- output's: the same case must not be an output limit here and answers there.
   local argv = { opts.checker, "--cases", opts.cases, "--each", opts.workdir, "--cpu", l.cpu, "--wall", l.wall,
-    "--memory", l.memory, "--output", l.output, "--jobs", opts.jobs or 1, "--status-fd", 3 }
+    "--memory", l.memory, "--output", l.output, "--results-limit", l.results, "--jobs", opts.jobs or 1,
+    "--status-fd", 3 }
   if opts.only then
     argv[#argv + 1] = "--only"
     argv[#argv + 1] = opts.only
@@ -111,7 +114,7 @@ function M.run_each(opts)
   -- The checker itself only forks and waits; each child has the case's limits, so its own are
   -- wide (a wall clock only). Its fd 3 is our pipe.
   local command = sandbox.command({ isolation = "none", wall = 3600, memory = l.memory * ((opts.jobs or 1) + 1),
-    output = 1 << 20,
+    output = 1 << 20, file_size = math.max(l.output, l.results),
     procs = 4096, stdout = opts.workdir .. "/checker.stdout", stderr = opts.workdir .. "/checker.stderr",
     argv = argv })
   local pipe = io.popen(command .. " 3>&1", "r")

@@ -14,9 +14,11 @@
 local wb = require("vm.lib.workbook")
 local json = require("dkjson")
 local verify = require("grader.verify")
+local compare = require("exercises.harness.compare")
 local engine = require("grader.engine")
 local sandbox = require("exercises.harness.sandbox")
 local attacks = require("grader.attacks")
+local parity = require("grader.tests.parity")
 
 local LUA = os.getenv("LUA") or "lua5.4"
 local ROOT = engine.root .. "/test"
@@ -517,6 +519,103 @@ describe("the grader", function()
     it("reports an endless loop as 'timed out after 2 s'", function()
       local h = decode(ROOT .. "/verify/graded/165-mutant-hangs_on_empty_needle/results.json") or {}
       assert.is_truthy((h.output or ""):match("timed out after 2 s"), h.output)
+    end)
+  end)
+
+  -- Parity (grader/tests/parity.lua): on the checks verify-fixtures graded above, the student's
+  -- run (each check's case forked in one sandbox, as make exercise-165 runs cases) reports
+  -- wrong exactly the items the grader (one sandboxed process per check) marked wrong, for the
+  -- stubs and every mutant; and the reference answers the same in both. It reads what that
+  -- block left in ROOT/verify, so it runs after it; it adds about 20 s (the student's runs).
+  describe("parity of the student's run with the grader", function()
+    local ex = engine.load_chapter("165").exercise
+    local mutants = assert(wb.load_data("grader/165/mutants/mutants.lua"))
+    -- Each candidate, whether it was graded with the speed check (verify's slow run), and
+    -- whether it gets some answer wrong (not the mutants' base, nor a mutant only too slow).
+    local candidates, slow, wrong_somewhere = { "165-stubs" }, {}, { ["165-stubs"] = true }
+    for _, m in ipairs(mutants) do
+      local name = "165-mutant-" .. m.fault:lower()
+      candidates[#candidates + 1] = name
+      slow[name] = m.slow == true
+      for _, family in ipairs(m.loses) do
+        wrong_somewhere[name] = wrong_somewhere[name] or family ~= "speed"
+      end
+    end
+    local graded, student, why = {}, {}, {}
+    local function run_both(name)
+      local dir = ROOT .. "/verify/graded" .. (slow[name] and "-slow/" or "/") .. name
+      local checks, problem = parity.graded(dir, "165")
+      if not checks then
+        why[name] = problem
+        return
+      end
+      graded[name] = checks
+      student[name] = parity.run_student(dir .. "/165/build/check-asan", checks, ROOT .. "/parity/" .. name,
+        ex.limits, ex.student_files)
+    end
+    lazy_setup(function()
+      run_both("165-reference")
+      for _, name in ipairs(candidates) do
+        run_both(name)
+      end
+    end)
+    local function both(name)
+      assert.is_truthy(graded[name] and graded["165-reference"], why[name] or why["165-reference"]
+        or "verify-fixtures graded nothing")
+    end
+    it("every candidate was graded on the reference's inputs, check by check", function()
+      both("165-stubs")
+      local reference = graded["165-reference"]
+      assert.is_true(#parity.numbers(reference) >= 10)
+      for _, name in ipairs(candidates) do
+        both(name)
+        for _, n in ipairs(parity.numbers(reference)) do
+          local mine = graded[name][n]
+          assert.is_truthy(mine and wb.read_file(mine.tsv) == wb.read_file(reference[n].tsv),
+            name .. ": check " .. n .. " has other inputs")
+        end
+      end
+    end)
+    it("the reference gives the same answers in both worlds, and ends well", function()
+      both("165-reference")
+      local g, s = graded["165-reference"], student["165-reference"]
+      for _, n in ipairs(parity.numbers(g)) do
+        local c = compare.items(g[n].items, s[n].items)
+        assert.is_truthy(c.first == nil and #g[n].items > 0 and g[n].kind == "ok" and s[n].kind == "ok",
+          string.format("check %d (%s): %s", n, g[n].title, c.first and c.first.key or (s[n].kind .. " " .. g[n].kind)))
+      end
+    end)
+    for _, name in ipairs(candidates) do
+      it(name .. ": the student's run reports wrong what the grader marks wrong", function()
+        both(name)
+        if name == "165-stubs" then
+          -- verify-fixtures grades the work tree's stubs; the parity is about the committed ones.
+          local committed = wb.capture("git show HEAD:exercises/165/profile.c 2>/dev/null")
+          if committed ~= wb.read_file(ROOT .. "/verify/graded/165-stubs/165/build/profile.c") then
+            pending("exercises/165/profile.c differs from git HEAD's: the stubs graded are not the committed ones")
+            return
+          end
+        end
+        local lines, wrong = parity.disagreements(graded[name], student[name], graded["165-reference"],
+          student["165-reference"])
+        assert.are.equal("", table.concat(lines, "\n"))
+        assert.are.equal(wrong_somewhere[name] == true, wrong > 0, "items reported wrong: " .. wrong)
+      end)
+    end
+    it("would see a disagreement: one answer changed, or a run said to crash, in the student's run only", function()
+      both("165-reference")
+      local g, s = graded["165-reference"], student["165-reference"]
+      local n = parity.numbers(g)[1]
+      local items = { table.unpack(s[n].items) }
+      local key = items[1].key
+      items[1] = { key = key, result = items[1].result .. " (changed)" }
+      local changed = setmetatable({ [n] = { items = items, kind = "ok" } }, { __index = s })
+      local lines = parity.disagreements(g, changed, g, s)
+      assert.is_truthy(#lines == 1 and lines[1]:find("only the grader marks 0 wrong: nothing; only the student's run "
+        .. "reports 1: " .. key, 1, true), table.concat(lines, "\n"))
+      changed[n] = { items = s[n].items, kind = "crashed" }
+      lines = parity.disagreements(g, changed, g, s)
+      assert.is_truthy(#lines == 1 and lines[1]:find("reports 1: (run) crashed", 1, true), table.concat(lines, "\n"))
     end)
   end)
 
