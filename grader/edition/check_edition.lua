@@ -114,23 +114,36 @@ local function check_outputs(edition, files)
 end
 
 -- Files as published on purpose, as a list of { path, text, sha256 }: in a git checkout, the
--- files of HEAD below the given paths; a leftover beside them (profile.c~, profile.c.orig
--- holding a filled-in copy) or a stub somebody filled in must not make the reference's bytes
--- and lines look public. Outside git, the files there.
+-- files of HEAD below the given paths (one git archive into a scratch folder); a leftover
+-- beside them (profile.c~, profile.c.orig holding a filled-in copy) or a stub somebody
+-- filled in must not make the reference's bytes and lines look public. Outside git, the
+-- files there.
 local function committed_files(paths)
-  local list = {}
+  local root, scratch = ".", nil
   if wb.capture("git rev-parse --show-toplevel 2>/dev/null"):gsub("\n$", "") == wb.realpath(".") then
-    for path in wb.capture("git ls-tree -r -z --name-only HEAD -- " .. wb.command(paths)):gmatch("([^%z]+)%z") do
-      local show = "git show " .. wb.quote("HEAD:" .. path)
-      list[#list + 1] = { path = path, text = wb.capture(show), sha256 = wb.capture(show .. " | sha256sum"):match("^%x+") }
+    local tracked = {}
+    for name in wb.capture("git ls-tree -z --name-only HEAD -- " .. wb.command(paths)):gmatch("([^%z]+)%z") do
+      tracked[#tracked + 1] = name
     end
-    return list
+    scratch = wb.temp_dir("build", "committed")
+    root, paths = scratch, tracked
+    if #tracked > 0 and not wb.run("git archive HEAD -- " .. wb.command(tracked) .. " | tar -x -C " .. wb.quote(scratch)) then
+      error("git archive HEAD failed", 0)
+    end
   end
+  local full = {}
   for _, dir in ipairs(paths) do
-    for _, path in ipairs(wb.is_dir(dir) and files_below(dir) or {}) do
-      path = dir .. "/" .. path
-      list[#list + 1] = { path = path, text = wb.read_file(path) or "", sha256 = wb.sha256(path) }
+    local below = root .. "/" .. dir
+    for _, path in ipairs(wb.is_dir(below) and files_below(below) or {}) do
+      full[#full + 1] = below .. "/" .. path
     end
+  end
+  local hashes, list = wb.sha256_many(full), {}
+  for _, path in ipairs(full) do
+    list[#list + 1] = { path = path:sub(#root + 2), text = wb.read_file(path) or "", sha256 = hashes[path] }
+  end
+  if scratch then
+    wb.rm_rf(scratch)
   end
   return list
 end

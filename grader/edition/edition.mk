@@ -8,6 +8,7 @@
 #   make test-edition                            build one into a temporary folder and
 #                                                use it as a student would (edition_spec.lua)
 #   make test-edition-full                       the same, with the edition's whole make test
+#                                                (in make test-slow)
 
 DEST ?= $(BUILD)/student-edition
 
@@ -15,7 +16,7 @@ HELP += "student-edition  write the student edition to DEST (default build/stude
 HELP += "test-edition     build the student edition in build/edition-test and try it as a student"
 HELP += "test-edition-full  the same, with the edition's whole make test"
 
-.PHONY: student-edition test-edition test-edition-full
+.PHONY: student-edition test-edition test-edition-full test-slow-edition
 student-edition: setup-edition
 	@LUA=$(LUA) bash grader/edition/make_edition.sh "$(DEST)" "$(FORCE)" "$(CHAPTER)"
 
@@ -24,6 +25,7 @@ test-edition: setup-test $(BUILD)/dripprof
 	@mkdir -p $(TEST_RESULTS)
 	@bash vm/lib/busted.sh $(TEST_RESULTS)/edition.result grader/edition/edition_spec.lua
 
-test-edition-full: setup-test $(BUILD)/dripprof
+TEST_SLOW_SUITES += slow-edition
+test-edition-full test-slow-edition: setup-test $(BUILD)/dripprof
 	@mkdir -p $(TEST_RESULTS)
-	@EDITION_FULL=1 bash vm/lib/busted.sh $(TEST_RESULTS)/edition-full.result grader/edition/edition_spec.lua
+	@EDITION_FULL=1 bash vm/lib/busted.sh $(TEST_RESULTS)/$(@:test-%=%).result grader/edition/edition_spec.lua
