@@ -1,4 +1,4 @@
--- gradescope.lua: `make gradescope` builds build/gradescope/autograder.zip.
+-- gradescope.lua: `make gradescope` builds build/gradescope/N/autograder.zip, one per chapter.
 --
 --   make gradescope [CHAPTER=N]                       build the zips, one per chapter
 --                                                     (build/gradescope/N/autograder.zip)

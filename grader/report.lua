@@ -75,10 +75,6 @@ local function details(check, ex)
         or "(no answer: the run stopped before this item, so this input is the likely cause)"
     end
     out[#out + 1] = "  actual:   " .. visible(wb.shorten(actual, 400)) .. (first.twice and "   (and this item appears more than once)" or "")
-    if tostring(first.expected):find("rank=", 1, true) then
-      out[#out + 1] = "  (rank: the function's place in the array inclusive() returns, 1 first: "
-        .. "by cost, highest first, then by name)"
-    end
   end
   if check.where then
     out[#out + 1] = "in your code: " .. visible(check.where) -- from a stack trace it may print

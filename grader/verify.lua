@@ -163,7 +163,7 @@ local function main(argv)
   return 0
 end
 
-if arg and arg[0] and arg[0]:match("verify%.lua$") then
+if arg and arg[0] and arg[0]:match("grader/verify%.lua$") then
   wb.exit_with("make verify-fixtures: could not run", main, arg)
 end
 

@@ -438,8 +438,7 @@ function M.main(argv)
     return opts.brief and 0 or 1 -- the build said why
   end
   if #results == 0 then
-    io.write("No test matches '", tostring(opts.only), "' (names look like ", ch.functions and "" or "",
-      "FUNCTION.ID: see exercises/", ch.id, "/tests).\n")
+    io.write("No test matches '", tostring(opts.only), "' (names look like FUNCTION.ID: see exercises/", ch.id, "/tests).\n")
     return 2
   end
   write_tsv(out .. "/results.tsv", results)
