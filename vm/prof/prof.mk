@@ -35,20 +35,28 @@ $(PROF_OBJ)/lib/%.o: $(PROF_SHARED)/%.c $(PROF_HEADERS) vm/prof/prof.mk
 	$(CC) $(PROF_CFLAGS) -c -o $@ $<
 
 # ---- tests ---------------------------------------------------------------------
-# One cmocka binary, built with the sanitizers, that writes "PASSED FAILED" itself;
-# then the headless-browser check of the flame graph adds one pass or one failure
-# (or prints that it was skipped when chromium is missing: a skip counts as neither).
-# The tests of top, files and rows run build/dripprof with tests/fake_checker.sh, which
-# answers from files the tests name and computes nothing: vm/ holds no implementation of
-# an exercise function, not even in its tests (the student edition ships vm/).
+# One cmocka binary, built with the sanitizers, that writes "PASSED FAILED" itself (the
+# readers, fold, the differential graph, damaged input); then tests/run_cases.lua runs
+# the command-line cases of tests/cases/*.txt on build/dripprof-asan, dripprof built with
+# the sanitizers too; then the headless-browser check of the flame graph adds one pass or
+# one failure (or prints that it was skipped when chromium is missing: neither).
+# The cases of top, files and rows run tests/fake_checker.sh, which answers from files the
+# cases name and computes nothing: vm/ holds no implementation of an exercise function,
+# not even in its tests (the student edition ships vm/).
 
 PROF_LIB_SRCS := $(PROF_LIB:%=$(PROF_DIR)/%.c) $(PROF_SHARED_C)
+PROF_ASAN     := $(BUILD)/dripprof-asan
+
+# Beside build/dripprof, so that it finds build/harness/sandbox as dripprof does.
+$(PROF_ASAN): $(PROF_DIR)/dripprof.c $(PROF_LIB_SRCS) $(PROF_HEADERS) vm/prof/prof.mk
+	$(CC) $(CWARN) -O1 -g $(SANITIZE) -I$(PROF_DIR) -I$(PROF_SHARED) -o $@ $(PROF_DIR)/dripprof.c \
+	  $(PROF_LIB_SRCS) -lm
 
 $(PROF_TESTBIN): $(PROF_TESTS) $(PROF_LIB_SRCS) $(PROF_HEADERS) $(wildcard $(PROF_DIR)/tests/*.h) \
                  vm/prof/prof.mk
 	@mkdir -p $(@D)
 	$(CC) $(CWARN) -O1 -g $(SANITIZE) -I$(PROF_DIR) -I$(PROF_SHARED) \
-	  -DPROF_DATA_DIR='"$(PROF_DATA)"' -DPROF_DRIPPROF='"$(BUILD)/dripprof"' \
+	  -DPROF_DATA_DIR='"$(PROF_DATA)"' -DPROF_DRIPPROF='"$(PROF_ASAN)"' \
 	  $(shell pkg-config --cflags cmocka) -o $@ $(PROF_TESTS) $(PROF_LIB_SRCS) \
 	  $(shell pkg-config --libs cmocka) -lm
 
@@ -58,9 +66,9 @@ $(PROF_TESTBIN): $(PROF_TESTS) $(PROF_LIB_SRCS) $(PROF_HEADERS) $(wildcard $(PRO
 # dripprof runs a checker in.
 TEST_SUITES += prof
 .PHONY: test-prof
-test-prof: $(PROF_TESTBIN) $(BUILD)/dripprof $(BUILD)/harness/sandbox $(BUILD)/drip
+test-prof: $(PROF_TESTBIN) $(BUILD)/dripprof $(PROF_ASAN) $(BUILD)/harness/sandbox $(BUILD)/drip
 	@mkdir -p $(TEST_RESULTS)
-	@bash $(PROF_DIR)/tests/test_prof.sh $(PROF_TESTBIN) $(BUILD)/dripprof $(BUILD)/drip \
+	@bash $(PROF_DIR)/tests/test_prof.sh $(PROF_TESTBIN) $(BUILD)/dripprof $(PROF_ASAN) $(BUILD)/drip \
 	  $(BUILD)/prof-tests $(TEST_RESULTS)/prof.result
 
 HELP += "test-prof        test the profiler tools (readers, fold invariants, SVG, checkers, browser check)"

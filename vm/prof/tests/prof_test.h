@@ -20,14 +20,15 @@
 #ifndef PROF_DATA_DIR
 #define PROF_DATA_DIR "vm/prof/tests/data"
 #endif
+/* The dripprof that test_robust.c feeds damaged answers (prof.mk: the sanitizers' build). */
 #ifndef PROF_DRIPPROF
-#define PROF_DRIPPROF "build/dripprof"
+#define PROF_DRIPPROF "build/dripprof-asan"
 #endif
-/* Scratch files of the CLI tests. */
+/* Scratch files of the tests. */
 #define PROF_SCRATCH "build/prof-tests/scratch"
 
-/* The checker the tests of top, files and rows give dripprof: it answers from a file and
- * computes nothing (fake_checker.sh says how to make it misbehave). */
+/* The checker given to dripprof files: it answers from a file and computes nothing
+ * (fake_checker.sh says how to make it misbehave). */
 #define PROF_FAKE_CHECKER "vm/prof/tests/fake_checker.sh"
 
 /* The runner a test file exports: NAME(count) runs the cmocka group TITLE of the tests
@@ -50,20 +51,9 @@ char *prof_slurp(const char *path, size_t *length);
 /* Writes data to a scratch file and returns its path (static buffer). */
 const char *prof_scratch_file(const char *name, const char *data, size_t length);
 
-/* Runs `binary args` (args: a shell fragment, may start with VAR=value settings via env);
+/* Runs `binary args` (both shell fragments: binary may start with `env VAR=value`);
  * returns its exit status and fills *out / *err with what it printed (malloc'd). */
 int prof_run(const char *binary, const char *args, char **out, char **err);
-
-/* Runs `dripprof args --with PROF_FAKE_CHECKER` with the fake checker answering from the
- * file answers (relative to the workbook's root; NULL: none) and env (VAR=value settings,
- * "" for none) in its environment. Returns the exit status and fills *out / *err. */
-int prof_run_checked(const char *env, const char *answers, const char *args, char **out,
-                     char **err);
-
-/* Runs `binary args` and fails the test unless it exits with status and, where given
- * (not NULL), its stdout contains in_out and its stderr in_err. */
-void prof_expect(const char *binary, const char *args, int status, const char *in_out,
-                 const char *in_err);
 
 /* Draws folded text (one or two counts a line) the way dripprof flame does: streamed
  * through diff_reader_visit into a trie, drawn by flame_write_trie (options NULL: the
@@ -80,13 +70,8 @@ int prof_xml_well_formed(const char *text, size_t length, char *why, size_t why_
 int folded_tests(size_t *count);
 int callgrind_tests(size_t *count);
 int fold_tests(size_t *count);
-int flame_tests(size_t *count);
-int top_tests(size_t *count);
-int cli_tests(size_t *count);
 int robust_tests(size_t *count);
 int diff_tests(size_t *count);
-int checker_tests(size_t *count);
 int u128_tests(size_t *count);
-int user_tests(size_t *count);
 
 #endif

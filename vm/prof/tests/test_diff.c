@@ -1,6 +1,6 @@
 /* test_diff.c: differential folded stacks (vm/prof/diff.c) and their flame
- * graph (flame.c's differential mode, trie_add_pair), in process and through
- * `dripprof diff` / `dripprof flame`. */
+ * graph (flame.c's differential mode, trie_add_pair), in process; cases/diff.txt
+ * runs `dripprof diff` and `dripprof flame` on them. */
 #define _POSIX_C_SOURCE 200809L
 #include "prof_test.h"
 
@@ -230,36 +230,6 @@ static void nothing_after_is_an_error(void **state) {
     trie_free(&trie);
 }
 
-static void expect_run(const char *args, int status, const char *in_out, const char *in_err) {
-    prof_expect(PROF_DRIPPROF, args, status, in_out, in_err);
-}
-
-static void the_command_line(void **state) {
-    (void)state;
-    char before[512], after[512], args[1400];
-    snprintf(before, sizeof before, "%s", prof_scratch_file("b.folded", "m;x 2\nm;y 3\n", 12));
-    snprintf(after, sizeof after, "%s", prof_scratch_file("a.folded", "m;y 1\nm;z 4\n", 12));
-    char *out, *err;
-    snprintf(args, sizeof args, "diff %s %s", before, after);
-    assert_int_equal(prof_run(PROF_DRIPPROF, args, &out, &err), 0);
-    assert_string_equal(out, "m;x 2 0\nm;y 3 1\nm;z 0 4\n");
-    free(out);
-    free(err);
-    /* AFTER from stdin, and the result drawn by flame from stdin */
-    snprintf(args, sizeof args, "diff %s - < %s | %s flame --countname Ir -", before, after,
-             PROF_DRIPPROF);
-    expect_run(args, 0, "<title>z (4 Ir, 80.00%)\nbefore: 0, change: +4 (new)", NULL);
-    /* a differential file is not diff's input; errors name the file and line */
-    const char *twice = prof_scratch_file("d.folded", "m;x 2 0\n", 8);
-    snprintf(args, sizeof args, "diff %s %s", before, twice);
-    expect_run(args, 1, NULL, "d.folded:1: two counts on the line");
-    const char *bad = prof_scratch_file("bad.folded", "m;x 2\nm;;y 3\n", 13);
-    snprintf(args, sizeof args, "diff %s %s", bad, after);
-    expect_run(args, 1, NULL, "bad.folded:2: empty frame");
-    expect_run("diff only-one.folded", 2, NULL, "usage: dripprof diff");
-    expect_run("diff --help", 0, "stack BEFORE AFTER", NULL);
-}
-
 PROF_TEST_GROUP(diff_tests, "diff",
                 cmocka_unit_test(a_stack_only_in_one_file_gets_zero_in_the_other),
                 cmocka_unit_test(repeated_lines_are_summed_and_equal_counts_cancel),
@@ -269,4 +239,4 @@ PROF_TEST_GROUP(diff_tests, "diff",
                 cmocka_unit_test(differential_boxes_are_sized_by_after_and_coloured_by_change),
                 cmocka_unit_test(plain_input_draws_as_before),
                 cmocka_unit_test(a_mixed_file_is_an_error_at_the_first_line_that_differs),
-                cmocka_unit_test(nothing_after_is_an_error), cmocka_unit_test(the_command_line))
+                cmocka_unit_test(nothing_after_is_an_error))

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# test_prof.sh TESTBIN DRIPPROF DRIP WORKDIR RESULT: the `prof` suite of `make test`
-# (make test-prof), run from the workbook's root.
+# test_prof.sh TESTBIN DRIPPROF DRIPPROF_ASAN DRIP WORKDIR RESULT: the `prof` suite of
+# `make test` (make test-prof), run from the workbook's root.
 #
 # The cmocka binary TESTBIN (built with the sanitizers) writes "PASSED FAILED" itself; it
 # also checks the fold invariants on a fresh callgrind profile of our own VM (DRIP on
-# fib(15)), which only a machine without valgrind skips. Then the headless-browser check
-# of a flame graph (browser_check.sh) adds one pass or one failure, or prints that it was
-# skipped where Chromium is missing (neither). A callgrind run that fails is one more
-# failure. Writes the total "PASSED FAILED" to RESULT.
+# fib(15)), which only a machine without valgrind skips. run_cases.lua runs the cases of
+# cases/*.txt on DRIPPROF_ASAN and counts them the same way. Then the headless-browser check
+# of a flame graph made by DRIPPROF (browser_check.sh) adds one pass or one failure, or
+# prints that it was skipped where Chromium is missing (neither). A callgrind run that
+# fails is one more failure, and so is a part that wrote no count. Writes the total
+# "PASSED FAILED" to RESULT.
 set -uo pipefail
-testbin=$1 dripprof=$2 drip=$3 work=$4 result=$5
+testbin=$1 dripprof=$2 dripprof_asan=$3 drip=$4 work=$5 result=$6
 here=$(dirname "$0")
 mkdir -p "$work"
 rm -f "$result"
@@ -29,17 +31,28 @@ else
     echo "prof: valgrind missing: fold invariants checked on the committed profiles only"
 fi
 
-PROF_EXTRA_CALLGRIND="$extra" ASAN_OPTIONS=detect_leaks=1 "$testbin" "$result"
+rm -f "$work/unit.result" "$work/cases.result"
+PROF_EXTRA_CALLGRIND="$extra" ASAN_OPTIONS=detect_leaks=1 "$testbin" "$work/unit.result"
 status=$?
+ASAN_OPTIONS=detect_leaks=1 "${LUA:-lua5.4}" "$here/run_cases.lua" "$dripprof_asan" "$work/cases.result" \
+    "$here"/cases/*.txt
+cases_status=$?
 bash "$here/browser_check.sh" "$dripprof" "$work/browser"
 browser=$?
 
-read -r passed failed < "$result" || { passed=0 failed=1; }
+passed=0 failed=$valgrind_failed
+for part in unit cases; do
+    if read -r p f < "$work/$part.result" 2> /dev/null; then
+        passed=$((passed + p)) failed=$((failed + f))
+    else
+        echo "prof: FAILED: the $part tests wrote no result"
+        failed=$((failed + 1))
+    fi
+done
 case $browser in
 0) passed=$((passed + 1)) ;;
 1) failed=$((failed + 1)) ;;
 esac
-failed=$((failed + valgrind_failed))
 echo "$passed $failed" > "$result"
 echo "prof: $passed passed, $failed failed"
-[ "$status" -eq 0 ] && [ "$failed" -eq 0 ]
+[ "$status" -eq 0 ] && [ "$cases_status" -eq 0 ] && [ "$failed" -eq 0 ]

@@ -7,7 +7,7 @@
  * a table or one message. The suite runs under ASan and UBSan,
  * so a stray read or an overflow fails the test even when the result looks
  * right. */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath, strdup */
 #include "prof_test.h"
 
 #include <stdlib.h>
@@ -128,20 +128,26 @@ static void damaged_stacks_draw_or_fail_cleanly(void **state) {
 
 /* A checker's damaged answers: dripprof prints the table, or names the trouble in one
  * message (3: a contract broken, 5: answers off the protocol, 1: answers that make the
- * file no function table), never crashes. */
+ * file no function table), never crashes (PROF_DRIPPROF is built with the sanitizers). */
 static void damaged_answers_give_a_table_or_a_message(void **state) {
     (void)state;
     size_t length;
     char *text = prof_slurp(PROF_DATA_DIR "/answers/shared-jumps.rows.tsv", &length);
     assert_non_null(text);
+    char answers[4096], command[4200];
+    prof_scratch_file("bad-answers.tsv", "", 0);
+    /* absolute: the checker runs in a folder of its own */
+    assert_non_null(realpath(PROF_SCRATCH "/bad-answers.tsv", answers));
+    snprintf(command, sizeof command, "env FAKE_ANSWERS=%s " PROF_DRIPPROF, answers);
     int printed = 0, refused = 0;
     for (int round = 0; round < 40; round++) {
         size_t n = length;
         char *bad = mutate(text, &n);
-        const char *answers = prof_scratch_file("bad-answers.tsv", bad, n);
+        prof_scratch_file("bad-answers.tsv", bad, n);
         char *out, *err;
-        int status = prof_run_checked(
-            "", answers, "files " PROF_DATA_DIR "/shared-jumps.annotate.txt", &out, &err);
+        int status = prof_run(
+            command, "files " PROF_DATA_DIR "/shared-jumps.annotate.txt --with " PROF_FAKE_CHECKER,
+            &out, &err);
         if (status == 0) {
             printed++;
         } else if ((status == 3 || status == 5) &&
@@ -161,7 +167,33 @@ static void damaged_answers_give_a_table_or_a_message(void **state) {
     free(text);
 }
 
+/* The well-formedness check the tests above rely on is xmllint's, and it can fail: an SVG
+ * with one name left unescaped, or one box left open, is refused, with a reason. */
+static void a_broken_svg_fails_the_xml_check(void **state) {
+    (void)state;
+    static const char text[] = "main;operator<<(a&b) 4\nmain;x 2\n";
+    char *error = NULL, why[200];
+    size_t size;
+    char *svg = prof_draw("t.folded", text, sizeof text - 1, NULL, &size, &error);
+    assert_non_null(svg);
+    assert_true(prof_xml_well_formed(svg, size, why, sizeof why));
+    char *broken = strdup(svg);
+    char *escaped = strstr(broken, "&lt;&lt;(a&amp;b)");
+    assert_non_null(escaped);
+    memcpy(escaped, "<<(a&b)          ", 17); /* as an unescaped writer would have it */
+    assert_false(prof_xml_well_formed(broken, size, why, sizeof why));
+    assert_non_null(strstr(why, "xmllint"));
+    strcpy(broken, svg);
+    char *close = strstr(broken, "</g>");
+    assert_non_null(close);
+    memcpy(close, "<g >", 4); /* one more box opened than closed */
+    assert_false(prof_xml_well_formed(broken, size, why, sizeof why));
+    free(broken);
+    free(svg);
+}
+
 PROF_TEST_GROUP(robust_tests, "damaged input",
                 cmocka_unit_test(damaged_profiles_fold_or_fail_cleanly),
                 cmocka_unit_test(damaged_stacks_draw_or_fail_cleanly),
-                cmocka_unit_test(damaged_answers_give_a_table_or_a_message))
+                cmocka_unit_test(damaged_answers_give_a_table_or_a_message),
+                cmocka_unit_test(a_broken_svg_fails_the_xml_check))
