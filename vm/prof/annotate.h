@@ -2,7 +2,7 @@
  *
  * Which lines are rows is the chapter's parse_row() to say: dripprof splits
  * the file into lines, asks a checker for parse_row()'s answer on each
- * (ask.h), and builds the table from those answers here, so the workbook has
+ * (checker.h), and builds the table from those answers here, so the workbook has
  * one reader of annotate rows (in the student edition, the student's own).
  * Only the function table counts: the rows after the "Ir ... file:function"
  * header and its dash rule, up to the first blank line (source annotations

@@ -25,7 +25,7 @@
  *
  * top, files and rows need the answers of a chapter's exercise functions
  * (inclusive, parse_row), which dripprof does not contain: a checker program
- * named by --with runs them under the sandbox (checker.h, ask.h). When it
+ * named by --with runs them under the sandbox (checker.h). When it
  * cannot answer, the command says why and exits 3 (the function is not ready),
  * 4 (the checker cannot be run) or 5 (its answers do not fit the case). fold,
  * flame, calls, diff and stacks never need one.
@@ -42,7 +42,6 @@
 #include <sys/stat.h>
 
 #include "annotate.h"
-#include "ask.h"
 #include "callgrind.h"
 #include "checker.h"
 #include "decimal.h"
@@ -577,7 +576,7 @@ static int write_top(const Input *in, const FoldedLine *stacks, size_t count, To
         return writer_failed(in->name, "out of memory or a cost above 64 bits");
     }
     int status =
-        checker->program ? ask_inclusive(checker, stacks, count, &inclusive, &ninclusive) : 0;
+        checker->program ? checker_inclusive(checker, stacks, count, &inclusive, &ninclusive) : 0;
     if (status == 0) {
         *report = (TopReport){.source = report->source,
                               .kind = report->kind,
@@ -798,7 +797,7 @@ static int read_annotate(const char *path, bool all, const Checker *checker, Ann
     bool refused =
         status == 0 && annotate_split(in.name, in.data, in.length, all, &text, &error) != 0;
     if (status == 0 && !refused) {
-        status = ask_parse_row(checker, in.name, &text, &answers);
+        status = checker_parse_row(checker, in.name, &text, &answers);
     }
     if (status == 0 && !refused) {
         refused = annotate_table(in.name, &text, answers, all, table, &error) != 0;

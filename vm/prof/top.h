@@ -10,7 +10,7 @@
  * computed here. Inclusive = the answer of the chapter's inclusive(), which
  * counts a function once per stack (so the costs stay right under recursion,
  * where callgrind_annotate --inclusive=yes adds up overlapping arcs); dripprof
- * gets it from a checker (ask.h) and hands it to top_write as it came. A
+ * gets it from a checker (checker.h) and hands it to top_write as it came. A
  * callgrind.out is folded first (fold.h); the self column then equals
  * callgrind's self cost per function.
  */
