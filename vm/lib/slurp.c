@@ -1,7 +1,9 @@
 /* slurp.c: a whole stream into memory (see slurp.h). */
 #include "slurp.h"
 
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { FIRST_CAPACITY = 1 << 16 };
 
@@ -25,5 +27,21 @@ char *slurp(FILE *in, size_t *length) {
     }
     data[used] = '\0';
     *length = used;
+    return data;
+}
+
+char *slurp_file(const char *path, size_t *length, const char **why) {
+    static char reason[160];
+    FILE *in = fopen(path, "rb");
+    char *data = in ? slurp(in, length) : NULL;
+    if (data == NULL && why != NULL) {
+        if (in == NULL) {
+            snprintf(reason, sizeof reason, "cannot open: %s", strerror(errno));
+        }
+        *why = in == NULL ? reason : ferror(in) ? "read error" : "out of memory";
+    }
+    if (in != NULL) {
+        fclose(in);
+    }
     return data;
 }

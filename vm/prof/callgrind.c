@@ -41,7 +41,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "callgrind.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -698,17 +697,12 @@ int callgrind_read_buffer(const char *name, const char *data, size_t len, Callgr
 
 int callgrind_read_file(const char *path, Callgrind *out) {
     reset(out);
-    Reader r = {.graph = out, .file = path};
-    FILE *in = fopen(path, "rb");
-    if (in == NULL) {
-        return fail(&r, "cannot open: %s", strerror(errno));
-    }
     size_t len;
-    char *text = slurp(in, &len);
-    bool read_error = text == NULL && ferror(in);
-    fclose(in);
+    const char *why;
+    char *text = slurp_file(path, &len, &why);
     if (text == NULL) {
-        return fail(&r, read_error ? "read error" : "out of memory");
+        Reader r = {.graph = out, .file = path};
+        return fail(&r, "%s", why);
     }
     int status = read_text(path, text, len, out);
     free(text);

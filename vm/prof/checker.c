@@ -137,19 +137,10 @@ typedef struct {
     size_t count;
 } Run;
 
-static char *read_file(const char *path, size_t *length) {
-    FILE *in = fopen(path, "rb");
-    char *text = in ? slurp(in, length) : NULL;
-    if (in != NULL) {
-        fclose(in);
-    }
-    return text;
-}
-
 /* The last lines of the checker's stderr, indented, under a message. */
 static void show_stderr_tail(const Run *run) {
     size_t length;
-    char *text = read_file(run->paths[ERR], &length);
+    char *text = slurp_file(run->paths[ERR], &length, NULL);
     while (text != NULL && length > 0 && text[length - 1] == '\n') {
         text[--length] = '\0';
     }
@@ -410,7 +401,7 @@ static bool unescaped(char *text) {
  * exit status after the message. */
 static int read_answers(Run *run, const char *verdict) {
     size_t length, lines = 1;
-    run->text = read_file(run->paths[ANSWERS], &length);
+    run->text = slurp_file(run->paths[ANSWERS], &length, NULL);
     if (run->text == NULL || memchr(run->text, '\0', length) != NULL) {
         return fail(run, CHECKER_OFF_PROTOCOL, "wrote no readable answers");
     }
@@ -492,9 +483,9 @@ static int execute(Run *run) {
     /* clang-format on */
     int exit_status = spawn(run, argv), spawn_errno = errno;
     size_t length;
-    char *verdict = exit_status < 0 ? NULL : read_file(run->paths[STATUS], &length);
+    char *verdict = exit_status < 0 ? NULL : slurp_file(run->paths[STATUS], &length, NULL);
     if (verdict == NULL || (exit_status != 0 && exit_status != 1)) {
-        char *error = read_file(run->paths[SANDBOX_ERR], &length);
+        char *error = slurp_file(run->paths[SANDBOX_ERR], &length, NULL);
         status = fail(run, CHECKER_CANNOT_RUN, "the sandbox %s could not run %s: %s", sandbox,
                       run->checker->program,
                       exit_status < 0       ? strerror(spawn_errno)

@@ -767,20 +767,10 @@ static int run_calls(int argc, char **argv) {
 
 /* The bytes of a file given on the command line (standard input is read by open_input). */
 static int read_whole(Input *in) {
-    FILE *file = in->data ? NULL : fopen(in->path, "rb");
-    if (in->data == NULL && file == NULL) {
-        fprintf(stderr, "dripprof: %s: cannot open: %s\n", in->path, strerror(errno));
+    const char *why;
+    if (in->data == NULL && (in->data = slurp_file(in->path, &in->length, &why)) == NULL) {
+        fprintf(stderr, "dripprof: %s: %s\n", in->path, why);
         return 1;
-    }
-    if (file != NULL) {
-        in->data = slurp(file, &in->length);
-        bool failed = in->data == NULL && ferror(file);
-        fclose(file);
-        if (in->data == NULL) {
-            fprintf(stderr, "dripprof: %s: %s\n", in->path,
-                    failed ? "read error" : "out of memory");
-            return 1;
-        }
     }
     return 0;
 }

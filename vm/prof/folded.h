@@ -5,8 +5,9 @@
  *
  *     main;run;call_value;call 2418717018
  *
- * dripprof (fold, flame, top) and the grader's C checker read these files
- * through this module only, so every tool accepts and rejects the same lines.
+ * dripprof (top, flame, stacks, diff) reads these files through this module
+ * only, and the workbook's scripts read them through `dripprof stacks`, so
+ * every tool accepts and rejects the same lines.
  * The exact rules (and why) are at the top of folded.c; in short:
  *
  *   - the count is the text after the LAST run of blanks/TABs; it is a decimal
@@ -48,9 +49,6 @@ typedef struct {
  * *out, or -1 with out->error set (also for a missing or unreadable file). On
  * both paths the caller calls folded_free(out). */
 int folded_read_file(const char *path, FoldedFile *out);
-
-/* Same, from an open stream (e.g. stdin); name is used in messages. */
-int folded_read_stream(FILE *in, const char *name, FoldedFile *out);
 
 /* Same, from len bytes of memory (copied; the data need no terminator):
  * dripprof reads standard input this way, after looking at its first lines. */

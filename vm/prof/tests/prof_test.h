@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "flame.h"
+#include "slurp.h"
 
 #ifndef PROF_DATA_DIR
 #define PROF_DATA_DIR "vm/prof/tests/data"
@@ -44,9 +45,6 @@
 /* The committed callgrind fixtures (file names inside PROF_DATA_DIR). */
 extern const char *const prof_fixtures[];
 extern const size_t prof_fixture_count;
-
-/* Reads a whole file into a malloc'd, NUL-terminated buffer (NULL on error). */
-char *prof_slurp(const char *path, size_t *length);
 
 /* Writes data to a scratch file and returns its path (static buffer). */
 const char *prof_scratch_file(const char *name, const char *data, size_t length);

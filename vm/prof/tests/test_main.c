@@ -19,16 +19,6 @@ const char *const prof_fixtures[] = {
 };
 const size_t prof_fixture_count = sizeof prof_fixtures / sizeof prof_fixtures[0];
 
-char *prof_slurp(const char *path, size_t *length) {
-    FILE *in = fopen(path, "rb");
-    size_t ignored;
-    char *data = in ? slurp(in, length ? length : &ignored) : NULL;
-    if (in != NULL) {
-        fclose(in);
-    }
-    return data;
-}
-
 const char *prof_scratch_file(const char *name, const char *data, size_t length) {
     static char path[512];
     mkdir("build", 0777);
@@ -51,11 +41,9 @@ int prof_run(const char *binary, const char *args, char **out, char **err) {
     prof_scratch_file("stdout", "", 0); /* makes sure the directory exists */
     int status = system(command);
     assert_true(status != -1 && WIFEXITED(status));
-    char path[512];
-    snprintf(path, sizeof path, "%s/stdout", PROF_SCRATCH);
-    *out = prof_slurp(path, NULL);
-    snprintf(path, sizeof path, "%s/stderr", PROF_SCRATCH);
-    *err = prof_slurp(path, NULL);
+    size_t length;
+    *out = slurp_file(PROF_SCRATCH "/stdout", &length, NULL);
+    *err = slurp_file(PROF_SCRATCH "/stderr", &length, NULL);
     assert_non_null(*out);
     assert_non_null(*err);
     return WEXITSTATUS(status);
@@ -116,9 +104,8 @@ int prof_xml_well_formed(const char *text, size_t length, char *why, size_t why_
     size_t written = fwrite(text, 1, length, pipe);
     int status = pclose(pipe);
     signal(SIGPIPE, previous);
-    char path[512];
-    snprintf(path, sizeof path, "%s/xmllint.err", PROF_SCRATCH);
-    char *complaint = prof_slurp(path, NULL);
+    size_t complaint_length;
+    char *complaint = slurp_file(PROF_SCRATCH "/xmllint.err", &complaint_length, NULL);
     if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 127) {
         snprintf(why, why_size, "xmllint is not installed: run make setup (Debian libxml2-utils)");
     } else if (complaint != NULL && complaint[0] != '\0') {

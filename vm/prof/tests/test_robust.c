@@ -70,7 +70,7 @@ static void check_message(const char *error, const char *name) {
 static void damaged_profiles_fold_or_fail_cleanly(void **state) {
     (void)state;
     size_t length;
-    char *text = prof_slurp(PROF_DATA_DIR "/shared-jumps.callgrind.out", &length);
+    char *text = slurp_file(PROF_DATA_DIR "/shared-jumps.callgrind.out", &length, NULL);
     assert_non_null(text);
     int read_ok = 0, refused = 0;
     for (int round = 0; round < 300; round++) {
@@ -132,7 +132,7 @@ static void damaged_stacks_draw_or_fail_cleanly(void **state) {
 static void damaged_answers_give_a_table_or_a_message(void **state) {
     (void)state;
     size_t length;
-    char *text = prof_slurp(PROF_DATA_DIR "/answers/shared-jumps.rows.tsv", &length);
+    char *text = slurp_file(PROF_DATA_DIR "/answers/shared-jumps.rows.tsv", &length, NULL);
     assert_non_null(text);
     char answers[4096], command[4200];
     prof_scratch_file("bad-answers.tsv", "", 0);
