@@ -1,9 +1,9 @@
 #!/bin/sh
 # fake_checker.sh --cases FILE --run CASE --results PATH: a stand-in for a chapter's checker
-# in the tests of `dripprof top/files/rows --with` (test_checker.c). It computes nothing: it
-# writes the answers file the test names, as it is, and misbehaves when asked to, so the
-# tests see what dripprof does with each answer and each failure without vm/ holding an
-# implementation of an exercise function.
+# in the tests of `dripprof top/files/rows --with` (cases/*.txt, test_robust.c). It computes
+# nothing: it writes the answers file the test names, as it is, and misbehaves when asked to,
+# so the tests see what dripprof does with each answer and each failure without vm/ holding
+# an implementation of an exercise function.
 #
 #   FAKE_ANSWERS    the answers to write to PATH (KEY<TAB>ANSWER lines, escaped, usually
 #                   ending in "end<TAB>ok")
