@@ -459,13 +459,12 @@ static int read_answers(Run *run, const char *verdict) {
 /* Runs the case written so far and reads its answers. 0, or an exit status after the
  * message. */
 static int execute(Run *run) {
-    bool written = fflush(run->cases) == 0 && !ferror(run->cases);
-    int write_errno = errno;
-    written = fclose(run->cases) == 0 && written;
+    int unwritten = ferror(run->cases);
+    unwritten |= fclose(run->cases); /* it flushes */
     run->cases = NULL;
-    if (!written) {
+    if (unwritten) {
         return fail(run, CHECKER_CANNOT_RUN, "cannot write the case in %s: %s", run->folder,
-                    strerror(write_errno));
+                    strerror(errno));
     }
     char sandbox[PATH_MAX + 32], program[PATH_MAX], file_option[PATH_MAX + 32];
     const char *cpu = cpu_seconds(run);

@@ -24,7 +24,8 @@
 --   stderr...            the same checks of stderr
 --
 -- A case passes when every check holds. Prints a FAIL block per failing case and a summary
--- line, and writes "PASSED FAILED" to RESULT.
+-- line, and writes "PASSED FAILED" to RESULT. A line that is not one of the above stops the
+-- run (no RESULT: test_prof.sh counts that as a failure).
 
 local wb = require("vm.lib.workbook")
 
@@ -49,22 +50,34 @@ for _, stream in ipairs({ "stdout", "stderr" }) do
   end
 end
 
+-- What the values of some keys must look like (a mistake in a file stops the run).
+local SHAPES = { case = "^[%w_.-]+$", file = "^%S", env = "^%u[%w_]*=", status = "^%d+$",
+  xml = "^well%-formed$", ["stdout-count"] = "^%d+ .", ["stderr-count"] = "^%d+ ." }
+
+local names = {}
+
 local function read_cases(path)
   local cases, case = {}, nil
   for number, line in ipairs(wb.split_lines(assert(wb.read_file(path)))) do
     local where = path .. ":" .. number
     local key, value = line:match("^([%w-]+): ?(.*)$")
+    local shape = SHAPES[key] and not (key == "xml" and value == "broken")
     if line:match("^#") or line:match("^%s*$") then
       -- a comment or a blank line
+    elseif not (key == "case" or case and KEYS[key] ~= nil) or shape and not value:match(SHAPES[key]) then
+      error(where .. ": not a line of a case: " .. line, 0)
     elseif key == "case" then
-      assert(value:match("^[%w_.-]+$"), where .. ": a case's name is letters, digits, _ . -")
+      assert(not names[value], where .. ": a second case " .. value)
+      names[value] = true
       case = { name = value, where = where, dir = SCRATCH .. "/" .. value, checks = {} }
       cases[#cases + 1] = case
-    elseif not (case and key and KEYS[key] ~= nil) then
-      error(where .. ": not a line of a case: " .. line, 0)
     else
+      case.runs = (case.runs or 0) + (key == "run" and 1 or 0)
       case.checks[#case.checks + 1] = { key = key, value = value, where = where }
     end
+  end
+  for _, c in ipairs(cases) do
+    assert(c.runs == 1, c.where .. ": a case has one run: line")
   end
   return cases
 end
@@ -101,10 +114,9 @@ local function run_case(case)
       status = tonumber(value)
     end
   end
-  assert(run, case.where .. ": the case has no run: line")
   local prefix = "export PATH=" .. wb.quote(BIN) .. ":\"$PATH\"; " .. table.concat(env)
-  local code, out = wb.run_captured("(" .. prefix .. run .. "\n)", case.dir)
-  local streams = { stdout = out, stderr = wb.read_file(case.dir .. "/cmd.stderr") or "" }
+  local code, out, err = wb.run_captured("(" .. prefix .. run .. "\n)", case.dir)
+  local streams = { stdout = out, stderr = err }
   local function fail(c, why)
     failures[#failures + 1] = c.where .. ": " .. why
   end
