@@ -65,7 +65,6 @@ char *prof_draw(const char *name, const char *text, size_t length, const FlameOp
  * xmllint's first complaint (or says that xmllint is missing). */
 int prof_xml_well_formed(const char *text, size_t length, char *why, size_t why_size);
 
-int folded_tests(size_t *count);
 int callgrind_tests(size_t *count);
 int fold_tests(size_t *count);
 int robust_tests(size_t *count);
