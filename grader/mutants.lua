@@ -5,13 +5,12 @@
 --
 --   { fault = "NAME", what = "...", edits = { { from = "text of the reference", to = "faulty text" } }, ... }
 --
--- and its source is the reference with those edits made, in order, each by plain (not
--- pattern) search. Every `from` must occur exactly once in the text it edits, the
--- reference as the earlier edits of the same mutant left it: a `from` the reference no
--- longer holds (it was changed) or holds twice (the edit is ambiguous) is refused, with a
--- message naming mutants.lua and the mutant, so a change to the reference can never turn
--- a mutant silently into the reference, nor move its fault somewhere else.
--- verify.lua grades the sources; attacks.lua builds attacks on them (an attack's `faults`).
+-- and its source is the reference with those edits made, each `from` found by plain (not
+-- pattern) search. Every `from` must occur exactly once in the reference: one the reference
+-- no longer holds (it was changed) or holds twice (the edit would be ambiguous) is refused,
+-- with a message naming mutants.lua and the mutant, so a change to the reference can never
+-- turn a mutant silently into the reference, nor move its fault somewhere else.
+-- verify.lua grades the sources; attacks.lua builds attacks on them (an attack's `mutant`).
 
 local wb = require("vm.lib.workbook")
 
@@ -34,13 +33,14 @@ local function occurrences(text, needle)
 end
 
 -- The reference text with one mutant's edits made; list_path and reference_path name the
--- files in messages.
+-- files in messages. Every edit is located in the reference itself, so the edits of one
+-- mutant are independent of their order; two that overlap are refused.
 function M.apply(reference, mutant, list_path, reference_path)
   local edits = mutant.edits
   if type(edits) ~= "table" or #edits == 0 then
     refuse(list_path, mutant.fault, "no edits (edits = { { from = ..., to = ... } })")
   end
-  local text = reference
+  local spans = {}
   for k, e in ipairs(edits) do
     if type(e.from) ~= "string" or e.from == "" or type(e.to) ~= "string" then
       refuse(list_path, mutant.fault, string.format("edit %d needs a non-empty `from` and a `to` (strings)", k))
@@ -48,15 +48,28 @@ function M.apply(reference, mutant, list_path, reference_path)
     if e.from == e.to then
       refuse(list_path, mutant.fault, string.format("edit %d changes nothing (`to` is its `from`)", k))
     end
-    local n = occurrences(text, e.from)
+    local n = occurrences(reference, e.from)
     if n ~= 1 then
       refuse(list_path, mutant.fault, string.format("edit %d: its `from` text occurs %d times in %s, not once: %q",
         k, n, reference_path, wb.shorten(e.from, 80)))
     end
-    local i = text:find(e.from, 1, true)
-    text = text:sub(1, i - 1) .. e.to .. text:sub(i + #e.from)
+    local first = reference:find(e.from, 1, true)
+    spans[#spans + 1] = { first = first, last = first + #e.from - 1, to = e.to, k = k }
   end
-  return text
+  table.sort(spans, function(a, b)
+    return a.first < b.first
+  end)
+  local parts, at = {}, 1
+  for i, span in ipairs(spans) do
+    if i > 1 and span.first <= spans[i - 1].last then
+      refuse(list_path, mutant.fault, string.format("edits %d and %d change overlapping text", spans[i - 1].k, span.k))
+    end
+    parts[#parts + 1] = reference:sub(at, span.first - 1)
+    parts[#parts + 1] = span.to
+    at = span.last + 1
+  end
+  parts[#parts + 1] = reference:sub(at)
+  return table.concat(parts)
 end
 
 -- The mutants listed at list_path, each with `source`: the reference at reference_path with
