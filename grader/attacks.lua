@@ -14,6 +14,7 @@
 
 local wb = require("vm.lib.workbook")
 local engine = require("grader.engine")
+local mutants = require("grader.mutants")
 local json = require("dkjson")
 
 local M = {}
@@ -30,11 +31,12 @@ function M.repository_fingerprint()
 end
 
 -- Lines of the reference that appear nowhere in the files a student has anyway: if one of
--- them shows up in a report, the reference's source leaked.
+-- them shows up in a report, the reference's source leaked. Attacks built on the reference
+-- hold these lines too; what they print never quotes their own source.
 local function secret_lines(chapter)
   local ex = chapter.exercise
   local public = {}
-  local paths = { "grader/" .. chapter.id .. "/mutants/" .. ex.student_files[1] }
+  local paths = {}
   for _, name in ipairs(ex.student_files) do
     paths[#paths + 1] = ex.dir .. "/" .. name
   end
@@ -59,25 +61,28 @@ local function secret_lines(chapter)
 end
 
 -- The text of an attack's submission, from prelude.c, the attack and its base: the stubs
--- (the exercise's file), a correct implementation with faults (the mutants' base) or none.
+-- (the exercise's file), the reference, a mutant (grader/N/mutants/mutants.lua; `mutant`
+-- names one) or none.
 local function submission_text(chapter, dir, attack, root, out, fixtures)
-  local file = chapter.exercise.student_files[1]
+  local ex = chapter.exercise
+  local file = ex.student_files[1]
   local prelude = assert(wb.read_file(dir .. "/prelude.c"))
   local body = wb.read_file(dir .. "/" .. attack.name .. ".c") or "" -- a control has no attack
   local base = ""
   if attack.base == "stubs" then
-    base = assert(wb.read_file(chapter.exercise.dir .. "/" .. file))
-  elseif attack.base == "correct" then
-    base = assert(wb.read_file("grader/" .. chapter.id .. "/mutants/" .. file))
-  end
-  local faults = {}
-  for _, f in ipairs(attack.faults or {}) do
-    faults[#faults + 1] = "#define FAULT_" .. f .. " 1\n"
+    base = assert(wb.read_file(ex.dir .. "/" .. file))
+  elseif attack.base == "reference" then
+    base = assert(wb.read_file(ex.solution .. "/" .. file))
+  elseif attack.base == "mutant" then
+    base = mutants.named(chapter, mutants.of(chapter), attack.mutant).source
+  elseif attack.base ~= "none" then
+    error({ message = string.format("grader/%s/attacks/attacks.lua: %s: unknown base %s", chapter.id, attack.name,
+      tostring(attack.base)) }, 0)
   end
   local text = body:find("/* @BASE@ */", 1, true) and body:gsub("/%* @BASE@ %*/", function()
     return base
   end) or (body .. "\n" .. base)
-  text = table.concat(faults) .. prelude .. "\n" .. text
+  text = prelude .. "\n" .. text
   return (text:gsub("@ROOT@", root):gsub("@OUT@", out):gsub("@FIXTURES@", fixtures))
 end
 

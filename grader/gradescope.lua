@@ -9,8 +9,8 @@
 -- the image is built, and run_autograder once per submission in a fresh
 -- container, as root, in the same container as the student's code. The zip carries what
 -- `make grade` needs and nothing a student could use: the top-level Makefile, the grader
--- (engine, chapters, checkers, fixtures; not the mutants, whose base is a correct
--- implementation, nor the attack suite and the tests), exercises/harness (the sandbox),
+-- (engine, chapters, checkers, fixtures; not the mutants, which only verify-fixtures
+-- grades, nor the attack suite and the tests), exercises/harness (the sandbox),
 -- the reference solutions, the workbook's Lua helpers (vm/lib) and the profiler's sources
 -- (vm/prof: the folded-stacks reader the checker links, and dripprof, which reads the
 -- fixtures for the seeded variants). The files are laid out in a folder, with their modes,

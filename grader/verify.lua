@@ -4,9 +4,11 @@
 --
 -- For every chapter it grades, as one batch: the reference solution (must
 -- score full marks), the shipped stubs (must score zero) and every mutant in
--- grader/NNN/mutants/mutants.lua (the mutants' base file with one FAULT_
--- macro defined; each must lose points in the families it names, keep full
--- marks in the families it says it keeps, and show its status, e.g. a crash).
+-- grader/NNN/mutants/mutants.lua (the reference with the mutant's text edits
+-- made, grader/mutants.lua; each must lose points in the families it names,
+-- keep full marks in the families it says it keeps, and show its status, e.g.
+-- a crash). A mutant whose edits no longer fit the reference stops the run
+-- before anything is graded.
 -- Run it after changing fixtures (FIXTURES=dir works too). Exit status 0 when
 -- every expectation holds, 1 when one fails (each is listed), 2 when it could
 -- not run. The grader's tests call M.verify with the speed check switched off
@@ -14,6 +16,7 @@
 
 local wb = require("vm.lib.workbook")
 local engine = require("grader.engine")
+local mutants = require("grader.mutants")
 local json = require("dkjson")
 
 local M = {}
@@ -36,12 +39,12 @@ local function lay_out(chapter, id, subs, with_slow_only)
       add(id .. "-stubs", stub, { zero = true })
     end
   end
-  local base = wb.read_file("grader/" .. id .. "/mutants/" .. file)
-  local mutants = wb.load_data("grader/" .. id .. "/mutants/mutants.lua") or {}
-  for _, m in ipairs(mutants) do
+  if not wb.exists("grader/" .. id .. "/mutants/mutants.lua") then
+    return list
+  end
+  for _, m in ipairs(mutants.of(chapter)) do
     if (with_slow_only == nil) or (with_slow_only == (m.slow == true)) then
-      local text = (m.fault == "NONE" and "" or ("#define FAULT_" .. m.fault .. " 1\n")) .. base
-      add(id .. "-mutant-" .. m.fault:lower(), text, { mutant = m })
+      add(id .. "-mutant-" .. m.fault:lower(), m.source, { mutant = m })
     end
   end
   return list
@@ -76,11 +79,8 @@ local function judge(c, result)
   end
   local m = c.mutant
   if m then
-    if m.fault ~= "NONE" and result.score >= max_total - 1e-9 then
+    if result.score >= max_total - 1e-9 then
       problems[#problems + 1] = string.format("%s (%s): not caught, full marks", c.name, m.what)
-    end
-    if m.fault == "NONE" and result.score < max_total - 1e-9 then
-      problems[#problems + 1] = string.format("%s: the mutants' base must score full marks, got %s", c.name, summary)
     end
     for _, g in ipairs(m.loses) do
       if max[g] and max[g] > 0 and (got[g] or 0) >= max[g] - 1e-9 then

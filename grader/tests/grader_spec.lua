@@ -18,6 +18,7 @@ local compare = require("exercises.harness.compare")
 local engine = require("grader.engine")
 local sandbox = require("exercises.harness.sandbox")
 local attacks = require("grader.attacks")
+local mutants = require("grader.mutants")
 local parity = require("grader.tests.parity")
 
 local LUA = os.getenv("LUA") or "lua5.4"
@@ -324,7 +325,7 @@ describe("the grader", function()
         assert.is_truthy(modes[name], name)
       end
     end)
-    it("holds no mutant (a correct implementation), attack, stub, public case or test", function()
+    it("holds no mutant, attack, stub, public case or test", function()
       local useless = {}
       for name in pairs(modes) do
         if name:match("mutants/") or name:match("attacks") or name == "exercises/165/profile.c"
@@ -497,7 +498,7 @@ describe("the grader", function()
       end
     end)
     local candidates = { "165-reference", "165-stubs" }
-    for _, m in ipairs(assert(wb.load_data("grader/165/mutants/mutants.lua"))) do
+    for _, m in ipairs(mutants.of(engine.load_chapter("165"))) do
       candidates[#candidates + 1] = "165-mutant-" .. m.fault:lower()
     end
     for _, name in ipairs(candidates) do
@@ -529,11 +530,10 @@ describe("the grader", function()
   -- block left in ROOT/verify, so it runs after it; it adds about 20 s (the student's runs).
   describe("parity of the student's run with the grader", function()
     local ex = engine.load_chapter("165").exercise
-    local mutants = assert(wb.load_data("grader/165/mutants/mutants.lua"))
     -- Each candidate, whether it was graded with the speed check (verify's slow run), and
-    -- whether it gets some answer wrong (not the mutants' base, nor a mutant only too slow).
+    -- whether it gets some answer wrong (not a mutant only too slow).
     local candidates, slow, wrong_somewhere = { "165-stubs" }, {}, { ["165-stubs"] = true }
-    for _, m in ipairs(mutants) do
+    for _, m in ipairs(mutants.of(engine.load_chapter("165"))) do
       local name = "165-mutant-" .. m.fault:lower()
       candidates[#candidates + 1] = name
       slow[name] = m.slow == true
@@ -623,9 +623,11 @@ describe("the grader", function()
   -- CPU limits scaled down to a quarter, on the machine as it is and with three busy loops
   -- per core beside it, get the same points and the same statuses.
   describe("verdicts under load", function()
-    local base = wb.read_file("grader/165/mutants/profile.c")
+    local chapter = engine.load_chapter("165")
+    local all = mutants.of(chapter)
     local candidates = { reference = wb.read_file("solutions/165/profile.c"),
-      hangs = "#define FAULT_HANGS_ON_EMPTY_NEEDLE 1\n" .. base, crashes = "#define FAULT_NEEDS_SEMICOLON 1\n" .. base }
+      hangs = mutants.named(chapter, all, "HANGS_ON_EMPTY_NEEDLE").source,
+      crashes = mutants.named(chapter, all, "NEEDS_SEMICOLON").source }
     local quiet, busy, full = {}, {}, {}
     local function grade(tag, fixtures, subs)
       local out = ROOT .. "/load-" .. tag

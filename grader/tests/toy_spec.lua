@@ -28,6 +28,7 @@
 local wb = require("vm.lib.workbook")
 local json = require("dkjson")
 local sandbox = require("exercises.harness.sandbox")
+local mutants = require("grader.mutants")
 
 local TOY = "grader/tests/toy"
 local SEED = 999
@@ -254,8 +255,8 @@ describe("a second chapter (the toy chapter 999) in a copy of the workbook", fun
       wb.mkdir_p(subs .. "/bob")
       wb.copy(COPY .. "/solutions/999/digits.c", subs .. "/bob/digits.c")
       wb.mkdir_p(subs .. "/carol")
-      wb.write_file(subs .. "/carol/digits.c", "#define FAULT_NO_ROOM_FOR_NUL 1\n"
-        .. read_copy("grader/999/mutants/digits.c"))
+      wb.write_file(subs .. "/carol/digits.c", mutants.load(COPY .. "/grader/999/mutants/mutants.lua",
+        COPY .. "/solutions/999/digits.c")[1].source)
       wb.mkdir_p(subs .. "/dave")
       code, output = make("grade CHAPTER=999 SEED=" .. SEED .. " SUBMISSIONS=" .. wb.quote(subs .. "/"))
       csv = read_copy("build/grade/batch/scores.csv") or ""
@@ -291,12 +292,42 @@ describe("a second chapter (the toy chapter 999) in a copy of the workbook", fun
       check(code == 0 and output:match("\nverify%-fixtures: the fixtures separate right from wrong\n"), output)
     end)
     for _, c in ipairs({ { "999-reference", "10 / 10", "the reference with full marks" },
-      { "999-stubs", "0 / 10", "the stubs with zero" }, { "999-mutant-none", "10 / 10", "the mutants' base with full marks" },
+      { "999-stubs", "0 / 10", "the stubs with zero" },
       { "999-mutant-no_room_for_nul", "6 / 10", "the mutant caught, in the family it names, by a sanitizer" } }) do
       it("lists " .. c[3], function()
         check(output:find("\nok   " .. c[1] .. string.rep(" ", 37 - #c[1]) .. c[2], 1, true), output)
       end)
     end
+  end)
+
+  -- A mutant is the reference with its edits made; a reference changed where an edit applies
+  -- must stop verify-fixtures, not yield a mutant that is no longer the fault it names.
+  describe("the mutants' edits of the reference", function()
+    local list, reference
+    lazy_setup(function()
+      list = COPY .. "/grader/999/mutants/mutants.lua"
+      reference = read_copy("solutions/999/digits.c")
+    end)
+    local function load_with(text)
+      local path = COPY .. "/build/changed-digits.c"
+      wb.write_file(path, text)
+      return pcall(mutants.load, list, path)
+    end
+    it("make the mutant: the reference with its one edit", function()
+      local ok, loaded = load_with(reference)
+      check(ok and #loaded == 1 and loaded[1].source ~= reference
+        and loaded[1].source:find("if (size < length) {", 1, true), ok and loaded[1].source or loaded.message)
+    end)
+    it("refuse an edit whose `from` the reference no longer holds, naming mutants.lua and the mutant", function()
+      local ok, err = load_with((reference:gsub("size < length %+ 1", "length >= size")))
+      check(not ok and type(err) == "table" and err.message:find(list .. ": mutant NO_ROOM_FOR_NUL: edit 1: its `from` "
+        .. "text occurs 0 times in " .. COPY .. "/build/changed-digits.c, not once", 1, true), ok or err.message)
+    end)
+    it("refuse an edit whose `from` the reference holds twice", function()
+      local ok, err = load_with(reference .. "\n/* if (size < length + 1) { */\n")
+      check(not ok and err.message:find("mutant NO_ROOM_FOR_NUL: edit 1: its `from` text occurs 2 times", 1, true),
+        ok or err.message)
+    end)
   end)
 
   describe("chapter 165 beside it", function()

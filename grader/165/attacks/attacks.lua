@@ -17,8 +17,9 @@
 -- "drip-attack" survives, no attack marker file is left, results.json is unchanged a while
 -- after grading, the repository is unchanged, and the shipped stubs still score 0.
 --
--- base: "stubs" (exercises/165/profile.c), "correct" (grader/165/mutants/profile.c with
--- `faults`), "none" (the attack is the whole file). kind = "symlink" makes profile.c a
+-- base: "stubs" (exercises/165/profile.c), "reference" (solutions/165/profile.c), "mutant"
+-- (the mutant named `mutant` in grader/165/mutants/mutants.lua), "none" (the attack is the
+-- whole file). kind = "symlink" makes profile.c a
 -- symbolic link to `target`; kind = "folder_symlink" makes the submission's folder itself a
 -- symbolic link to `target`; kind = "hardlink" makes profile.c a hard link to a copy of `from`
 -- kept outside the submission; kind = "huge" a file of `size` bytes; kind = "nested" puts profile.c
@@ -30,22 +31,22 @@ return {
   { name = "include_gradescope", base = "stubs", score = 0, build = "does not compile" },
   { name = "incbin", base = "stubs", score = 0, build = "does not compile" },
   { name = "exec_reference", base = "stubs", score = 0 },
-  { name = "edit_grader", base = "correct", score = "full" },
+  { name = "edit_grader", base = "reference", score = "full" },
   { name = "rewrite_results", base = "stubs", score = 0 },
   { name = "read_expected", base = "stubs", score = 0 },
   { name = "read_fixtures_elsewhere", base = "stubs", score = 0 },
   { name = "exfiltrate", base = "stubs", score = 0, status = "crashed: SIGABRT" },
   { name = "fork_bomb", base = "stubs", score = 0, forks_at_most = 15 }, -- limits.procs is 16
-  { name = "setsid_escape", base = "correct", score = "full" },
-  { name = "kill_parent", base = "correct", score = "full" },
-  { name = "ptrace_parent", base = "correct", families = { parse_row_fixtures = "full", inclusive_fixtures = "full" } },
-  { name = "huge_file", base = "correct", score = "full" },
-  { name = "memory_bomb", base = "correct", status = "memory limit: more than 512 MB",
+  { name = "setsid_escape", base = "reference", score = "full" },
+  { name = "kill_parent", base = "reference", score = "full" },
+  { name = "ptrace_parent", base = "reference", families = { parse_row_fixtures = "full", inclusive_fixtures = "full" } },
+  { name = "huge_file", base = "reference", score = "full" },
+  { name = "memory_bomb", base = "reference", status = "memory limit: more than 512 MB",
     families = { inclusive_fixtures = "zero", parse_row_fixtures = "full", sum_named_fixtures = "full" } },
-  { name = "sigstop", base = "correct", status = "stopped by a signal",
+  { name = "sigstop", base = "reference", status = "stopped by a signal",
     families = { sum_named_fixtures = "zero", sum_named_edges = "zero", parse_row_fixtures = "full",
       inclusive_fixtures = "full" } },
-  { name = "leak_off", base = "correct", faults = { "LEAK" }, score = 0, build = "refused: .*__lsan_is_turned_off" },
+  { name = "leak_off", base = "mutant", mutant = "LEAK", score = 0, build = "refused: .*__lsan_is_turned_off" },
   { name = "do_nothing", base = "none", score = 0 },
   { name = "symlink_solution", kind = "symlink", target = "@ROOT@/solutions/165/profile.c", score = 0,
     build = "FAILED: the submission" },
@@ -59,8 +60,8 @@ return {
   -- Folder names the batch uses for its own files: a folder scores.csv made the summary fail
   -- for the whole batch ("Is a directory"); one named after another's NAME.err (here
   -- edit_grader's) collided with that submission's messages file.
-  { name = "scores.csv", base = "correct", not_graded = "the batch writes a file named scores.csv" },
-  { name = "edit_grader.err", base = "correct", not_graded = "the batch writes a file named edit_grader.err" },
+  { name = "scores.csv", base = "reference", not_graded = "the batch writes a file named scores.csv" },
+  { name = "edit_grader.err", base = "reference", not_graded = "the batch writes a file named edit_grader.err" },
   { name = "hardlink_solution", kind = "hardlink", from = "@ROOT@/solutions/165/profile.c", score = 0,
     build = "FAILED: the submission's profile.c has 2 hard links" },
   { name = "huge_source", kind = "huge", size = 3 << 20, score = 0, build = "the limit is" },
@@ -77,22 +78,22 @@ return {
     status = "submission: [^\n]*x\\x1b%[2J\\x0ascore: 85 / 85" },
   { name = "include_dev_zero", base = "stubs", score = 0, build = "FAILED" },
   { name = "include_environ", base = "stubs", score = 0 },
-  { name = "env_dump", base = "correct", families = { parse_row_fixtures = "zero", inclusive_fixtures = "full" } },
-  { name = "leftovers", base = "correct", score = "full" },
-  { name = "leftovers_more", base = "correct", score = "full" },
-  { name = "grader_fds", base = "correct", score = "full" },
-  { name = "escape_codes", base = "correct", status = "\\x1b%[2J", families = { parse_row_fixtures = "zero" } },
-  { name = "escape_results", base = "correct", status = "actual:   \\x1b%[2J", families = { parse_row_fixtures = "zero" } },
-  { name = "escape_input", base = "correct", status = "input:    sum_named%(rows of [^\n]*\\x1b%[2J" },
-  { name = "escape_c1", base = "correct", status = "\\xc2\\x9b2J", families = { parse_row_fixtures = "zero" } },
-  { name = "control_quadratic", base = "correct", faults = { "QUADRATIC" }, with_speed = true,
+  { name = "env_dump", base = "reference", families = { parse_row_fixtures = "zero", inclusive_fixtures = "full" } },
+  { name = "leftovers", base = "reference", score = "full" },
+  { name = "leftovers_more", base = "reference", score = "full" },
+  { name = "grader_fds", base = "reference", score = "full" },
+  { name = "escape_codes", base = "reference", status = "\\x1b%[2J", families = { parse_row_fixtures = "zero" } },
+  { name = "escape_results", base = "reference", status = "actual:   \\x1b%[2J", families = { parse_row_fixtures = "zero" } },
+  { name = "escape_input", base = "reference", status = "input:    sum_named%(rows of [^\n]*\\x1b%[2J" },
+  { name = "escape_c1", base = "reference", status = "\\xc2\\x9b2J", families = { parse_row_fixtures = "zero" } },
+  { name = "control_quadratic", base = "mutant", mutant = "QUADRATIC", with_speed = true,
     speed = "not_full" },
-  { name = "precompute", base = "correct", faults = { "QUADRATIC" }, with_speed = true,
+  { name = "precompute", base = "mutant", mutant = "QUADRATIC", with_speed = true,
     speed = "no_better_than", than = "control_quadratic" },
-  { name = "forge_callgrind", base = "correct", faults = { "QUADRATIC" }, with_speed = true,
+  { name = "forge_callgrind", base = "mutant", mutant = "QUADRATIC", with_speed = true,
     speed = "no_better_than", than = "control_quadratic" },
-  { name = "exec_native", base = "correct", faults = { "QUADRATIC" }, with_speed = true, speed = "not_full" },
-  { name = "callgrind_requests", base = "correct", score = 0, build = "refused: .*valgrind client requests" },
-  { name = "native_call", base = "correct", score = 0,
+  { name = "exec_native", base = "mutant", mutant = "QUADRATIC", with_speed = true, speed = "not_full" },
+  { name = "callgrind_requests", base = "reference", score = 0, build = "refused: .*valgrind client requests" },
+  { name = "native_call", base = "reference", score = 0,
     build = "refused: .*valgrind client requests" },
 }

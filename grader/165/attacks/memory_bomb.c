@@ -2,8 +2,9 @@
    (ASAN_OPTIONS=hard_rss_limit_mb), which the program may switch off by executing itself again
    with options of its own; no rlimit stands behind it (ASan cannot live under RLIMIT_AS).
    In every inclusive() check it re-executes itself with hard_rss_limit_mb=0 and touches
-   2 GB, four times the check's memory limit, then answers as its correct base would. On a
-   grading machine with less free memory, the same code starves everything running beside it.
+   2 GB, four times the check's memory limit, then answers as the reference it is built on
+   would. On a grading machine with less free memory, the same code starves everything running
+   beside it.
    The sandbox must stop it: those checks fail with a memory verdict, the others keep full
    marks. */
 #include <sys/mman.h>

@@ -1,6 +1,6 @@
 /* precompute: do inclusive()'s work in a constructor, before main(), and return the stored
    answer when the checker calls it (this once earned 15/15 for speed at "0.00x"). The work is
-   done by the mutants' slow (quadratic) inclusive; counting the whole process, the speed check
+   done by the QUADRATIC mutant's slow inclusive; counting the whole process, the speed check
    must see exactly that slowness. The precomputed stacks are never freed: a leak on the speed
    input once earned half the speed points, whatever the count. */
 static Cost *attack_costs;

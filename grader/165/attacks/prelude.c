@@ -1,10 +1,9 @@
 /* prelude.c: what every attack in this folder shares.
  *
  * Each attack is a submission a determined student could write, knowing everything about the
- * grader. The grader's tests (grader/test.lua, "attacks") build it as one profile.c: the
- * attack's FAULT_ defines, this file, the attack, and its base implementation (the shipped
- * stubs or the mutants' correct base, grader/165/mutants/profile.c) where the attack says
- * @BASE@, or after it. @ROOT@ becomes the repository's absolute path, @OUT@ the folder
+ * grader. The grader's tests (grader/attacks.lua, "attack suite") build it as one profile.c:
+ * this file, the attack, and its base implementation (the shipped stubs, the reference or a
+ * mutant of it, as attacks.lua says) where the attack says @BASE@, or after it. @ROOT@ becomes the repository's absolute path, @OUT@ the folder
  * the batch writes this attack's results to and @FIXTURES@ the fixture folder graded with: the attacks know where everything is, so when
  * they fail it is the sandbox that stopped them, not ignorance.
  *

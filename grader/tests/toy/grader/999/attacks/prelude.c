@@ -1,5 +1,5 @@
 /* prelude.c: what the attacks of chapter 999 share (grader/attacks.lua builds each attack as
- * one digits.c: the attack's FAULT_ defines, this file, the attack, then its base; @ROOT@ is
+ * one digits.c: this file, the attack, then its base; @ROOT@ is
  * the repository's absolute path). It keeps the check's command line, so that an attack can
  * run another program in its place with the same arguments. Everything an attack does is
  * said on stderr as "attack: ..." lines.
