@@ -65,7 +65,6 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 /* ------------------------------------------------------------------ options */
@@ -220,8 +219,10 @@ static Options parse_options(int argc, char **argv) {
     if (i >= argc || i + 1 >= argc) {
         usage("no program given after '--'");
     }
-    if (o.inner_fd < 0 && ((o.cpu == 0 && !o.timeout_given) || o.memory_mb == 0 || o.output_bytes == 0)) {
-        usage("a time limit (--cpu or --timeout), --memory and --output are needed: no limit is assumed");
+    if (o.inner_fd < 0 &&
+        ((o.cpu == 0 && !o.timeout_given) || o.memory_mb == 0 || o.output_bytes == 0)) {
+        usage("a time limit (--cpu or --timeout), --memory and --output are needed: no limit is "
+              "assumed");
     }
     if (o.cpu > 0 && !o.timeout_given) {
         o.timeout = BACKSTOP_FACTOR * o.cpu + BACKSTOP_SECONDS;
@@ -350,11 +351,7 @@ typedef struct {
 /* Runs in the forked child: never returns. */
 static void run_child(const Options *o, const Box *box, const Pipes *p, bool asan) {
     setsid();
-    int null_fd = open("/dev/null", O_RDONLY);
-    if (null_fd >= 0) {
-        dup2(null_fd, STDIN_FILENO);
-        close(null_fd);
-    }
+    status_stdin_null();
     dup2(p->out[1], STDOUT_FILENO);
     dup2(p->err[1], STDERR_FILENO);
     if (o->results_file != NULL) {
@@ -395,21 +392,7 @@ static void run_child(const Options *o, const Box *box, const Pipes *p, bool asa
 }
 /* ------------------------------------------------------------------ the parent */
 
-static int sigchld_pipe[2] = {-1, -1};
-
-static void on_sigchld(int signo) {
-    (void)signo;
-    int saved = errno;
-    ssize_t ignored = write(sigchld_pipe[1], "x", 1);
-    (void)ignored;
-    errno = saved;
-}
-
-static double now_seconds(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
+static int sigchld_pipe[2] = {-1, -1}; /* written on SIGCHLD, read by poll() (status.h) */
 
 static void cloexec(int fds[2]) {
     fcntl(fds[0], F_SETFD, FD_CLOEXEC);
@@ -552,7 +535,7 @@ static Ending watch_tree(const Options *o, Outcome *r, Watch *w, double now) {
 
 /* Supervises the program until it ends or we end it. */
 static void supervise(const Options *o, Outcome *r) {
-    double start = now_seconds(), deadline = start + o->timeout;
+    double start = status_clock(), deadline = start + o->timeout;
     r->wall = start;
     Watch w = {start, 0, -1};
     for (;;) {
@@ -561,7 +544,7 @@ static void supervise(const Options *o, Outcome *r) {
             r->ending = END_EXITED;
             break;
         }
-        double now = now_seconds();
+        double now = status_clock();
         if (now >= deadline) {
             r->ending = END_WALL;
             break;
@@ -594,9 +577,7 @@ static void supervise(const Options *o, Outcome *r) {
             }
         }
         if (p[STREAMS].revents & POLLIN) {
-            char sink[64];
-            ssize_t ignored = read(sigchld_pipe[0], sink, sizeof sink);
-            (void)ignored;
+            status_wake_drain(sigchld_pipe[0]);
         }
         if (r->streams[OUT].over || r->streams[ERR].over) {
             r->ending = END_OUTPUT;
@@ -627,7 +608,7 @@ static void supervise(const Options *o, Outcome *r) {
         }
     }
     r->started = r->streams[STARTED].buffer.length > 0;
-    r->wall = now_seconds() - r->wall;
+    r->wall = status_clock() - r->wall;
 }
 
 /* ------------------------------------------------------------------ the verdict */
@@ -656,50 +637,36 @@ static void first_line(const Buffer *b, char *out, size_t size) {
     out[n] = '\0';
 }
 
-/* The status line of a run that our own supervision ended. */
-static void time_limit(const Options *o, const Outcome *r, char *out, size_t size) {
+/* The status line (status.h), in the order of the top of this file: the limit is the one our
+   supervision found broken, or the per-process CPU backstop's SIGXCPU. */
+static void verdict(const Options *o, const Outcome *r, char *out, size_t size) {
+    int signo = signal_of(o, r);
+    char limit[160] = "";
     switch (r->ending) {
-    case END_CPU: status_cpu(out, size, o->cpu); break;
+    case END_OUTPUT: status_output(limit, sizeof limit, o->output_bytes, ""); break;
+    case END_RESULTS: status_output(limit, sizeof limit, o->results_bytes, " of results"); break;
+    case END_MEMORY:
+        status_memory(limit, sizeof limit, o->memory_mb,
+                      " (the resident memory of all its processes)");
+        break;
+    case END_CPU: status_cpu(limit, sizeof limit, o->cpu); break;
     case END_STOPPED:
-        snprintf(out, size, "timed out: stopped by a signal (SIGSTOP?), with nothing left running");
+        snprintf(limit, sizeof limit,
+                 "timed out: stopped by a signal (SIGSTOP?), with nothing left running");
         break;
     case END_IDLE:
-        snprintf(out, size, "timed out: asleep for %g s without using the CPU (waiting for what?)",
-                 o->idle);
+        snprintf(limit, sizeof limit,
+                 "timed out: asleep for %g s without using the CPU (waiting for what?)", o->idle);
         break;
-    default: status_wall(out, size, o->timeout, o->cpu > 0 ? r->cpu : -1.0);
+    case END_WALL: status_wall(limit, sizeof limit, o->timeout, o->cpu > 0 ? r->cpu : -1.0); break;
+    case END_EXITED:
+        if (signo == SIGXCPU) {
+            status_cpu(limit, sizeof limit, o->cpu > 0 ? o->cpu : o->timeout);
+        }
     }
-}
-
-/* The status line (status.h), in the order of the top of this file. */
-static void verdict(const Options *o, const Outcome *r, char *out, size_t size) {
-    char sanitizer[256];
-    bool is_leak = false;
     const Buffer *err = &r->streams[ERR].buffer;
-    bool has_report = err->data != NULL &&
-                      status_sanitizer_report(err->data, sanitizer, sizeof sanitizer, &is_leak);
-    int signo = signal_of(o, r);
-    if (has_report && !is_leak) {
-        snprintf(out, size, "%s", sanitizer);
-    } else if (r->ending == END_OUTPUT) {
-        status_output(out, size, o->output_bytes, "");
-    } else if (r->ending == END_RESULTS) {
-        status_output(out, size, o->results_bytes, " of results");
-    } else if (r->ending == END_MEMORY) {
-        status_memory(out, size, o->memory_mb, " (the resident memory of all its processes)");
-    } else if (r->ending != END_EXITED) {
-        time_limit(o, r, out, size);
-    } else if (has_report) {
-        snprintf(out, size, "%s", sanitizer);
-    } else if (signo == SIGXCPU) {
-        status_cpu(out, size, o->cpu > 0 ? o->cpu : o->timeout);
-    } else if (signo != 0) {
-        status_crashed(out, size, signo);
-    } else if (WIFEXITED(r->child.status) && WEXITSTATUS(r->child.status) != 0) {
-        status_exit(out, size, WEXITSTATUS(r->child.status));
-    } else {
-        snprintf(out, size, "ok");
-    }
+    int code = WIFEXITED(r->child.status) ? WEXITSTATUS(r->child.status) : 0;
+    status_verdict(out, size, err->data == NULL ? "" : err->data, limit, signo, code, true);
 }
 
 /* Writes the status line and returns the sandbox's exit status. */
@@ -795,14 +762,10 @@ int main(int argc, char **argv) {
     memset(&r, 0, sizeof r);
     long long room = o.output_bytes;
     open_streams(&o, &p, &r, &room);
-    make_pipe(sigchld_pipe);
-    fcntl(sigchld_pipe[1], F_SETFL, O_NONBLOCK);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigchld;
-    sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGCHLD, &sa, NULL);
+    if (!status_wake_on_sigchld(sigchld_pipe)) {
+        printf("sandbox error: pipe: %s\n", strerror(errno));
+        return 2;
+    }
     signal(SIGPIPE, SIG_IGN);
 
     fflush(stdout);
