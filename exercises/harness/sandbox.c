@@ -344,24 +344,22 @@ static bool program_links_asan(const Options *o, const Box *box) {
     return links_asan(name);
 }
 
-typedef struct {
-    int out[2], err[2], results[2], tool[2], started[2];
-} Pipes;
+/* The streams of a run: each a pipe (the tool's log a socket) whose write end the program
+   finds at fd TARGET[i]; both ends -1 for a stream the run does not use. */
+enum { OUT, ERR, RESULTS, TOOL, STARTED, STREAMS };
+static const int TARGET[STREAMS] = {STDOUT_FILENO, STDERR_FILENO, RESULTS_FD, TOOL_LOG_FD,
+                                    STARTED_FD};
 
 /* Runs in the forked child: never returns. */
-static void run_child(const Options *o, const Box *box, const Pipes *p, bool asan) {
+static void run_child(const Options *o, const Box *box, int pipes[][2], bool asan) {
     setsid();
     status_stdin_null();
-    dup2(p->out[1], STDOUT_FILENO);
-    dup2(p->err[1], STDERR_FILENO);
-    if (o->results_file != NULL) {
-        dup2(p->results[1], RESULTS_FD);
+    for (int i = 0; i < STREAMS; i++) {
+        if (pipes[i][1] >= 0) {
+            dup2(pipes[i][1], TARGET[i]);
+        }
     }
-    if (o->tool_log_file != NULL) {
-        dup2(p->tool[1], TOOL_LOG_FD);
-    }
-    if (o->isolation != ISOLATE_NONE) {
-        dup2(p->started[1], STARTED_FD);
+    if (pipes[STARTED][1] >= 0) {
         fcntl(STARTED_FD, F_SETFD, FD_CLOEXEC);
     }
     signal(SIGPIPE, SIG_DFL);
@@ -433,12 +431,10 @@ typedef enum {
 typedef struct {
     int fd;
     Buffer buffer;
-    long long *room; /* shared between stdout and stderr */
+    long long *room; /* stdout and stderr share one; the others point at their own_room */
     long long own_room;
     bool over;
 } Stream;
-
-enum { OUT, ERR, RESULTS, TOOL, STARTED, STREAMS };
 
 /* What the two streams that are not the program's may hold: a tool's log (valgrind's is a
    few kilobytes), and the one "started" byte the box writes before exec. */
@@ -466,14 +462,10 @@ static ReadResult drain(Stream *s) {
     if (n <= 0) {
         return READ_END;
     }
-    long long room = s->room != NULL ? *s->room : s->own_room;
+    long long room = *s->room;
     size_t keep = (long long)n <= room ? (size_t)n : (size_t)(room < 0 ? 0 : room);
     buffer_append(&s->buffer, chunk, keep);
-    if (s->room != NULL) {
-        *s->room -= (long long)keep;
-    } else {
-        s->own_room -= (long long)keep;
-    }
+    *s->room -= (long long)keep;
     if (keep < (size_t)n) {
         s->over = true;
     }
@@ -626,17 +618,6 @@ static int signal_of(const Options *o, const Outcome *r) {
     return 0;
 }
 
-/* The first line of text, at most 200 bytes, for a one-line message. */
-static void first_line(const Buffer *b, char *out, size_t size) {
-    const char *text = b->data == NULL ? "" : b->data;
-    size_t n = strcspn(text, "\n");
-    if (n >= size) {
-        n = size - 1;
-    }
-    memcpy(out, text, n);
-    out[n] = '\0';
-}
-
 /* The status line (status.h), in the order of the top of this file: the limit is the one our
    supervision found broken, or the per-process CPU backstop's SIGXCPU. */
 static void verdict(const Options *o, const Outcome *r, char *out, size_t size) {
@@ -673,7 +654,9 @@ static void verdict(const Options *o, const Outcome *r, char *out, size_t size) 
 static int report(const Options *o, const Outcome *r) {
     char line[320];
     if (o->isolation != ISOLATE_NONE && !r->started) {
-        first_line(&r->streams[ERR].buffer, line, sizeof line);
+        const char *err = r->streams[ERR].buffer.data;
+        status_copy_until(line, sizeof line, err == NULL ? "" : err,
+                          (const char *const[]){"\n", NULL});
         printf("sandbox error: the box could not be started: %s\n", line);
         return 2;
     }
@@ -699,23 +682,24 @@ static bool save(const char *path, const Buffer *b) {
     return ok;
 }
 
-static void open_streams(const Options *o, Pipes *p, Outcome *r, long long *room) {
-    make_pipe(p->out);
-    make_pipe(p->err);
-    p->results[0] = p->results[1] = p->tool[0] = p->tool[1] = -1;
-    p->started[0] = p->started[1] = -1;
+static void open_streams(const Options *o, int pipes[][2], Outcome *r, long long *room) {
+    for (int i = 0; i < STREAMS; i++) {
+        pipes[i][0] = pipes[i][1] = -1;
+    }
+    make_pipe(pipes[OUT]);
+    make_pipe(pipes[ERR]);
     if (o->results_file != NULL) {
-        make_pipe(p->results);
+        make_pipe(pipes[RESULTS]);
     }
     if (o->tool_log_file != NULL) {
-        make_socket(p->tool);
+        make_socket(pipes[TOOL]);
     }
     if (o->isolation != ISOLATE_NONE) {
-        make_pipe(p->started);
+        make_pipe(pipes[STARTED]);
     }
-    int read_ends[STREAMS] = {p->out[0], p->err[0], p->results[0], p->tool[0], p->started[0]};
     for (int i = 0; i < STREAMS; i++) {
-        r->streams[i].fd = read_ends[i];
+        r->streams[i].fd = pipes[i][0];
+        r->streams[i].room = &r->streams[i].own_room;
     }
     r->streams[OUT].room = r->streams[ERR].room = room;
     r->streams[RESULTS].own_room = o->results_bytes;
@@ -723,12 +707,11 @@ static void open_streams(const Options *o, Pipes *p, Outcome *r, long long *room
     r->streams[STARTED].own_room = STARTED_BYTES;
 }
 
-static void close_write_ends(Pipes *p) {
-    int *ends[] = {&p->out[1], &p->err[1], &p->results[1], &p->tool[1], &p->started[1]};
-    for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
-        if (*ends[i] >= 0) {
-            close(*ends[i]);
-            *ends[i] = -1;
+static void close_write_ends(int pipes[][2]) {
+    for (int i = 0; i < STREAMS; i++) {
+        if (pipes[i][1] >= 0) {
+            close(pipes[i][1]);
+            pipes[i][1] = -1;
         }
     }
 }
@@ -757,11 +740,11 @@ int main(int argc, char **argv) {
     bool asan = program_links_asan(&o, &box);
     prctl(PR_SET_CHILD_SUBREAPER, 1); /* orphans of the tree come back to us */
 
-    Pipes p;
+    int pipes[STREAMS][2];
     Outcome r;
     memset(&r, 0, sizeof r);
     long long room = o.output_bytes;
-    open_streams(&o, &p, &r, &room);
+    open_streams(&o, pipes, &r, &room);
     if (!status_wake_on_sigchld(sigchld_pipe)) {
         printf("sandbox error: pipe: %s\n", strerror(errno));
         return 2;
@@ -776,9 +759,9 @@ int main(int argc, char **argv) {
         return 2;
     }
     if (r.child.pid == 0) {
-        run_child(&o, &box, &p, asan);
+        run_child(&o, &box, pipes, asan);
     }
-    close_write_ends(&p);
+    close_write_ends(pipes);
     supervise(&o, &r);
     box_destroy(&box, &o);
 

@@ -60,8 +60,7 @@ void status_memory(char *out, size_t size, long long mb, const char *what) {
 
 /* ------------------------------------------------------------------ sanitizer reports */
 
-/* Copies text into out up to the first of the stop strings (or the end), truncated. */
-static void copy_until(char *out, size_t size, const char *text, const char *const *stops) {
+void status_copy_until(char *out, size_t size, const char *text, const char *const *stops) {
     size_t n = strlen(text);
     for (size_t i = 0; stops[i] != NULL; i++) {
         const char *hit = strstr(text, stops[i]);
@@ -101,7 +100,7 @@ static bool sanitizer_error(const char *line, char *out, size_t size) {
     if (colon == NULL || strcspn(start, " ") < (size_t)(colon - start)) {
         return false; /* the first word must be the sanitizer's name */
     }
-    copy_until(out, size, start, cut);
+    status_copy_until(out, size, start, cut);
     return true;
 }
 
@@ -131,7 +130,7 @@ static bool ubsan_error(const char *line, char *out, size_t size) {
         }
     }
     char message[160];
-    copy_until(message, sizeof message, marker + strlen(": runtime error: "), none);
+    status_copy_until(message, sizeof message, marker + strlen(": runtime error: "), none);
     snprintf(out, size, "UndefinedBehaviorSanitizer: %s (%.*s)", message,
              (int)(marker - file > 100 ? 100 : marker - file), file);
     return true;

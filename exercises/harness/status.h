@@ -42,6 +42,9 @@ void status_verdict(char *out, size_t size, const char *stderr_text, const char 
 
 /* ------------------------------------------------------------ what both supervisors do alike */
 
+/* Copies text into out up to the first of the stop strings (a NULL-terminated list) or its
+   end, cut to size. */
+void status_copy_until(char *out, size_t size, const char *text, const char *const *stops);
 double status_clock(void);                                /* CLOCK_MONOTONIC seconds */
 double status_rusage_seconds(const struct rusage *usage); /* user + system */
 void status_limit(int resource, rlim_t soft, rlim_t hard);
