@@ -346,15 +346,17 @@ describe("the exercise harness", function()
     local function victim(mode, flags, asan)
       return boxed(VICTIMS .. (asan and "-asan" or "") .. " " .. mode, flags)
     end
-    -- A victim's status line must be want (a string) or match it (a function).
-    local function case(name, mode, flags, asan, want)
+    -- A victim's status line must be want (a string) or match it (a function); the sandbox's
+    -- exit status, when given, must be status.
+    local function case(name, mode, flags, asan, want, status)
       it(name, function()
-        local line = victim(mode, flags, asan)
+        local line, exit_status = victim(mode, flags, asan)
         if type(want) == "function" then
           assert.is_truthy(want(line), line)
         else
           assert.are.equal(want, line)
         end
+        assert.are.equal(status or exit_status, exit_status)
       end)
     end
     it("a well-behaved child is ok, exit 0; stdout and stderr are captured to the files", function()
@@ -362,20 +364,16 @@ describe("the exercise harness", function()
       assert.is_truthy(line == "ok" and status == 0, line)
       assert.are.equal("hello from stdout\nhello from stderr\n", out .. err)
     end)
-    it("exit(3) is 'exit 3', sandbox exits 1", function()
-      local line, status = victim("exit3")
-      assert.is_truthy(line == "exit 3" and status == 1, line)
-    end)
+    case("exit(3) is 'exit 3', sandbox exits 1", "exit3", nil, false, "exit 3", 1)
     case("a NULL dereference is 'crashed: SIGSEGV'", "segfault", nil, false, "crashed: SIGSEGV")
     case("abort() is 'crashed: SIGABRT'", "abort", nil, false, "crashed: SIGABRT")
     case("death by SIGTERM is named", "sigterm", nil, false, "crashed: SIGTERM")
     case("a stack overflow is 'crashed: SIGSEGV'", "stack-overflow", nil, false, "crashed: SIGSEGV")
     case("under ASan, a stack overflow is 'AddressSanitizer: stack-overflow'", "stack-overflow", "--timeout 5",
       true, "AddressSanitizer: stack-overflow")
-    it("an endless loop times out", function()
-      local line, status = victim("loop", "--timeout 0.5")
-      assert.is_truthy(line:match("^timed out after 0%.5 s") and status == 1, line)
-    end)
+    case("an endless loop times out", "loop", "--timeout 0.5", false, function(line)
+      return line:match("^timed out after 0%.5 s")
+    end, 1)
     case("a sleeping child times out on the wall clock", "sleep", "--timeout 0.3", false,
       "timed out after 0.3 s of wall-clock time")
     case("a grandchild holding the pipes does not keep the sandbox waiting", "grandchild", "--timeout 5", false, "ok")
@@ -818,9 +816,9 @@ describe("the exercise harness", function()
     end)
     it("saving profile.c runs the cases again, with the new code", function()
       local code = wb.read_file(copy .. "/profile.c")
-      wb.write_file(copy .. "/profile.c", code:gsub("return %-1; /%* TODO: add up",
-        "*sum = 0; for (size_t i = 0; i < count; i++) if (strstr(rows[i].name, needle)) *sum += rows[i].ir;\n"
-          .. "    return 0; /* TODO: add up", 1))
+      wb.write_file(copy .. "/profile.c", code:gsub("(int sum_named[^{]*{.-)return %-1;",
+        "%1*sum = 0; for (size_t i = 0; i < count; i++) if (strstr(rows[i].name, needle)) *sum += rows[i].ir;\n"
+          .. "    return 0;", 1))
       local ok, text = wait_for(log, "Watching [^\n]* for saves", 2)
       assert.is_truthy(ok and text:find("parse_row 0/1 · sum_named 1/1 · inclusive 0/1", 1, true), text)
     end)
