@@ -56,9 +56,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/time.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 /* How often the parent looks at the running children when none ends (milliseconds). */
@@ -155,22 +153,9 @@ bool fork_tests_option(int argc, char **argv, int *i, ForkOptions *options) {
 
 /* ------------------------------------------------------------------ the child */
 
-static int wake_pipe[2] = {-1, -1}; /* written by the SIGCHLD handler, read by poll() */
+static int wake_pipe[2] = {-1, -1}; /* written on SIGCHLD, read by poll() (status.h) */
 static sigset_t parent_mask;        /* the signal mask to give back to each child */
 static pid_t parent_pid;
-
-static void on_sigchld(int signo) {
-    (void)signo;
-    int saved = errno;
-    ssize_t ignored = write(wake_pipe[1], "x", 1);
-    (void)ignored;
-    errno = saved;
-}
-
-static void limit(int resource, rlim_t soft, rlim_t hard) {
-    struct rlimit r = {soft, hard};
-    setrlimit(resource, &r);
-}
 
 /* The largest file a child may write (RLIMIT_FSIZE): its answers' limit when that is larger
    than the capture files'. */
@@ -197,9 +182,9 @@ static size_t allocated_bytes(void) {
     return __sanitizer_get_current_allocated_bytes ? __sanitizer_get_current_allocated_bytes() : 0;
 }
 
-/* Puts open file fd in the place of target (stdin, stdout, stderr) and closes fd. */
+/* Puts open file fd in the place of target (stdout, stderr) and closes fd. */
 static void move_fd(int fd, int target) {
-    if (fd >= 0 && fd != target) {
+    if (fd != target) {
         dup2(fd, target);
         close(fd);
     }
@@ -214,7 +199,7 @@ static _Noreturn void run_child(const ForkOptions *o, int out_fd, int err_fd, Fo
     if (getppid() != parent_pid) {
         _exit(1); /* the parent died before prctl */
     }
-    move_fd(open("/dev/null", O_RDONLY), STDIN_FILENO);
+    status_stdin_null();
     move_fd(out_fd, STDOUT_FILENO);
     move_fd(err_fd, STDERR_FILENO);
     /* Unbuffered: a printf just before a crash still reaches the file, and stdio
@@ -227,9 +212,9 @@ static _Noreturn void run_child(const ForkOptions *o, int out_fd, int err_fd, Fo
     }
     signal(SIGCHLD, SIG_DFL);
     sigprocmask(SIG_SETMASK, &parent_mask, NULL);
-    limit(RLIMIT_CORE, 0, 0);
-    limit(RLIMIT_CPU, o->cpu_seconds, o->cpu_seconds + 1);
-    limit(RLIMIT_FSIZE, (rlim_t)file_limit(o), (rlim_t)file_limit(o));
+    status_limit(RLIMIT_CORE, 0, 0);
+    status_limit(RLIMIT_CPU, o->cpu_seconds, o->cpu_seconds + 1);
+    status_limit(RLIMIT_FSIZE, (rlim_t)file_limit(o), (rlim_t)file_limit(o));
 
     size_t before = allocated_bytes();
     int code = run(i, context) == 0 ? 0 : 1;
@@ -281,8 +266,8 @@ static void warm_up_symbolizer(void *test_code) {
 }
 
 typedef struct {
-    pid_t pid;   /* 0: a free slot */
-    size_t test; /* index into names */
+    pid_t pid;       /* 0: a free slot */
+    size_t test;     /* index into names */
     double started;  /* CLOCK_MONOTONIC seconds */
     char killed[96]; /* why we killed it, as a status; "" when we did not */
 } Slot;
@@ -297,12 +282,6 @@ typedef struct {
     unsigned running;
     bool warm; /* the symbolizer has read the debug information (see warm_up_symbolizer) */
 } Runner;
-
-static double now_seconds(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 
 /* Forks the child for test i into slot; false when it could not. */
 static bool start(Runner *r, Slot *slot, size_t i) {
@@ -328,27 +307,25 @@ static bool start(Runner *r, Slot *slot, size_t i) {
     setpgid(pid, pid); /* on both sides of fork, so neither can race the other */
     slot->pid = pid;
     slot->test = i;
-    slot->started = now_seconds();
+    slot->started = status_clock();
     slot->killed[0] = '\0';
     r->running++;
     return true;
 }
 
-/* The first sanitizer report in the test's stderr file, into out; false when none. */
-static bool stderr_report(const Runner *r, const Slot *slot, char *out, size_t size,
-                          bool *is_leak) {
+/* The start of the test's stderr file ("" when it cannot be read), where a sanitizer's
+   report is. */
+static const char *stderr_start(const Runner *r, const Slot *slot) {
+    static char text[1 << 16];
     char path[4096];
     snprintf(path, sizeof path, "%s/%s.stderr", r->o->dir, r->names[slot->test]);
     FILE *f = fopen(path, "r");
-    if (f == NULL) {
-        return false;
+    size_t n = f == NULL ? 0 : fread(text, 1, sizeof text - 1, f);
+    if (f != NULL) {
+        fclose(f);
     }
-    /* The file is capped at output_bytes by RLIMIT_FSIZE; the report is near its start. */
-    static char text[1 << 16];
-    size_t n = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
     text[n] = '\0';
-    return status_sanitizer_report(text, out, size, is_leak);
+    return text;
 }
 
 /* The size of the larger capture file of an ended child; a capture file over --output (only
@@ -373,12 +350,8 @@ static long long captured_bytes(const Runner *r, const Slot *slot) {
 /* The status of an ended child (see the top of the file). */
 static void child_status(const Runner *r, const Slot *slot, int wait_status,
                          const struct rusage *usage, char *out, size_t size) {
-    double cpu = (double)usage->ru_utime.tv_sec + (double)usage->ru_utime.tv_usec / 1e6 +
-                 (double)usage->ru_stime.tv_sec + (double)usage->ru_stime.tv_usec / 1e6;
     int signo = WIFSIGNALED(wait_status) ? WTERMSIG(wait_status) : 0;
-    char report[256];
-    bool is_leak = false;
-    bool has_report = stderr_report(r, slot, report, sizeof report, &is_leak);
+    const char *err = stderr_start(r, slot); /* before captured_bytes cuts the file back */
     /* The child's peak resident memory: a child that grew past the limit between two of the
        parent's looks (a busy machine makes them rare) is still over it, whatever ended it. */
     bool over_memory = usage->ru_maxrss / 1024 > r->o->memory_mb;
@@ -388,27 +361,21 @@ static void child_status(const Runner *r, const Slot *slot, int wait_status,
     bool over_output = captured > r->o->output_bytes ||
                        (signo == SIGXFSZ &&
                         (file_limit(r->o) == r->o->output_bytes || captured >= r->o->output_bytes));
-    if (has_report && !is_leak) {
-        snprintf(out, size, "%s", report);
-    } else if (slot->killed[0] != '\0') {
-        snprintf(out, size, "%s", slot->killed);
+    char limit[sizeof slot->killed] = "";
+    if (slot->killed[0] != '\0') {
+        snprintf(limit, sizeof limit, "%s", slot->killed);
     } else if (over_memory) {
-        status_memory(out, size, r->o->memory_mb, "");
+        status_memory(limit, sizeof limit, r->o->memory_mb, "");
     } else if (over_output) {
-        status_output(out, size, r->o->output_bytes, "");
+        status_output(limit, sizeof limit, r->o->output_bytes, "");
     } else if (signo == SIGXFSZ) {
-        status_output(out, size, r->o->results_bytes, " of results");
-    } else if (signo == SIGXCPU || (signo == SIGKILL && cpu >= r->o->cpu_seconds)) {
-        status_cpu(out, size, r->o->cpu_seconds);
-    } else if (has_report) {
-        snprintf(out, size, "%s", report);
-    } else if (signo != 0) {
-        status_crashed(out, size, signo);
-    } else if (WEXITSTATUS(wait_status) != 0 || r->done[slot->test] != DONE) {
-        status_exit(out, size, WEXITSTATUS(wait_status));
-    } else {
-        snprintf(out, size, "ok");
+        status_output(limit, sizeof limit, r->o->results_bytes, " of results");
+    } else if (signo == SIGXCPU ||
+               (signo == SIGKILL && status_rusage_seconds(usage) >= r->o->cpu_seconds)) {
+        status_cpu(limit, sizeof limit, r->o->cpu_seconds);
     }
+    status_verdict(out, size, err, limit, signo, WEXITSTATUS(wait_status),
+                   r->done[slot->test] == DONE);
 }
 
 /* A child ended: its status line goes out. */
@@ -442,7 +409,7 @@ static long long resident_mb(pid_t pid) {
 
 /* Kills the children over their wall-clock or memory limit. */
 static void police(Runner *r) {
-    double now = now_seconds();
+    double now = status_clock();
     for (unsigned j = 0; j < r->o->jobs; j++) {
         Slot *slot = &r->slots[j];
         if (slot->pid == 0 || slot->killed[0] != '\0') {
@@ -478,27 +445,15 @@ static void reap(Runner *r) {
 static void wait_a_little(void) {
     struct pollfd p = {wake_pipe[0], POLLIN, 0};
     if (poll(&p, 1, POLICE_INTERVAL_MS) > 0) {
-        char sink[64];
-        while (read(wake_pipe[0], sink, sizeof sink) > 0) {
-        }
+        status_wake_drain(wake_pipe[0]);
     }
 }
 
 static bool setup_parent(void) {
-    if (pipe(wake_pipe) != 0) {
+    if (!status_wake_on_sigchld(wake_pipe)) {
         fprintf(stderr, "fork_tests: pipe: %s\n", strerror(errno));
         return false;
     }
-    for (int k = 0; k < 2; k++) {
-        fcntl(wake_pipe[k], F_SETFD, FD_CLOEXEC);
-        fcntl(wake_pipe[k], F_SETFL, O_NONBLOCK);
-    }
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigchld;
-    sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGCHLD, &sa, NULL);
     sigprocmask(SIG_SETMASK, NULL, &parent_mask);
     parent_pid = getpid();
     return true;

@@ -65,7 +65,6 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 /* ------------------------------------------------------------------ options */
@@ -220,8 +219,10 @@ static Options parse_options(int argc, char **argv) {
     if (i >= argc || i + 1 >= argc) {
         usage("no program given after '--'");
     }
-    if (o.inner_fd < 0 && ((o.cpu == 0 && !o.timeout_given) || o.memory_mb == 0 || o.output_bytes == 0)) {
-        usage("a time limit (--cpu or --timeout), --memory and --output are needed: no limit is assumed");
+    if (o.inner_fd < 0 &&
+        ((o.cpu == 0 && !o.timeout_given) || o.memory_mb == 0 || o.output_bytes == 0)) {
+        usage("a time limit (--cpu or --timeout), --memory and --output are needed: no limit is "
+              "assumed");
     }
     if (o.cpu > 0 && !o.timeout_given) {
         o.timeout = BACKSTOP_FACTOR * o.cpu + BACKSTOP_SECONDS;
@@ -343,28 +344,22 @@ static bool program_links_asan(const Options *o, const Box *box) {
     return links_asan(name);
 }
 
-typedef struct {
-    int out[2], err[2], results[2], tool[2], started[2];
-} Pipes;
+/* The streams of a run: each a pipe (the tool's log a socket) whose write end the program
+   finds at fd TARGET[i]; both ends -1 for a stream the run does not use. */
+enum { OUT, ERR, RESULTS, TOOL, STARTED, STREAMS };
+static const int TARGET[STREAMS] = {STDOUT_FILENO, STDERR_FILENO, RESULTS_FD, TOOL_LOG_FD,
+                                    STARTED_FD};
 
 /* Runs in the forked child: never returns. */
-static void run_child(const Options *o, const Box *box, const Pipes *p, bool asan) {
+static void run_child(const Options *o, const Box *box, int pipes[][2], bool asan) {
     setsid();
-    int null_fd = open("/dev/null", O_RDONLY);
-    if (null_fd >= 0) {
-        dup2(null_fd, STDIN_FILENO);
-        close(null_fd);
+    status_stdin_null();
+    for (int i = 0; i < STREAMS; i++) {
+        if (pipes[i][1] >= 0) {
+            dup2(pipes[i][1], TARGET[i]);
+        }
     }
-    dup2(p->out[1], STDOUT_FILENO);
-    dup2(p->err[1], STDERR_FILENO);
-    if (o->results_file != NULL) {
-        dup2(p->results[1], RESULTS_FD);
-    }
-    if (o->tool_log_file != NULL) {
-        dup2(p->tool[1], TOOL_LOG_FD);
-    }
-    if (o->isolation != ISOLATE_NONE) {
-        dup2(p->started[1], STARTED_FD);
+    if (pipes[STARTED][1] >= 0) {
         fcntl(STARTED_FD, F_SETFD, FD_CLOEXEC);
     }
     signal(SIGPIPE, SIG_DFL);
@@ -395,21 +390,7 @@ static void run_child(const Options *o, const Box *box, const Pipes *p, bool asa
 }
 /* ------------------------------------------------------------------ the parent */
 
-static int sigchld_pipe[2] = {-1, -1};
-
-static void on_sigchld(int signo) {
-    (void)signo;
-    int saved = errno;
-    ssize_t ignored = write(sigchld_pipe[1], "x", 1);
-    (void)ignored;
-    errno = saved;
-}
-
-static double now_seconds(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
+static int sigchld_pipe[2] = {-1, -1}; /* written on SIGCHLD, read by poll() (status.h) */
 
 static void cloexec(int fds[2]) {
     fcntl(fds[0], F_SETFD, FD_CLOEXEC);
@@ -450,12 +431,10 @@ typedef enum {
 typedef struct {
     int fd;
     Buffer buffer;
-    long long *room; /* shared between stdout and stderr */
+    long long *room; /* stdout and stderr share one; the others point at their own_room */
     long long own_room;
     bool over;
 } Stream;
-
-enum { OUT, ERR, RESULTS, TOOL, STARTED, STREAMS };
 
 /* What the two streams that are not the program's may hold: a tool's log (valgrind's is a
    few kilobytes), and the one "started" byte the box writes before exec. */
@@ -483,14 +462,10 @@ static ReadResult drain(Stream *s) {
     if (n <= 0) {
         return READ_END;
     }
-    long long room = s->room != NULL ? *s->room : s->own_room;
+    long long room = *s->room;
     size_t keep = (long long)n <= room ? (size_t)n : (size_t)(room < 0 ? 0 : room);
     buffer_append(&s->buffer, chunk, keep);
-    if (s->room != NULL) {
-        *s->room -= (long long)keep;
-    } else {
-        s->own_room -= (long long)keep;
-    }
+    *s->room -= (long long)keep;
     if (keep < (size_t)n) {
         s->over = true;
     }
@@ -552,7 +527,7 @@ static Ending watch_tree(const Options *o, Outcome *r, Watch *w, double now) {
 
 /* Supervises the program until it ends or we end it. */
 static void supervise(const Options *o, Outcome *r) {
-    double start = now_seconds(), deadline = start + o->timeout;
+    double start = status_clock(), deadline = start + o->timeout;
     r->wall = start;
     Watch w = {start, 0, -1};
     for (;;) {
@@ -561,7 +536,7 @@ static void supervise(const Options *o, Outcome *r) {
             r->ending = END_EXITED;
             break;
         }
-        double now = now_seconds();
+        double now = status_clock();
         if (now >= deadline) {
             r->ending = END_WALL;
             break;
@@ -594,9 +569,7 @@ static void supervise(const Options *o, Outcome *r) {
             }
         }
         if (p[STREAMS].revents & POLLIN) {
-            char sink[64];
-            ssize_t ignored = read(sigchld_pipe[0], sink, sizeof sink);
-            (void)ignored;
+            status_wake_drain(sigchld_pipe[0]);
         }
         if (r->streams[OUT].over || r->streams[ERR].over) {
             r->ending = END_OUTPUT;
@@ -627,7 +600,7 @@ static void supervise(const Options *o, Outcome *r) {
         }
     }
     r->started = r->streams[STARTED].buffer.length > 0;
-    r->wall = now_seconds() - r->wall;
+    r->wall = status_clock() - r->wall;
 }
 
 /* ------------------------------------------------------------------ the verdict */
@@ -645,68 +618,45 @@ static int signal_of(const Options *o, const Outcome *r) {
     return 0;
 }
 
-/* The first line of text, at most 200 bytes, for a one-line message. */
-static void first_line(const Buffer *b, char *out, size_t size) {
-    const char *text = b->data == NULL ? "" : b->data;
-    size_t n = strcspn(text, "\n");
-    if (n >= size) {
-        n = size - 1;
-    }
-    memcpy(out, text, n);
-    out[n] = '\0';
-}
-
-/* The status line of a run that our own supervision ended. */
-static void time_limit(const Options *o, const Outcome *r, char *out, size_t size) {
+/* The status line (status.h), in the order of the top of this file: the limit is the one our
+   supervision found broken, or the per-process CPU backstop's SIGXCPU. */
+static void verdict(const Options *o, const Outcome *r, char *out, size_t size) {
+    int signo = signal_of(o, r);
+    char limit[160] = "";
     switch (r->ending) {
-    case END_CPU: status_cpu(out, size, o->cpu); break;
+    case END_OUTPUT: status_output(limit, sizeof limit, o->output_bytes, ""); break;
+    case END_RESULTS: status_output(limit, sizeof limit, o->results_bytes, " of results"); break;
+    case END_MEMORY:
+        status_memory(limit, sizeof limit, o->memory_mb,
+                      " (the resident memory of all its processes)");
+        break;
+    case END_CPU: status_cpu(limit, sizeof limit, o->cpu); break;
     case END_STOPPED:
-        snprintf(out, size, "timed out: stopped by a signal (SIGSTOP?), with nothing left running");
+        snprintf(limit, sizeof limit,
+                 "timed out: stopped by a signal (SIGSTOP?), with nothing left running");
         break;
     case END_IDLE:
-        snprintf(out, size, "timed out: asleep for %g s without using the CPU (waiting for what?)",
-                 o->idle);
+        snprintf(limit, sizeof limit,
+                 "timed out: asleep for %g s without using the CPU (waiting for what?)", o->idle);
         break;
-    default: status_wall(out, size, o->timeout, o->cpu > 0 ? r->cpu : -1.0);
+    case END_WALL: status_wall(limit, sizeof limit, o->timeout, o->cpu > 0 ? r->cpu : -1.0); break;
+    case END_EXITED:
+        if (signo == SIGXCPU) {
+            status_cpu(limit, sizeof limit, o->cpu > 0 ? o->cpu : o->timeout);
+        }
     }
-}
-
-/* The status line (status.h), in the order of the top of this file. */
-static void verdict(const Options *o, const Outcome *r, char *out, size_t size) {
-    char sanitizer[256];
-    bool is_leak = false;
     const Buffer *err = &r->streams[ERR].buffer;
-    bool has_report = err->data != NULL &&
-                      status_sanitizer_report(err->data, sanitizer, sizeof sanitizer, &is_leak);
-    int signo = signal_of(o, r);
-    if (has_report && !is_leak) {
-        snprintf(out, size, "%s", sanitizer);
-    } else if (r->ending == END_OUTPUT) {
-        status_output(out, size, o->output_bytes, "");
-    } else if (r->ending == END_RESULTS) {
-        status_output(out, size, o->results_bytes, " of results");
-    } else if (r->ending == END_MEMORY) {
-        status_memory(out, size, o->memory_mb, " (the resident memory of all its processes)");
-    } else if (r->ending != END_EXITED) {
-        time_limit(o, r, out, size);
-    } else if (has_report) {
-        snprintf(out, size, "%s", sanitizer);
-    } else if (signo == SIGXCPU) {
-        status_cpu(out, size, o->cpu > 0 ? o->cpu : o->timeout);
-    } else if (signo != 0) {
-        status_crashed(out, size, signo);
-    } else if (WIFEXITED(r->child.status) && WEXITSTATUS(r->child.status) != 0) {
-        status_exit(out, size, WEXITSTATUS(r->child.status));
-    } else {
-        snprintf(out, size, "ok");
-    }
+    int code = WIFEXITED(r->child.status) ? WEXITSTATUS(r->child.status) : 0;
+    status_verdict(out, size, err->data == NULL ? "" : err->data, limit, signo, code, true);
 }
 
 /* Writes the status line and returns the sandbox's exit status. */
 static int report(const Options *o, const Outcome *r) {
     char line[320];
     if (o->isolation != ISOLATE_NONE && !r->started) {
-        first_line(&r->streams[ERR].buffer, line, sizeof line);
+        const char *err = r->streams[ERR].buffer.data;
+        status_copy_until(line, sizeof line, err == NULL ? "" : err,
+                          (const char *const[]){"\n", NULL});
         printf("sandbox error: the box could not be started: %s\n", line);
         return 2;
     }
@@ -732,23 +682,24 @@ static bool save(const char *path, const Buffer *b) {
     return ok;
 }
 
-static void open_streams(const Options *o, Pipes *p, Outcome *r, long long *room) {
-    make_pipe(p->out);
-    make_pipe(p->err);
-    p->results[0] = p->results[1] = p->tool[0] = p->tool[1] = -1;
-    p->started[0] = p->started[1] = -1;
+static void open_streams(const Options *o, int pipes[][2], Outcome *r, long long *room) {
+    for (int i = 0; i < STREAMS; i++) {
+        pipes[i][0] = pipes[i][1] = -1;
+    }
+    make_pipe(pipes[OUT]);
+    make_pipe(pipes[ERR]);
     if (o->results_file != NULL) {
-        make_pipe(p->results);
+        make_pipe(pipes[RESULTS]);
     }
     if (o->tool_log_file != NULL) {
-        make_socket(p->tool);
+        make_socket(pipes[TOOL]);
     }
     if (o->isolation != ISOLATE_NONE) {
-        make_pipe(p->started);
+        make_pipe(pipes[STARTED]);
     }
-    int read_ends[STREAMS] = {p->out[0], p->err[0], p->results[0], p->tool[0], p->started[0]};
     for (int i = 0; i < STREAMS; i++) {
-        r->streams[i].fd = read_ends[i];
+        r->streams[i].fd = pipes[i][0];
+        r->streams[i].room = &r->streams[i].own_room;
     }
     r->streams[OUT].room = r->streams[ERR].room = room;
     r->streams[RESULTS].own_room = o->results_bytes;
@@ -756,12 +707,11 @@ static void open_streams(const Options *o, Pipes *p, Outcome *r, long long *room
     r->streams[STARTED].own_room = STARTED_BYTES;
 }
 
-static void close_write_ends(Pipes *p) {
-    int *ends[] = {&p->out[1], &p->err[1], &p->results[1], &p->tool[1], &p->started[1]};
-    for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
-        if (*ends[i] >= 0) {
-            close(*ends[i]);
-            *ends[i] = -1;
+static void close_write_ends(int pipes[][2]) {
+    for (int i = 0; i < STREAMS; i++) {
+        if (pipes[i][1] >= 0) {
+            close(pipes[i][1]);
+            pipes[i][1] = -1;
         }
     }
 }
@@ -790,19 +740,15 @@ int main(int argc, char **argv) {
     bool asan = program_links_asan(&o, &box);
     prctl(PR_SET_CHILD_SUBREAPER, 1); /* orphans of the tree come back to us */
 
-    Pipes p;
+    int pipes[STREAMS][2];
     Outcome r;
     memset(&r, 0, sizeof r);
     long long room = o.output_bytes;
-    open_streams(&o, &p, &r, &room);
-    make_pipe(sigchld_pipe);
-    fcntl(sigchld_pipe[1], F_SETFL, O_NONBLOCK);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigchld;
-    sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGCHLD, &sa, NULL);
+    open_streams(&o, pipes, &r, &room);
+    if (!status_wake_on_sigchld(sigchld_pipe)) {
+        printf("sandbox error: pipe: %s\n", strerror(errno));
+        return 2;
+    }
     signal(SIGPIPE, SIG_IGN);
 
     fflush(stdout);
@@ -813,9 +759,9 @@ int main(int argc, char **argv) {
         return 2;
     }
     if (r.child.pid == 0) {
-        run_child(&o, &box, &p, asan);
+        run_child(&o, &box, pipes, asan);
     }
-    close_write_ends(&p);
+    close_write_ends(pipes);
     supervise(&o, &r);
     box_destroy(&box, &o);
 

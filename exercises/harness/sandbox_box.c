@@ -37,6 +37,7 @@
 #define _GNU_SOURCE
 
 #include "sandbox.h"
+#include "status.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -63,32 +64,27 @@
 
 /* ------------------------------------------------------------------ limits */
 
-static void limit(int resource, rlim_t soft, rlim_t hard) {
-    struct rlimit r = {soft, hard};
-    setrlimit(resource, &r);
-}
-
 void apply_limits(const Options *o, bool program_links_asan, long long procs) {
-    limit(RLIMIT_CORE, 0, 0);
+    status_limit(RLIMIT_CORE, 0, 0);
     if (o->cpu > 0) {
         /* A per-process backstop; the tree's CPU time is watched from outside. */
         rlim_t seconds = (rlim_t)ceil(o->cpu) + 1;
-        limit(RLIMIT_CPU, seconds, seconds + 1);
+        status_limit(RLIMIT_CPU, seconds, seconds + 1);
     } else {
         rlim_t seconds = (rlim_t)ceil(o->timeout) + 1;
-        limit(RLIMIT_CPU, seconds, seconds);
+        status_limit(RLIMIT_CPU, seconds, seconds);
     }
-    limit(RLIMIT_FSIZE, (rlim_t)o->file_size, (rlim_t)o->file_size);
+    status_limit(RLIMIT_FSIZE, (rlim_t)o->file_size, (rlim_t)o->file_size);
     if (procs > 0) {
-        limit(RLIMIT_NPROC, (rlim_t)procs, (rlim_t)procs);
+        status_limit(RLIMIT_NPROC, (rlim_t)procs, (rlim_t)procs);
     }
     if (!program_links_asan) {
         rlim_t bytes = (rlim_t)o->memory_mb * 1024 * 1024;
-        limit(RLIMIT_AS, bytes, bytes);
+        status_limit(RLIMIT_AS, bytes, bytes);
     }
     if (o->isolation != ISOLATE_NONE || o->inner_fd >= 0) {
-        limit(RLIMIT_NOFILE, FD_LIMIT, FD_LIMIT);
-        limit(RLIMIT_MSGQUEUE, 0, 0); /* a POSIX queue would outlive the box (see the top) */
+        status_limit(RLIMIT_NOFILE, FD_LIMIT, FD_LIMIT);
+        status_limit(RLIMIT_MSGQUEUE, 0, 0); /* a POSIX queue would outlive the box (see the top) */
     }
 }
 

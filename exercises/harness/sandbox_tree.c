@@ -29,6 +29,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "sandbox.h"
+#include "status.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -191,11 +192,6 @@ void tree_state(TreeState *state) {
     }
 }
 
-static double rusage_seconds(const struct rusage *u) {
-    return (double)u->ru_utime.tv_sec + (double)u->ru_utime.tv_usec / 1e6 +
-           (double)u->ru_stime.tv_sec + (double)u->ru_stime.tv_usec / 1e6;
-}
-
 void tree_reap(Child *child) {
     for (;;) {
         int status;
@@ -204,7 +200,7 @@ void tree_reap(Child *child) {
         if (pid <= 0) {
             return;
         }
-        child->reaped_cpu += rusage_seconds(&usage);
+        child->reaped_cpu += status_rusage_seconds(&usage);
         if (pid == child->pid) {
             child->done = true;
             child->status = status;

@@ -1,4 +1,5 @@
-/* status.c: the status lines of status.h, and the reading of sanitizer reports behind them.
+/* status.c: the status lines of status.h, the reading of sanitizer reports behind them, and
+ * the few steps both supervisors take the same way.
  *
  * A sanitizer report is many lines; a status is one. So a report is cut to the words a
  * student can act on: the sanitizer's name and the kind of error, never the addresses
@@ -8,12 +9,17 @@
 
 #include "status.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
-const char *status_signal_name(int signo) {
+/* "SIGSEGV" for SIGSEGV, ...; NULL for a signal without a name here. */
+static const char *signal_name(int signo) {
     static const struct {
         int number;
         const char *name;
@@ -29,19 +35,6 @@ const char *status_signal_name(int signo) {
         }
     }
     return NULL;
-}
-
-void status_exit(char *out, size_t size, int code) {
-    snprintf(out, size, "exit %d", code);
-}
-
-void status_crashed(char *out, size_t size, int signo) {
-    const char *name = status_signal_name(signo);
-    if (name != NULL) {
-        snprintf(out, size, "crashed: %s", name);
-    } else {
-        snprintf(out, size, "crashed: signal %d", signo);
-    }
 }
 
 void status_cpu(char *out, size_t size, double seconds) {
@@ -67,8 +60,7 @@ void status_memory(char *out, size_t size, long long mb, const char *what) {
 
 /* ------------------------------------------------------------------ sanitizer reports */
 
-/* Copies text into out up to the first of the stop strings (or the end), truncated. */
-static void copy_until(char *out, size_t size, const char *text, const char *const *stops) {
+void status_copy_until(char *out, size_t size, const char *text, const char *const *stops) {
     size_t n = strlen(text);
     for (size_t i = 0; stops[i] != NULL; i++) {
         const char *hit = strstr(text, stops[i]);
@@ -88,8 +80,10 @@ static void copy_until(char *out, size_t size, const char *text, const char *con
    heap-buffer-overflow". A bad free keeps its words ("attempting free on address which was
    not malloc()-ed"): only a following address is cut. WARNING lines are not reports. */
 static bool sanitizer_error(const char *line, char *out, size_t size) {
-    static const char *const cut[] = {" on address 0x", " on unknown address", " on 0x", ": 0x",
-                                      " at pc",         " (",                  " in thread", NULL};
+    static const char *const cut[] = {" on address 0x", " on unknown address",
+                                      " on 0x",         ": 0x",
+                                      " at pc",         " (",
+                                      " in thread",     NULL};
     const char *start = strstr(line, "ERROR: ");
     if (start != NULL) {
         start += strlen("ERROR: ");
@@ -106,7 +100,7 @@ static bool sanitizer_error(const char *line, char *out, size_t size) {
     if (colon == NULL || strcspn(start, " ") < (size_t)(colon - start)) {
         return false; /* the first word must be the sanitizer's name */
     }
-    copy_until(out, size, start, cut);
+    status_copy_until(out, size, start, cut);
     return true;
 }
 
@@ -136,13 +130,15 @@ static bool ubsan_error(const char *line, char *out, size_t size) {
         }
     }
     char message[160];
-    copy_until(message, sizeof message, marker + strlen(": runtime error: "), none);
+    status_copy_until(message, sizeof message, marker + strlen(": runtime error: "), none);
     snprintf(out, size, "UndefinedBehaviorSanitizer: %s (%.*s)", message,
              (int)(marker - file > 100 ? 100 : marker - file), file);
     return true;
 }
 
-bool status_sanitizer_report(const char *stderr_text, char *out, size_t size, bool *is_leak) {
+/* The first sanitizer report in stderr_text, into out; sets *is_leak when it is a leak. False
+   when there is none. */
+static bool sanitizer_report(const char *stderr_text, char *out, size_t size, bool *is_leak) {
     bool leaks = false;
     *is_leak = false;
     char line[1024];
@@ -168,4 +164,87 @@ bool status_sanitizer_report(const char *stderr_text, char *out, size_t size, bo
     }
     *is_leak = leaks;
     return leaks; /* a leak report without its summary still counts */
+}
+
+void status_verdict(char *out, size_t size, const char *stderr_text, const char *limit, int signo,
+                    int code, bool returned) {
+    char report[256];
+    bool is_leak = false;
+    bool has_report = sanitizer_report(stderr_text, report, sizeof report, &is_leak);
+    const char *name = signal_name(signo);
+    if (has_report && !is_leak) {
+        snprintf(out, size, "%s", report);
+    } else if (limit[0] != '\0') {
+        snprintf(out, size, "%s", limit);
+    } else if (has_report) {
+        snprintf(out, size, "%s", report);
+    } else if (signo != 0 && name != NULL) {
+        snprintf(out, size, "crashed: %s", name);
+    } else if (signo != 0) {
+        snprintf(out, size, "crashed: signal %d", signo);
+    } else if (code != 0 || !returned) {
+        snprintf(out, size, "exit %d", code);
+    } else {
+        snprintf(out, size, "ok");
+    }
+}
+
+/* ------------------------------------------------------------ what both supervisors do alike */
+
+double status_clock(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+double status_rusage_seconds(const struct rusage *u) {
+    return (double)u->ru_utime.tv_sec + (double)u->ru_utime.tv_usec / 1e6 +
+           (double)u->ru_stime.tv_sec + (double)u->ru_stime.tv_usec / 1e6;
+}
+
+void status_limit(int resource, rlim_t soft, rlim_t hard) {
+    struct rlimit r = {soft, hard};
+    setrlimit(resource, &r);
+}
+
+void status_stdin_null(void) {
+    int fd = open("/dev/null", O_RDONLY);
+    if (fd > STDIN_FILENO) {
+        dup2(fd, STDIN_FILENO);
+        close(fd);
+    }
+}
+
+static int wake_fd = -1; /* the write end of status_wake_on_sigchld's pipe */
+
+static void on_sigchld(int signo) {
+    (void)signo;
+    int saved = errno;
+    ssize_t ignored = write(wake_fd, "x", 1);
+    (void)ignored;
+    errno = saved;
+}
+
+bool status_wake_on_sigchld(int fds[2]) {
+    if (pipe(fds) != 0) {
+        return false;
+    }
+    for (int k = 0; k < 2; k++) {
+        fcntl(fds[k], F_SETFD, FD_CLOEXEC);
+        fcntl(fds[k], F_SETFL, O_NONBLOCK);
+    }
+    wake_fd = fds[1];
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigchld;
+    sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGCHLD, &sa, NULL);
+    return true;
+}
+
+void status_wake_drain(int fd) {
+    char sink[64];
+    while (read(fd, sink, sizeof sink) > 0) {
+    }
 }

@@ -100,33 +100,22 @@ local function exercise_finish(run)
   return status, wb.read_file(run.log) or ""
 end
 
--- The shipped stubs' three functions, as the suite's stand-in for them where the shipped
--- file is the student's: in a student edition exercises/165/profile.c (and its git HEAD,
--- once the student commits) holds the student's work, and `make test` must not depend on
--- it. In the instructor's tree the suite checks that the shipped stubs hold these words.
-local STUB_FUNCTIONS = [[
-int parse_row(const char *line, Row *row) {
-    (void)line;
-    (void)row;
-    return -1; /* TODO: parse one callgrind_annotate line (README.md, "parse_row") */
-}
-
-int sum_named(const Row *rows, size_t count, const char *needle, uint64_t *sum) {
-    (void)rows;
-    (void)count;
-    (void)needle;
-    (void)sum;
-    return -1; /* TODO: add up ir over the rows whose name contains needle */
-}
-
-int inclusive(const Folded *stacks, size_t count, Cost **costs, size_t *ncosts) {
-    (void)stacks;
-    (void)count;
-    (void)costs;
-    (void)ncosts;
-    return -1; /* TODO: inclusive cost per function over folded stacks */
-}
-]]
+-- The shipped stubs, as the suite builds them from the API header (exercises/165/profile.h):
+-- each function it declares voids its parameters and returns -1 ("not written yet"), or,
+-- where instead names it, ends in those lines. In a student edition exercises/165/profile.c
+-- (and its git HEAD, once the student commits) holds the student's work, and `make test` must
+-- not depend on it; in the instructor's tree the suite checks that the shipped stubs are these.
+local function stub_functions(instead)
+  local out = {}
+  for head, name, params in wb.read_file("exercises/165/profile.h"):gmatch("\n(int ([%w_]+)%(([^)]*)%));") do
+    out[#out + 1] = head .. " {\n"
+    for param in (params .. ","):gmatch("([%w_]+)%s*,") do
+      out[#out + 1] = "    (void)" .. param .. ";\n"
+    end
+    out[#out + 1] = ((instead or {})[name] or "    return -1;") .. "\n}\n\n"
+  end
+  return table.concat(out)
+end
 local STUB_HEAD = "#define _POSIX_C_SOURCE 200809L\n#include \"profile.h\"\n\n#include <stdlib.h>\n"
   .. "#include <string.h>\n\n"
 
@@ -137,7 +126,7 @@ local function stub_code()
     local _, committed = sh("git show HEAD:exercises/165/profile.c 2>/dev/null")
     return committed ~= "" and committed or wb.read_file("exercises/165/profile.c")
   end
-  return STUB_HEAD .. STUB_FUNCTIONS
+  return STUB_HEAD .. stub_functions()
 end
 
 -- A folder with the shipped stubs as profile.c, or another profile.c when one is given.
@@ -146,13 +135,6 @@ local function student_copy(dir, profile_c)
   wb.mkdir_p(dir)
   wb.write_file(dir .. "/profile.c", profile_c or stub_code())
   return dir
-end
-
--- text with its one occurrence of old (plain text, not a pattern) replaced by new.
-local function replace(text, old, new)
-  local from, to = text:find(old, 1, true)
-  assert(from, "not in the text: " .. old)
-  return text:sub(1, from - 1) .. new .. text:sub(to + 1)
 end
 
 -- ------------------------------------------------------------------ planted faults
@@ -214,8 +196,8 @@ describe("the exercise harness", function()
   if HAVE_SOLUTIONS then
     describe("exercise: the reference", function()
       it("the shipped stubs hold the suite's stand-in for them (what an edition's suite runs)", function()
-        local code = stub_code()
-        assert.is_truthy(code:find(STUB_FUNCTIONS, 1, true) and code:find(STUB_HEAD, 1, true), code)
+        local code = stub_code():gsub("%s*/%*.-%*/", "") .. "\n" -- comments aside
+        assert.is_truthy(code:find(STUB_HEAD .. stub_functions(), 1, true), code)
       end)
       it("passes every public case, each in its own process", function()
         local status, output = sh("MAKEFLAGS= make --no-print-directory exercise-165 SOLUTION=1")
@@ -364,15 +346,17 @@ describe("the exercise harness", function()
     local function victim(mode, flags, asan)
       return boxed(VICTIMS .. (asan and "-asan" or "") .. " " .. mode, flags)
     end
-    -- A victim's status line must be want (a string) or match it (a function).
-    local function case(name, mode, flags, asan, want)
+    -- A victim's status line must be want (a string) or match it (a function); the sandbox's
+    -- exit status, when given, must be status.
+    local function case(name, mode, flags, asan, want, status)
       it(name, function()
-        local line = victim(mode, flags, asan)
+        local line, exit_status = victim(mode, flags, asan)
         if type(want) == "function" then
           assert.is_truthy(want(line), line)
         else
           assert.are.equal(want, line)
         end
+        assert.are.equal(status or exit_status, exit_status)
       end)
     end
     it("a well-behaved child is ok, exit 0; stdout and stderr are captured to the files", function()
@@ -380,20 +364,16 @@ describe("the exercise harness", function()
       assert.is_truthy(line == "ok" and status == 0, line)
       assert.are.equal("hello from stdout\nhello from stderr\n", out .. err)
     end)
-    it("exit(3) is 'exit 3', sandbox exits 1", function()
-      local line, status = victim("exit3")
-      assert.is_truthy(line == "exit 3" and status == 1, line)
-    end)
+    case("exit(3) is 'exit 3', sandbox exits 1", "exit3", nil, false, "exit 3", 1)
     case("a NULL dereference is 'crashed: SIGSEGV'", "segfault", nil, false, "crashed: SIGSEGV")
     case("abort() is 'crashed: SIGABRT'", "abort", nil, false, "crashed: SIGABRT")
     case("death by SIGTERM is named", "sigterm", nil, false, "crashed: SIGTERM")
     case("a stack overflow is 'crashed: SIGSEGV'", "stack-overflow", nil, false, "crashed: SIGSEGV")
     case("under ASan, a stack overflow is 'AddressSanitizer: stack-overflow'", "stack-overflow", "--timeout 5",
       true, "AddressSanitizer: stack-overflow")
-    it("an endless loop times out", function()
-      local line, status = victim("loop", "--timeout 0.5")
-      assert.is_truthy(line:match("^timed out after 0%.5 s") and status == 1, line)
-    end)
+    case("an endless loop times out", "loop", "--timeout 0.5", false, function(line)
+      return line:match("^timed out after 0%.5 s")
+    end, 1)
     case("a sleeping child times out on the wall clock", "sleep", "--timeout 0.3", false,
       "timed out after 0.3 s of wall-clock time")
     case("a grandchild holding the pipes does not keep the sandbox waiting", "grandchild", "--timeout 5", false, "ok")
@@ -659,26 +639,22 @@ describe("the exercise harness", function()
   -- Mistakes tried as a student would (the stubs with one function changed), which need no
   -- reference, so they run in a student edition too.
   describe("report: a student's mistakes", function()
-    local PARSE_ROW = "int parse_row(const char *line, Row *row) {\n    (void)line;\n    (void)row;\n"
-      .. "    return -1; /* TODO: parse one callgrind_annotate line (README.md, \"parse_row\") */\n}\n"
-    local SUM_NAMED = "    return -1; /* TODO: add up ir over the rows whose name contains needle */"
-    local INCLUSIVE = "    return -1; /* TODO: inclusive cost per function over folded stacks */"
     -- parse_row: a name with the \r of a CRLF line left in, for a line that has one; "not a
     -- row" for every other. sum_named: one row too far. inclusive: right costs from
     -- strtok, which writes into the const stacks.
-    local mistaken = replace(replace(replace(STUB_FUNCTIONS, PARSE_ROW, "int parse_row(const char *line, Row *row) {\n"
-      .. "    row->name = NULL;\n    if (strstr(line, \"\\r\\n\") == NULL) return 0;\n"
-      .. "    row->name = strdup(\"prog.c:mix [/tmp/cg/prog_g]\\r\");\n"
-      .. "    if (row->name == NULL) return -1;\n"
-      .. "    row->ir = 1600000; row->has_pct = true; row->pct = 29.23;\n    return 1;\n}\n"),
-      SUM_NAMED, "    *sum = 0;\n    for (size_t i = 0; i <= count; i++) {\n"
-        .. "        if (rows[i].name != NULL && strstr(rows[i].name, needle)) *sum += rows[i].ir;\n    }\n    return 0;"),
-      INCLUSIVE, "    *costs = malloc(count * 3 * sizeof(Cost) + 1);\n    *ncosts = 0;\n"
+    local mistaken = stub_functions({
+      parse_row = "    row->name = NULL;\n    if (strstr(line, \"\\r\\n\") == NULL) return 0;\n"
+        .. "    row->name = strdup(\"prog.c:mix [/tmp/cg/prog_g]\\r\");\n"
+        .. "    if (row->name == NULL) return -1;\n"
+        .. "    row->ir = 1600000; row->has_pct = true; row->pct = 29.23;\n    return 1;",
+      sum_named = "    *sum = 0;\n    for (size_t i = 0; i <= count; i++) {\n"
+        .. "        if (rows[i].name != NULL && strstr(rows[i].name, needle)) *sum += rows[i].ir;\n    }\n    return 0;",
+      inclusive = "    *costs = malloc(count * 3 * sizeof(Cost) + 1);\n    *ncosts = 0;\n"
         .. "    for (size_t i = 0; i < count; i++) {\n"
         .. "        for (char *f = strtok((char *)stacks[i].stack, \";\"); f; f = strtok(NULL, \";\")) {\n"
         .. "            size_t k = 0;\n            while (k < *ncosts && strcmp((*costs)[k].name, f) != 0) k++;\n"
         .. "            if (k == *ncosts) { (*costs)[k].name = strdup(f); (*costs)[k].cost = 0; (*ncosts)++; }\n"
-        .. "            (*costs)[k].cost += stacks[i].count;\n        }\n    }\n    return 0;")
+        .. "            (*costs)[k].cost += stacks[i].count;\n        }\n    }\n    return 0;" })
     local compiled_status, compiled, undeclared_status, undeclared, broken_status, broken
     local ONLY = "TEST=parse_row.crlf_line_end,parse_row.out_of_memory,sum_named.needle_fib,inclusive.siblings"
     lazy_setup(function()
@@ -840,9 +816,9 @@ describe("the exercise harness", function()
     end)
     it("saving profile.c runs the cases again, with the new code", function()
       local code = wb.read_file(copy .. "/profile.c")
-      wb.write_file(copy .. "/profile.c", code:gsub("return %-1; /%* TODO: add up",
-        "*sum = 0; for (size_t i = 0; i < count; i++) if (strstr(rows[i].name, needle)) *sum += rows[i].ir;\n"
-          .. "    return 0; /* TODO: add up", 1))
+      wb.write_file(copy .. "/profile.c", code:gsub("(int sum_named[^{]*{.-)return %-1;",
+        "%1*sum = 0; for (size_t i = 0; i < count; i++) if (strstr(rows[i].name, needle)) *sum += rows[i].ir;\n"
+          .. "    return 0;", 1))
       local ok, text = wait_for(log, "Watching [^\n]* for saves", 2)
       assert.is_truthy(ok and text:find("parse_row 0/1 · sum_named 1/1 · inclusive 0/1", 1, true), text)
     end)

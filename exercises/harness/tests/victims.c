@@ -1,5 +1,5 @@
 /* victims.c: small programs that misbehave on purpose, one per mode, for the harness's
- * own tests (suite.lua). Each mode is the kind of failure student code produces; the
+ * own tests (harness_spec.lua). Each mode is the kind of failure student code produces; the
  * tests check that the sandbox, and the fork-per-test runner, name it right.
  *
  *   victims MODE                   one mode, as a program (for build/harness/sandbox)
@@ -204,13 +204,6 @@ static const Mode modes[] = {
 };
 #define NMODES (sizeof modes / sizeof modes[0])
 
-static const Mode *find_mode(const char *name);
-
-/* Test i of the list of mode names in context. */
-static int run_mode(size_t i, void *context) {
-    return find_mode(((const char **)context)[i])->run();
-}
-
 /* The mode called name, or NULL. */
 static const Mode *find_mode(const char *name) {
     for (size_t i = 0; i < NMODES; i++) {
@@ -219,6 +212,11 @@ static const Mode *find_mode(const char *name) {
         }
     }
     return NULL;
+}
+
+/* Test i of the list of mode names in context. */
+static int run_mode(size_t i, void *context) {
+    return find_mode(((const char **)context)[i])->run();
 }
 
 static int run_each(int argc, char **argv) {
@@ -245,8 +243,9 @@ int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "--each") == 0) {
         return run_each(argc, argv);
     }
-    if (argc == 2 && find_mode(argv[1]) != NULL) {
-        return find_mode(argv[1])->run();
+    const Mode *mode = argc == 2 ? find_mode(argv[1]) : NULL;
+    if (mode != NULL) {
+        return mode->run();
     }
     fprintf(stderr, "usage: victims MODE | victims --each DIR [OPTIONS] (see victims.c)\n");
     return 2;
