@@ -82,34 +82,31 @@ local function write(path, list)
   wb.write_file(path, #list > 0 and table.concat(list, "\n") .. "\n" or "")
 end
 
--- Every run of `dripprof top`, `dripprof files` and `dripprof rows --table` goes through
--- here: those three ask the checker for the exercise's functions. A checker that did not
--- build (the student's code does not compile) is dripprof's "not ready", exit 3.
--- Returns the exit status, stdout and stderr.
+-- Every run of `dripprof top`, `dripprof files` and `dripprof rows` asks the checker for
+-- the exercise's functions. A checker that did not build (the student's code does not
+-- compile) is dripprof's "not ready", exit 3, with this message.
+local function no_checker(command)
+  return "dripprof " .. command .. ": there is no checker " .. CHECKER
+    .. " (the exercise's code does not build: make exercise-165 says why)"
+end
+
+-- Runs `dripprof top` or `files` (args) with the checker; returns the exit status, stdout
+-- and stderr.
 local scratch
 local function exercise_table(args)
   if not wb.exists(CHECKER) then
-    return 3, "", "dripprof " .. args[1] .. ": there is no checker " .. CHECKER
-      .. " (the exercise's code does not build: make exercise-165 says why)\n"
+    return 3, "", no_checker(args[1]) .. "\n"
   end
   scratch = scratch or wb.temp_dir(OUT, "capture")
   local words = { DRIPPROF, args[1], "--with", CHECKER, table.unpack(args, 2) }
   return wb.run_captured("bash -c " .. q(cmd(table.unpack(words))), scratch)
 end
 
--- The records of `dripprof rows --table PATH`: line, count, percentage, label, file,
--- function, object.
+-- The rows of a callgrind_annotate table (dripprof.rows: { line, count, pct, label, file,
+-- func, object }). Every table read here is made with --auto=no, so its rows are the
+-- PROGRAM TOTALS row and the function table's, in that order.
 local function table_rows(path)
-  local status, text, err = exercise_table({ "rows", "--table", path })
-  local records = status == 0 and {} or die("dripprof rows --table " .. path .. ": " .. err)
-  for line in text:gmatch("[^\n]+") do
-    local fields = {}
-    for field in (line .. "\t"):gmatch("([^\t]*)\t") do
-      fields[#fields + 1] = wb.unescape(field)
-    end
-    records[#records + 1] = fields
-  end
-  return records
+  return wb.exists(CHECKER) and dripprof.rows(path, CHECKER) or die(no_checker("rows"))
 end
 
 -- The sum of the counts of folded stacks, or of a callgrind.out's stacks.
@@ -137,7 +134,7 @@ local function runplain_rows(callgrind_out)
   must(cmd("callgrind_annotate", "--auto=no", "--threshold=100", callgrind_out) .. " > " .. q(table_path),
     "callgrind_annotate failed on " .. callgrind_out)
   for i, r in ipairs(table_rows(table_path)) do
-    sum = sum + (i > 1 and r[6] == "runPlain" and tonumber(r[2]) or 0)
+    sum = sum + (i > 1 and r.func == "runPlain" and tonumber(r.count) or 0)
   end
   return sum
 end
@@ -415,7 +412,7 @@ local function data()
   local function table_top(path, rows)
     local wanted, out = {}, {}
     for i, r in ipairs(table_rows(path)) do
-      wanted[tonumber(r[1])] = i <= rows + 1 and i or nil
+      wanted[r.line] = i <= rows + 1 and i or nil
     end
     for number, line in ipairs(lines(path)) do
       out[#out + 1] = wanted[number] and trimmed(line) or nil
@@ -448,11 +445,11 @@ local function data()
   -- has rows of its own).
   local own, called, inlined = {}, {}, 0
   for i, r in ipairs(table_rows(OUT .. "/annotate-fib-inclusive.txt")) do
-    local fn, count = r[6], r[2]
-    if i > 1 and r[3] ~= "" and (fn == "main" or fn == "interpret" or fn == "runPlain") then
-      if r[7] ~= "" then
+    local fn, count = r.func, r.count
+    if i > 1 and r.pct and (fn == "main" or fn == "interpret" or fn == "runPlain") then
+      if r.object ~= "" then
         own[fn] = count
-      elseif r[5]:sub(1, #root) == root then
+      elseif r.file:sub(1, #root) == root then
         called[fn] = count
       elseif fn == "runPlain" then
         inlined = inlined + tonumber(count)

@@ -2,6 +2,10 @@
 -- stacks.lua, tables.lua), its folder reader (folder.lua) and the listing extractor; a
 -- busted spec, run by test-chapters from the repository root (stacks.lua reads folded
 -- stacks through build/dripprof). Each chapter's own tests are in its folder.
+--
+-- The renderer's cases are data, in cases/render.txt (its head says how a case is
+-- written), over the files of cases/data/; this file is their one driver, and holds the
+-- tests that need code of their own.
 local wb = require("vm.lib.workbook")
 local render = require("chapters.tools.render")
 local folder = require("chapters.tools.folder")
@@ -10,18 +14,87 @@ local tables = require("chapters.tools.tables")
 local listings = require("chapters.tools.listings")
 local dripprof = require("vm.lib.dripprof")
 
+local CASES = "chapters/tools/cases/render.txt"
+local DATA = "chapters/tools/cases/data"
+
 local function expect_eq(actual, expected)
   assert.are.equal(expected, actual)
 end
 
-local function expect_error(fn, fragment)
+-- Fails (its message starting with where, when given) unless fn raises an error whose
+-- message contains fragment.
+local function expect_error(fn, fragment, where)
   local ok, err = pcall(fn)
+  local at = where and where .. ": " or ""
   if ok then
-    error("expected an error mentioning " .. fragment, 2)
+    error(at .. "expected an error mentioning " .. fragment, 2)
   end
   if not tostring(err):find(fragment, 1, true) then
-    error(string.format("error %q does not mention %q", tostring(err), fragment), 2)
+    error(string.format("%serror %q does not mention %q", at, tostring(err), fragment), 2)
   end
+end
+
+-- The cases of path: { { name =, checks = { { line =, render = or eval =, want = "text",
+-- "value" or "error", expected = }, ... } }, ... }, values unescaped and $DATA filled in
+-- as cases/render.txt says. A line that fits no case stops the spec, naming it.
+local function read_cases(path)
+  local cases, check = {}, nil
+  local function fix(text, escaped)
+    text = text:gsub("%$DATA", DATA)
+    return escaped and wb.unescape(text) or text
+  end
+  for n, line in ipairs(wb.split_lines(assert(wb.read_file(path)))) do
+    local key, value = line:match("^(%a+): ?(.*)$")
+    local case = cases[#cases]
+    local want = check and not check.want and (check.render and key == "text" or check.eval and key == "value"
+      or key == "error")
+    if key == "case" and (not check or check.want) then
+      cases[#cases + 1], check = { name = value, checks = {} }, nil
+    elseif case and (key == "render" or key == "eval") and (not check or check.want) then
+      check = { line = n, [key] = fix(value, key == "render") }
+      case.checks[#case.checks + 1] = check
+    elseif want then
+      check.want, check.expected = key, fix(value, key ~= "value")
+    elseif line ~= "" and not line:match("^#") then
+      error(path .. ":" .. n .. ": not a case's next line: " .. line, 0)
+    end
+  end
+  assert(not check or check.want, path .. ": the last check has no text:, value: or error:")
+  return cases
+end
+
+-- The files of DATA, loaded as a chapter's are (folder.lua), and the functions over them.
+local data, folded, tabled = render.load_files((function()
+  local paths = {}
+  for _, name in ipairs(assert(wb.list_dir(DATA))) do
+    paths[#paths + 1] = DATA .. "/" .. name
+  end
+  return paths
+end)())
+local functions = stacks.functions(folded)
+for name, fn in pairs(tables.functions(tabled)) do
+  functions[name] = fn
+end
+
+-- Runs one check of a case; a failed assertion names its line in CASES.
+local function run(check)
+  local where = CASES .. ":" .. check.line
+  local function result()
+    if check.render then
+      return render.render(check.render, data, "ch.md.in", DATA, functions, { folded, tabled })
+    end
+    return render.evaluate(check.eval, render.environment(data, functions, { folded, tabled }))
+  end
+  if check.want == "error" then
+    return expect_error(result, check.expected, where)
+  end
+  local ok, got = pcall(result)
+  assert(ok, where .. ": " .. tostring(got))
+  local expected = check.expected
+  if check.want == "value" then
+    expected = assert(load("return " .. expected, "=" .. where, "t", {}))()
+  end
+  assert.are.equal(expected, got, where)
 end
 
 -- Temporary files made while the cases are collected; removed once they have run.
@@ -40,95 +113,22 @@ describe("the chapter tools", function()
     end
   end)
 
-  local data = { ["p.calls"] = "29860703", ["p.ir"] = "6000000000", ["p.ops"] = "358328431",
-    ["p.small"] = "999", ["p.name"] = "fib", ["p.ratio"] = "13.38", ["p.neg"] = "-7" }
-
-  local function r(text, functions, files)
-    return render.render(text, data, "t", ".", functions, files)
+  for _, case in ipairs(read_cases(CASES)) do
+    it(case.name, function()
+      for _, check in ipairs(case.checks) do
+        run(check)
+      end
+    end)
   end
 
-  -- ---- placeholders, as before ------------------------------------------------
-  it("plain value", function()
-    expect_eq(r("f is {{p.name}}."), "f is fib.\n")
-  end)
-  it("a key's value is used as written", function()
-    expect_eq(r("{{p.ratio}}"), "13.38\n")
-  end)
-  it("commas", function()
-    expect_eq(r("{{p.calls|commas}} {{p.small|commas}}"), "29,860,703 999\n")
-  end)
-  it("ratio with a format", function()
-    expect_eq(r("{{p.ir/p.ops|%.1f}}"), "16.7\n")
-  end)
-  it("a negative difference keeps its sign", function()
-    expect_eq(r("{{p.small-p.calls|commas}}"), "-29,859,704\n")
-  end)
-  it("unknown key names file and line", function()
-    expect_error(function() render.render("a\n{{p.nope}}", data, "ch.md.in", ".") end,
-      "ch.md.in:2: unknown key 'p.nope'")
-  end)
-  it("a computed value needs a format", function()
-    expect_error(function() r("{{p.ir/p.ops}}") end, "needs a format")
-  end)
-  it("commas rounds a computed value", function()
-    expect_eq(r("{{p.ir/p.small|commas}}"), "6,006,006\n")
-  end)
-  it("commas refuses a word", function()
-    expect_error(function() r("{{p.name|commas}}") end, "commas needs a number")
-  end)
+  local function ev(text, functions, files)
+    return render.evaluate(text, render.environment(data, functions, files))
+  end
+
   it("data file errors name file and line", function()
     local path = temp_file("a = 1\n\nnot a pair\n")
     expect_error(function() render.load_data({}, path, "x.") end, path .. ":3:")
     os.remove(path)
-  end)
-
-  -- ---- expressions (Lua's, in an environment of the data and the functions) --------
-  local function ev(text, functions, files)
-    return render.evaluate(text, render.environment(data, functions, files))
-  end
-  it("precedence and parentheses", function()
-    expect_eq(ev("1 + 2 * 3"), 7)
-    expect_eq(ev("(1 + 2) * 3"), 9)
-    expect_eq(ev("10 - 4 - 3"), 3)
-    expect_eq(ev("-2 * -3"), 6)
-    expect_eq(ev("1e6 / 4"), 250000)
-    expect_eq(ev("0x10 + 1"), 17)
-    expect_eq(ev("abs(p.neg) + max(1, 2) - min(3, 4)"), 6)
-  end)
-  it("keys in expressions", function()
-    expect_eq(ev("(p.ir - p.ops) / p.calls > 188"), true)
-    expect_eq(ev("(p.ir - p.ops) / p.calls > 189"), false)
-    expect_eq(ev("p.neg < 0 and p.small == 999"), true)
-    expect_eq(ev("p.neg > 0 or p.small ~= 999"), false)
-  end)
-  it("unknown names and keys are errors", function()
-    expect_error(function() ev("p.nope + 1") end, "unknown key 'p.nope'")
-    expect_error(function() ev("q.calls") end, "unknown name 'q'")
-    expect_error(function() ev("nope(1)") end, "unknown name 'nope'")
-    expect_error(function() ev("os.exit(1)") end, "unknown name 'os'")
-  end)
-  it("division by zero is an error, also inside a function and a claim", function()
-    expect_error(function() ev("p.ir / (p.small - 999)") end, "division by zero")
-    expect_error(function() ev("0 / (p.small - 999)") end, "division by zero")
-    expect_error(function() ev("round(p.ir / 0) == 1") end, "division by zero")
-    expect_error(function() r("{{check: abs(p.ir / (p.small - 999)) > 0}}") end, "t:1: division by zero")
-  end)
-  it("a word key is text: arithmetic refuses it, == compares it", function()
-    expect_error(function() ev("p.name + 1") end, "attempt to add a 'string' with a 'number'")
-    expect_eq(ev('p.name == "fib"'), true)
-    expect_eq(ev('p.name ~= "fib"'), false)
-  end)
-  it("a value that reads as a number is one, hex too; tonumber reads text", function()
-    local hex = { ["b.entry"] = "0x1ab70", ["b.frame"] = "0x000000000001ab70" }
-    expect_eq(render.evaluate("b.entry == 0x1ab70 and b.frame == b.entry", render.environment(hex)), true)
-    expect_eq(ev('tonumber("0x000000000001ab70") == 0x1ab70'), true)
-    expect_eq(ev('"12" == 12'), false)
-  end)
-  it("junk in an expression", function()
-    expect_error(function() ev("p.ir $ 2") end, "cannot read 'p.ir $ 2': <eof> expected near '$'")
-    expect_error(function() ev("(p.ir") end, "cannot read '(p.ir'")
-    expect_error(function() ev("p.ir p.ops") end, "cannot read 'p.ir p.ops'")
-    expect_error(function() ev("p.ir; x = 1") end, "cannot read")
   end)
   it("function calls take file names, text and numbers", function()
     local seen
@@ -142,153 +142,6 @@ describe("the chapter tools", function()
     expect_error(function() render.environment(data, { p = function() end }) end,
       "two data files or functions are called 'p'")
     expect_error(function() render.environment(data, {}, { { p = "p.folded" } }) end, "called 'p'")
-  end)
-
-  -- ---- filters ----------------------------------------------------------------
-  it("sign chooses a word", function()
-    expect_eq(r("{{p.neg|sign:fewer/as many/more}} {{p.small|sign:a/b/c}} {{p.small-999|sign:a/b/c}}"),
-      "fewer c b\n")
-  end)
-  it("abs then commas", function()
-    expect_eq(r("{{p.neg|abs|commas}} {{p.small-p.calls|abs|commas}}"), "7 29,859,704\n")
-  end)
-  it("about only when rounding", function()
-    expect_eq(r("{{p.ir/p.calls|about:%.0f}}"), "about 201\n")
-    expect_eq(r("{{p.small/3|about:%.0f}}"), "333\n")
-  end)
-  it("choose follows a comparison", function()
-    expect_eq(r("{{p.small < 1000|choose:less/more}} than"), "less than\n")
-    expect_eq(r("{{p.small > 1000|choose:less/more}}"), "more\n")
-    expect_error(function() r("{{p.small|choose:a/b}}") end, "choose needs a comparison")
-    expect_error(function() r("{{p.small < 1}}") end, "choose:YES/NO")
-  end)
-  it("times in words", function()
-    expect_eq(r("{{4/2|times}}, {{9/3|times}}, {{3/2|times}}, {{10/7|times}}"),
-      "twice, three times, 1.5 times, about 1.4 times\n")
-  end)
-  it("ordinals", function()
-    expect_eq(r("{{1|ordinal}} {{2|ordinal}} {{3|ordinal}} {{11|ordinal}} {{12|ordinal}} {{20|ordinal}} {{21|ordinal}} {{113|ordinal}}"),
-      "1st 2nd 3rd 11th 12th 20th 21st 113th\n")
-  end)
-  it("sign wants three words", function()
-    expect_error(function() r("{{p.neg|sign:fewer/more}}") end, "wants 3 words")
-  end)
-  it("unknown filter", function()
-    expect_error(function() r("{{p.small|loud}}") end, "unknown filter 'loud'")
-  end)
-
-  -- ---- claims -------------------------------------------------------------------
-  it("a claim that holds renders nothing", function()
-    expect_eq(r("less than a thousand.{{check: p.small < 1000}}"), "less than a thousand.\n")
-  end)
-  it("a line of checks only disappears", function()
-    expect_eq(r("a\n{{check: p.small < 1000}} {{check: p.neg < 0}}\nb"), "a\nb\n")
-  end)
-  it("a broken claim stops the rendering and shows both sides", function()
-    expect_error(function() render.render("x\n{{check: p.small * 2 < 1000}}", data, "ch.md.in", ".") end,
-      "ch.md.in:2: the data no longer supports this claim: p.small * 2 < 1000 (p.small * 2 is 1998, 1000 is 1000)")
-  end)
-  it("a check must compare", function()
-    expect_error(function() r("{{check: p.small + 1}}") end, "a check needs a comparison")
-  end)
-
-  -- ---- folded stacks ----------------------------------------------------------
-  local before = temp_file("script 18\nscript;fib 7\nscript;fib;fib 10\nscript;fib;fib;fib 3\n" ..
-    "main;run 5\n")
-  local after = temp_file("script 18\nscript;fib 7\nscript;fib;fib 10\nscript;fib;fib;fib 3\n" ..
-    "main;run 2\nmain;run;call 9\n")
-  local F = stacks.functions({ b = before, a = after })
-  it("totals and depths", function()
-    expect_eq(F.stacks_total("b"), 43)
-    expect_eq(F.deepest("b"), 4)
-    expect_eq(F.deepest("b", "fib"), 3)
-  end)
-  it("level widths count the frame's own levels, not the frames below it", function()
-    expect_eq(F.level_width("b", "fib", 1), 20)
-    expect_eq(F.level_width("b", "fib", 2), 13)
-    expect_eq(F.level_width("b", "fib", 3), 3)
-    expect_eq(F.level_width("b", "fib", 4), 0)
-    expect_eq(F.level_width("b", "script", 1), 38)
-  end)
-  it("self and inclusive counts", function()
-    expect_eq(F.self_count("b", "fib"), 20)
-    expect_eq(F.inclusive_count("b", "fib"), 20)
-    expect_eq(F.inclusive_count("b", "script"), 38)
-    expect_eq(F.self_count("a", "run"), 2)
-  end)
-  it("path counts need the frames next to each other, in order", function()
-    expect_eq(F.path_count("a", "main;run;call"), 9)
-    expect_eq(F.path_count("a", "main;run"), 11)
-    expect_eq(F.path_count("b", "fib;fib"), 13) -- each line once, however often it matches
-    expect_eq(F.path_count("a", "main;call"), 0)
-    expect_eq(F.path_count("a", "run;main"), 0)
-  end)
-  it("the heaviest line", function()
-    expect_eq(F.heaviest("b"), "script 18")
-    expect_eq(F.heaviest_frame("b", 1), "script")
-    expect_eq(F.heaviest_depth("a"), 1)
-    expect_error(function() F.heaviest_frame("b", 2) end, "has no frame 2")
-  end)
-  it("growth between two files", function()
-    expect_eq(F.growth("b", "a", 1), "call")
-    expect_eq(F.self_change("b", "a", "call"), 9)
-    expect_eq(F.self_change("b", "a", "run"), -3)
-    expect_eq(F.growth("b", "a", 2), "fib") -- ties (no change) by name
-  end)
-  it("stack functions inside a template", function()
-    local files = { { b = before, a = after } }
-    expect_eq(r('{{100 * level_width(b, "fib", 2) / stacks_total(b)|%.1f}} % at the {{2|ordinal}} level',
-      F, files), "30.2 % at the 2nd level\n")
-    expect_eq(r("`{{growth(b, a, 1)}}`", F, files), "`call`\n")
-  end)
-  it("unknown folded file", function()
-    expect_error(function() F.stacks_total("zz") end, "no folded stacks called 'zz'")
-  end)
-  it("a bad folded line names file and line", function()
-    local bad = temp_file("a;b 1\nno count here\n")
-    expect_error(function() stacks.functions({ x = bad }).stacks_total("x") end, bad .. ":2:")
-    os.remove(bad)
-  end)
-
-  it("round tells a whole quotient from a fraction", function()
-    expect_eq(ev("12 / 4 == round(12 / 4)"), true)
-    expect_eq(ev("13 / 4 == round(13 / 4)"), false)
-    expect_eq(ev("round(2.5) + round(-0.4)"), 3)
-  end)
-
-  it("contains is a plain-text test usable in a check", function()
-    local env = render.environment({ ["b.f"] = "__libc_start_main@@GLIBC_2.34" })
-    expect_eq(render.evaluate('contains(b.f, "@@")', env), true)
-    expect_eq(render.evaluate('contains(b.f, ".*")', env), false)
-    expect_eq(r('x{{check: contains(p.name, "fi") and p.calls > 1}}'), "x\n")
-  end)
-
-  -- ---- included tables ----------------------------------------------------------
-  local counts = temp_file("opcode                      count    share\n" ..
-    "GET_LOCAL              74,651,757   20.83%\nCALL                   29,860,705    8.33%\n" ..
-    "CLOSURE                         1    0.00%\n")
-  local rows = temp_file("4,464,175,322 (93.14%)  vm/src/run.h:runPlain [build/drip]\n" ..
-    "  268,746,354 ( 5.61%)  vm/src/table.h:runPlain\n  no count here\n")
-  local Tb = tables.functions({ c = counts, r = rows })
-  it("a table's count is the first whole number on the one matching line", function()
-    expect_eq(Tb.table_count("c", "GET_LOCAL"), 74651757)
-    expect_eq(Tb.table_count("r", "table.h:runPlain"), 268746354)
-    expect_eq(Tb.table_count("c", "CLOSURE"), 1)
-  end)
-  it("table rows are counted by the text they contain", function()
-    expect_eq(Tb.table_rows("r", ":runPlain"), 2)
-    expect_eq(Tb.table_rows("r", "value.h"), 0)
-    expect_eq(Tb.table_rows("c", "("), 0) -- plain text, not a pattern
-  end)
-  it("a table line that is missing, repeated or without a count is an error", function()
-    expect_error(function() Tb.table_count("c", "RETURN") end, "0 lines of " .. counts)
-    expect_error(function() Tb.table_count("r", "runPlain") end, "2 lines of " .. rows)
-    expect_error(function() Tb.table_count("r", "no count") end, "has no count")
-    expect_error(function() Tb.table_rows("zz", "x") end, "no table called 'zz'")
-  end)
-  it("table functions inside a template", function()
-    expect_eq(render.render('{{table_count(c, "GET_LOCAL") / table_count(c, "CALL")|%.1f}}', data, "t", ".", Tb,
-      { { c = counts } }), "2.5\n")
   end)
 
   -- ---- chapter folders ----------------------------------------------------------
