@@ -36,6 +36,7 @@ LUA          ?= lua5.4
 # ;; adds Lua's own path (dkjson, argparse, lfs, busted).
 export LUA_PATH := $(CURDIR)/?.lua;;
 
+TEST_JOBS    ?= $(shell nproc 2>/dev/null || echo 1)
 TEST_SUITES  :=
 TEST_SLOW_SUITES :=
 TEST_PREBUILD :=
@@ -82,7 +83,7 @@ BENCH_TARGETS :=
 HELP += "bench            run the benchmarks (times, instruction counts, ratios)"
 HELP += "all              build the VM and the profiler (build/drip, build/dripprof)"
 HELP += "setup            install missing Debian packages: all of them ($(SETUP_PACKAGES)); setup-exercise, setup-grade, ...: what that target needs"
-HELP += "test             run the workbook's own tests; ends with 'N passed, N failed' (-j2 runs two suites at a time)"
+HELP += "test             run the workbook's own tests; ends with 'N passed, N failed' (a suite per core at a time; TEST_JOBS=1: one by one)"
 HELP += "test-slow        the long checks (CI runs them after make test)"
 HELP += "clean            remove build/"
 HELP += "lua-path         print what the Lua scripts need (LUA_PATH, CC, CWARN, SANITIZE), as a line to eval"
@@ -111,11 +112,11 @@ setup-%:
 	@bash vm/lib/setup.sh "make $(or $(MAKECMDGOALS),$*)" "$(SETUP_FOR_exercise)" \
 	  $(call setup_missing,$(SETUP_FOR_$*))
 
-# The suites run as the targets test-suite-NAME of one sub-make, so `make -j2 test` runs
-# two at a time (the `+` hands the sub-make our jobserver). Each records its exit status
-# beside its result. A serial run shows a suite's output as it comes; a parallel one
-# keeps it in NAME.log and prints it whole when the suite ends (one at a time, under
-# flock), so two suites never interleave. What several suites use (TEST_PREBUILD: the VM,
+# The suites run as the targets test-suite-NAME of one sub-make, TEST_JOBS at a time (one
+# per core unless make was given -jN, whose jobserver the `+` hands on; TEST_JOBS=1: one
+# after the other). Each records its exit status beside its result. A serial run shows a
+# suite's output as it comes; a parallel one keeps it in NAME.log and prints it whole when
+# the suite ends (one at a time, under flock), so two suites never interleave. What several suites use (TEST_PREBUILD: the VM,
 # the profiler, the sandbox) is built first, once, so that suites running side by side
 # never rebuild a file another one is running.
 TEST_PREBUILD += all
@@ -126,7 +127,7 @@ TEST_PREBUILD += all
 define test_suites
 @rm -rf $(TEST_RESULTS); mkdir -p $(TEST_RESULTS)
 +@$(MAKE) -s --no-print-directory $(TEST_PREBUILD) || echo 1 > $(TEST_RESULTS)/prebuild.status
-+@$(MAKE) --no-print-directory $(addprefix test-suite-,$(1))
++@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(TEST_JOBS)) $(addprefix test-suite-,$(1))
 @bash vm/lib/test_summary.sh $(TEST_RESULTS) $(1)
 endef
 
@@ -140,7 +141,7 @@ test-slow: setup-test
 
 test-suite-%:
 	+@status=$(TEST_RESULTS)/$*.status; log=$(TEST_RESULTS)/$*.log; \
-	if [ -n "$(filter -j%,$(MAKEFLAGS))" ]; then \
+	if [ -n "$(filter-out -j1,$(filter -j%,$(MAKEFLAGS)))" ]; then \
 	  $(MAKE) --no-print-directory test-$* > $$log 2>&1; echo $$? > $$status; \
 	  flock $(TEST_RESULTS) sh -c 'echo "=== $*"; cat "$$0"' $$log; \
 	else \

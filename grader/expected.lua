@@ -2,7 +2,8 @@
 -- chapter's exercise (exercises/N/tests/expected/, which the student's run compares with) and
 -- for every grader fixture (grader/N/fixtures/expected/).
 --
---   lua5.4 grader/expected.lua [--chapter N]      (CHAPTER=N; FIXTURES=dir for another folder)
+--   lua5.4 grader/expected.lua [--chapter N]      (CHAPTER=N; FIXTURES=dir: that folder's
+--                                                  answers only, not the public cases')
 --
 -- The answers come from the reference solution, built with the chapter's own checker and run
 -- under the sandbox like any submission. Each answer file records its input's SHA-256, so the
@@ -25,8 +26,13 @@ local LIMITS = { cpu = 120, wall = 1200, memory = 4096, output = 1 << 20, file_s
 
 local function expected_for_chapter(id)
   local chapter = engine.load_chapter(id)
-  for _, w in ipairs(exercise.write_expected(chapter.exercise)) do
-    print(string.format("expected: %-40s %6d cases   -> %s", wb.basename(w.path):gsub("%.expected$", ""), w.cases, w.path))
+  -- FIXTURES=dir asks for that folder's answers; the public cases are the chapter's own files
+  -- and do not depend on it.
+  if not os.getenv("FIXTURES") then
+    for _, w in ipairs(exercise.write_expected(chapter.exercise)) do
+      print(string.format("expected: %-40s %6d cases   -> %s", wb.basename(w.path):gsub("%.expected$", ""), w.cases,
+        w.path))
+    end
   end
   local ref = engine.reference(chapter)
   local list, dir = engine.fixture_list(chapter)

@@ -8,6 +8,7 @@
 #   make grade [SUBMISSION=dir] [SEED=n]    one submission (default exercises/N)
 #   make grade SUBMISSIONS=dir/             every folder in dir/, in parallel
 #   make expected [FIXTURES=dir]            the reference's answers: public cases, fixtures
+#                                           (FIXTURES=dir: that folder's alone)
 #   make fixtures                           regenerate the fixtures, then expected
 #   make verify-fixtures                    reference full, stubs zero, mutants lose points
 #   make gradescope                         build/gradescope/N/autograder.zip
@@ -23,7 +24,7 @@ GRADE_CHAPTER  = $(if $(CHAPTER),--chapter $(CHAPTER))
 GRADE_SPEC    := grader/tests/grader_spec.lua
 
 HELP += "grade            grade exercises/N, each chapter on its own (CHAPTER=N, SUBMISSION=dir, SUBMISSIONS=dir/ for many, SEED=n, FIXTURES=dir)"
-HELP += "expected         write the reference's answers: public cases and fixtures (CHAPTER=N, FIXTURES=dir)"
+HELP += "expected         write the reference's answers: public cases and fixtures (CHAPTER=N; FIXTURES=dir: that folder's alone)"
 HELP += "fixtures         regenerate the callgrind fixtures with the installed valgrind"
 HELP += "verify-fixtures  check the fixtures separate right from wrong (reference, stubs, mutants)"
 HELP += "test-grader      the grader's own tests (in make test)"
@@ -61,8 +62,9 @@ gradescope-failed:
 	@$(GRADE_LUA) grader/gradescope.lua --failed $(ERR) $(OUT)
 
 # The grader's tests are one busted spec (grader/tests/grader_spec.lua); the long ones are
-# tagged and left out of `make test`: #batch, the scale test, BATCH_COPIES copies graded with
-# SUBMISSIONS while busy loops keep the machine loaded; #gradescope, the attack suite
+# tagged and left out of `make test`: #batch, SUBMISSIONS batches (a small one whose rows of
+# scores.csv explain themselves, and the scale test, BATCH_COPIES copies graded while busy
+# loops keep the machine loaded); #gradescope, the attack suite
 # through the Gradescope layout (run_autograder with /autograder emulated: root only);
 # #userlevel, the attack suite at the user level (make test runs it at bubblewrap's).
 # make test-slow (.ci/run) runs the three, as the suite slow-grader.

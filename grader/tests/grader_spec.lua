@@ -1,8 +1,9 @@
 -- grader_spec.lua: the grader's own tests, a busted spec run from the repository root.
 --
 --   make test-grader             everything but the long tests (suite `grader` of make test)
---   make test-grader-batch       #batch: the scale test, BATCH_COPIES (20) copies with
---                                SUBMISSIONS while busy loops keep the machine loaded
+--   make test-grader-batch       #batch: SUBMISSIONS batches, the small one that explains
+--                                each row of scores.csv and the scale test, BATCH_COPIES
+--                                (20) copies while busy loops keep the machine loaded
 --   make test-grader-gradescope  #gradescope: the attacks through the Gradescope layout (root)
 --
 -- Every test drives the real entry points (grade.lua, batch.lua, expected.lua, verify.lua)
@@ -360,9 +361,10 @@ describe("the grader", function()
       assert.is_truthy(code == 2 and stderr:match("has no expected answers") and stderr:match("make expected FIXTURES="),
         stderr)
     end)
-    it("make expected FIXTURES=dir writes answers for a new folder", function()
-      local code, _, stderr = expected()
+    it("make expected FIXTURES=dir writes answers for a new folder, and only for it", function()
+      local code, stdout, stderr = expected()
       assert.are.equal(0, code, stderr)
+      assert.is_truthy(stdout:match("toy%-vm%.folded +%d+ answers") and not stdout:match(" cases +%->"), stdout)
     end)
     it("a swapped-in folder is graded after make expected alone; a dropped-in file becomes a check", function()
       local code, _, stderr = run(grade_cmd(env .. " GRADE_NO_SPEED=1", "--submission solutions/165 --json "
@@ -451,7 +453,7 @@ describe("the grader", function()
     end
   end)
 
-  describe("a SUBMISSIONS batch", function()
+  describe("a SUBMISSIONS batch #batch", function()
     local batch
     lazy_setup(function()
       batch = grade_batch(3, false, true)
