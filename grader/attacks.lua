@@ -15,6 +15,7 @@
 local wb = require("vm.lib.workbook")
 local engine = require("grader.engine")
 local mutants = require("grader.mutants")
+local report = require("grader.report")
 local json = require("dkjson")
 
 local M = {}
@@ -148,16 +149,6 @@ local function strings_of(value, out)
   return out
 end
 
-local function family_scores(result)
-  local got, max = {}, {}
-  for _, t in ipairs(result.tests or {}) do
-    local g = t.tags and t.tags[2] or t.name
-    got[g] = (got[g] or 0) + t.score
-    max[g] = (max[g] or 0) + t.max_score
-  end
-  return got, max
-end
-
 -- Checks one attack's result against its designed outcome; returns a list of problems.
 local function judge(attack, result, text, all, err)
   local problems = {}
@@ -210,7 +201,7 @@ local function judge(attack, result, text, all, err)
     end
     expect(seen > 0, "no fork count in the report")
   end
-  local got, fmax = family_scores(result)
+  local got, fmax = report.families(result)
   for family, want in pairs(attack.families or {}) do
     if want == "zero" then
       expect((got[family] or 0) < 1e-9, family .. " should score 0, got " .. wb.format_number(got[family] or 0))
@@ -225,7 +216,7 @@ local function judge(attack, result, text, all, err)
     if attack.speed == "not_full" then
       expect(speed < (fmax.speed or 0) - 1e-9, "speed should not get full marks, got " .. wb.format_number(speed))
     else
-      local other = all[attack.than] and family_scores(all[attack.than]).speed or -1
+      local other = all[attack.than] and report.families(all[attack.than]).speed or -1
       expect(speed <= other + 1e-9, string.format("speed %s is more than %s's %s", wb.format_number(speed), attack.than,
         wb.format_number(other)))
     end

@@ -22,8 +22,7 @@
 
 local wb = require("vm.lib.workbook")
 local engine = require("grader.engine")
-local sandbox = require("exercises.harness.sandbox")
-local fixtures = require("grader.fixtures")
+local report = require("grader.report")
 local json = require("dkjson")
 local lfs = require("lfs")
 
@@ -95,13 +94,7 @@ function M.run(opts)
   engine.require_tools()
   -- One isolation level for the whole batch, chosen once: at the user level the
   -- submissions must be as private as the repository.
-  local private = fixtures.private_folders()
-  table.insert(private, 1, wb.realpath("."))
-  private[#private + 1] = wb.realpath(dir)
-  local chosen = sandbox.choose({ private = private })
-  if chosen.warning then
-    io.stderr:write("make grade: WARNING: " .. chosen.warning .. "\n")
-  end
+  local chosen = engine.choose_isolation(wb.realpath(dir))
   local out = opts.out
   wb.rm_rf(out)
   wb.mkdir_p(out)
@@ -164,7 +157,7 @@ end
 -- build failed: a 0 with an empty error column is a 0 for the answers).
 function M.summarise(out, subs, notes)
   notes = notes or {}
-  local rows, failed, groups, group_list = {}, {}, {}, {}
+  local rows, failed, seen, group_list = {}, {}, {}, {}
   for _, name in ipairs(subs) do
     local text = wb.read_file(out .. "/" .. name .. "/results.json")
     local result = text and json.decode(text)
@@ -177,13 +170,15 @@ function M.summarise(out, subs, notes)
       row.built = built
       row.score = result.score
       row.max = data.max_score or 0
-      for _, t in ipairs(result.tests) do
-        local group = t.tags and t.tags[2] or t.name
-        if not groups[group] then
-          groups[group] = true
+      local got, _, order = report.families(result)
+      row.groups = got
+      for _, group in ipairs(order) do
+        if not seen[group] then
+          seen[group] = true
           group_list[#group_list + 1] = group
         end
-        row.groups[group] = (row.groups[group] or 0) + t.score
+      end
+      for _, t in ipairs(result.tests) do
         if t.score < t.max_score and built then
           failed[t.name] = (failed[t.name] or 0) + 1
         end

@@ -115,6 +115,19 @@ function M.require_tools()
   end
 end
 
+-- Chooses the run's isolation level once (sandbox.choose), with the repository, a FIXTURES
+-- folder elsewhere and `extra` (a batch's submissions) made private at the user level;
+-- warns on stderr when the level is not bubblewrap.
+function M.choose_isolation(extra)
+  local private = fixtures.private_folders()
+  private[#private + 1] = extra
+  local chosen = sandbox.choose({ private = private })
+  if chosen.warning then
+    io.stderr:write("make grade: WARNING: " .. chosen.warning .. "\n")
+  end
+  return chosen
+end
+
 -- A seed for a run that was given none: from the clock and this process (never from
 -- math.random, the seeded stream itself). The report prints it, so SEED=n repeats the run.
 function M.fresh_seed()

@@ -176,6 +176,21 @@ function M.gradescope(result, text)
   }
 end
 
+-- The points of a results.json table per family (a test's tags[2]): got[family],
+-- max[family], and the families in report order.
+function M.families(results)
+  local got, max, order = {}, {}, {}
+  for _, t in ipairs(results.tests or {}) do
+    local g = t.tags and t.tags[2] or t.name
+    if not got[g] then
+      order[#order + 1] = g
+    end
+    got[g] = (got[g] or 0) + t.score
+    max[g] = (max[g] or 0) + t.max_score
+  end
+  return got, max, order
+end
+
 function M.write_json(path, value)
   wb.mkdir_p(wb.dirname(path))
   wb.write_file(path, json.encode(value, { indent = true }) .. "\n")
