@@ -125,15 +125,13 @@ function M.run(opts)
   -- NAME and FOLDER, each ended by a NUL: any byte but "/" may be in a folder's name.
   local jobs, notes = {}, {}
   for _, name in ipairs(subs) do
-    if loose[name] then
-      wb.write_file(out .. "/" .. name .. ".err", "not graded: a file, not a folder (one folder per submission: "
-        .. "unpack an archive, or put the file in a folder of its own)\n")
-    elseif reserved(name) then
-      wb.write_file(out .. "/" .. name .. ".err", "not graded: the batch writes a file named " .. name
-        .. " itself; rename the folder\n")
-    elseif linked[name] then
-      wb.write_file(out .. "/" .. name .. ".err", "not graded: " .. name .. " is a symbolic link, not a folder "
-        .. "(it could point at the reference or another submission); copy the folder itself\n")
+    local why = loose[name] and "a file, not a folder (one folder per submission: unpack an archive, or put "
+        .. "the file in a folder of its own)"
+      or reserved(name) and "the batch writes a file named " .. name .. " itself; rename the folder"
+      or linked[name] and name .. " is a symbolic link, not a folder (it could point at the reference or "
+        .. "another submission); copy the folder itself"
+    if why then
+      wb.write_file(out .. "/" .. name .. ".err", "not graded: " .. why .. "\n")
     else
       local folder, note = locate(dir .. "/" .. name, student_file)
       notes[name] = note
