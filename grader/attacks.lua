@@ -61,6 +61,11 @@ local function secret_lines(chapter)
   return lines
 end
 
+-- A value the grader's environment holds (GRADE_TEST_SECRET) that no report may show.
+local function new_secret()
+  return "drip-secret-" .. tostring(os.time()) .. tostring({}):match("0x(%x+)")
+end
+
 -- The text of an attack's submission, from prelude.c, the attack and its base: the stubs
 -- (the exercise's file), the reference, a mutant (grader/N/mutants/mutants.lua; `mutant`
 -- names one) or none.
@@ -262,7 +267,7 @@ function M.gradescope(opts)
   -- Gradescope runs /autograder/run_autograder, a copy of the zip's.
   wb.copy(root .. "/source/run_autograder", root .. "/run_autograder")
   root = wb.realpath(root)
-  local secret = "drip-secret-" .. tostring(os.time()) .. tostring({}):match("0x(%x+)")
+  local secret = new_secret()
   local secrets = secret_lines(chapter)
   secrets[#secrets + 1] = secret
   local made_mountpoint = not wb.is_dir("/autograder") and wb.run("mkdir /autograder")
@@ -301,7 +306,7 @@ end
 function M.run(opts)
   local root = wb.realpath(".")
   local before = M.repository_fingerprint()
-  local secret = "drip-secret-" .. tostring(os.time()) .. tostring({}):match("0x(%x+)")
+  local secret = new_secret()
   local outcomes = {}
   for _, id in ipairs(engine.chosen(opts.chapter)) do
     if wb.exists("grader/" .. id .. "/attacks/attacks.lua") then
