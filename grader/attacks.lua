@@ -15,6 +15,7 @@
 local wb = require("vm.lib.workbook")
 local engine = require("grader.engine")
 local mutants = require("grader.mutants")
+local report = require("grader.report")
 local json = require("dkjson")
 
 local M = {}
@@ -58,6 +59,11 @@ local function secret_lines(chapter)
     end
   end
   return lines
+end
+
+-- A value the grader's environment holds (GRADE_TEST_SECRET) that no report may show.
+local function new_secret()
+  return "drip-secret-" .. tostring(os.time()) .. tostring({}):match("0x(%x+)")
 end
 
 -- The text of an attack's submission, from prelude.c, the attack and its base: the stubs
@@ -148,16 +154,6 @@ local function strings_of(value, out)
   return out
 end
 
-local function family_scores(result)
-  local got, max = {}, {}
-  for _, t in ipairs(result.tests or {}) do
-    local g = t.tags and t.tags[2] or t.name
-    got[g] = (got[g] or 0) + t.score
-    max[g] = (max[g] or 0) + t.max_score
-  end
-  return got, max
-end
-
 -- Checks one attack's result against its designed outcome; returns a list of problems.
 local function judge(attack, result, text, all, err)
   local problems = {}
@@ -210,7 +206,7 @@ local function judge(attack, result, text, all, err)
     end
     expect(seen > 0, "no fork count in the report")
   end
-  local got, fmax = family_scores(result)
+  local got, fmax = report.families(result)
   for family, want in pairs(attack.families or {}) do
     if want == "zero" then
       expect((got[family] or 0) < 1e-9, family .. " should score 0, got " .. wb.format_number(got[family] or 0))
@@ -225,7 +221,7 @@ local function judge(attack, result, text, all, err)
     if attack.speed == "not_full" then
       expect(speed < (fmax.speed or 0) - 1e-9, "speed should not get full marks, got " .. wb.format_number(speed))
     else
-      local other = all[attack.than] and family_scores(all[attack.than]).speed or -1
+      local other = all[attack.than] and report.families(all[attack.than]).speed or -1
       expect(speed <= other + 1e-9, string.format("speed %s is more than %s's %s", wb.format_number(speed), attack.than,
         wb.format_number(other)))
     end
@@ -271,7 +267,7 @@ function M.gradescope(opts)
   -- Gradescope runs /autograder/run_autograder, a copy of the zip's.
   wb.copy(root .. "/source/run_autograder", root .. "/run_autograder")
   root = wb.realpath(root)
-  local secret = "drip-secret-" .. tostring(os.time()) .. tostring({}):match("0x(%x+)")
+  local secret = new_secret()
   local secrets = secret_lines(chapter)
   secrets[#secrets + 1] = secret
   local made_mountpoint = not wb.is_dir("/autograder") and wb.run("mkdir /autograder")
@@ -310,7 +306,7 @@ end
 function M.run(opts)
   local root = wb.realpath(".")
   local before = M.repository_fingerprint()
-  local secret = "drip-secret-" .. tostring(os.time()) .. tostring({}):match("0x(%x+)")
+  local secret = new_secret()
   local outcomes = {}
   for _, id in ipairs(engine.chosen(opts.chapter)) do
     if wb.exists("grader/" .. id .. "/attacks/attacks.lua") then

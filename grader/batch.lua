@@ -22,8 +22,7 @@
 
 local wb = require("vm.lib.workbook")
 local engine = require("grader.engine")
-local sandbox = require("exercises.harness.sandbox")
-local fixtures = require("grader.fixtures")
+local report = require("grader.report")
 local json = require("dkjson")
 local lfs = require("lfs")
 
@@ -95,13 +94,7 @@ function M.run(opts)
   engine.require_tools()
   -- One isolation level for the whole batch, chosen once: at the user level the
   -- submissions must be as private as the repository.
-  local private = fixtures.private_folders()
-  table.insert(private, 1, wb.realpath("."))
-  private[#private + 1] = wb.realpath(dir)
-  local chosen = sandbox.choose({ private = private })
-  if chosen.warning then
-    io.stderr:write("make grade: WARNING: " .. chosen.warning .. "\n")
-  end
+  local chosen = engine.choose_isolation(wb.realpath(dir))
   local out = opts.out
   wb.rm_rf(out)
   wb.mkdir_p(out)
@@ -132,15 +125,13 @@ function M.run(opts)
   -- NAME and FOLDER, each ended by a NUL: any byte but "/" may be in a folder's name.
   local jobs, notes = {}, {}
   for _, name in ipairs(subs) do
-    if loose[name] then
-      wb.write_file(out .. "/" .. name .. ".err", "not graded: a file, not a folder (one folder per submission: "
-        .. "unpack an archive, or put the file in a folder of its own)\n")
-    elseif reserved(name) then
-      wb.write_file(out .. "/" .. name .. ".err", "not graded: the batch writes a file named " .. name
-        .. " itself; rename the folder\n")
-    elseif linked[name] then
-      wb.write_file(out .. "/" .. name .. ".err", "not graded: " .. name .. " is a symbolic link, not a folder "
-        .. "(it could point at the reference or another submission); copy the folder itself\n")
+    local why = loose[name] and "a file, not a folder (one folder per submission: unpack an archive, or put "
+        .. "the file in a folder of its own)"
+      or reserved(name) and "the batch writes a file named " .. name .. " itself; rename the folder"
+      or linked[name] and name .. " is a symbolic link, not a folder (it could point at the reference or "
+        .. "another submission); copy the folder itself"
+    if why then
+      wb.write_file(out .. "/" .. name .. ".err", "not graded: " .. why .. "\n")
     else
       local folder, note = locate(dir .. "/" .. name, student_file)
       notes[name] = note
@@ -164,7 +155,7 @@ end
 -- build failed: a 0 with an empty error column is a 0 for the answers).
 function M.summarise(out, subs, notes)
   notes = notes or {}
-  local rows, failed, groups, group_list = {}, {}, {}, {}
+  local rows, failed, seen, group_list = {}, {}, {}, {}
   for _, name in ipairs(subs) do
     local text = wb.read_file(out .. "/" .. name .. "/results.json")
     local result = text and json.decode(text)
@@ -177,13 +168,15 @@ function M.summarise(out, subs, notes)
       row.built = built
       row.score = result.score
       row.max = data.max_score or 0
-      for _, t in ipairs(result.tests) do
-        local group = t.tags and t.tags[2] or t.name
-        if not groups[group] then
-          groups[group] = true
+      local got, _, order = report.families(result)
+      row.groups = got
+      for _, group in ipairs(order) do
+        if not seen[group] then
+          seen[group] = true
           group_list[#group_list + 1] = group
         end
-        row.groups[group] = (row.groups[group] or 0) + t.score
+      end
+      for _, t in ipairs(result.tests) do
         if t.score < t.max_score and built then
           failed[t.name] = (failed[t.name] or 0) + 1
         end

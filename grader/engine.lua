@@ -115,6 +115,19 @@ function M.require_tools()
   end
 end
 
+-- Chooses the run's isolation level once (sandbox.choose), with the repository, a FIXTURES
+-- folder elsewhere and `extra` (a batch's submissions) made private at the user level;
+-- warns on stderr when the level is not bubblewrap.
+function M.choose_isolation(extra)
+  local private = fixtures.private_folders()
+  private[#private + 1] = extra
+  local chosen = sandbox.choose({ private = private })
+  if chosen.warning then
+    io.stderr:write("make grade: WARNING: " .. chosen.warning .. "\n")
+  end
+  return chosen
+end
+
 -- A seed for a run that was given none: from the clock and this process (never from
 -- math.random, the seeded stream itself). The report prints it, so SEED=n repeats the run.
 function M.fresh_seed()
@@ -340,6 +353,15 @@ local function callgrind(program, check, baseline, dir, tag, cpu)
   return ir, why, r
 end
 
+-- Items as a checker writes them, KEY<TAB>RESULT lines, for the caches (answers.parse reads them).
+local function items_text(items)
+  local lines = {}
+  for i, item in ipairs(items) do
+    lines[i] = item.key .. "\t" .. item.result .. "\n"
+  end
+  return table.concat(lines)
+end
+
 -- The reference's counts and answers on the speed input, cached by input content and
 -- reference build so a batch measures them once: the whole run, the same run that only
 -- reads the input (subtracted from every count), its CPU seconds.
@@ -365,11 +387,7 @@ local function speed_reference(ref, check, chapter)
     error({ message = "the reference failed under callgrind: " .. r.status .. " " .. (why or why_base or "")
       .. " " .. detail }, 0)
   end
-  local lines = { string.format("%d %d %.3f", ir, base, r.cpu or 0) }
-  for _, item in ipairs(r.items) do
-    lines[#lines + 1] = item.key .. "\t" .. item.result
-  end
-  wb.write_file(cache, table.concat(lines, "\n") .. "\n")
+  wb.write_file(cache, string.format("%d %d %.3f\n", ir, base, r.cpu or 0) .. items_text(r.items))
   wb.rm_rf(dir)
   return { ir = ir, base = base, cpu = r.cpu or 0, items = r.items }
 end
@@ -477,11 +495,7 @@ local function reference_answers(opts, checks, runs)
       error({ message = string.format("the reference solution failed on a generated input (seed %d): %s\n  %s",
         opts.seed, r.status, r.stderr:match("[^\n]+") or "") }, 0)
     end
-    local lines = {}
-    for _, item in ipairs(r.items) do
-      lines[#lines + 1] = item.key .. "\t" .. item.result .. "\n"
-    end
-    wb.write_file(check.cache, table.concat(lines))
+    wb.write_file(check.cache, items_text(r.items))
     check.expected = r.items
   end)
 end

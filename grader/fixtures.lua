@@ -28,13 +28,12 @@ function M.folder(chapter)
   return "grader/" .. chapter .. "/fixtures"
 end
 
--- The folders of answers the student's code must not read besides the repository's: the
+-- The folders of answers the student's code must not read: the repository, and the
 -- FIXTURES folder when it is elsewhere (an instructor's hidden fixtures). A list, for
 -- sandbox.choose's `private`.
 function M.private_folders()
   local dir = os.getenv("FIXTURES")
-  local real = dir and dir ~= "" and wb.realpath(dir)
-  return { real or nil }
+  return { wb.realpath("."), dir and dir ~= "" and wb.realpath(dir) or nil }
 end
 
 -- The fixtures in dir: { name, path, kind }, sorted by name. kind_of(name)

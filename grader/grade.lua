@@ -70,13 +70,7 @@ local function main(argv)
     sandbox.use(opts.isolation)
     isolation = opts.isolation .. ": " .. sandbox.describe[opts.isolation]
   else
-    local private = require("grader.fixtures").private_folders()
-    table.insert(private, 1, wb.realpath("."))
-    local chosen = sandbox.choose({ private = private })
-    isolation = chosen.text
-    if chosen.warning then
-      io.stderr:write("make grade: WARNING: " .. chosen.warning .. "\n")
-    end
+    isolation = engine.choose_isolation().text
   end
   local chapters = chapters_to_grade(opts)
   local written = {}

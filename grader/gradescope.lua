@@ -23,7 +23,7 @@
 
 local wb = require("vm.lib.workbook")
 local engine = require("grader.engine")
-local json = require("dkjson")
+local report = require("grader.report")
 
 -- What a chapter's zip holds, besides the two scripts, the chapter's reference and its
 -- fixtures: files and whole folders, less EXCLUDED. CHAPTER in a path is the chapter's id.
@@ -148,16 +148,8 @@ end
 
 -- Inside Gradescope: grading could not run; say so in results.json.
 local function write_failure(err_path, out_path)
-  local why = wb.read_file(err_path) or "unknown error"
-  local result = {
-    score = 0,
-    output = "The autograder could not grade this submission. Please tell your instructor.\n\n" .. why,
-    output_format = "text",
-    visibility = "visible",
-    stdout_visibility = "visible",
-    tests = {},
-  }
-  wb.write_file(out_path, json.encode(result, { indent = true }) .. "\n")
+  report.write_json(out_path, report.results(0, "The autograder could not grade this submission. Please tell "
+    .. "your instructor.\n\n" .. (wb.read_file(err_path) or "unknown error"), {}))
 end
 
 local parser = wb.parser("gradescope.lua", "Builds the Gradescope autograder (make gradescope).")

@@ -155,25 +155,40 @@ function M.gradescope(result, text)
       visibility = "visible",
     }
   end
-  return {
-    score = result.score,
-    execution_time = result.execution_time,
-    output = text,
-    output_format = "text",
-    visibility = "visible",
-    stdout_visibility = "visible",
-    tests = tests,
-    extra_data = {
-      seed = result.seed,
-      submission = result.submission,
-      max_score = result.max_score,
-      fixtures = result.fixtures,
-      build_ok = result.build.ok,
-      -- Why it did not build, for a batch's scores.csv (escaped: compiler messages quote the student).
-      build_error = not result.build.ok and visible(result.build.error or "?") or nil,
-      isolation = result.isolation,
-    },
+  local results = M.results(result.score, text, tests)
+  results.execution_time = result.execution_time
+  results.extra_data = {
+    seed = result.seed,
+    submission = result.submission,
+    max_score = result.max_score,
+    fixtures = result.fixtures,
+    build_ok = result.build.ok,
+    -- Why it did not build, for a batch's scores.csv (escaped: compiler messages quote the student).
+    build_error = not result.build.ok and visible(result.build.error or "?") or nil,
+    isolation = result.isolation,
   }
+  return results
+end
+
+-- The fields of every results.json: the score, the text Gradescope shows, the tests.
+function M.results(score, text, tests)
+  return { score = score, output = text, output_format = "text", visibility = "visible",
+    stdout_visibility = "visible", tests = tests }
+end
+
+-- The points of a results.json table per family (a test's tags[2]): got[family],
+-- max[family], and the families in report order.
+function M.families(results)
+  local got, max, order = {}, {}, {}
+  for _, t in ipairs(results.tests or {}) do
+    local g = t.tags and t.tags[2] or t.name
+    if not got[g] then
+      order[#order + 1] = g
+    end
+    got[g] = (got[g] or 0) + t.score
+    max[g] = (max[g] or 0) + t.max_score
+  end
+  return got, max, order
 end
 
 function M.write_json(path, value)

@@ -17,6 +17,7 @@
 local wb = require("vm.lib.workbook")
 local engine = require("grader.engine")
 local mutants = require("grader.mutants")
+local report = require("grader.report")
 local json = require("dkjson")
 
 local M = {}
@@ -50,18 +51,6 @@ local function lay_out(chapter, id, subs, with_slow_only)
   return list
 end
 
--- Scores per family from a results.json table, plus all statuses joined.
-local function families(result)
-  local got, max, statuses = {}, {}, {}
-  for _, t in ipairs(result.tests or {}) do
-    local g = t.tags and t.tags[2] or t.name
-    got[g] = (got[g] or 0) + t.score
-    max[g] = (max[g] or 0) + t.max_score
-    statuses[#statuses + 1] = t.output or ""
-  end
-  return got, max, table.concat(statuses, "\n")
-end
-
 -- Checks one candidate's result; returns a list of problems and a summary.
 local function judge(c, result)
   local problems = {}
@@ -69,7 +58,12 @@ local function judge(c, result)
     return { c.name .. ": was not graded" }, "not graded"
   end
   local max_total = result.extra_data and result.extra_data.max_score or 0
-  local got, max, statuses = families(result)
+  local got, max = report.families(result)
+  local statuses = {}
+  for _, t in ipairs(result.tests or {}) do
+    statuses[#statuses + 1] = t.output or ""
+  end
+  statuses = table.concat(statuses, "\n")
   local summary = string.format("%s / %s", wb.format_number(result.score), wb.format_number(max_total))
   if c.full and result.score < max_total - 1e-9 then
     problems[#problems + 1] = c.name .. ": the reference must score full marks, got " .. summary

@@ -233,11 +233,7 @@ function M.expected(fixture, settings, env)
   if not s.ok then
     return nil, fixture.path .. ": the reference's sum_named failed: " .. s.status
   end
-  local items = r.items
-  for _, item in ipairs(s.items) do
-    items[#items + 1] = item
-  end
-  return items
+  return table.move(s.items, 1, #s.items, #r.items + 1, r.items)
 end
 
 -- Items of a list whose key starts with prefix.
@@ -308,9 +304,8 @@ function M.plan(ctx)
   local rename = variants.renamer()
   local lines = {}
   for _, f in ipairs(annotate) do
-    for _, line in ipairs(variants.annotate_variant(f, rename)) do
-      lines[#lines + 1] = line
-    end
+    local more = variants.annotate_variant(f, rename)
+    table.move(more, 1, #more, #lines + 1, lines)
   end
   local variant_rows = ctx.gen .. "/variant-rows.txt"
   wb.write_file(variant_rows, table.concat(variants.shuffle(lines)))
@@ -368,9 +363,8 @@ function M.plan(ctx)
 
   local folded_lines = {}
   for _, f in ipairs(folded) do
-    for _, line in ipairs(variants.folded_variant(f.path, rename)) do
-      folded_lines[#folded_lines + 1] = line
-    end
+    local more = variants.folded_variant(f.path, rename)
+    table.move(more, 1, #more, #folded_lines + 1, folded_lines)
   end
   if #folded_lines > 0 then
     local shuffled = variants.shuffle(folded_lines)

@@ -37,16 +37,15 @@ local function in_work(cmd)
   sh("cd " .. wb.quote(work) .. " && " .. cmd)
 end
 
-local function annotate(profile, name, flags)
-  in_work(string.format("callgrind_annotate --auto=no --threshold=100 %s %s > %s", flags, profile,
-    wb.quote(name)))
+local function copy_out(name)
   sh("cp " .. wb.quote(work .. "/" .. name) .. " " .. wb.quote(out_dir .. "/" .. name))
   print("fixture: " .. out_dir .. "/" .. name)
 end
 
-local function copy_out(name)
-  sh("cp " .. wb.quote(work .. "/" .. name) .. " " .. wb.quote(out_dir .. "/" .. name))
-  print("fixture: " .. out_dir .. "/" .. name)
+local function annotate(profile, name, flags)
+  in_work(string.format("callgrind_annotate --auto=no --threshold=100 %s %s > %s", flags, profile,
+    wb.quote(name)))
+  copy_out(name)
 end
 
 -- Folds a callgrind profile into C-level stacks with our dripprof.
@@ -55,8 +54,7 @@ local function fold(profile, name)
     io.stderr:write("make fixtures: build/dripprof is missing (run `make all`); " .. name .. " not made\n")
     return
   end
-  local dripprof = wb.capture("pwd"):gsub("\n", "") .. "/build/dripprof"
-  in_work(wb.quote(dripprof) .. " fold " .. profile .. " > " .. name)
+  in_work(wb.quote(wb.realpath("build/dripprof")) .. " fold " .. profile .. " > " .. name)
   copy_out(name)
 end
 

@@ -76,25 +76,13 @@ function M.finish(pipe)
   return how == "signal" and 128 + code or code, output
 end
 
--- Starts n busy loops (shells spinning at full speed, as other people's work on a shared
--- machine would) and returns a function that stops them.
-function M.busy_loops(n)
-  local text = M.capture("for i in $(seq " .. n .. "); do (while :; do :; done) >/dev/null 2>&1 & "
-    .. "echo $!; done")
-  local pids = {}
-  for pid in text:gmatch("%d+") do
-    pids[#pids + 1] = pid
-  end
-  return function()
-    M.run("kill " .. table.concat(pids, " ") .. " 2>/dev/null")
-  end
-end
-
--- Runs fn(...) with n busy loops beside it; the loops stop even when fn fails.
+-- Runs fn(...) with n busy loops beside it (shells spinning at full speed, as other people's
+-- work on a shared machine would); the loops stop even when fn fails.
 function M.while_busy(n, fn, ...)
-  local stop = M.busy_loops(n)
+  local pids = M.capture("for i in $(seq " .. n .. "); do (while :; do :; done) >/dev/null 2>&1 & "
+    .. "echo $!; done"):gsub("%s+", " ")
   local results = table.pack(pcall(fn, ...))
-  stop()
+  M.run("kill " .. pids .. " 2>/dev/null")
   if not results[1] then
     error(results[2], 0)
   end
