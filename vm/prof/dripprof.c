@@ -441,22 +441,10 @@ static const char *one_file(int argc, char **argv, const Command *command, const
 
 /* ---- fold ---------------------------------------------------------------------------- */
 
-static int run_fold(int argc, char **argv) {
-    static const Command command = {"fold", fold_help};
-    static const struct option options[] = {
-        {"stats", no_argument, NULL, 's'}, HELP_OPTION, END_OF_OPTIONS};
-    bool stats = false;
-    for (int option; (option = next_option(argc, argv, options, &command)) != -1;) {
-        switch (option) {
-        case 's': stats = true; break;
-        case 'h': fputs(fold_help, stdout); return 0;
-        default: return 2;
-        }
-    }
-    const char *path = one_file(argc, argv, &command, "callgrind.out file");
+static int run_fold(const Args *args) {
     Input in;
-    if (path == NULL || open_input(path, &in) != 0) {
-        return path == NULL ? 2 : 1;
+    if (open_input(args->files[0], &in) != 0) {
+        return 1;
     }
     Callgrind graph;
     FoldResult folded;
@@ -465,7 +453,7 @@ static int run_fold(int argc, char **argv) {
         printf("%s %" PRIu64 "\n", folded.lines[i].stack, folded.lines[i].count);
     }
     status = finish_output(status);
-    if (status == 0 && stats) {
+    if (status == 0 && args->stats) {
         fprintf(stderr,
                 "dripprof fold: %s: %zu lines, total %" PRIu64 " %s (totals: %" PRIu64
                 "%s), %zu functions, %zu arcs; %s (%zu shared non-leaf functions, %zu arcs cut "
@@ -483,50 +471,8 @@ static int run_fold(int argc, char **argv) {
 
 /* ---- flame --------------------------------------------------------------------------- */
 
-static int run_flame(int argc, char **argv) {
-    static const Command command = {"flame", flame_help};
-    static const struct option options[] = {{"title", required_argument, NULL, 't'},
-                                            {"countname", required_argument, NULL, 'c'},
-                                            {"width", required_argument, NULL, 'w'},
-                                            {"minwidth", required_argument, NULL, 'm'},
-                                            HELP_OPTION,
-                                            END_OF_OPTIONS};
-    FlameOptions flame;
-    flame_default_options(&flame);
-    for (int option; (option = next_option(argc, argv, options, &command)) != -1;) {
-        switch (option) {
-        case 't': flame.title = optarg; break;
-        case 'c': flame.countname = optarg; break;
-        case 'w':
-            if (!parse_number(optarg, &flame.width) || flame.width <= 2 * FLAME_SIDE_PAD ||
-                flame.width > MAX_WIDTH) {
-                return usage_error(&command, "--width wants pixels above %d, not %s",
-                                   2 * FLAME_SIDE_PAD, optarg);
-            }
-            break;
-        case 'm': {
-            char number[64];
-            size_t n = strlen(optarg);
-            flame.minwidth_percent = n > 0 && optarg[n - 1] == '%';
-            n -= flame.minwidth_percent;
-            if (n >= sizeof number) {
-                return usage_error(&command, "bad --minwidth %s", optarg);
-            }
-            memcpy(number, optarg, n);
-            number[n] = '\0';
-            if (!parse_number(number, &flame.minwidth) || flame.minwidth < 0) {
-                return usage_error(&command, "bad --minwidth %s", optarg);
-            }
-            break;
-        }
-        case 'h': fputs(flame_help, stdout); return 0;
-        default: return 2;
-        }
-    }
-    const char *path = one_file(argc, argv, &command, "folded-stacks file");
-    if (path == NULL) {
-        return 2;
-    }
+static int run_flame(const Args *args) {
+    const char *path = args->files[0];
     /* Streamed: the input is never held in memory, only its distinct stacks. So only a
      * file is looked at first; standard input must be folded stacks. */
     if (refuse_directory(path)) {
@@ -555,7 +501,7 @@ static int run_flame(int argc, char **argv) {
     } else {
         static char buffer[FLAME_OUTPUT_BUFFER];
         setvbuf(stdout, buffer, _IOFBF, sizeof buffer);
-        if (flame_write_trie(&trie, &flame, stdout, &error) != 0) {
+        if (flame_write_trie(&trie, &args->flame, stdout, &error) != 0) {
             status = writer_failed(path, error);
         }
     }
@@ -642,43 +588,18 @@ static int top_of_folded(const Input *in, TopReport *report, const char *countna
     return status;
 }
 
-static int run_top(int argc, char **argv) {
-    static const Command command = {"top", top_help};
-    static const struct option options[] = {{"limit", required_argument, NULL, 'l'},
-                                            {"countname", required_argument, NULL, 'c'},
-                                            WITH_OPTION,
-                                            SANDBOX_OPTION,
-                                            HELP_OPTION,
-                                            END_OF_OPTIONS};
-    TopReport report = {0};
-    Checker checker = {.command = "top"};
-    const char *countname = NULL;
-    for (int option; (option = next_option(argc, argv, options, &command)) != -1;) {
-        uint64_t limit;
-        if (checker_option(option, &checker)) {
-            continue;
-        }
-        switch (option) {
-        case 'l':
-            if (!decimal_parse(optarg, &limit) || limit > SIZE_MAX) {
-                return usage_error(&command, "--limit wants a number, not %s", optarg);
-            }
-            report.limit = (size_t)limit;
-            break;
-        case 'c': countname = optarg; break;
-        case 'h': fputs(top_help, stdout); return 0;
-        default: return 2;
-        }
-    }
-    const char *path = one_file(argc, argv, &command, "file");
+static int run_top(const Args *args) {
     Input in;
-    if (path == NULL || open_input(path, &in) != 0) {
-        return path == NULL ? 2 : 1;
+    if (open_input(args->files[0], &in) != 0) {
+        return 1;
     }
+    TopReport report = {.limit = args->limit};
+    const char *countname = args->countname;
+    const Checker *checker = &args->checker;
     report.source = in.name;
     int status = in.kind == CG_CACHEGRIND  ? refuse_cachegrind(&in)
-                 : in.kind == CG_CALLGRIND ? top_of_callgrind(&in, &report, countname, &checker)
-                                           : top_of_folded(&in, &report, countname, &checker);
+                 : in.kind == CG_CALLGRIND ? top_of_callgrind(&in, &report, countname, checker)
+                                           : top_of_folded(&in, &report, countname, checker);
     close_input(&in);
     return finish_output(status);
 }
@@ -717,19 +638,11 @@ static bool is_named(char **wanted, int count, const char *name) {
     return false;
 }
 
-static int run_calls(int argc, char **argv) {
-    static const Command command = {"calls", calls_help};
-    int help = only_help(argc, argv, &command);
-    if (help != 0) {
-        return help == 1 ? 0 : 2;
-    }
-    if (optind >= argc) {
-        return usage_error(&command, "no callgrind.out file given");
-    }
-    char **wanted = argv + optind + 1;
-    int nwanted = argc - optind - 1;
+static int run_calls(const Args *args) {
+    char **wanted = args->files + 1;
+    int nwanted = args->nfiles - 1;
     Input in;
-    if (open_input(argv[optind], &in) != 0) {
+    if (open_input(args->files[0], &in) != 0) {
         return 1;
     }
     Callgrind graph;
@@ -803,46 +716,10 @@ static int read_annotate(const char *path, bool all, const Checker *checker, Ann
     return status;
 }
 
-/* The options of files and rows: 0 to go on, -1 after printing the help (exit 0), or the
- * exit status of a usage error. */
-static int annotate_options(int argc, char **argv, const Command *command,
-                            const struct option *options, Checker *checker, bool *table_only) {
-    for (int option; (option = next_option(argc, argv, options, command)) != -1;) {
-        if (checker_option(option, checker)) {
-            continue;
-        }
-        if (option == 't') {
-            *table_only = true;
-        } else if (option == 'h') {
-            fputs(command->help, stdout);
-            return -1;
-        } else {
-            return 2;
-        }
-    }
-    if (checker->program == NULL) {
-        return usage_error(command,
-                           "needs --with CHECKER: a chapter's checker that runs parse_row()");
-    }
-    return 0;
-}
-
-static int run_files(int argc, char **argv) {
-    static const Command command = {"files", files_help};
-    static const struct option options[] = {WITH_OPTION, SANDBOX_OPTION, HELP_OPTION,
-                                            END_OF_OPTIONS};
-    Checker checker = {.command = "files"};
-    bool table_only = true;
-    int status = annotate_options(argc, argv, &command, options, &checker, &table_only);
-    if (status != 0) {
-        return status < 0 ? 0 : status;
-    }
-    const char *path = one_file(argc, argv, &command, "callgrind_annotate output file");
-    if (path == NULL) {
-        return 2;
-    }
+static int run_files(const Args *args) {
+    const char *path = args->files[0];
     AnnotateTable table;
-    status = read_annotate(path, false, &checker, &table);
+    int status = read_annotate(path, false, &args->checker, &table);
     Cost *files = NULL;
     size_t count = 0;
     if (status == 0 && annotate_sum_by_file(&table, &files, &count) != 0) {
@@ -877,26 +754,11 @@ static void write_row(size_t line, const AnnotateRow *row) {
     putchar('\n');
 }
 
-static int run_rows(int argc, char **argv) {
-    static const Command command = {"rows", rows_help};
-    static const struct option options[] = {{"table", no_argument, NULL, 't'},
-                                            WITH_OPTION,
-                                            SANDBOX_OPTION,
-                                            HELP_OPTION,
-                                            END_OF_OPTIONS};
-    Checker checker = {.command = "rows"};
-    bool table_only = false;
-    int status = annotate_options(argc, argv, &command, options, &checker, &table_only);
-    if (status != 0) {
-        return status < 0 ? 0 : status;
-    }
-    const char *path = one_file(argc, argv, &command, "callgrind_annotate output file");
-    if (path == NULL) {
-        return 2;
-    }
+static int run_rows(const Args *args) {
+    const char *path = args->files[0];
     AnnotateTable table;
-    status = read_annotate(path, !table_only, &checker, &table);
-    if (status == 0 && table_only) {
+    int status = read_annotate(path, !args->table_only, &args->checker, &table);
+    if (status == 0 && args->table_only) {
         AnnotateRow total = {.is_row = true,
                              .ir = table.total,
                              .has_pct = table.total_has_pct,
@@ -926,16 +788,10 @@ static void write_stack(uint64_t count, const char *stack, size_t length) {
     putchar('\n');
 }
 
-static int run_stacks(int argc, char **argv) {
-    static const Command command = {"stacks", stacks_help};
-    int help = only_help(argc, argv, &command);
-    if (help != 0) {
-        return help == 1 ? 0 : 2;
-    }
-    const char *path = one_file(argc, argv, &command, "file");
+static int run_stacks(const Args *args) {
     Input in;
-    if (path == NULL || open_input(path, &in) != 0) {
-        return path == NULL ? 2 : 1;
+    if (open_input(args->files[0], &in) != 0) {
+        return 1;
     }
     int status;
     if (in.kind == CG_CACHEGRIND) {
@@ -979,18 +835,14 @@ static int plain_folded(const char *name, const FoldedFile *file) {
     return 0;
 }
 
-static int run_diff(int argc, char **argv) {
-    static const Command command = {"diff", diff_help};
-    int help = only_help(argc, argv, &command);
-    if (help != 0) {
-        return help == 1 ? 0 : 2;
+static int run_diff(const Args *args) {
+    const Command *command = args->command;
+    if (args->nfiles != 2) {
+        return usage_error(command, "give two folded-stacks files, BEFORE and AFTER");
     }
-    if (argc - optind != 2) {
-        return usage_error(&command, "give two folded-stacks files, BEFORE and AFTER");
-    }
-    char **paths = argv + optind;
+    char **paths = args->files;
     if (strcmp(paths[0], "-") == 0 && strcmp(paths[1], "-") == 0) {
-        return usage_error(&command, "only one of the files can be stdin");
+        return usage_error(command, "only one of the files can be stdin");
     }
     Input inputs[2] = {{0}, {0}};
     FoldedFile files[2];
@@ -1026,31 +878,164 @@ static int run_diff(int argc, char **argv) {
     return finish_output(status);
 }
 
-/* ---- main ---------------------------------------------------------------------------- */
+/* ---- options and main ------------------------------------------------------------------ */
+
+static bool parse_number(const char *text, double *value) {
+    char *end;
+    errno = 0;
+    *value = strtod(text, &end);
+    return end != text && *end == '\0' && errno == 0;
+}
+
+/* getopt_long over a command's arguments (argv[0] is the command's name), with dripprof's
+ * messages: the option's value, -1 after the last option, or USAGE after printing what
+ * was wrong. -h and --help are 'h' for every command. */
+static int next_option(int argc, char **argv, const Command *command) {
+    opterr = 0;
+    int option = getopt_long(argc, argv, ":h", command->options, NULL);
+    if (option == '?') {
+        if (optopt != 0) {
+            usage_error(command, "unknown option -%c", optopt);
+        } else {
+            usage_error(command, "unknown option %s", argv[optind - 1]);
+        }
+        return USAGE;
+    }
+    if (option == ':') {
+        usage_error(command, "%s needs a value", argv[optind - 1]);
+        return USAGE;
+    }
+    return option;
+}
+
+/* --minwidth PX or N%. */
+static bool parse_minwidth(const char *text, FlameOptions *flame) {
+    char number[64];
+    size_t n = strlen(text);
+    flame->minwidth_percent = n > 0 && text[n - 1] == '%';
+    n -= flame->minwidth_percent;
+    if (n >= sizeof number) {
+        return false;
+    }
+    memcpy(number, text, n);
+    number[n] = '\0';
+    return parse_number(number, &flame->minwidth) && flame->minwidth >= 0;
+}
+
+/* Reads the options of args->command into args and counts its files: -1 to run it, or
+ * the exit status (0 after printing the help, 2 after a usage error). Each command's
+ * table admits only its own options, so one switch serves them all. */
+static int parse_args(int argc, char **argv, Args *args) {
+    const Command *command = args->command;
+    for (int option; (option = next_option(argc, argv, command)) != -1;) {
+        uint64_t limit;
+        FlameOptions *flame = &args->flame;
+        switch (option) {
+        case 'h': fputs(command->help, stdout); return 0;
+        case 'W': args->checker.program = optarg; break;
+        case 'S': args->checker.sandbox = optarg; break;
+        case 's': args->stats = true; break;
+        case 'T': args->table_only = true; break;
+        case 't': flame->title = optarg; break;
+        case 'c': args->countname = flame->countname = optarg; break;
+        case 'w':
+            if (!parse_number(optarg, &flame->width) || flame->width <= 2 * FLAME_SIDE_PAD ||
+                flame->width > MAX_WIDTH) {
+                return usage_error(command, "--width wants pixels above %d, not %s",
+                                   2 * FLAME_SIDE_PAD, optarg);
+            }
+            break;
+        case 'm':
+            if (!parse_minwidth(optarg, flame)) {
+                return usage_error(command, "bad --minwidth %s", optarg);
+            }
+            break;
+        case 'l':
+            if (!decimal_parse(optarg, &limit) || limit > SIZE_MAX) {
+                return usage_error(command, "--limit wants a number, not %s", optarg);
+            }
+            args->limit = (size_t)limit;
+            break;
+        default: return 2;
+        }
+    }
+    if (command->needs != NULL && args->checker.program == NULL) {
+        return usage_error(command, "needs --with CHECKER: a chapter's checker that runs %s()",
+                           command->needs);
+    }
+    args->files = argv + optind;
+    args->nfiles = argc - optind;
+    if (command->file != NULL && args->nfiles == 0) {
+        return usage_error(command, "no %s given", command->file);
+    }
+    if (command->file != NULL && !command->names_follow && args->nfiles > 1) {
+        return usage_error(command, "more than one file (%s)", args->files[1]);
+    }
+    return -1;
+}
+
+#define HELP_OPTION                                                                                \
+    { "help", no_argument, NULL, 'h' }
+#define END_OF_OPTIONS                                                                             \
+    { NULL, 0, NULL, 0 }
+/* The options of the commands that ask a checker (top, files, rows). */
+#define CHECKER_OPTIONS                                                                            \
+    {"with", required_argument, NULL, 'W'}, {                                                      \
+        "sandbox", required_argument, NULL, 'S'                                                    \
+    }
+
+static const struct option only_help[] = {HELP_OPTION, END_OF_OPTIONS};
+static const struct option checker_options[] = {CHECKER_OPTIONS, HELP_OPTION, END_OF_OPTIONS};
+
+static const Command commands[] = {
+    {"fold", fold_help,
+     (const struct option[]){{"stats", no_argument, NULL, 's'}, HELP_OPTION, END_OF_OPTIONS},
+     "callgrind.out file", false, NULL, run_fold},
+    {"flame", flame_help,
+     (const struct option[]){{"title", required_argument, NULL, 't'},
+                             {"countname", required_argument, NULL, 'c'},
+                             {"width", required_argument, NULL, 'w'},
+                             {"minwidth", required_argument, NULL, 'm'},
+                             HELP_OPTION,
+                             END_OF_OPTIONS},
+     "folded-stacks file", false, NULL, run_flame},
+    {"top", top_help,
+     (const struct option[]){{"limit", required_argument, NULL, 'l'},
+                             {"countname", required_argument, NULL, 'c'},
+                             CHECKER_OPTIONS,
+                             HELP_OPTION,
+                             END_OF_OPTIONS},
+     "file", false, NULL, run_top},
+    {"calls", calls_help, only_help, "callgrind.out file", true, NULL, run_calls},
+    {"files", files_help, checker_options, "callgrind_annotate output file", false, "parse_row",
+     run_files},
+    {"diff", diff_help, only_help, NULL, false, NULL, run_diff},
+    {"stacks", stacks_help, only_help, "file", false, NULL, run_stacks},
+    {"rows", rows_help,
+     (const struct option[]){
+         {"table", no_argument, NULL, 'T'}, CHECKER_OPTIONS, HELP_OPTION, END_OF_OPTIONS},
+     "callgrind_annotate output file", false, "parse_row", run_rows},
+};
 
 int main(int argc, char **argv) {
-    static const struct {
-        const char *name;
-        int (*run)(int argc, char **argv);
-    } commands[] = {{"fold", run_fold},     {"flame", run_flame}, {"top", run_top},
-                    {"calls", run_calls},   {"files", run_files}, {"diff", run_diff},
-                    {"stacks", run_stacks}, {"rows", run_rows}};
     if (argc < 2) {
         fputs(main_help, stderr);
         return 2;
     }
-    const char *command = argv[1];
-    if (strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0 ||
-        strcmp(command, "help") == 0) {
+    const char *name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
         fputs(main_help, stdout);
         return finish_output(0);
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-        if (strcmp(command, commands[i].name) == 0) {
+        if (strcmp(name, commands[i].name) == 0) {
+            Args args = {.command = &commands[i], .checker = {.command = commands[i].name}};
+            flame_default_options(&args.flame);
             /* the command's own arguments, with its name in argv[0] as getopt expects */
-            return commands[i].run(argc - 1, argv + 1);
+            int status = parse_args(argc - 1, argv + 1, &args);
+            return status >= 0 ? status : commands[i].run(&args);
         }
     }
-    fprintf(stderr, "dripprof: unknown command '%s'\n\n%s", command, main_help);
+    fprintf(stderr, "dripprof: unknown command '%s'\n\n%s", name, main_help);
     return 2;
 }
