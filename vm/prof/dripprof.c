@@ -194,10 +194,30 @@ static const char rows_help[] =
 
 /* ---- the command line ------------------------------------------------------------ */
 
+typedef struct Command Command;
+
+/* A command's arguments, its options read and its files counted (parse_args). */
 typedef struct {
+    const Command *command;
+    char **files; /* the operands after the options */
+    int nfiles;
+    Checker checker;       /* --with, --sandbox (top, files, rows) */
+    bool stats;            /* fold --stats */
+    bool table_only;       /* rows --table */
+    FlameOptions flame;    /* flame's options, defaults filled in */
+    const char *countname; /* --countname, or NULL (top then names the profile's event) */
+    size_t limit;          /* top --limit; 0 for all rows */
+} Args;
+
+struct Command {
     const char *name; /* "fold" */
     const char *help;
-} Command;
+    const struct option *options; /* --help among them */
+    const char *file;             /* the FILE operand, for "no FILE given"; NULL: run checks */
+    bool names_follow;            /* operands after the file are names (calls' FUNCTIONs) */
+    const char *needs;            /* the function that makes --with required, or NULL */
+    int (*run)(const Args *args); /* an exit status */
+};
 
 static int usage_error(const Command *command, const char *fmt, ...) {
     va_list args;
@@ -207,69 +227,6 @@ static int usage_error(const Command *command, const char *fmt, ...) {
     fprintf(stderr, "\n\n%s", command->help);
     va_end(args);
     return 2;
-}
-
-/* getopt_long over a command's arguments (argv[0] is the command's name), with dripprof's
- * messages: the option's value, -1 after the last option, or USAGE after printing what
- * was wrong. -h and --help are 'h' for every command. */
-static int next_option(int argc, char **argv, const struct option *options,
-                       const Command *command) {
-    opterr = 0;
-    int option = getopt_long(argc, argv, ":h", options, NULL);
-    if (option == '?') {
-        if (optopt != 0) {
-            usage_error(command, "unknown option -%c", optopt);
-        } else {
-            usage_error(command, "unknown option %s", argv[optind - 1]);
-        }
-        return USAGE;
-    }
-    if (option == ':') {
-        usage_error(command, "%s needs a value", argv[optind - 1]);
-        return USAGE;
-    }
-    return option;
-}
-
-/* The options every command has. */
-#define HELP_OPTION                                                                                \
-    { "help", no_argument, NULL, 'h' }
-#define END_OF_OPTIONS                                                                             \
-    { NULL, 0, NULL, 0 }
-
-/* The options of the commands that ask a checker (top, files, rows). */
-#define WITH_OPTION                                                                                \
-    { "with", required_argument, NULL, 'W' }
-#define SANDBOX_OPTION                                                                             \
-    { "sandbox", required_argument, NULL, 'S' }
-
-/* Takes --with or --sandbox into checker; false for any other option. */
-static bool checker_option(int option, Checker *checker) {
-    if (option == 'W') {
-        checker->program = optarg;
-    } else if (option == 'S') {
-        checker->sandbox = optarg;
-    }
-    return option == 'W' || option == 'S';
-}
-
-/* Reads the options of a command that has none but --help; 0, 1 after printing the help
- * (the command then exits 0), or 2 after a usage error. */
-static int only_help(int argc, char **argv, const Command *command) {
-    static const struct option options[] = {HELP_OPTION, END_OF_OPTIONS};
-    int option = next_option(argc, argv, options, command);
-    if (option == 'h') {
-        fputs(command->help, stdout);
-        return 1;
-    }
-    return option == USAGE ? 2 : 0;
-}
-
-static bool parse_number(const char *text, double *value) {
-    char *end;
-    errno = 0;
-    *value = strtod(text, &end);
-    return end != text && *end == '\0' && errno == 0;
 }
 
 /* ---- output ------------------------------------------------------------------------ */
@@ -425,18 +382,49 @@ static int read_folded(const Input *in, FoldedFile *file) {
     return 0;
 }
 
-/* The one FILE operand of a command (optind onwards): the path, or NULL after a usage
- * error. */
-static const char *one_file(int argc, char **argv, const Command *command, const char *what) {
-    if (optind >= argc) {
-        usage_error(command, "no %s given", what);
-        return NULL;
+/* The stacks of folded stacks or of a callgrind profile, one FoldedLine each: a folded
+ * file's lines in file order (repeats kept), a profile's as `dripprof fold` prints them. */
+typedef struct {
+    Callgrind graph; /* a profile's (its event names the counts); zeroed for folded stacks */
+    FoldResult folded;
+    FoldedFile file;
+    FoldedLine *lines; /* file.lines, or a malloc'd view of folded.lines */
+    size_t count;
+} Stacks;
+
+/* 0, or 1 after the message (a cachegrind profile has no stacks). free_stacks either way. */
+static int read_stacks(const Input *in, Stacks *stacks) {
+    *stacks = (Stacks){0};
+    if (in->kind != CG_CALLGRIND) {
+        int status =
+            in->kind == CG_CACHEGRIND ? refuse_cachegrind(in) : read_folded(in, &stacks->file);
+        stacks->lines = stacks->file.lines;
+        stacks->count = stacks->file.count;
+        return status;
     }
-    if (optind + 1 < argc) {
-        usage_error(command, "more than one file (%s)", argv[optind + 1]);
-        return NULL;
+    if (fold_input(in, &stacks->graph, &stacks->folded) != 0) {
+        return 1;
     }
-    return argv[optind];
+    const FoldLine *folded = stacks->folded.lines;
+    stacks->lines = malloc((stacks->folded.count + 1) * sizeof *stacks->lines);
+    if (stacks->lines == NULL) {
+        return writer_failed(in->name, "out of memory");
+    }
+    for (; stacks->count < stacks->folded.count; stacks->count++) {
+        const FoldLine *line = &folded[stacks->count];
+        stacks->lines[stacks->count] =
+            (FoldedLine){.stack = line->stack, .length = strlen(line->stack), .count = line->count};
+    }
+    return 0;
+}
+
+static void free_stacks(Stacks *stacks) {
+    if (stacks->lines != stacks->file.lines) {
+        free(stacks->lines);
+    }
+    folded_free(&stacks->file);
+    fold_free(&stacks->folded);
+    callgrind_free(&stacks->graph);
 }
 
 /* ---- fold ---------------------------------------------------------------------------- */
@@ -524,15 +512,10 @@ static int write_top(const Input *in, const FoldedLine *stacks, size_t count, To
     int status =
         checker->program ? checker_inclusive(checker, stacks, count, &inclusive, &ninclusive) : 0;
     if (status == 0) {
-        *report = (TopReport){.source = report->source,
-                              .kind = report->kind,
-                              .countname = report->countname,
-                              .limit = report->limit,
-                              .total = report->total,
-                              .self = self,
-                              .nself = nself,
-                              .inclusive = inclusive,
-                              .ninclusive = ninclusive};
+        report->self = self;
+        report->nself = nself;
+        report->inclusive = inclusive;
+        report->ninclusive = ninclusive;
         status = top_write(report, stdout) != 0 ? writer_failed(in->name, "write error") : 0;
     }
     if (status == 0 && checker->program == NULL) {
@@ -544,62 +527,30 @@ static int write_top(const Input *in, const FoldedLine *stacks, size_t count, To
     return status;
 }
 
-static int top_of_callgrind(const Input *in, TopReport *report, const char *countname,
-                            const Checker *checker) {
-    Callgrind graph;
-    FoldResult folded;
-    int status = fold_input(in, &graph, &folded);
-    FoldedLine *stacks = NULL;
-    if (status == 0) {
-        stacks = malloc((folded.count + 1) * sizeof *stacks);
-        status = stacks == NULL ? writer_failed(in->name, "out of memory") : 0;
-    }
-    if (status == 0) {
-        for (size_t i = 0; i < folded.count; i++) {
-            const char *stack = folded.lines[i].stack;
-            stacks[i] = (FoldedLine){
-                .stack = stack, .length = strlen(stack), .count = folded.lines[i].count};
-        }
-        report->kind = "callgrind.out, folded by dripprof fold";
-        report->countname = countname ? countname : graph.event;
-        report->total = folded.total;
-        status = write_top(in, stacks, folded.count, report, checker);
-    }
-    free(stacks);
-    fold_free(&folded);
-    callgrind_free(&graph);
-    return status;
-}
-
-static int top_of_folded(const Input *in, TopReport *report, const char *countname,
-                         const Checker *checker) {
-    FoldedFile file;
-    int status = read_folded(in, &file);
-    if (status == 0 && folded_total(&file, &report->total) != 0) {
-        status = writer_failed(in->name, "the counts add up to more than 64 bits");
-    } else if (status == 0 && file.count == 0) {
-        status = writer_failed(in->name, "no stacks in the file");
-    } else if (status == 0) {
-        report->kind = "folded stacks";
-        report->countname = countname ? countname : "samples";
-        status = write_top(in, file.lines, file.count, report, checker);
-    }
-    folded_free(&file);
-    return status;
-}
-
 static int run_top(const Args *args) {
     Input in;
     if (open_input(args->files[0], &in) != 0) {
         return 1;
     }
-    TopReport report = {.limit = args->limit};
-    const char *countname = args->countname;
-    const Checker *checker = &args->checker;
-    report.source = in.name;
-    int status = in.kind == CG_CACHEGRIND  ? refuse_cachegrind(&in)
-                 : in.kind == CG_CALLGRIND ? top_of_callgrind(&in, &report, countname, checker)
-                                           : top_of_folded(&in, &report, countname, checker);
+    Stacks stacks;
+    int status = read_stacks(&in, &stacks);
+    bool profile = in.kind == CG_CALLGRIND;
+    TopReport report = {.source = in.name,
+                        .kind =
+                            profile ? "callgrind.out, folded by dripprof fold" : "folded stacks",
+                        .countname = args->countname ? args->countname
+                                     : profile       ? stacks.graph.event
+                                                     : "samples",
+                        .limit = args->limit,
+                        .total = stacks.folded.total};
+    if (status == 0 && !profile && folded_total(&stacks.file, &report.total) != 0) {
+        status = writer_failed(in.name, "the counts add up to more than 64 bits");
+    } else if (status == 0 && !profile && stacks.count == 0) {
+        status = writer_failed(in.name, "no stacks in the file");
+    } else if (status == 0) {
+        status = write_top(&in, stacks.lines, stacks.count, &report, &args->checker);
+    }
+    free_stacks(&stacks);
     close_input(&in);
     return finish_output(status);
 }
@@ -776,8 +727,10 @@ static int run_rows(const Args *args) {
 /* ---- stacks ------------------------------------------------------------------------------- */
 
 /* One stack as a record: the count, then each frame. */
-static void write_stack(uint64_t count, const char *stack, size_t length) {
-    printf("%" PRIu64, count);
+static void write_stack(const FoldedLine *line) {
+    const char *stack = line->stack;
+    size_t length = line->length;
+    printf("%" PRIu64, line->count);
     for (size_t start = 0; start <= length;) {
         const char *semicolon = memchr(stack + start, ';', length - start);
         size_t end = semicolon ? (size_t)(semicolon - stack) : length;
@@ -793,27 +746,12 @@ static int run_stacks(const Args *args) {
     if (open_input(args->files[0], &in) != 0) {
         return 1;
     }
-    int status;
-    if (in.kind == CG_CACHEGRIND) {
-        status = refuse_cachegrind(&in);
-    } else if (in.kind == CG_CALLGRIND) {
-        Callgrind graph;
-        FoldResult folded;
-        status = fold_input(&in, &graph, &folded);
-        for (size_t i = 0; status == 0 && i < folded.count; i++) {
-            write_stack(folded.lines[i].count, folded.lines[i].stack,
-                        strlen(folded.lines[i].stack));
-        }
-        fold_free(&folded);
-        callgrind_free(&graph);
-    } else {
-        FoldedFile file;
-        status = read_folded(&in, &file);
-        for (size_t i = 0; status == 0 && i < file.count; i++) {
-            write_stack(file.lines[i].count, file.lines[i].stack, file.lines[i].length);
-        }
-        folded_free(&file);
+    Stacks stacks;
+    int status = read_stacks(&in, &stacks);
+    for (size_t i = 0; status == 0 && i < stacks.count; i++) {
+        write_stack(&stacks.lines[i]);
     }
+    free_stacks(&stacks);
     close_input(&in);
     return finish_output(status);
 }
