@@ -345,6 +345,12 @@ static int refuse_profile(const Input *in, const char *command) {
     return 1;
 }
 
+/* A reader's failure: its message ("FILE:LINE: why"), NULL when it ran out of memory. */
+static int reader_failed(const char *error) {
+    fprintf(stderr, "dripprof: %s\n", error ? error : "out of memory");
+    return 1;
+}
+
 static int read_callgrind(const Input *in, Callgrind *graph) {
     if (in->kind == CG_CACHEGRIND) {
         memset(graph, 0, sizeof *graph);
@@ -352,11 +358,7 @@ static int read_callgrind(const Input *in, Callgrind *graph) {
     }
     int status = in->data ? callgrind_read_buffer(in->name, in->data, in->length, graph)
                           : callgrind_read_file(in->path, graph);
-    if (status != 0) {
-        fprintf(stderr, "dripprof: %s\n", graph->error ? graph->error : "out of memory");
-        return 1;
-    }
-    return 0;
+    return status != 0 ? reader_failed(graph->error) : 0;
 }
 
 static int fold_input(const Input *in, Callgrind *graph, FoldResult *folded) {
@@ -375,11 +377,7 @@ static int fold_input(const Input *in, Callgrind *graph, FoldResult *folded) {
 static int read_folded(const Input *in, FoldedFile *file) {
     int status = in->data ? folded_read_buffer(in->name, in->data, in->length, file)
                           : folded_read_file(in->path, file);
-    if (status != 0) {
-        fprintf(stderr, "dripprof: %s\n", file->error ? file->error : "out of memory");
-        return 1;
-    }
-    return 0;
+    return status != 0 ? reader_failed(file->error) : 0;
 }
 
 /* The stacks of folded stacks or of a callgrind profile, one FoldedLine each: a folded
@@ -482,7 +480,7 @@ static int run_flame(const Args *args) {
                      : folded_each_file(path, diff_reader_visit, &reader, &read_error);
     const char *error = "out of memory";
     if (status != 0) {
-        fprintf(stderr, "dripprof: %s\n", read_error ? read_error : "out of memory");
+        reader_failed(read_error);
     } else if (trie_finish(&trie) != 0) {
         fprintf(stderr, "dripprof: %s: %s\n", path, error);
         status = 1;
@@ -657,8 +655,7 @@ static int read_annotate(const char *path, bool all, const Checker *checker, Ann
         refused = annotate_table(in.name, &text, answers, all, table, &error) != 0;
     }
     if (refused) {
-        fprintf(stderr, "dripprof: %s\n", error ? error : "out of memory");
-        status = 1;
+        status = reader_failed(error);
     }
     free(error);
     free(answers);
