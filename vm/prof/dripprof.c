@@ -196,6 +196,15 @@ static const char rows_help[] =
 
 typedef struct Command Command;
 
+/* An input as given on the command line: a file, or standard input read whole. */
+typedef struct {
+    const char *path; /* as given */
+    const char *name; /* in messages: the path, or "<stdin>" */
+    char *data;       /* standard input's bytes; NULL for a file */
+    size_t length;
+    CgKind kind;
+} Input;
+
 /* A command's arguments, its options read and its files counted (parse_args). */
 typedef struct {
     const Command *command;
@@ -207,6 +216,7 @@ typedef struct {
     FlameOptions flame;    /* flame's options, defaults filled in */
     const char *countname; /* --countname, or NULL (top then names the profile's event) */
     size_t limit;          /* top --limit; 0 for all rows */
+    Input in;              /* files[0], opened by main for the commands with `input` */
 } Args;
 
 struct Command {
@@ -216,7 +226,8 @@ struct Command {
     const char *file;             /* the FILE operand, for "no FILE given"; NULL: run checks */
     bool names_follow;            /* operands after the file are names (calls' FUNCTIONs) */
     const char *needs;            /* the function that makes --with required, or NULL */
-    int (*run)(const Args *args); /* an exit status */
+    bool input;                   /* main opens files[0] as args->in (and closes it) */
+    int (*run)(Args *args);       /* an exit status */
 };
 
 static int usage_error(const Command *command, const char *fmt, ...) {
@@ -261,15 +272,6 @@ static int writer_failed(const char *path, const char *error) {
 }
 
 /* ---- inputs -------------------------------------------------------------------------- */
-
-/* An input as given on the command line: a file, or standard input read whole. */
-typedef struct {
-    const char *path; /* as given */
-    const char *name; /* in messages: the path, or "<stdin>" */
-    char *data;       /* standard input's bytes; NULL for a file */
-    size_t length;
-    CgKind kind;
-} Input;
 
 /* What the file at path is, from its first bytes (CG_NONE when it cannot be read: the
  * reader then says why). */
@@ -427,14 +429,11 @@ static void free_stacks(Stacks *stacks) {
 
 /* ---- fold ---------------------------------------------------------------------------- */
 
-static int run_fold(const Args *args) {
-    Input in;
-    if (open_input(args->files[0], &in) != 0) {
-        return 1;
-    }
+static int run_fold(Args *args) {
+    Input *in = &args->in;
     Callgrind graph;
     FoldResult folded;
-    int status = fold_input(&in, &graph, &folded);
+    int status = fold_input(in, &graph, &folded);
     for (size_t i = 0; status == 0 && i < folded.count; i++) {
         printf("%s %" PRIu64 "\n", folded.lines[i].stack, folded.lines[i].count);
     }
@@ -444,20 +443,19 @@ static int run_fold(const Args *args) {
                 "dripprof fold: %s: %zu lines, total %" PRIu64 " %s (totals: %" PRIu64
                 "%s), %zu functions, %zu arcs; %s (%zu shared non-leaf functions, %zu arcs cut "
                 "from cycles, %zu self-loops dropped)\n",
-                in.name, folded.count, folded.total, graph.event, graph.totals,
+                in->name, folded.count, folded.total, graph.event, graph.totals,
                 graph.parts > 1 ? ", the sum of the parts" : "", graph.function_count,
                 graph.arc_count, folded.exact ? "exact stacks" : "approximate stacks",
                 folded.shared, folded.cut_arcs, folded.self_loops);
     }
     fold_free(&folded);
     callgrind_free(&graph);
-    close_input(&in);
     return status;
 }
 
 /* ---- flame --------------------------------------------------------------------------- */
 
-static int run_flame(const Args *args) {
+static int run_flame(Args *args) {
     const char *path = args->files[0];
     /* Streamed: the input is never held in memory, only its distinct stacks. So only a
      * file is looked at first; standard input must be folded stacks. */
@@ -525,15 +523,12 @@ static int write_top(const Input *in, const FoldedLine *stacks, size_t count, To
     return status;
 }
 
-static int run_top(const Args *args) {
-    Input in;
-    if (open_input(args->files[0], &in) != 0) {
-        return 1;
-    }
+static int run_top(Args *args) {
+    Input *in = &args->in;
     Stacks stacks;
-    int status = read_stacks(&in, &stacks);
-    bool profile = in.kind == CG_CALLGRIND;
-    TopReport report = {.source = in.name,
+    int status = read_stacks(in, &stacks);
+    bool profile = in->kind == CG_CALLGRIND;
+    TopReport report = {.source = in->name,
                         .kind =
                             profile ? "callgrind.out, folded by dripprof fold" : "folded stacks",
                         .countname = args->countname ? args->countname
@@ -542,14 +537,13 @@ static int run_top(const Args *args) {
                         .limit = args->limit,
                         .total = stacks.folded.total};
     if (status == 0 && !profile && folded_total(&stacks.file, &report.total) != 0) {
-        status = writer_failed(in.name, "the counts add up to more than 64 bits");
+        status = writer_failed(in->name, "the counts add up to more than 64 bits");
     } else if (status == 0 && !profile && stacks.count == 0) {
-        status = writer_failed(in.name, "no stacks in the file");
+        status = writer_failed(in->name, "no stacks in the file");
     } else if (status == 0) {
-        status = write_top(&in, stacks.lines, stacks.count, &report, &args->checker);
+        status = write_top(in, stacks.lines, stacks.count, &report, &args->checker);
     }
     free_stacks(&stacks);
-    close_input(&in);
     return finish_output(status);
 }
 
@@ -587,20 +581,17 @@ static bool is_named(char **wanted, int count, const char *name) {
     return false;
 }
 
-static int run_calls(const Args *args) {
+static int run_calls(Args *args) {
     char **wanted = args->files + 1;
     int nwanted = args->nfiles - 1;
-    Input in;
-    if (open_input(args->files[0], &in) != 0) {
-        return 1;
-    }
+    Input *in = &args->in;
     Callgrind graph;
-    int status = read_callgrind(&in, &graph);
+    int status = read_callgrind(in, &graph);
     char **names = status == 0 ? fold_clean_names(&graph) : NULL;
     Cost *calls = NULL;
     size_t count = 0;
     if (status == 0 && (names == NULL || count_calls(&graph, names, &calls, &count) != 0)) {
-        status = writer_failed(in.name, "out of memory or a call count above 64 bits");
+        status = writer_failed(in->name, "out of memory or a call count above 64 bits");
     }
     for (size_t k = 0; status == 0 && k < count; k++) {
         if (nwanted == 0 ? calls[k].cost > 0 : is_named(wanted, nwanted, calls[k].name)) {
@@ -621,7 +612,6 @@ static int run_calls(const Args *args) {
         fold_free_names(names, graph.function_count);
     }
     callgrind_free(&graph);
-    close_input(&in);
     return finish_output(status);
 }
 
@@ -639,20 +629,19 @@ static int read_whole(Input *in) {
 
 /* Reads callgrind_annotate output, its rows answered by the checker's parse_row(): the
  * function table, or (all) every row anywhere. 0, or an exit status after the message. */
-static int read_annotate(const char *path, bool all, const Checker *checker, AnnotateTable *table) {
+static int read_annotate(Input *in, bool all, const Checker *checker, AnnotateTable *table) {
     *table = (AnnotateTable){0};
-    Input in;
-    int status = open_input(path, &in) != 0 || read_whole(&in) != 0 ? 1 : 0;
+    int status = read_whole(in);
     AnnotateText text = {0};
     AnnotateRow *answers = NULL;
     char *error = NULL;
     bool refused =
-        status == 0 && annotate_split(in.name, in.data, in.length, all, &text, &error) != 0;
+        status == 0 && annotate_split(in->name, in->data, in->length, all, &text, &error) != 0;
     if (status == 0 && !refused) {
-        status = checker_parse_row(checker, in.name, &text, &answers);
+        status = checker_parse_row(checker, in->name, &text, &answers);
     }
     if (status == 0 && !refused) {
-        refused = annotate_table(in.name, &text, answers, all, table, &error) != 0;
+        refused = annotate_table(in->name, &text, answers, all, table, &error) != 0;
     }
     if (refused) {
         status = reader_failed(error);
@@ -660,14 +649,13 @@ static int read_annotate(const char *path, bool all, const Checker *checker, Ann
     free(error);
     free(answers);
     annotate_free_text(&text);
-    close_input(&in);
     return status;
 }
 
-static int run_files(const Args *args) {
+static int run_files(Args *args) {
     const char *path = args->files[0];
     AnnotateTable table;
-    int status = read_annotate(path, false, &args->checker, &table);
+    int status = read_annotate(&args->in, false, &args->checker, &table);
     Cost *files = NULL;
     size_t count = 0;
     if (status == 0 && annotate_sum_by_file(&table, &files, &count) != 0) {
@@ -702,10 +690,9 @@ static void write_row(size_t line, const AnnotateRow *row) {
     putchar('\n');
 }
 
-static int run_rows(const Args *args) {
-    const char *path = args->files[0];
+static int run_rows(Args *args) {
     AnnotateTable table;
-    int status = read_annotate(path, !args->table_only, &args->checker, &table);
+    int status = read_annotate(&args->in, !args->table_only, &args->checker, &table);
     if (status == 0 && args->table_only) {
         AnnotateRow total = {.is_row = true,
                              .ir = table.total,
@@ -738,18 +725,14 @@ static void write_stack(const FoldedLine *line) {
     putchar('\n');
 }
 
-static int run_stacks(const Args *args) {
-    Input in;
-    if (open_input(args->files[0], &in) != 0) {
-        return 1;
-    }
+static int run_stacks(Args *args) {
+    Input *in = &args->in;
     Stacks stacks;
-    int status = read_stacks(&in, &stacks);
+    int status = read_stacks(in, &stacks);
     for (size_t i = 0; status == 0 && i < stacks.count; i++) {
         write_stack(&stacks.lines[i]);
     }
     free_stacks(&stacks);
-    close_input(&in);
     return finish_output(status);
 }
 
@@ -770,7 +753,7 @@ static int plain_folded(const char *name, const FoldedFile *file) {
     return 0;
 }
 
-static int run_diff(const Args *args) {
+static int run_diff(Args *args) {
     const Command *command = args->command;
     if (args->nfiles != 2) {
         return usage_error(command, "give two folded-stacks files, BEFORE and AFTER");
@@ -925,7 +908,7 @@ static const struct option checker_options[] = {CHECKER_OPTIONS, HELP_OPTION, EN
 static const Command commands[] = {
     {"fold", fold_help,
      (const struct option[]){{"stats", no_argument, NULL, 's'}, HELP_OPTION, END_OF_OPTIONS},
-     "callgrind.out file", false, NULL, run_fold},
+     "callgrind.out file", false, NULL, true, run_fold},
     {"flame", flame_help,
      (const struct option[]){{"title", required_argument, NULL, 't'},
                              {"countname", required_argument, NULL, 'c'},
@@ -933,23 +916,23 @@ static const Command commands[] = {
                              {"minwidth", required_argument, NULL, 'm'},
                              HELP_OPTION,
                              END_OF_OPTIONS},
-     "folded-stacks file", false, NULL, run_flame},
+     "folded-stacks file", false, NULL, false, run_flame},
     {"top", top_help,
      (const struct option[]){{"limit", required_argument, NULL, 'l'},
                              {"countname", required_argument, NULL, 'c'},
                              CHECKER_OPTIONS,
                              HELP_OPTION,
                              END_OF_OPTIONS},
-     "file", false, NULL, run_top},
-    {"calls", calls_help, only_help, "callgrind.out file", true, NULL, run_calls},
+     "file", false, NULL, true, run_top},
+    {"calls", calls_help, only_help, "callgrind.out file", true, NULL, true, run_calls},
     {"files", files_help, checker_options, "callgrind_annotate output file", false, "parse_row",
-     run_files},
-    {"diff", diff_help, only_help, NULL, false, NULL, run_diff},
-    {"stacks", stacks_help, only_help, "file", false, NULL, run_stacks},
+     true, run_files},
+    {"diff", diff_help, only_help, NULL, false, NULL, false, run_diff},
+    {"stacks", stacks_help, only_help, "file", false, NULL, true, run_stacks},
     {"rows", rows_help,
      (const struct option[]){
          {"table", no_argument, NULL, 'T'}, CHECKER_OPTIONS, HELP_OPTION, END_OF_OPTIONS},
-     "callgrind_annotate output file", false, "parse_row", run_rows},
+     "callgrind_annotate output file", false, "parse_row", true, run_rows},
 };
 
 int main(int argc, char **argv) {
@@ -968,7 +951,14 @@ int main(int argc, char **argv) {
             flame_default_options(&args.flame);
             /* the command's own arguments, with its name in argv[0] as getopt expects */
             int status = parse_args(argc - 1, argv + 1, &args);
-            return status >= 0 ? status : commands[i].run(&args);
+            if (status < 0 && commands[i].input && open_input(args.files[0], &args.in) != 0) {
+                status = 1;
+            }
+            if (status < 0) {
+                status = commands[i].run(&args);
+                close_input(&args.in);
+            }
+            return status;
         }
     }
     fprintf(stderr, "dripprof: unknown command '%s'\n\n%s", name, main_help);
