@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 uint64_t intern_hash(const void *bytes, size_t length) {
     const unsigned char *p = bytes;
     uint64_t hash = 14695981039346656037u;
@@ -81,15 +83,11 @@ int64_t intern_add(Intern *table, const void *bytes, size_t length) {
     if (table->slots[i] != 0) {
         return (int64_t)table->slots[i] - 1;
     }
-    if (table->count == table->key_capacity) {
-        size_t capacity = table->key_capacity ? table->key_capacity * 2 : 256;
-        InternKey *keys = realloc(table->keys, capacity * sizeof *keys);
-        if (keys == NULL) {
-            return -1;
-        }
-        table->keys = keys;
-        table->key_capacity = capacity;
+    InternKey *keys = grow(table->keys, &table->key_capacity, table->count + 1, sizeof *keys, 256);
+    if (keys == NULL) {
+        return -1;
     }
+    table->keys = keys;
     char *copy = arena_copy(&table->bytes, bytes, length);
     if (copy == NULL) {
         return -1;

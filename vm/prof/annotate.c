@@ -11,20 +11,12 @@
  */
 #include "annotate.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "message.h"
-
-static int fail(char **error, const char *name, size_t line, const char *fmt, ...) {
-    va_list args;
-    va_start(args, fmt);
-    *error = message_at(name, line, fmt, args);
-    va_end(args);
-    return -1;
-}
 
 /* Whether every byte of text[0..length) is in set. */
 static bool only(const char *text, size_t length, const char *set) {
@@ -108,22 +100,22 @@ int annotate_split(const char *name, const char *data, size_t length, bool all, 
     *text = (AnnotateText){0};
     *error = NULL;
     if (split_lines(data, length, text) != 0) {
-        return fail(error, name, 0, "out of memory");
+        return message_fail(error, name, 0, "out of memory");
     }
     Section where = BEFORE;
     while (text->asked < text->count && where != DONE) {
         const AnnotateLine *line = &text->lines[text->asked++];
         if (memchr(line->bytes, '\0', line->length) != NULL) {
-            return fail(error, name, text->asked, "binary data (NUL byte)");
+            return message_fail(error, name, text->asked, "binary data (NUL byte)");
         }
         step(&where, line, all);
     }
     if (text->count == 0 && all) {
-        return fail(error, name, 0, "no row with a count (not callgrind_annotate output?)");
+        return message_fail(error, name, 0, "no row with a count (not callgrind_annotate output?)");
     }
     if (!all && where == BEFORE) {
-        return fail(error, name, text->count,
-                    "no \"Ir  file:function\" table (not callgrind_annotate output?)");
+        return message_fail(error, name, text->count,
+                            "no \"Ir  file:function\" table (not callgrind_annotate output?)");
     }
     return 0;
 }
@@ -134,21 +126,18 @@ void annotate_free_text(AnnotateText *text) {
 }
 
 static int add_row(AnnotateTable *t, size_t *capacity, AnnotateRow row, size_t line) {
-    if (t->count == *capacity) {
-        size_t grown_capacity = *capacity ? *capacity * 2 : 64;
-        AnnotateRow *grown = realloc(t->rows, grown_capacity * sizeof *grown);
-        if (grown != NULL) {
-            t->rows = grown;
-        }
-        size_t *grown_lines = realloc(t->lines, grown_capacity * sizeof *grown_lines);
-        if (grown_lines != NULL) {
-            t->lines = grown_lines;
-        }
-        if (grown == NULL || grown_lines == NULL) {
-            return -1;
-        }
-        *capacity = grown_capacity;
+    /* rows first: *capacity, shared, only grows once both have the room */
+    size_t rows_capacity = *capacity;
+    AnnotateRow *rows = grow(t->rows, &rows_capacity, t->count + 1, sizeof *rows, 64);
+    if (rows == NULL) {
+        return -1;
     }
+    t->rows = rows;
+    size_t *lines = grow(t->lines, capacity, t->count + 1, sizeof *lines, 64);
+    if (lines == NULL) {
+        return -1;
+    }
+    t->lines = lines;
     t->lines[t->count] = line;
     t->rows[t->count++] = row;
     return 0;
@@ -165,11 +154,11 @@ static int take_answer(AnnotateTable *t, size_t *capacity, AnnotateRow *row, siz
         t->total_line = number;
     } else if (row->is_row && (all || where == TABLE)) {
         if (add_row(t, capacity, *row, number) != 0) {
-            return fail(error, name, number, "out of memory");
+            return message_fail(error, name, number, "out of memory");
         }
         row->name = NULL; /* the table's now */
     } else if (!row->is_row && where == TABLE) {
-        return fail(error, name, number, "not a function row inside the function table");
+        return message_fail(error, name, number, "not a function row inside the function table");
     }
     return 0;
 }
@@ -189,10 +178,10 @@ int annotate_table(const char *name, const AnnotateText *text, AnnotateRow *answ
         answers[i].name = NULL;
     }
     if (status == 0 && all && table->count == 0) {
-        status =
-            fail(error, name, text->count, "no row with a count (not callgrind_annotate output?)");
+        status = message_fail(error, name, text->count,
+                              "no row with a count (not callgrind_annotate output?)");
     } else if (status == 0 && !all && !table->has_total) {
-        status = fail(error, name, 0, "no PROGRAM TOTALS row");
+        status = message_fail(error, name, 0, "no PROGRAM TOTALS row");
     }
     return status;
 }

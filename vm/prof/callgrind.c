@@ -47,6 +47,7 @@
 #include <string.h>
 
 #include "decimal.h"
+#include "grow.h"
 #include "message.h"
 #include "slurp.h"
 
@@ -155,19 +156,17 @@ static int64_t add_name(Reader *r, const char *name, size_t length) {
 
 static int set_id(Reader *r, IdTable *table, uint64_t id, int64_t name) {
     if (id >= table->capacity) {
-        size_t capacity = table->capacity ? table->capacity : 64;
-        while (capacity <= id) {
-            capacity *= 2;
-        }
-        int64_t *names = realloc(table->names, capacity * sizeof *names);
+        size_t old = table->capacity;
+        int64_t *names =
+            id < SIZE_MAX ? grow(table->names, &table->capacity, (size_t)id + 1, sizeof *names, 64)
+                          : NULL;
         if (names == NULL) {
             return fail(r, "out of memory");
         }
-        for (size_t i = table->capacity; i < capacity; i++) {
+        for (size_t i = old; i < table->capacity; i++) {
             names[i] = NO_ID;
         }
         table->names = names;
-        table->capacity = capacity;
     }
     table->names[id] = name;
     return 0;
@@ -211,28 +210,20 @@ static int64_t read_name(Reader *r, IdTable *table, const char *text, const char
 
 /* The number of the pair (a, b) in keys; -1 when out of memory. When the
  * pair is new (its number equals *count), the caller's array of element_size
- * bytes is grown to hold it and *count is advanced. */
+ * bytes is grown to hold it and *count is advanced; its element is zero, as
+ * grow zeroes what it adds and nothing is written past *count. */
 static int64_t pair_index(Reader *r, Intern *keys, uint32_t a, uint32_t b, void **array,
                           size_t *count, size_t *capacity, size_t element_size) {
     uint32_t key[2] = {a, b};
     int64_t index = intern_add(keys, key, sizeof key);
-    if (index >= 0 && (size_t)index == *count && *count == *capacity) {
-        size_t grown_capacity = *capacity ? *capacity * 2 : 256;
-        void *grown = realloc(*array, grown_capacity * element_size);
-        if (grown == NULL) {
-            index = -1;
-        } else {
-            *array = grown;
-            *capacity = grown_capacity;
-        }
-    }
-    if (index < 0) {
+    void *grown = index >= 0 ? grow(*array, capacity, *count + 1, element_size, 256) : NULL;
+    if (grown == NULL) {
         fail(r, "out of memory");
         return -1;
     }
+    *array = grown;
     if ((size_t)index == *count) {
         (*count)++;
-        memset((char *)*array + (size_t)index * element_size, 0, element_size);
     }
     return index;
 }

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 void costs_init(CostSums *sums) {
     intern_init(&sums->names);
     sums->sums = NULL;
@@ -21,16 +23,11 @@ int costs_add(CostSums *sums, const char *name, size_t length, uint64_t cost) {
     if (k < 0) {
         return -1;
     }
-    if ((size_t)k >= sums->capacity) {
-        size_t capacity = sums->capacity ? sums->capacity * 2 : 256;
-        uint64_t *grown = realloc(sums->sums, capacity * sizeof *grown);
-        if (grown == NULL) {
-            return -1;
-        }
-        memset(grown + sums->capacity, 0, (capacity - sums->capacity) * sizeof *grown);
-        sums->sums = grown;
-        sums->capacity = capacity;
+    uint64_t *grown = grow(sums->sums, &sums->capacity, (size_t)k + 1, sizeof *grown, 256);
+    if (grown == NULL) {
+        return -1;
     }
+    sums->sums = grown;
     if (cost > UINT64_MAX - sums->sums[k]) {
         return -1;
     }

@@ -194,10 +194,41 @@ static const char rows_help[] =
 
 /* ---- the command line ------------------------------------------------------------ */
 
+typedef struct Command Command;
+
+/* An input as given on the command line: a file, or standard input read whole. */
 typedef struct {
+    const char *path; /* as given */
+    const char *name; /* in messages: the path, or "<stdin>" */
+    char *data;       /* standard input's bytes; NULL for a file */
+    size_t length;
+    CgKind kind;
+} Input;
+
+/* A command's arguments, its options read and its files counted (parse_args). */
+typedef struct {
+    const Command *command;
+    char **files; /* the operands after the options */
+    int nfiles;
+    Checker checker;       /* --with, --sandbox (top, files, rows) */
+    bool stats;            /* fold --stats */
+    bool table_only;       /* rows --table */
+    FlameOptions flame;    /* flame's options, defaults filled in */
+    const char *countname; /* --countname, or NULL (top then names the profile's event) */
+    size_t limit;          /* top --limit; 0 for all rows */
+    Input in;              /* files[0], opened by main for the commands with `input` */
+} Args;
+
+struct Command {
     const char *name; /* "fold" */
     const char *help;
-} Command;
+    const struct option *options; /* --help among them */
+    const char *file;             /* the FILE operand, for "no FILE given"; NULL: run checks */
+    bool names_follow;            /* operands after the file are names (calls' FUNCTIONs) */
+    const char *needs;            /* the function that makes --with required, or NULL */
+    bool input;                   /* main opens files[0] as args->in (and closes it) */
+    int (*run)(Args *args);       /* an exit status */
+};
 
 static int usage_error(const Command *command, const char *fmt, ...) {
     va_list args;
@@ -207,69 +238,6 @@ static int usage_error(const Command *command, const char *fmt, ...) {
     fprintf(stderr, "\n\n%s", command->help);
     va_end(args);
     return 2;
-}
-
-/* getopt_long over a command's arguments (argv[0] is the command's name), with dripprof's
- * messages: the option's value, -1 after the last option, or USAGE after printing what
- * was wrong. -h and --help are 'h' for every command. */
-static int next_option(int argc, char **argv, const struct option *options,
-                       const Command *command) {
-    opterr = 0;
-    int option = getopt_long(argc, argv, ":h", options, NULL);
-    if (option == '?') {
-        if (optopt != 0) {
-            usage_error(command, "unknown option -%c", optopt);
-        } else {
-            usage_error(command, "unknown option %s", argv[optind - 1]);
-        }
-        return USAGE;
-    }
-    if (option == ':') {
-        usage_error(command, "%s needs a value", argv[optind - 1]);
-        return USAGE;
-    }
-    return option;
-}
-
-/* The options every command has. */
-#define HELP_OPTION                                                                                \
-    { "help", no_argument, NULL, 'h' }
-#define END_OF_OPTIONS                                                                             \
-    { NULL, 0, NULL, 0 }
-
-/* The options of the commands that ask a checker (top, files, rows). */
-#define WITH_OPTION                                                                                \
-    { "with", required_argument, NULL, 'W' }
-#define SANDBOX_OPTION                                                                             \
-    { "sandbox", required_argument, NULL, 'S' }
-
-/* Takes --with or --sandbox into checker; false for any other option. */
-static bool checker_option(int option, Checker *checker) {
-    if (option == 'W') {
-        checker->program = optarg;
-    } else if (option == 'S') {
-        checker->sandbox = optarg;
-    }
-    return option == 'W' || option == 'S';
-}
-
-/* Reads the options of a command that has none but --help; 0, 1 after printing the help
- * (the command then exits 0), or 2 after a usage error. */
-static int only_help(int argc, char **argv, const Command *command) {
-    static const struct option options[] = {HELP_OPTION, END_OF_OPTIONS};
-    int option = next_option(argc, argv, options, command);
-    if (option == 'h') {
-        fputs(command->help, stdout);
-        return 1;
-    }
-    return option == USAGE ? 2 : 0;
-}
-
-static bool parse_number(const char *text, double *value) {
-    char *end;
-    errno = 0;
-    *value = strtod(text, &end);
-    return end != text && *end == '\0' && errno == 0;
 }
 
 /* ---- output ------------------------------------------------------------------------ */
@@ -304,15 +272,6 @@ static int writer_failed(const char *path, const char *error) {
 }
 
 /* ---- inputs -------------------------------------------------------------------------- */
-
-/* An input as given on the command line: a file, or standard input read whole. */
-typedef struct {
-    const char *path; /* as given */
-    const char *name; /* in messages: the path, or "<stdin>" */
-    char *data;       /* standard input's bytes; NULL for a file */
-    size_t length;
-    CgKind kind;
-} Input;
 
 /* What the file at path is, from its first bytes (CG_NONE when it cannot be read: the
  * reader then says why). */
@@ -388,6 +347,12 @@ static int refuse_profile(const Input *in, const char *command) {
     return 1;
 }
 
+/* A reader's failure: its message ("FILE:LINE: why"), NULL when it ran out of memory. */
+static int reader_failed(const char *error) {
+    fprintf(stderr, "dripprof: %s\n", error ? error : "out of memory");
+    return 1;
+}
+
 static int read_callgrind(const Input *in, Callgrind *graph) {
     if (in->kind == CG_CACHEGRIND) {
         memset(graph, 0, sizeof *graph);
@@ -395,11 +360,7 @@ static int read_callgrind(const Input *in, Callgrind *graph) {
     }
     int status = in->data ? callgrind_read_buffer(in->name, in->data, in->length, graph)
                           : callgrind_read_file(in->path, graph);
-    if (status != 0) {
-        fprintf(stderr, "dripprof: %s\n", graph->error ? graph->error : "out of memory");
-        return 1;
-    }
-    return 0;
+    return status != 0 ? reader_failed(graph->error) : 0;
 }
 
 static int fold_input(const Input *in, Callgrind *graph, FoldResult *folded) {
@@ -418,115 +379,84 @@ static int fold_input(const Input *in, Callgrind *graph, FoldResult *folded) {
 static int read_folded(const Input *in, FoldedFile *file) {
     int status = in->data ? folded_read_buffer(in->name, in->data, in->length, file)
                           : folded_read_file(in->path, file);
-    if (status != 0) {
-        fprintf(stderr, "dripprof: %s\n", file->error ? file->error : "out of memory");
+    return status != 0 ? reader_failed(file->error) : 0;
+}
+
+/* The stacks of folded stacks or of a callgrind profile, one FoldedLine each: a folded
+ * file's lines in file order (repeats kept), a profile's as `dripprof fold` prints them. */
+typedef struct {
+    Callgrind graph; /* a profile's (its event names the counts); zeroed for folded stacks */
+    FoldResult folded;
+    FoldedFile file;
+    FoldedLine *lines; /* file.lines, or a malloc'd view of folded.lines */
+    size_t count;
+} Stacks;
+
+/* 0, or 1 after the message (a cachegrind profile has no stacks). free_stacks either way. */
+static int read_stacks(const Input *in, Stacks *stacks) {
+    *stacks = (Stacks){0};
+    if (in->kind != CG_CALLGRIND) {
+        int status =
+            in->kind == CG_CACHEGRIND ? refuse_cachegrind(in) : read_folded(in, &stacks->file);
+        stacks->lines = stacks->file.lines;
+        stacks->count = stacks->file.count;
+        return status;
+    }
+    if (fold_input(in, &stacks->graph, &stacks->folded) != 0) {
         return 1;
+    }
+    const FoldLine *folded = stacks->folded.lines;
+    stacks->lines = malloc((stacks->folded.count + 1) * sizeof *stacks->lines);
+    if (stacks->lines == NULL) {
+        return writer_failed(in->name, "out of memory");
+    }
+    for (; stacks->count < stacks->folded.count; stacks->count++) {
+        const FoldLine *line = &folded[stacks->count];
+        stacks->lines[stacks->count] =
+            (FoldedLine){.stack = line->stack, .length = strlen(line->stack), .count = line->count};
     }
     return 0;
 }
 
-/* The one FILE operand of a command (optind onwards): the path, or NULL after a usage
- * error. */
-static const char *one_file(int argc, char **argv, const Command *command, const char *what) {
-    if (optind >= argc) {
-        usage_error(command, "no %s given", what);
-        return NULL;
+static void free_stacks(Stacks *stacks) {
+    if (stacks->lines != stacks->file.lines) {
+        free(stacks->lines);
     }
-    if (optind + 1 < argc) {
-        usage_error(command, "more than one file (%s)", argv[optind + 1]);
-        return NULL;
-    }
-    return argv[optind];
+    folded_free(&stacks->file);
+    fold_free(&stacks->folded);
+    callgrind_free(&stacks->graph);
 }
 
 /* ---- fold ---------------------------------------------------------------------------- */
 
-static int run_fold(int argc, char **argv) {
-    static const Command command = {"fold", fold_help};
-    static const struct option options[] = {
-        {"stats", no_argument, NULL, 's'}, HELP_OPTION, END_OF_OPTIONS};
-    bool stats = false;
-    for (int option; (option = next_option(argc, argv, options, &command)) != -1;) {
-        switch (option) {
-        case 's': stats = true; break;
-        case 'h': fputs(fold_help, stdout); return 0;
-        default: return 2;
-        }
-    }
-    const char *path = one_file(argc, argv, &command, "callgrind.out file");
-    Input in;
-    if (path == NULL || open_input(path, &in) != 0) {
-        return path == NULL ? 2 : 1;
-    }
+static int run_fold(Args *args) {
+    Input *in = &args->in;
     Callgrind graph;
     FoldResult folded;
-    int status = fold_input(&in, &graph, &folded);
+    int status = fold_input(in, &graph, &folded);
     for (size_t i = 0; status == 0 && i < folded.count; i++) {
         printf("%s %" PRIu64 "\n", folded.lines[i].stack, folded.lines[i].count);
     }
     status = finish_output(status);
-    if (status == 0 && stats) {
+    if (status == 0 && args->stats) {
         fprintf(stderr,
                 "dripprof fold: %s: %zu lines, total %" PRIu64 " %s (totals: %" PRIu64
                 "%s), %zu functions, %zu arcs; %s (%zu shared non-leaf functions, %zu arcs cut "
                 "from cycles, %zu self-loops dropped)\n",
-                in.name, folded.count, folded.total, graph.event, graph.totals,
+                in->name, folded.count, folded.total, graph.event, graph.totals,
                 graph.parts > 1 ? ", the sum of the parts" : "", graph.function_count,
                 graph.arc_count, folded.exact ? "exact stacks" : "approximate stacks",
                 folded.shared, folded.cut_arcs, folded.self_loops);
     }
     fold_free(&folded);
     callgrind_free(&graph);
-    close_input(&in);
     return status;
 }
 
 /* ---- flame --------------------------------------------------------------------------- */
 
-static int run_flame(int argc, char **argv) {
-    static const Command command = {"flame", flame_help};
-    static const struct option options[] = {{"title", required_argument, NULL, 't'},
-                                            {"countname", required_argument, NULL, 'c'},
-                                            {"width", required_argument, NULL, 'w'},
-                                            {"minwidth", required_argument, NULL, 'm'},
-                                            HELP_OPTION,
-                                            END_OF_OPTIONS};
-    FlameOptions flame;
-    flame_default_options(&flame);
-    for (int option; (option = next_option(argc, argv, options, &command)) != -1;) {
-        switch (option) {
-        case 't': flame.title = optarg; break;
-        case 'c': flame.countname = optarg; break;
-        case 'w':
-            if (!parse_number(optarg, &flame.width) || flame.width <= 2 * FLAME_SIDE_PAD ||
-                flame.width > MAX_WIDTH) {
-                return usage_error(&command, "--width wants pixels above %d, not %s",
-                                   2 * FLAME_SIDE_PAD, optarg);
-            }
-            break;
-        case 'm': {
-            char number[64];
-            size_t n = strlen(optarg);
-            flame.minwidth_percent = n > 0 && optarg[n - 1] == '%';
-            n -= flame.minwidth_percent;
-            if (n >= sizeof number) {
-                return usage_error(&command, "bad --minwidth %s", optarg);
-            }
-            memcpy(number, optarg, n);
-            number[n] = '\0';
-            if (!parse_number(number, &flame.minwidth) || flame.minwidth < 0) {
-                return usage_error(&command, "bad --minwidth %s", optarg);
-            }
-            break;
-        }
-        case 'h': fputs(flame_help, stdout); return 0;
-        default: return 2;
-        }
-    }
-    const char *path = one_file(argc, argv, &command, "folded-stacks file");
-    if (path == NULL) {
-        return 2;
-    }
+static int run_flame(Args *args) {
+    const char *path = args->files[0];
     /* Streamed: the input is never held in memory, only its distinct stacks. So only a
      * file is looked at first; standard input must be folded stacks. */
     if (refuse_directory(path)) {
@@ -548,14 +478,14 @@ static int run_flame(int argc, char **argv) {
                      : folded_each_file(path, diff_reader_visit, &reader, &read_error);
     const char *error = "out of memory";
     if (status != 0) {
-        fprintf(stderr, "dripprof: %s\n", read_error ? read_error : "out of memory");
+        reader_failed(read_error);
     } else if (trie_finish(&trie) != 0) {
         fprintf(stderr, "dripprof: %s: %s\n", path, error);
         status = 1;
     } else {
         static char buffer[FLAME_OUTPUT_BUFFER];
         setvbuf(stdout, buffer, _IOFBF, sizeof buffer);
-        if (flame_write_trie(&trie, &flame, stdout, &error) != 0) {
+        if (flame_write_trie(&trie, &args->flame, stdout, &error) != 0) {
             status = writer_failed(path, error);
         }
     }
@@ -578,15 +508,10 @@ static int write_top(const Input *in, const FoldedLine *stacks, size_t count, To
     int status =
         checker->program ? checker_inclusive(checker, stacks, count, &inclusive, &ninclusive) : 0;
     if (status == 0) {
-        *report = (TopReport){.source = report->source,
-                              .kind = report->kind,
-                              .countname = report->countname,
-                              .limit = report->limit,
-                              .total = report->total,
-                              .self = self,
-                              .nself = nself,
-                              .inclusive = inclusive,
-                              .ninclusive = ninclusive};
+        report->self = self;
+        report->nself = nself;
+        report->inclusive = inclusive;
+        report->ninclusive = ninclusive;
         status = top_write(report, stdout) != 0 ? writer_failed(in->name, "write error") : 0;
     }
     if (status == 0 && checker->program == NULL) {
@@ -598,88 +523,27 @@ static int write_top(const Input *in, const FoldedLine *stacks, size_t count, To
     return status;
 }
 
-static int top_of_callgrind(const Input *in, TopReport *report, const char *countname,
-                            const Checker *checker) {
-    Callgrind graph;
-    FoldResult folded;
-    int status = fold_input(in, &graph, &folded);
-    FoldedLine *stacks = NULL;
-    if (status == 0) {
-        stacks = malloc((folded.count + 1) * sizeof *stacks);
-        status = stacks == NULL ? writer_failed(in->name, "out of memory") : 0;
-    }
-    if (status == 0) {
-        for (size_t i = 0; i < folded.count; i++) {
-            const char *stack = folded.lines[i].stack;
-            stacks[i] = (FoldedLine){
-                .stack = stack, .length = strlen(stack), .count = folded.lines[i].count};
-        }
-        report->kind = "callgrind.out, folded by dripprof fold";
-        report->countname = countname ? countname : graph.event;
-        report->total = folded.total;
-        status = write_top(in, stacks, folded.count, report, checker);
-    }
-    free(stacks);
-    fold_free(&folded);
-    callgrind_free(&graph);
-    return status;
-}
-
-static int top_of_folded(const Input *in, TopReport *report, const char *countname,
-                         const Checker *checker) {
-    FoldedFile file;
-    int status = read_folded(in, &file);
-    if (status == 0 && folded_total(&file, &report->total) != 0) {
+static int run_top(Args *args) {
+    Input *in = &args->in;
+    Stacks stacks;
+    int status = read_stacks(in, &stacks);
+    bool profile = in->kind == CG_CALLGRIND;
+    TopReport report = {.source = in->name,
+                        .kind =
+                            profile ? "callgrind.out, folded by dripprof fold" : "folded stacks",
+                        .countname = args->countname ? args->countname
+                                     : profile       ? stacks.graph.event
+                                                     : "samples",
+                        .limit = args->limit,
+                        .total = stacks.folded.total};
+    if (status == 0 && !profile && folded_total(&stacks.file, &report.total) != 0) {
         status = writer_failed(in->name, "the counts add up to more than 64 bits");
-    } else if (status == 0 && file.count == 0) {
+    } else if (status == 0 && !profile && stacks.count == 0) {
         status = writer_failed(in->name, "no stacks in the file");
     } else if (status == 0) {
-        report->kind = "folded stacks";
-        report->countname = countname ? countname : "samples";
-        status = write_top(in, file.lines, file.count, report, checker);
+        status = write_top(in, stacks.lines, stacks.count, &report, &args->checker);
     }
-    folded_free(&file);
-    return status;
-}
-
-static int run_top(int argc, char **argv) {
-    static const Command command = {"top", top_help};
-    static const struct option options[] = {{"limit", required_argument, NULL, 'l'},
-                                            {"countname", required_argument, NULL, 'c'},
-                                            WITH_OPTION,
-                                            SANDBOX_OPTION,
-                                            HELP_OPTION,
-                                            END_OF_OPTIONS};
-    TopReport report = {0};
-    Checker checker = {.command = "top"};
-    const char *countname = NULL;
-    for (int option; (option = next_option(argc, argv, options, &command)) != -1;) {
-        uint64_t limit;
-        if (checker_option(option, &checker)) {
-            continue;
-        }
-        switch (option) {
-        case 'l':
-            if (!decimal_parse(optarg, &limit) || limit > SIZE_MAX) {
-                return usage_error(&command, "--limit wants a number, not %s", optarg);
-            }
-            report.limit = (size_t)limit;
-            break;
-        case 'c': countname = optarg; break;
-        case 'h': fputs(top_help, stdout); return 0;
-        default: return 2;
-        }
-    }
-    const char *path = one_file(argc, argv, &command, "file");
-    Input in;
-    if (path == NULL || open_input(path, &in) != 0) {
-        return path == NULL ? 2 : 1;
-    }
-    report.source = in.name;
-    int status = in.kind == CG_CACHEGRIND  ? refuse_cachegrind(&in)
-                 : in.kind == CG_CALLGRIND ? top_of_callgrind(&in, &report, countname, &checker)
-                                           : top_of_folded(&in, &report, countname, &checker);
-    close_input(&in);
+    free_stacks(&stacks);
     return finish_output(status);
 }
 
@@ -717,28 +581,17 @@ static bool is_named(char **wanted, int count, const char *name) {
     return false;
 }
 
-static int run_calls(int argc, char **argv) {
-    static const Command command = {"calls", calls_help};
-    int help = only_help(argc, argv, &command);
-    if (help != 0) {
-        return help == 1 ? 0 : 2;
-    }
-    if (optind >= argc) {
-        return usage_error(&command, "no callgrind.out file given");
-    }
-    char **wanted = argv + optind + 1;
-    int nwanted = argc - optind - 1;
-    Input in;
-    if (open_input(argv[optind], &in) != 0) {
-        return 1;
-    }
+static int run_calls(Args *args) {
+    char **wanted = args->files + 1;
+    int nwanted = args->nfiles - 1;
+    Input *in = &args->in;
     Callgrind graph;
-    int status = read_callgrind(&in, &graph);
+    int status = read_callgrind(in, &graph);
     char **names = status == 0 ? fold_clean_names(&graph) : NULL;
     Cost *calls = NULL;
     size_t count = 0;
     if (status == 0 && (names == NULL || count_calls(&graph, names, &calls, &count) != 0)) {
-        status = writer_failed(in.name, "out of memory or a call count above 64 bits");
+        status = writer_failed(in->name, "out of memory or a call count above 64 bits");
     }
     for (size_t k = 0; status == 0 && k < count; k++) {
         if (nwanted == 0 ? calls[k].cost > 0 : is_named(wanted, nwanted, calls[k].name)) {
@@ -759,7 +612,6 @@ static int run_calls(int argc, char **argv) {
         fold_free_names(names, graph.function_count);
     }
     callgrind_free(&graph);
-    close_input(&in);
     return finish_output(status);
 }
 
@@ -777,72 +629,33 @@ static int read_whole(Input *in) {
 
 /* Reads callgrind_annotate output, its rows answered by the checker's parse_row(): the
  * function table, or (all) every row anywhere. 0, or an exit status after the message. */
-static int read_annotate(const char *path, bool all, const Checker *checker, AnnotateTable *table) {
+static int read_annotate(Input *in, bool all, const Checker *checker, AnnotateTable *table) {
     *table = (AnnotateTable){0};
-    Input in;
-    int status = open_input(path, &in) != 0 || read_whole(&in) != 0 ? 1 : 0;
+    int status = read_whole(in);
     AnnotateText text = {0};
     AnnotateRow *answers = NULL;
     char *error = NULL;
     bool refused =
-        status == 0 && annotate_split(in.name, in.data, in.length, all, &text, &error) != 0;
+        status == 0 && annotate_split(in->name, in->data, in->length, all, &text, &error) != 0;
     if (status == 0 && !refused) {
-        status = checker_parse_row(checker, in.name, &text, &answers);
+        status = checker_parse_row(checker, in->name, &text, &answers);
     }
     if (status == 0 && !refused) {
-        refused = annotate_table(in.name, &text, answers, all, table, &error) != 0;
+        refused = annotate_table(in->name, &text, answers, all, table, &error) != 0;
     }
     if (refused) {
-        fprintf(stderr, "dripprof: %s\n", error ? error : "out of memory");
-        status = 1;
+        status = reader_failed(error);
     }
     free(error);
     free(answers);
     annotate_free_text(&text);
-    close_input(&in);
     return status;
 }
 
-/* The options of files and rows: 0 to go on, -1 after printing the help (exit 0), or the
- * exit status of a usage error. */
-static int annotate_options(int argc, char **argv, const Command *command,
-                            const struct option *options, Checker *checker, bool *table_only) {
-    for (int option; (option = next_option(argc, argv, options, command)) != -1;) {
-        if (checker_option(option, checker)) {
-            continue;
-        }
-        if (option == 't') {
-            *table_only = true;
-        } else if (option == 'h') {
-            fputs(command->help, stdout);
-            return -1;
-        } else {
-            return 2;
-        }
-    }
-    if (checker->program == NULL) {
-        return usage_error(command,
-                           "needs --with CHECKER: a chapter's checker that runs parse_row()");
-    }
-    return 0;
-}
-
-static int run_files(int argc, char **argv) {
-    static const Command command = {"files", files_help};
-    static const struct option options[] = {WITH_OPTION, SANDBOX_OPTION, HELP_OPTION,
-                                            END_OF_OPTIONS};
-    Checker checker = {.command = "files"};
-    bool table_only = true;
-    int status = annotate_options(argc, argv, &command, options, &checker, &table_only);
-    if (status != 0) {
-        return status < 0 ? 0 : status;
-    }
-    const char *path = one_file(argc, argv, &command, "callgrind_annotate output file");
-    if (path == NULL) {
-        return 2;
-    }
+static int run_files(Args *args) {
+    const char *path = args->files[0];
     AnnotateTable table;
-    status = read_annotate(path, false, &checker, &table);
+    int status = read_annotate(&args->in, false, &args->checker, &table);
     Cost *files = NULL;
     size_t count = 0;
     if (status == 0 && annotate_sum_by_file(&table, &files, &count) != 0) {
@@ -877,26 +690,10 @@ static void write_row(size_t line, const AnnotateRow *row) {
     putchar('\n');
 }
 
-static int run_rows(int argc, char **argv) {
-    static const Command command = {"rows", rows_help};
-    static const struct option options[] = {{"table", no_argument, NULL, 't'},
-                                            WITH_OPTION,
-                                            SANDBOX_OPTION,
-                                            HELP_OPTION,
-                                            END_OF_OPTIONS};
-    Checker checker = {.command = "rows"};
-    bool table_only = false;
-    int status = annotate_options(argc, argv, &command, options, &checker, &table_only);
-    if (status != 0) {
-        return status < 0 ? 0 : status;
-    }
-    const char *path = one_file(argc, argv, &command, "callgrind_annotate output file");
-    if (path == NULL) {
-        return 2;
-    }
+static int run_rows(Args *args) {
     AnnotateTable table;
-    status = read_annotate(path, !table_only, &checker, &table);
-    if (status == 0 && table_only) {
+    int status = read_annotate(&args->in, !args->table_only, &args->checker, &table);
+    if (status == 0 && args->table_only) {
         AnnotateRow total = {.is_row = true,
                              .ir = table.total,
                              .has_pct = table.total_has_pct,
@@ -914,8 +711,10 @@ static int run_rows(int argc, char **argv) {
 /* ---- stacks ------------------------------------------------------------------------------- */
 
 /* One stack as a record: the count, then each frame. */
-static void write_stack(uint64_t count, const char *stack, size_t length) {
-    printf("%" PRIu64, count);
+static void write_stack(const FoldedLine *line) {
+    const char *stack = line->stack;
+    size_t length = line->length;
+    printf("%" PRIu64, line->count);
     for (size_t start = 0; start <= length;) {
         const char *semicolon = memchr(stack + start, ';', length - start);
         size_t end = semicolon ? (size_t)(semicolon - stack) : length;
@@ -926,39 +725,14 @@ static void write_stack(uint64_t count, const char *stack, size_t length) {
     putchar('\n');
 }
 
-static int run_stacks(int argc, char **argv) {
-    static const Command command = {"stacks", stacks_help};
-    int help = only_help(argc, argv, &command);
-    if (help != 0) {
-        return help == 1 ? 0 : 2;
+static int run_stacks(Args *args) {
+    Input *in = &args->in;
+    Stacks stacks;
+    int status = read_stacks(in, &stacks);
+    for (size_t i = 0; status == 0 && i < stacks.count; i++) {
+        write_stack(&stacks.lines[i]);
     }
-    const char *path = one_file(argc, argv, &command, "file");
-    Input in;
-    if (path == NULL || open_input(path, &in) != 0) {
-        return path == NULL ? 2 : 1;
-    }
-    int status;
-    if (in.kind == CG_CACHEGRIND) {
-        status = refuse_cachegrind(&in);
-    } else if (in.kind == CG_CALLGRIND) {
-        Callgrind graph;
-        FoldResult folded;
-        status = fold_input(&in, &graph, &folded);
-        for (size_t i = 0; status == 0 && i < folded.count; i++) {
-            write_stack(folded.lines[i].count, folded.lines[i].stack,
-                        strlen(folded.lines[i].stack));
-        }
-        fold_free(&folded);
-        callgrind_free(&graph);
-    } else {
-        FoldedFile file;
-        status = read_folded(&in, &file);
-        for (size_t i = 0; status == 0 && i < file.count; i++) {
-            write_stack(file.lines[i].count, file.lines[i].stack, file.lines[i].length);
-        }
-        folded_free(&file);
-    }
-    close_input(&in);
+    free_stacks(&stacks);
     return finish_output(status);
 }
 
@@ -979,18 +753,14 @@ static int plain_folded(const char *name, const FoldedFile *file) {
     return 0;
 }
 
-static int run_diff(int argc, char **argv) {
-    static const Command command = {"diff", diff_help};
-    int help = only_help(argc, argv, &command);
-    if (help != 0) {
-        return help == 1 ? 0 : 2;
+static int run_diff(Args *args) {
+    const Command *command = args->command;
+    if (args->nfiles != 2) {
+        return usage_error(command, "give two folded-stacks files, BEFORE and AFTER");
     }
-    if (argc - optind != 2) {
-        return usage_error(&command, "give two folded-stacks files, BEFORE and AFTER");
-    }
-    char **paths = argv + optind;
+    char **paths = args->files;
     if (strcmp(paths[0], "-") == 0 && strcmp(paths[1], "-") == 0) {
-        return usage_error(&command, "only one of the files can be stdin");
+        return usage_error(command, "only one of the files can be stdin");
     }
     Input inputs[2] = {{0}, {0}};
     FoldedFile files[2];
@@ -1026,31 +796,171 @@ static int run_diff(int argc, char **argv) {
     return finish_output(status);
 }
 
-/* ---- main ---------------------------------------------------------------------------- */
+/* ---- options and main ------------------------------------------------------------------ */
+
+static bool parse_number(const char *text, double *value) {
+    char *end;
+    errno = 0;
+    *value = strtod(text, &end);
+    return end != text && *end == '\0' && errno == 0;
+}
+
+/* getopt_long over a command's arguments (argv[0] is the command's name), with dripprof's
+ * messages: the option's value, -1 after the last option, or USAGE after printing what
+ * was wrong. -h and --help are 'h' for every command. */
+static int next_option(int argc, char **argv, const Command *command) {
+    opterr = 0;
+    int option = getopt_long(argc, argv, ":h", command->options, NULL);
+    if (option == '?') {
+        if (optopt != 0) {
+            usage_error(command, "unknown option -%c", optopt);
+        } else {
+            usage_error(command, "unknown option %s", argv[optind - 1]);
+        }
+        return USAGE;
+    }
+    if (option == ':') {
+        usage_error(command, "%s needs a value", argv[optind - 1]);
+        return USAGE;
+    }
+    return option;
+}
+
+/* --minwidth PX or N%. */
+static bool parse_minwidth(const char *text, FlameOptions *flame) {
+    char number[64];
+    size_t n = strlen(text);
+    flame->minwidth_percent = n > 0 && text[n - 1] == '%';
+    n -= flame->minwidth_percent;
+    if (n >= sizeof number) {
+        return false;
+    }
+    memcpy(number, text, n);
+    number[n] = '\0';
+    return parse_number(number, &flame->minwidth) && flame->minwidth >= 0;
+}
+
+/* Reads the options of args->command into args and counts its files: -1 to run it, or
+ * the exit status (0 after printing the help, 2 after a usage error). Each command's
+ * table admits only its own options, so one switch serves them all. */
+static int parse_args(int argc, char **argv, Args *args) {
+    const Command *command = args->command;
+    for (int option; (option = next_option(argc, argv, command)) != -1;) {
+        uint64_t limit;
+        FlameOptions *flame = &args->flame;
+        switch (option) {
+        case 'h': fputs(command->help, stdout); return 0;
+        case 'W': args->checker.program = optarg; break;
+        case 'S': args->checker.sandbox = optarg; break;
+        case 's': args->stats = true; break;
+        case 'T': args->table_only = true; break;
+        case 't': flame->title = optarg; break;
+        case 'c': args->countname = flame->countname = optarg; break;
+        case 'w':
+            if (!parse_number(optarg, &flame->width) || flame->width <= 2 * FLAME_SIDE_PAD ||
+                flame->width > MAX_WIDTH) {
+                return usage_error(command, "--width wants pixels above %d, not %s",
+                                   2 * FLAME_SIDE_PAD, optarg);
+            }
+            break;
+        case 'm':
+            if (!parse_minwidth(optarg, flame)) {
+                return usage_error(command, "bad --minwidth %s", optarg);
+            }
+            break;
+        case 'l':
+            if (!decimal_parse(optarg, &limit) || limit > SIZE_MAX) {
+                return usage_error(command, "--limit wants a number, not %s", optarg);
+            }
+            args->limit = (size_t)limit;
+            break;
+        default: return 2;
+        }
+    }
+    if (command->needs != NULL && args->checker.program == NULL) {
+        return usage_error(command, "needs --with CHECKER: a chapter's checker that runs %s()",
+                           command->needs);
+    }
+    args->files = argv + optind;
+    args->nfiles = argc - optind;
+    if (command->file != NULL && args->nfiles == 0) {
+        return usage_error(command, "no %s given", command->file);
+    }
+    if (command->file != NULL && !command->names_follow && args->nfiles > 1) {
+        return usage_error(command, "more than one file (%s)", args->files[1]);
+    }
+    return -1;
+}
+
+#define HELP_OPTION                                                                                \
+    { "help", no_argument, NULL, 'h' }
+#define END_OF_OPTIONS                                                                             \
+    { NULL, 0, NULL, 0 }
+/* The options of the commands that ask a checker (top, files, rows). */
+#define CHECKER_OPTIONS                                                                            \
+    {"with", required_argument, NULL, 'W'}, {                                                      \
+        "sandbox", required_argument, NULL, 'S'                                                    \
+    }
+
+static const struct option only_help[] = {HELP_OPTION, END_OF_OPTIONS};
+static const struct option checker_options[] = {CHECKER_OPTIONS, HELP_OPTION, END_OF_OPTIONS};
+
+static const Command commands[] = {
+    {"fold", fold_help,
+     (const struct option[]){{"stats", no_argument, NULL, 's'}, HELP_OPTION, END_OF_OPTIONS},
+     "callgrind.out file", false, NULL, true, run_fold},
+    {"flame", flame_help,
+     (const struct option[]){{"title", required_argument, NULL, 't'},
+                             {"countname", required_argument, NULL, 'c'},
+                             {"width", required_argument, NULL, 'w'},
+                             {"minwidth", required_argument, NULL, 'm'},
+                             HELP_OPTION,
+                             END_OF_OPTIONS},
+     "folded-stacks file", false, NULL, false, run_flame},
+    {"top", top_help,
+     (const struct option[]){{"limit", required_argument, NULL, 'l'},
+                             {"countname", required_argument, NULL, 'c'},
+                             CHECKER_OPTIONS,
+                             HELP_OPTION,
+                             END_OF_OPTIONS},
+     "file", false, NULL, true, run_top},
+    {"calls", calls_help, only_help, "callgrind.out file", true, NULL, true, run_calls},
+    {"files", files_help, checker_options, "callgrind_annotate output file", false, "parse_row",
+     true, run_files},
+    {"diff", diff_help, only_help, NULL, false, NULL, false, run_diff},
+    {"stacks", stacks_help, only_help, "file", false, NULL, true, run_stacks},
+    {"rows", rows_help,
+     (const struct option[]){
+         {"table", no_argument, NULL, 'T'}, CHECKER_OPTIONS, HELP_OPTION, END_OF_OPTIONS},
+     "callgrind_annotate output file", false, "parse_row", true, run_rows},
+};
 
 int main(int argc, char **argv) {
-    static const struct {
-        const char *name;
-        int (*run)(int argc, char **argv);
-    } commands[] = {{"fold", run_fold},     {"flame", run_flame}, {"top", run_top},
-                    {"calls", run_calls},   {"files", run_files}, {"diff", run_diff},
-                    {"stacks", run_stacks}, {"rows", run_rows}};
     if (argc < 2) {
         fputs(main_help, stderr);
         return 2;
     }
-    const char *command = argv[1];
-    if (strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0 ||
-        strcmp(command, "help") == 0) {
+    const char *name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
         fputs(main_help, stdout);
         return finish_output(0);
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-        if (strcmp(command, commands[i].name) == 0) {
+        if (strcmp(name, commands[i].name) == 0) {
+            Args args = {.command = &commands[i], .checker = {.command = commands[i].name}};
+            flame_default_options(&args.flame);
             /* the command's own arguments, with its name in argv[0] as getopt expects */
-            return commands[i].run(argc - 1, argv + 1);
+            int status = parse_args(argc - 1, argv + 1, &args);
+            if (status < 0 && commands[i].input && open_input(args.files[0], &args.in) != 0) {
+                status = 1;
+            }
+            if (status < 0) {
+                status = commands[i].run(&args);
+                close_input(&args.in);
+            }
+            return status;
         }
     }
-    fprintf(stderr, "dripprof: unknown command '%s'\n\n%s", command, main_help);
+    fprintf(stderr, "dripprof: unknown command '%s'\n\n%s", name, main_help);
     return 2;
 }

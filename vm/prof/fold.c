@@ -40,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "u128.h"
 
 typedef struct {
@@ -110,15 +111,11 @@ static int push_edge(EdgeList *list, uint32_t node, uint64_t weight) {
             return 0;
         }
     }
-    if (list->count == list->capacity) {
-        size_t capacity = list->capacity ? list->capacity * 2 : 4;
-        Edge *items = realloc(list->items, capacity * sizeof *items);
-        if (items == NULL) {
-            return -1;
-        }
-        list->items = items;
-        list->capacity = capacity;
+    Edge *items = grow(list->items, &list->capacity, list->count + 1, sizeof *items, 4);
+    if (items == NULL) {
+        return -1;
     }
+    list->items = items;
     list->items[list->count++] = (Edge){.node = node, .weight = weight};
     return 0;
 }
@@ -465,16 +462,12 @@ static int emit(Folder *f, uint64_t amount) {
         p += n;
         *p++ = i > 0 ? ';' : '\0';
     }
-    if (out->count == f->line_capacity) {
-        size_t capacity = f->line_capacity ? f->line_capacity * 2 : 256;
-        FoldLine *lines = realloc(out->lines, capacity * sizeof *lines);
-        if (lines == NULL) {
-            free(stack);
-            return -1;
-        }
-        out->lines = lines;
-        f->line_capacity = capacity;
+    FoldLine *lines = grow(out->lines, &f->line_capacity, out->count + 1, sizeof *lines, 256);
+    if (lines == NULL) {
+        free(stack);
+        return -1;
     }
+    out->lines = lines;
     out->lines[out->count++] = (FoldLine){.stack = stack, .count = amount};
     return 0;
 }

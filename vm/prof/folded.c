@@ -48,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "message.h"
 #include "slurp.h"
 
@@ -276,24 +277,12 @@ static void set_error(FoldedFile *out, const char *name, size_t line, const char
     va_end(args);
 }
 
-static int each_error(char **error, const char *name, size_t line, const char *fmt, ...) {
-    va_list args;
-    va_start(args, fmt);
-    *error = message_at(name, line, fmt, args);
-    va_end(args);
-    return -1;
-}
-
 static bool append_line(FoldedFile *out, size_t *capacity, FoldedLine line) {
-    if (out->count == *capacity) {
-        size_t grown = *capacity ? *capacity * 2 : 1024;
-        FoldedLine *lines = realloc(out->lines, grown * sizeof *lines);
-        if (lines == NULL) {
-            return false;
-        }
-        out->lines = lines;
-        *capacity = grown;
+    FoldedLine *lines = grow(out->lines, capacity, out->count + 1, sizeof *lines, 1024);
+    if (lines == NULL) {
+        return false;
     }
+    out->lines = lines;
     out->lines[out->count++] = line;
     return true;
 }
@@ -394,9 +383,9 @@ static int visit_lines(char *buffer, size_t *used, bool final, size_t *number, c
         int status = parse_line(cursor, line_len, &stack, &stack_len, &count, &why);
         if (status < 0 || (status == 1 && visit(context, stack, stack_len, count, &why) != 0)) {
             char text[48];
-            return each_error(error, name, *number, "%s",
-                              why ? line_error(why, cursor, line_len, text, sizeof text)
-                                  : "stopped");
+            return message_fail(error, name, *number, "%s",
+                                why ? line_error(why, cursor, line_len, text, sizeof text)
+                                    : "stopped");
         }
         cursor += line_len + 1;
     }
@@ -412,14 +401,14 @@ int folded_each_stream(FILE *in, const char *name, FoldedVisitor visit, void *co
     char *buffer = malloc(capacity);
     *error = NULL;
     if (buffer == NULL) {
-        return each_error(error, name, 0, "out of memory");
+        return message_fail(error, name, 0, "out of memory");
     }
     int status = 0;
     for (;;) {
         if (used + 1 >= capacity) { /* a line longer than the buffer */
             char *grown = realloc(buffer, capacity * 2);
             if (grown == NULL) {
-                status = each_error(error, name, number + 1, "out of memory");
+                status = message_fail(error, name, number + 1, "out of memory");
                 break;
             }
             buffer = grown;
@@ -429,7 +418,7 @@ int folded_each_stream(FILE *in, const char *name, FoldedVisitor visit, void *co
         used += got;
         bool final = got == 0;
         if (final && ferror(in)) {
-            status = each_error(error, name, 0, "read error");
+            status = message_fail(error, name, 0, "read error");
             break;
         }
         status = visit_lines(buffer, &used, final, &number, name, visit, context, error);
@@ -444,7 +433,7 @@ int folded_each_stream(FILE *in, const char *name, FoldedVisitor visit, void *co
 int folded_each_file(const char *path, FoldedVisitor visit, void *context, char **error) {
     FILE *in = fopen(path, "rb");
     if (in == NULL) {
-        return each_error(error, path, 0, "cannot open: %s", strerror(errno));
+        return message_fail(error, path, 0, "cannot open: %s", strerror(errno));
     }
     int status = folded_each_stream(in, path, visit, context, error);
     fclose(in);

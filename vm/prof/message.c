@@ -17,3 +17,11 @@ char *message_at(const char *name, size_t line, const char *format, va_list args
     }
     return message;
 }
+
+int message_fail(char **error, const char *name, size_t line, const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    *error = message_at(name, line, format, args);
+    va_end(args);
+    return -1;
+}

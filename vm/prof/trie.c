@@ -23,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 struct TriePathEntry {
     uint32_t node;
     size_t end; /* where the frame ends in the previous stack (its ';' or its end) */
@@ -145,15 +147,12 @@ static size_t common_prefix(const char *a, const char *b, size_t limit) {
 }
 
 static int push_path(Trie *trie, size_t depth, uint32_t node, size_t end) {
-    if (depth == trie->path_capacity) {
-        size_t capacity = trie->path_capacity ? trie->path_capacity * 2 : 64;
-        struct TriePathEntry *grown = realloc(trie->path, capacity * sizeof *grown);
-        if (grown == NULL) {
-            return -1;
-        }
-        trie->path = grown;
-        trie->path_capacity = capacity;
+    struct TriePathEntry *grown =
+        grow(trie->path, &trie->path_capacity, depth + 1, sizeof *grown, 64);
+    if (grown == NULL) {
+        return -1;
     }
+    trie->path = grown;
     trie->path[depth] = (struct TriePathEntry){.node = node, .end = end};
     return 0;
 }
@@ -304,15 +303,12 @@ static int sort_children(Trie *trie) {
         TrieNode *node = &trie->nodes[n];
         size_t count = 0;
         for (uint32_t c = node->first_child; c != 0; c = trie->nodes[c].next_sibling) {
-            if (count == kids_capacity) {
-                kids_capacity = kids_capacity ? kids_capacity * 2 : 64;
-                uint32_t *grown = realloc(kids, kids_capacity * sizeof *grown);
-                if (grown == NULL) {
-                    free(kids);
-                    return -1;
-                }
-                kids = grown;
+            uint32_t *grown = grow(kids, &kids_capacity, count + 1, sizeof *grown, 64);
+            if (grown == NULL) {
+                free(kids);
+                return -1;
             }
+            kids = grown;
             kids[count++] = c;
         }
         if (count < 2) {
