@@ -54,6 +54,9 @@ SETUP_FOR_grade    := $(SETUP_FOR_profile) lua-dkjson bubblewrap procps zip unzi
 SETUP_FOR_edition  := $(SETUP_FOR_grade) similarity-tester
 SETUP_FOR_test     := $(sort $(SETUP_FOR_watch) $(SETUP_FOR_bench) $(SETUP_FOR_book) $(SETUP_FOR_edition) \
                         lua-busted libxml2-utils)
+# make test-fresh-machine (root only): the edition it copies into bare systems, busted to run
+# it, and mmdebstrap to make the systems. Not in make setup: no other target needs mmdebstrap.
+SETUP_FOR_fresh    := $(SETUP_FOR_edition) lua-busted mmdebstrap
 SETUP_PACKAGES     := $(SETUP_FOR_test)
 SETUP_CHECK_gcc           := command -v $(firstword $(CC))
 SETUP_CHECK_libc6-dev     := test -f /usr/include/stdio.h
@@ -75,6 +78,7 @@ SETUP_CHECK_libxml2-utils := command -v xmllint
 SETUP_CHECK_luajit        := command -v luajit
 SETUP_CHECK_time          := test -x /usr/bin/time
 SETUP_CHECK_similarity-tester := command -v sim_c
+SETUP_CHECK_mmdebstrap    := command -v mmdebstrap
 setup_missing = $(foreach p,$(1),$(shell ( $(SETUP_CHECK_$(p)) ) >/dev/null 2>&1 || echo $(p)))
 
 BENCH_TARGETS :=
@@ -92,7 +96,7 @@ HELP += "help             this list"
 all:
 
 include $(wildcard vm/vm.mk vm/prof/prof.mk exercises/exercises.mk grader/grader.mk \
-                   grader/edition/edition.mk chapters/chapters.mk)
+                   grader/edition/edition.mk chapters/chapters.mk tests/fresh/fresh.mk)
 
 # Every part adds its benchmarks to BENCH_TARGETS; `make bench` runs them all.
 bench: setup-bench $(BENCH_TARGETS)
