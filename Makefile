@@ -110,8 +110,14 @@ help:
 # Each package's check runs when the recipe does; vm/lib/setup.sh installs the ones that
 # failed with apt-get (as root, or with sudo when it needs no password), or names them,
 # with what they are for and what works without them.
+# setup-GROUP is a rule of its own for each SETUP_FOR_GROUP, and phony: a target that make
+# could only make by a pattern rule would be an intermediate file, which GNU make makes
+# after the prerequisites named beside it, so `exercise-%: setup-exercise $(EX_SANDBOX)`
+# compiled the sandbox before installing the compiler, and failed on a bare system.
+SETUP_GROUPS := $(patsubst SETUP_FOR_%,setup-%,$(filter SETUP_FOR_%,$(.VARIABLES)))
+.PHONY: $(SETUP_GROUPS)
 setup: setup-test
-setup-%:
+$(SETUP_GROUPS): setup-%:
 	@bash vm/lib/setup.sh "make $(or $(MAKECMDGOALS),$*)" "$(SETUP_FOR_exercise)" \
 	  $(call setup_missing,$(SETUP_FOR_$*))
 
