@@ -6,12 +6,12 @@
 # does not ship it (grader/edition/ships.txt).
 #
 #   make test-fresh-machine               make exercise-165 (stubs, reference) as root and
-#                                         as a user, the edition's; make setup + make test-vm
+#                                         as a user, the edition's; make setup, then make
 #   make test-fresh-machine FRESH_FULL=1  the same with the whole make test (10+ min a system)
 
 FRESH_SPEC := tests/fresh/fresh_machine_spec.lua
 
-HELP += "test-fresh-machine  bare Debian 12 and 13 (mmdebstrap, cached in build/fresh/; root): README's commands as root and as a user, the edition's; make setup + test-vm for make test (FRESH_FULL=1: the whole make test)"
+HELP += "test-fresh-machine  bare Debian 12 and 13 (mmdebstrap, cached in build/fresh/; root): README's commands as root and as a user, the edition's; for make test only make setup and make (FRESH_FULL=1: the whole make test, 10+ min a system)"
 
 TEST_SLOW_SUITES += slow-fresh-machine
 
