@@ -93,7 +93,9 @@ HELP += "lua-path         print what the Lua scripts need (LUA_PATH, CC, CWARN, 
 HELP += "help             this list"
 
 .PHONY: all bench
-all:
+# `make` alone builds with the compiler, so it installs what the student's loop needs first
+# (named before the fragments add the VM and the profiler, so it comes first).
+all: setup-exercise
 
 include $(wildcard vm/vm.mk vm/prof/prof.mk exercises/exercises.mk grader/grader.mk \
                    grader/edition/edition.mk chapters/chapters.mk tests/fresh/fresh.mk)
@@ -118,7 +120,7 @@ SETUP_GROUPS := $(patsubst SETUP_FOR_%,setup-%,$(filter SETUP_FOR_%,$(.VARIABLES
 .PHONY: $(SETUP_GROUPS)
 setup: setup-test
 $(SETUP_GROUPS): setup-%:
-	@bash vm/lib/setup.sh "make $(or $(MAKECMDGOALS),$*)" "$(SETUP_FOR_exercise)" \
+	@bash vm/lib/setup.sh "make$(if $(MAKECMDGOALS), $(MAKECMDGOALS))" "$(SETUP_FOR_exercise)" \
 	  $(call setup_missing,$(SETUP_FOR_$*))
 
 # The suites run as the targets test-suite-NAME of one sub-make, so `make -j2 test` runs
