@@ -30,9 +30,10 @@
 -- passes), then `make` builds the VM and the profiler. No suite of make test runs by
 -- default: even the VM's alone (make test-vm) took 7 minutes in a chroot on the busy
 -- 2-core machine, which "a few minutes" for the whole test leaves no room for. Left out
--- here: the suites that
--- need bubblewrap (it cannot nest inside a chroot; they skip by themselves), chromium's
--- browser checks (CI-only), and anything of a real machine that a chroot does not have
+-- even with FRESH_FULL=1: the suites' parts that need bubblewrap (it cannot nest inside a
+-- chroot; they skip by themselves), chromium's browser checks (CI installs chromium, the
+-- workbook does not), sudo (the bare systems have none: the root and the no-sudo user
+-- are tested, a user with sudo is not), Ubuntu, and what a chroot lacks of a real machine
 -- (systemd, a kernel of its own).
 --
 -- Caching, so that a rerun is quick: each bootstrapped system is a tarball,
@@ -42,10 +43,11 @@
 -- into the next copy: setup.sh still runs apt-get update and installs every package as
 -- on a bare machine; only the downloads are saved. `rm -rf build/fresh` starts over.
 --
--- Skips (each test pending, with the reason, and counted as neither passed nor failed):
--- not root (chroot, mount and mmdebstrap's root mode need it), mmdebstrap missing (make
--- test-fresh-machine installs it as root: SETUP_FOR_fresh), or mmdebstrap cannot reach the
--- Debian archive while a system is not cached yet.
+-- Skips, counted as neither passed nor failed, the reason in the TAP line (SKIPPED: why):
+-- not root (chroot, mount and mmdebstrap's root mode need it) or mmdebstrap missing (make
+-- test-fresh-machine installs it as root: SETUP_FOR_fresh) make one skipped test and
+-- nothing else; mmdebstrap unable to reach the Debian archive for a system not cached yet
+-- makes that system's tests skipped. Any other failure of mmdebstrap fails the suite.
 local wb = require("vm.lib.workbook")
 
 local FRESH = "build/fresh"
