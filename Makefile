@@ -55,6 +55,9 @@ SETUP_FOR_grade    := $(SETUP_FOR_profile) lua-dkjson bubblewrap procps zip unzi
 SETUP_FOR_edition  := $(SETUP_FOR_grade) similarity-tester
 SETUP_FOR_test     := $(sort $(SETUP_FOR_watch) $(SETUP_FOR_bench) $(SETUP_FOR_book) $(SETUP_FOR_edition) \
                         lua-busted libxml2-utils)
+# make test-fresh-machine (root only): the edition it copies into bare systems, busted to run
+# it, and mmdebstrap to make the systems. Not in make setup: no other target needs mmdebstrap.
+SETUP_FOR_fresh    := $(SETUP_FOR_edition) lua-busted mmdebstrap
 SETUP_PACKAGES     := $(SETUP_FOR_test)
 SETUP_CHECK_gcc           := command -v $(firstword $(CC))
 SETUP_CHECK_libc6-dev     := test -f /usr/include/stdio.h
@@ -76,6 +79,7 @@ SETUP_CHECK_libxml2-utils := command -v xmllint
 SETUP_CHECK_luajit        := command -v luajit
 SETUP_CHECK_time          := test -x /usr/bin/time
 SETUP_CHECK_similarity-tester := command -v sim_c
+SETUP_CHECK_mmdebstrap    := command -v mmdebstrap
 setup_missing = $(foreach p,$(1),$(shell ( $(SETUP_CHECK_$(p)) ) >/dev/null 2>&1 || echo $(p)))
 
 BENCH_TARGETS :=
@@ -90,10 +94,12 @@ HELP += "lua-path         print what the Lua scripts need (LUA_PATH, CC, CWARN, 
 HELP += "help             this list"
 
 .PHONY: all bench
-all:
+# `make` alone builds with the compiler, so it installs what the student's loop needs first
+# (named before the fragments add the VM and the profiler, so it comes first).
+all: setup-exercise
 
 include $(wildcard vm/vm.mk vm/prof/prof.mk exercises/exercises.mk grader/grader.mk \
-                   grader/edition/edition.mk chapters/chapters.mk)
+                   grader/edition/edition.mk chapters/chapters.mk tests/fresh/fresh.mk)
 
 # Every part adds its benchmarks to BENCH_TARGETS; `make bench` runs them all.
 bench: setup-bench $(BENCH_TARGETS)
@@ -107,9 +113,15 @@ help:
 # Each package's check runs when the recipe does; vm/lib/setup.sh installs the ones that
 # failed with apt-get (as root, or with sudo when it needs no password), or names them,
 # with what they are for and what works without them.
+# setup-GROUP is a rule of its own for each SETUP_FOR_GROUP, and phony: a target that make
+# could only make by a pattern rule would be an intermediate file, which GNU make makes
+# after the prerequisites named beside it, so `exercise-%: setup-exercise $(EX_SANDBOX)`
+# compiled the sandbox before installing the compiler, and failed on a bare system.
+SETUP_GROUPS := $(patsubst SETUP_FOR_%,setup-%,$(filter SETUP_FOR_%,$(.VARIABLES)))
+.PHONY: $(SETUP_GROUPS)
 setup: setup-test
-setup-%:
-	@bash vm/lib/setup.sh "make $(or $(MAKECMDGOALS),$*)" "$(SETUP_FOR_exercise)" \
+$(SETUP_GROUPS): setup-%:
+	@bash vm/lib/setup.sh "make$(if $(MAKECMDGOALS), $(MAKECMDGOALS))" "$(SETUP_FOR_exercise)" \
 	  $(call setup_missing,$(SETUP_FOR_$*))
 
 # The suites run as the targets test-suite-NAME of one sub-make, TEST_JOBS at a time (one
