@@ -99,7 +99,7 @@ HELP += "help             this list"
 all: setup-exercise
 
 include $(wildcard vm/vm.mk vm/prof/prof.mk exercises/exercises.mk grader/grader.mk \
-                   grader/edition/edition.mk chapters/chapters.mk tests/fresh/fresh.mk)
+                   grader/edition/edition.mk chapters/chapters.mk grader/tests/fresh/fresh.mk)
 
 # Every part adds its benchmarks to BENCH_TARGETS; `make bench` runs them all.
 bench: setup-bench $(BENCH_TARGETS)

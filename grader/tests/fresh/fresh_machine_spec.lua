@@ -5,7 +5,7 @@
 -- first: every target installs the rest, or says what to install and whom to ask. This
 -- suite keeps that promise honest on real bare systems, minimal Debian 12 (bookworm) and
 -- Debian 13 (trixie) systems made by mmdebstrap (--variant=minbase, plus make, git and
--- ca-certificates), entered with chroot (tests/fresh/in_chroot.sh). In each, it clones the
+-- ca-certificates), entered with chroot (grader/tests/fresh/in_chroot.sh). In each, it clones the
 -- workbook (git HEAD: commit what you want tested) and runs the README's commands as
 -- written, each in a clean environment:
 --
@@ -53,7 +53,7 @@
 local wb = require("vm.lib.workbook")
 
 local FRESH = "build/fresh"
-local IN_CHROOT = "tests/fresh/in_chroot.sh"
+local IN_CHROOT = "grader/tests/fresh/in_chroot.sh"
 local FULL = os.getenv("FRESH_FULL") == "1"
 local STUDENT = "student"
 local SYSTEMS = {
