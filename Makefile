@@ -128,9 +128,9 @@ $(SETUP_GROUPS): setup-%:
 # per core unless make was given -jN, whose jobserver the `+` hands on; TEST_JOBS=1: one
 # after the other). Each records its exit status beside its result. A serial run shows a
 # suite's output as it comes; a parallel one keeps it in NAME.log and prints it whole when
-# the suite ends (one at a time, under flock), so two suites never interleave. What several suites use (TEST_PREBUILD: the VM,
-# the profiler, the sandbox) is built first, once, so that suites running side by side
-# never rebuild a file another one is running.
+# the suite ends (one at a time, under flock), so two suites never interleave. What several
+# suites use (TEST_PREBUILD: the VM, the profiler, the sandbox) is built first, once, so
+# that suites running side by side never rebuild a file another one is running.
 TEST_PREBUILD += all
 
 # $(call test_suites,SUITES): runs the suites, then vm/lib/test_summary.sh prints the
