@@ -11,6 +11,7 @@
 #   make exercise-165 SOLUTION=1    the reference (solutions/165) against the same cases
 #   make exercise-165 TEST=parse_row.one_blank   only the cases whose name starts so (a,b: both)
 #   make watch-165                  the same, again every time a file in exercises/165 is saved
+#   make exercise-165 V=1           the first run shows the sandbox's compiler command line
 #
 # exercises/harness/exercise.lua does the work: it builds the checker with the code under
 # test (exercises/harness/build.lua, the grader's build), starts it once under the sandbox and
@@ -28,10 +29,16 @@ EX_RUN      = $(LUA) $(EX_HARNESS)/exercise.lua --chapter $* --from $(EX_FROM) $
 EX_CHAPTERS := $(patsubst exercises/%/chapter.lua,%,$(wildcard exercises/[0-9]*/chapter.lua))
 
 # The sandbox is built without sanitizers: it must not be the thing that crashes.
+# It is what a student's first `make exercise-N` compiles (the rest of the build is
+# build.lua's, which shows the compiler only when it complains): one line says so instead of
+# the compiler's command line, which a beginner cannot tell from an error. V=1 shows the
+# command instead. The compiler's own messages show either way.
+EX_VERBOSE := $(filter 1,$(V))
 $(EX_SANDBOX): $(EX_HARNESS)/sandbox.c $(EX_HARNESS)/sandbox_box.c $(EX_HARNESS)/sandbox_tree.c \
                $(EX_HARNESS)/status.c $(EX_HARNESS)/sandbox.h $(EX_HARNESS)/status.h
 	@mkdir -p $(@D)
-	$(CC) $(CWARN) -O2 -o $@ $(filter %.c,$^) -lm
+	@$(if $(EX_VERBOSE),:,echo "Building the sandbox the tests run in (once)...")
+	$(if $(EX_VERBOSE),,@)$(CC) $(CWARN) -O2 -o $@ $(filter %.c,$^) -lm
 
 .PHONY: sandbox
 sandbox: $(EX_SANDBOX)

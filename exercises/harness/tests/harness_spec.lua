@@ -333,6 +333,19 @@ describe("the exercise harness", function()
   -- "output limit" line can only come from the sandbox killing the victim (which would
   -- otherwise sleep 100 s or run forever), and a grandchild that kept the sandbox waiting
   -- would turn "ok" into "timed out".
+  -- The first run's build of the sandbox, into a scratch BUILD (the suite's own sandbox may
+  -- be running): one line, or with V=1 the compiler's command line.
+  it("building the sandbox says so in one line; V=1 shows the command instead", function()
+    local scratch = TMP .. "/first-build"
+    local make = "MAKEFLAGS= make --no-print-directory BUILD=" .. scratch .. " " .. scratch .. "/harness/sandbox"
+    local status, output = sh(make)
+    assert.is_truthy(status == 0 and output == "Building the sandbox the tests run in (once)...\n", output)
+    wb.rm_rf(scratch)
+    status, output = sh(make .. " V=1")
+    assert.is_truthy(status == 0 and output:find("^%S*cc .* %-o " .. scratch:gsub("%p", "%%%0") .. "/harness/sandbox ")
+      and not output:find("Building the sandbox", 1, true), output)
+  end)
+
   describe("sandbox", function()
     local function boxed(program, flags)
       local out, err = TMP .. "/victim.stdout", TMP .. "/victim.stderr"
@@ -879,6 +892,9 @@ describe("the exercise harness", function()
     end)
     it("make exercise-165 exits non-zero", function()
       assert.are_not.equal(0, status)
+    end)
+    it("shows no compiler command line (a beginner takes one for an error)", function()
+      assert.is_falsy(("\n" .. output):find("\n%S*cc %-"), output:sub(1, 600))
     end)
     it("every case ran", function()
       assert.is_truthy(total == nil or count == total, count .. " of " .. tostring(total))
