@@ -19,6 +19,16 @@ local M = {
     inclusive = "inclusive(stacks, count, &costs, &ncosts)",
   },
   owned = "the caller frees Row.name, and the Cost array with its names",
+  -- What to do once every public test passes, in the order to do it: the commands of the
+  -- handout's "Profiling the VM yourself" (grader/165/student-README.md) and README.md.
+  next_steps = {
+    { "make", "builds the VM (build/drip) and the profiler" },
+    { "make profile-165 FIB_N=25", "the chapter's profile, quick (build/profile/)" },
+    { "build/dripprof top --with build/exercise/165/check build/profile/callgrind.out.fib",
+      "its tables, one made by your inclusive()" },
+    { "make book", "the web pages: open build/book/index.html" },
+    "Hand in exercises/165/profile.c as your instructor asks.",
+  },
 }
 
 local STUB = "an error; the shipped stub returns -1: not written yet?"

@@ -17,7 +17,8 @@
 -- "not written yet?". The report ends with a progress line (parse_row 9/12 · sum_named 3/3 ·
 -- inclusive 0/6); --brief (watch mode) starts with it, shows only the first failure in full,
 -- then the compiler's warnings, and exits 0. Otherwise the exit status is 0 when every case
--- passed, 1 when one failed, 2 when the cases could not run.
+-- passed, 1 when one failed, 2 when the cases could not run. When every case of the
+-- student's code passed, the chapter's next steps follow (its next_steps, if it has them).
 
 local wb = require("vm.lib.workbook")
 local chapter = require("exercises.harness.chapter")
@@ -293,11 +294,42 @@ local function write_warnings(log)
   end
 end
 
+-- The chapter's next steps (its next_steps: commands with what each does, and sentences),
+-- once the student's code passes every public case. Not after a run of some cases by name
+-- (the others may fail) nor after the reference's run (there is nothing of the student's to
+-- profile or hand in). The words line up in a column after the short commands (of fewer than
+-- LONG characters); a longer command has its words on the next line.
+local function write_next_steps(ch, opts)
+  if not ch.next_steps or opts.only or opts.from == ch.solution then
+    return
+  end
+  local LONG, column = 30, 0
+  for _, step in ipairs(ch.next_steps) do
+    if type(step) == "table" and #step[1] < LONG then
+      column = math.max(column, #step[1] + 2)
+    end
+  end
+  io.write("\nNext steps:\n")
+  for _, step in ipairs(ch.next_steps) do
+    if type(step) == "table" then
+      local command, what = step[1], step[2]
+      if #command < LONG then
+        io.write("  ", command, string.rep(" ", column - #command), what, "\n")
+      else
+        io.write("  ", command, "\n  ", string.rep(" ", column), what, "\n")
+      end
+    else
+      io.write(step, "\n")
+    end
+  end
+end
+
 -- Watch mode: the progress line first, then the first failure in full, then warnings.
 local function write_brief(ch, opts, hints, state, funcs, counts, failed, total)
   io.write(progress_line(funcs, counts), "\n")
   if failed == 0 then
     io.write(string.format("All %d tests pass.\n", total))
+    write_next_steps(ch, opts)
   else
     io.write(string.format("%d of %d tests fail.\n", failed, total))
     local stubs, first = {}, nil
@@ -477,6 +509,7 @@ function M.main(argv)
   io.write("\n", string.rep("=", 78), "\n", progress_line(funcs, counts), "\n")
   if failed == 0 then
     io.write(#results == 1 and "The test passes.\n" or string.format("All %d tests pass.\n", #results))
+    write_next_steps(ch, opts)
     return 0
   end
   io.write(string.format("%d of %d tests fail.\n", failed, #results))

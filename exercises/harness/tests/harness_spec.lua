@@ -203,6 +203,8 @@ describe("the exercise harness", function()
         local status, output = sh("MAKEFLAGS= make --no-print-directory exercise-165 SOLUTION=1")
         total = tonumber(output:match("All (%d+) tests pass%."))
         assert.is_truthy(status == 0 and total and total > 100, output:sub(-2000))
+        -- nothing of a student's to profile or hand in
+        assert.is_falsy(output:find("Next steps:", 1, true), output:sub(-600))
       end)
       it("... and with 4 busy loops beside the run", function()
         local status, output = wb.while_busy(4, exercise_run, "solutions/165", TMP .. "/reference-busy")
@@ -893,8 +895,9 @@ describe("the exercise harness", function()
     it("make exercise-165 exits non-zero", function()
       assert.are_not.equal(0, status)
     end)
-    it("shows no compiler command line (a beginner takes one for an error)", function()
+    it("shows no compiler command line (a beginner takes one for an error), and no next steps", function()
       assert.is_falsy(("\n" .. output):find("\n%S*cc %-"), output:sub(1, 600))
+      assert.is_falsy(output:find("Next steps:", 1, true), output:sub(-600))
     end)
     it("every case ran", function()
       assert.is_truthy(total == nil or count == total, count .. " of " .. tostring(total))
@@ -934,6 +937,15 @@ describe("the exercise harness", function()
       it("every case passed, each in its own process", function()
         assert.is_truthy(count == total and output:find("All " .. tostring(total) .. " tests pass.", 1, true),
           tostring(count))
+      end)
+      it("after the last line of the tests come the chapter's next steps, each command of them", function()
+        local steps = require("exercises.165.chapter").next_steps
+        local after = output:match("All %d+ tests pass%.\n(.*)$") or ""
+        assert.is_truthy(#steps > 0 and after:find("^\nNext steps:\n"), output:sub(-600))
+        for _, step in ipairs(steps) do
+          local text = type(step) == "table" and step[1] or step
+          assert.is_truthy(after:find("\n  " .. text, 1, true) or after:find("\n" .. text, 1, true), after)
+        end
       end)
     end)
   end
