@@ -197,6 +197,12 @@ local function judge(attack, result, text, all, err)
   if attack.status then
     expect(text:match(attack.status), "no check reports '" .. attack.status .. "'")
   end
+  if attack.report_at_most then
+    local stored = #json.encode(result)
+    expect(#text <= attack.report_at_most and stored <= 2 * attack.report_at_most, string.format(
+      "the report is %d bytes and results.json %d: quoted text is not cut (at most %d and %d)", #text, stored,
+      attack.report_at_most, 2 * attack.report_at_most))
+  end
   if attack.forks_at_most then
     local seen = 0
     for n in text:gmatch("attack: forked (%d+)") do

@@ -61,9 +61,23 @@ local function reserved(name)
   return name == "jobs" or name == "scores.csv" or name == "failures.txt" or name:match("%.err$") ~= nil
 end
 
+-- One field of scores.csv. Names and messages in it are the students' (folder names, the
+-- paths of their files, their compiler's words), and the file is opened in a spreadsheet:
+--   * cut to report.QUOTE bytes, the grader's one limit for quoted text;
+--   * a field starting with = + - @ TAB or CR is a formula to a spreadsheet (a folder named
+--     "=2+5" showed 7), so it gets a leading "'" (OWASP's rule for CSV injection), checked on
+--     the raw text, before escaping turns a TAB into "\t";
+--   * control bytes (ESC, BEL: a terminal's `cat scores.csv` obeys them) and bytes past 0x7e
+--     are written in the workbook's one escape dialect, wb.escape (\\ \t \n \r \xHH), so a
+--     field holds no byte below 0x20 and a row stays one line;
+--   * then quoted, as CSV does, when it holds a comma or a double quote.
 local function csv_field(s)
-  s = tostring(s)
-  if s:find('[,"\n]') then
+  s = wb.shorten(tostring(s), report.QUOTE)
+  if s:find("^[=+%-@\t\r]") then
+    s = "'" .. s
+  end
+  s = wb.escape(s)
+  if s:find('[,"]') then
     return '"' .. s:gsub('"', '""') .. '"'
   end
   return s

@@ -13,6 +13,14 @@ local json = require("dkjson")
 
 local M = {}
 
+-- How much of one piece of text the student controls (a key, an answer, a folder name, a
+-- build error) the grader quotes: M.QUOTE bytes; a line of program output or of compiler
+-- warnings, M.LINE. Every such piece is cut (wb.shorten) before it is stored, in every
+-- format (report.txt, results.json, and batch.lua's scores.csv), because each format keeps
+-- its own copy: one 7 MB key in three checks made an 88 MB report, a 220 MB results.json
+-- and a grader at 1.3 GB. Cut first, then escaped: escaping 7 MB would cost 28 MB first.
+M.QUOTE, M.LINE = 400, 200
+
 -- Text the student's code controls (its output, its compiler messages, a sanitizer message
 -- it printed) with control characters made visible: an escape sequence must not rewrite
 -- the instructor's terminal when the report is printed. Bytes past 0x7f too: the C1 controls
@@ -21,6 +29,11 @@ local function visible(text)
   return (tostring(text):gsub("[%z\1-\31\127-\255]", function(c)
     return c == "\t" and "    " or string.format("\\x%02x", c:byte())
   end))
+end
+
+-- The student's text, cut to M.QUOTE bytes and made visible.
+local function quote(text)
+  return visible(wb.shorten(tostring(text), M.QUOTE))
 end
 
 -- What the checked code answered when only trivial answers were right in it.
@@ -33,7 +46,7 @@ local function verdict(check)
   if check.skipped then
     return check.skipped
   end
-  local status = visible(check.status or "")
+  local status = quote(check.status or "")
   local full = (check.score or 0) >= (check.points or 0) - 1e-9
   if check.kind == "speed" or check.class == "build" or check.class == "wrong" then
     return status
@@ -63,21 +76,21 @@ local function details(check, ex)
     local input = check.describe and check.describe(first.key) or nil
     -- The key and the answer come from the results channel, which the student's code can
     -- write to itself: as much its text as its output is.
-    out[#out + 1] = "first difference at " .. visible(first.key) .. ":"
+    out[#out + 1] = "first difference at " .. quote(first.key) .. ":"
     if input then -- built from the key: a needle, say, the student's text too
-      out[#out + 1] = "  input:    " .. visible(wb.shorten(input, 400))
+      out[#out + 1] = "  input:    " .. quote(input)
     end
     local expected = first.expected and harness.words(ex, check.func, first.key, first.expected) or "(no such item)"
-    out[#out + 1] = "  expected: " .. visible(wb.shorten(expected, 400))
+    out[#out + 1] = "  expected: " .. quote(expected)
     local actual = first.actual and harness.words(ex, check.func, first.key, first.actual)
     if not actual then
       actual = check.class == "ok" and "(no answer for this item)"
         or "(no answer: the run stopped before this item, so this input is the likely cause)"
     end
-    out[#out + 1] = "  actual:   " .. visible(wb.shorten(actual, 400)) .. (first.twice and "   (and this item appears more than once)" or "")
+    out[#out + 1] = "  actual:   " .. quote(actual) .. (first.twice and "   (and this item appears more than once)" or "")
   end
   if check.where then
-    out[#out + 1] = "in your code: " .. visible(check.where) -- from a stack trace it may print
+    out[#out + 1] = "in your code: " .. quote(check.where) -- from a stack trace it may print
   end
   if check.class == "leak" then
     out[#out + 1] = "memory leaked: answers keep half their credit; free what you malloc"
@@ -91,7 +104,7 @@ local function details(check, ex)
         out[#out + 1] = "  ..."
         break
       end
-      out[#out + 1] = "  " .. visible(wb.shorten(line, 200))
+      out[#out + 1] = "  " .. visible(wb.shorten(line, M.LINE))
     end
   end
   return out
@@ -104,7 +117,7 @@ function M.text(result)
     out[#out + 1] = string.format(fmt, ...)
   end
   say("Chapter %s: %s", result.chapter, result.title)
-  say("submission: %s", visible(result.submission)) -- in a batch, folders the student named
+  say("submission: %s", quote(result.submission)) -- in a batch, folders the student named
   say("seed: %d (repeat this run with SEED=%d)", result.seed, result.seed)
   say("fixtures: %s (%d files)", result.fixtures_dir or "?", #result.fixtures)
   say("isolation: %s", result.isolation or "?")
@@ -113,14 +126,14 @@ function M.text(result)
     if result.build.warnings > 0 then
       for line in result.build.log:gmatch("[^\n]+") do
         if line:match("warning:") then
-          say("  %s", visible(wb.shorten(line, 200)))
+          say("  %s", visible(wb.shorten(line, M.LINE)))
         end
       end
     end
   elseif result.build.refused then
-    say("build: %s", visible(result.build.error))
+    say("build: %s", quote(result.build.error))
   else
-    say("build: FAILED: %s", visible(result.build.error or "?"))
+    say("build: FAILED: %s", quote(result.build.error or "?"))
   end
   say("")
   for _, check in ipairs(result.checks) do
@@ -159,12 +172,13 @@ function M.gradescope(result, text)
   results.execution_time = result.execution_time
   results.extra_data = {
     seed = result.seed,
-    submission = result.submission,
+    submission = wb.shorten(tostring(result.submission), M.QUOTE),
     max_score = result.max_score,
     fixtures = result.fixtures,
     build_ok = result.build.ok,
-    -- Why it did not build, for a batch's scores.csv (escaped: compiler messages quote the student).
-    build_error = not result.build.ok and visible(result.build.error or "?") or nil,
+    -- Why it did not build, for a batch's scores.csv: cut here, escaped there (batch.lua's
+    -- csv_field, in the workbook's dialect), so the CSV holds it escaped once, not twice.
+    build_error = not result.build.ok and wb.shorten(tostring(result.build.error or "?"), M.QUOTE) or nil,
     isolation = result.isolation,
   }
   return results

@@ -273,6 +273,78 @@ describe("the grader", function()
     end)
   end)
 
+  -- A key, an answer, a status, a folder name: the student's text, quoted by the report. One
+  -- 7 MB key in three checks once made an 88 MB report.txt and a 220 MB results.json.
+  describe("quoted student text is cut before it is stored", function()
+    local report = require("grader.report")
+    local huge = string.rep("\1", 1 << 20) -- 1 MB of a control byte: escaped, it is 4 MB
+    local function result()
+      local check = { title = "parse_row: a.txt", func = "parse_row", group = "parse_row_fixtures", kind = "items",
+        class = "crash", status = huge, score = 0, points = 3, matched = 0, total = 2, where = huge,
+        output = huge .. "\n" .. huge,
+        first = { key = huge, expected = huge, actual = huge },
+        describe = function(key)
+          return "parse_row(" .. key .. ")"
+        end }
+      return { chapter = "165", title = "t", submission = huge, seed = 1, fixtures_dir = "f", fixtures = {},
+        isolation = "none", build = { ok = false, error = huge, warnings = 0, log = huge }, exercise = {},
+        checks = { check }, score = 0, max_score = 3, execution_time = 0 }
+    end
+    it("report.txt stays small and shows no control byte", function()
+      local text = report.text(result())
+      assert.is_truthy(#text < 40 * report.QUOTE, "report.txt is " .. #text .. " bytes")
+      assert.is_falsy(text:find("[%z\1-\9\11-\31\127]"), "a control byte in report.txt")
+      assert.is_truthy(text:find("more bytes)", 1, true), "the cut is marked")
+    end)
+    it("results.json stays small, build_error included", function()
+      local r = result()
+      local text = report.text(r)
+      local encoded = json.encode(report.gradescope(r, text))
+      assert.is_truthy(#encoded < 200 * report.QUOTE, "results.json is " .. #encoded .. " bytes")
+      local data = report.gradescope(r, text).extra_data
+      assert.is_truthy(#data.build_error < 2 * report.QUOTE and #data.submission < 2 * report.QUOTE)
+    end)
+  end)
+
+  -- scores.csv opens in a spreadsheet: a field starting with = + - @ is a formula there, and
+  -- ESC/BEL bytes drive the terminal that prints it. Folders without a profile.c (or with one
+  -- that does not compile) keep the batch cheap: every row is a quick 0.
+  describe("scores.csv neutralises formulas and escapes control bytes", function()
+    local csv, code, stderr
+    local NAMES = { "=2+5", "+x", "-y", "@z", "\27]0;owned\7bell" }
+    lazy_setup(function()
+      local subs = ROOT .. "/csv-injection"
+      wb.rm_rf(subs)
+      for _, name in ipairs(NAMES) do
+        wb.mkdir_p(subs .. "/" .. name)
+      end
+      -- Two copies of profile.c, the first (in C order) in a folder named with ESC and BEL:
+      -- the error column names the copy graded.
+      wb.mkdir_p(subs .. "/nested/a\27[2J\7/")
+      wb.mkdir_p(subs .. "/nested/b")
+      wb.write_file(subs .. "/nested/a\27[2J\7/profile.c", "this is not C\n")
+      wb.write_file(subs .. "/nested/b/profile.c", "this is not C\n")
+      local out = ROOT .. "/csv-injection-out"
+      code, _, stderr = run(string.format("GRADE_NO_SPEED=1 %s grader/batch.lua %s --skip-reference --out %s --seed %d",
+        LUA, wb.quote(subs), wb.quote(out), SEED))
+      csv = wb.read_file(out .. "/scores.csv") or ""
+    end)
+    it("the batch exits 0 with a row per folder", function()
+      local rows = select(2, csv:gsub("\n", "\n"))
+      assert.is_truthy(code == 0 and rows == 1 + #NAMES + 1, stderr .. csv)
+    end)
+    for _, start in ipairs({ "=2+5", "+x", "-y", "@z" }) do
+      it("a folder named " .. start .. " starts its row with '" .. start:sub(1, 1), function()
+        assert.is_truthy(csv:find("\n'" .. start .. ",", 1, true), csv)
+      end)
+    end
+    it("no byte below 0x20 but the newline; ESC and BEL written as \\x1b, \\x07", function()
+      assert.is_falsy(csv:find("[%z\1-\9\11-\31\127]"), csv)
+      assert.is_truthy(csv:find("\n\\x1b]0;owned\\x07bell,", 1, true), csv)
+      assert.is_truthy(csv:find("graded a\\x1b[2J\\x07/profile.c", 1, true), csv)
+    end)
+  end)
+
   -- One build for both: a file the student's own run refuses to build (strdup without its
   -- declaration) is refused here with the same words.
   it("builds a submission as make exercise-165 does: strdup without _POSIX_C_SOURCE stops it", function()

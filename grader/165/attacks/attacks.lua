@@ -8,6 +8,7 @@
 --   status       a Lua pattern some check's report must match
 --   families     { family = "zero" | "full" }
 --   forks_at_most  every "attack: forked N" in the report has N at most this
+--   report_at_most  bytes: the report, and results.json, are at most this long
 --   not_graded   a Lua pattern: the batch must not grade it, and its NAME.err must match
 --   speed        "not_full": the speed check must not give full marks;
 --                "no_better_than": NAME, no more speed points than that entry
@@ -85,6 +86,10 @@ return {
   { name = "escape_codes", base = "reference", status = "\\x1b%[2J", families = { parse_row_fixtures = "zero" } },
   { name = "escape_results", base = "reference", status = "actual:   \\x1b%[2J", families = { parse_row_fixtures = "zero" } },
   { name = "escape_input", base = "reference", status = "input:    sum_named%(rows of [^\n]*\\x1b%[2J" },
+  -- report_at_most: the 1 MB key is cut to report.QUOTE bytes (4 escaped bytes each), so the
+  -- report stays far below the 4 MB one quoted key would take.
+  { name = "huge_key", base = "reference", status = "first difference at sum:\\x01\\x01[^\n]*more bytes%)",
+    report_at_most = 256 << 10 },
   { name = "escape_c1", base = "reference", status = "\\xc2\\x9b2J", families = { parse_row_fixtures = "zero" } },
   { name = "control_quadratic", base = "mutant", mutant = "QUADRATIC", with_speed = true,
     speed = "not_full" },
