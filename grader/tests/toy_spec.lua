@@ -95,7 +95,8 @@ end
 local function best_level()
   for _, level in ipairs({ "bwrap", "user" }) do
     local ok = pcall(sandbox.use, level)
-    local probe = ok and select(2, pcall(sandbox.run, { isolation = level, cpu = 5, argv = { "true" } }))
+    local probe = ok and select(2, pcall(sandbox.run, setmetatable({ isolation = level, argv = { "true" } },
+      { __index = sandbox.PROBE })))
     if type(probe) == "table" and probe.ok then
       sandbox.use("none")
       return level
