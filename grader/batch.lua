@@ -33,7 +33,7 @@ local M = {}
 -- the choice needs the instructor's eye (several copies found, none found, an archive
 -- left packed). Paths are NUL-separated all the way: a student's folder may be named
 -- "x<newline>./solutions/N", and one path per line would then sort the reference's
--- profile.c first.
+-- file first.
 local function locate(folder, file)
   local found = wb.capture("find " .. wb.quote(folder) .. " -maxdepth 4 -type f -name " .. wb.quote(file)
     .. " -print0 2>/dev/null | LC_ALL=C sort -z")

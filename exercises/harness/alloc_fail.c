@@ -60,7 +60,7 @@ static int must_fail(const char *call, void *caller) {
     return 0;
 }
 
-/* "in collect_costs /w/profile.c:212:9" -> "collect_costs (profile.c:212)". */
+/* "in grow_buffer /w/digits.c:21:9" -> "grow_buffer (digits.c:21)". */
 static void tidy_place(const char *symbolized, char *out, size_t size) {
     char function[256] = "", file[256] = "";
     int line = 0;

@@ -14,7 +14,7 @@
 -- folder named by the hash of everything that goes into it (M.objects). The student's files
 -- are compiled and linked INSIDE the sandbox by a short shell script: the compiler sees only
 -- the student's files, the pristine headers and our objects, so `#include
--- "../../solutions/N/profile.c"`, `.incbin` of a grader file or `#include "/proc/..."`
+-- "../../solutions/N/FILE.c"`, `.incbin` of a grader file or `#include "/proc/..."`
 -- tricks find nothing to read, and a compile that never ends (`#include "/dev/zero"`) meets
 -- the CPU and memory limits. The program comes back through the sandbox's results channel.
 --
@@ -138,7 +138,7 @@ function M.prepare(spec)
       return nil, string.format("the submission's %s is a %s, not a regular file; submit the file itself", name,
         kind)
     elseif links > 1 and not spec.trusted then
-      -- A hard link is another name of someone else's file (solutions/N/profile.c, another
+      -- A hard link is another name of someone else's file (solutions/N/FILE.c, another
       -- student's): the grader, as root, would read it on the student's behalf.
       return nil, string.format("the submission's %s has %d hard links (another name of a file elsewhere); "
         .. "submit a copy of your own file", name, links)

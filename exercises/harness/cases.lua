@@ -12,7 +12,7 @@
 -- The grader builds its cases in code (the same tables). Either way write_tsv turns them into
 -- the checker's cases file (exercises/harness/checker.h): CASE<TAB>KEY<TAB>VALUE<TAB>ORIGIN.
 --
--- A case: { name = "parse_row.plain_row", func = "parse_row", id = "plain_row",
+-- A case: { name = "group_digits.zero", func = "group_digits", id = "zero",
 --           origin = "FILE:LINE", meta = { why = ..., from = ..., hint = ... },
 --           fields = { { key, value, origin }, ... } }
 

@@ -4,7 +4,7 @@
 -- takes everything chapter-specific from the chapter's module, exercises/N/chapter.lua, which
 -- ships in the student edition. It returns a table:
 --   title          the chapter's title
---   student_files  the files the student writes ({ "profile.c" }), in exercises/N/
+--   student_files  the files the student writes ({ "digits.c" }), in exercises/N/
 --   headers        the API headers, in exercises/N/ (the only copies), restored pristine
 --   checker        the checker's C sources, relative to exercises/N/ ({ "tests/check.c" })
 --   platform       further repository sources the checker links (optional)

@@ -10,13 +10,13 @@
 -- (feedback.lua): the rule, the call and its input with blanks made visible, expected and
 -- actual in the chapter's words, what a crash or a timeout means, where a sanitizer says it
 -- happened, and the hint to read next. Hints come from the handout: a heading such as
--- "#### parse_row, hint 1: ..." and the text under it. The first three runs that fail a
+-- "#### FUNCTION, hint 1: ..." and the text under it. The first three runs that fail a
 -- function show its hint 1, the next three hint 2, and so on; a run of one case (--only) uses
 -- up no hint, and a function whose every case passes starts again at hint 1 (counted in
 -- OUT/hint-state). A function whose every failing answer is the shipped stub's is one line:
--- "not written yet?". The report ends with a progress line (parse_row 9/12 · sum_named 3/3 ·
--- inclusive 0/6); --brief (watch mode) starts with it, shows only the first failure in full,
--- then the compiler's warnings, and exits 0. Otherwise the exit status is 0 when every case
+-- "not written yet?". The report ends with a progress line (FUNCTION PASSED/CASES for each
+-- function, e.g. group_digits 9/12); --brief (watch mode) starts with it, shows only the
+-- first failure in full, then the compiler's warnings, and exits 0. Otherwise the exit status is 0 when every case
 -- passed, 1 when one failed, 2 when the cases could not run. When every case of the
 -- student's code passed, the chapter's next steps follow (its next_steps, if it has them).
 

@@ -3,9 +3,9 @@
 -- the grader (start/finish: one case, one sandboxed process).
 --
 -- A case's run becomes a result table:
---     { name = "parse_row.plain_row", func = "parse_row", status = "crashed: SIGSEGV",
+--     { name = "group_digits.zero", func = "group_digits", status = "crashed: SIGSEGV",
 --       kind = "crashed", items = { answers, finished = bool }, stdout = "...", stderr = "...",
---       where = "profile.c:42 in parse_row", stacks = { { kind = "error", where = ... } } }
+--       where = "digits.c:42 in group_digits", stacks = { { kind = "error", where = ... } } }
 -- status is the supervisor's line (exercises/harness/status.h) and kind its reading
 -- (sandbox.kind); a run that ended well but without the checker's closing line (exit() in the
 -- code under test) is kind "exit". Whether the answers are right is the caller's comparison.
@@ -33,7 +33,7 @@ local function frame_in(line, sources)
 end
 
 -- Where in the code under test a sanitizer report points: the first stack frame in a
--- file whose name ends with one of opts.sources (e.g. {"profile.c"}).
+-- file whose name ends with one of opts.sources (e.g. {"digits.c"}).
 function M.where(stderr, sources)
   for line in stderr:gmatch("[^\n]+") do
     local where = frame_in(line, sources)
