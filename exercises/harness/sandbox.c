@@ -452,9 +452,13 @@ typedef struct {
 
 typedef enum { READ_DATA, READ_LATER, READ_END } ReadResult;
 
+/* One read takes a whole pipe's worth (Linux's default pipe holds 64 KiB), so a writer never
+   waits on us for longer than one turn of the loop. */
+#define PIPE_CHUNK (64 << 10)
+
 /* Reads what is available on a stream, keeping at most its room. */
 static ReadResult drain(Stream *s) {
-    char chunk[8192];
+    static char chunk[PIPE_CHUNK];
     ssize_t n = read(s->fd, chunk, sizeof chunk);
     if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) {
         return READ_LATER;
@@ -472,18 +476,26 @@ static ReadResult drain(Stream *s) {
     return READ_DATA;
 }
 
-/* The tree's state every SAMPLE seconds decides CPU, memory, stopped and idle endings. The
+/* The tree's state every SAMPLE seconds decides CPU, memory, stopped and idle endings.
+   Quiet means: nothing runnable or in disk wait, no CPU used and nothing written to us since
+   the last sample. A tree that writes is waiting on us, not idle: on a busy machine the
+   sandbox itself may get the CPU seldom, and a compiler's `cat program >&3` then sleeps in a
+   full pipe for seconds. For the same reason idle needs IDLE_SAMPLES quiet samples in a row
+   as well as --idle seconds: a sandbox that was not scheduled saw nothing. The
    tree's resident memory may exceed --memory by MEMORY_MARGIN: rlimits and ASan's own watcher
    (hard_rss_limit_mb) hold a program that does not cheat, with their own verdicts, and this is
    what stops one that does (an ASan program that re-executes itself without the watcher, a
    tree of forks each under RLIMIT_AS). */
 #define SAMPLE 0.1
+#define IDLE_SAMPLES 10
 #define MEMORY_MARGIN 1.5
 
 typedef struct {
     double last_sample;
     double last_cpu;
     double quiet_since; /* when nothing was last seen running; < 0 while something runs */
+    int quiet_samples;  /* quiet samples in a row */
+    bool fed;           /* the tree wrote to a stream since the last sample */
 } Watch;
 
 /* Samples the tree; returns the ending it calls for, or END_EXITED to go on. */
@@ -507,19 +519,22 @@ static Ending watch_tree(const Options *o, Outcome *r, Watch *w, double now) {
     if (r->cpu > o->cpu) {
         return END_CPU;
     }
-    bool quiet = state.processes > 0 && state.running == 0 && r->cpu <= w->last_cpu;
+    bool quiet = !w->fed && state.processes > 0 && state.running == 0 && r->cpu <= w->last_cpu;
     w->last_cpu = r->cpu;
+    w->fed = false;
     if (!quiet) {
         w->quiet_since = -1;
+        w->quiet_samples = 0;
         return END_EXITED;
     }
     if (w->quiet_since < 0) {
         w->quiet_since = now;
     }
+    w->quiet_samples++;
     if (state.stopped > 0 && now - w->quiet_since >= 0.5) {
         return END_STOPPED;
     }
-    if (now - w->quiet_since >= o->idle) {
+    if (now - w->quiet_since >= o->idle && w->quiet_samples >= IDLE_SAMPLES) {
         return END_IDLE;
     }
     return END_EXITED;
@@ -529,7 +544,7 @@ static Ending watch_tree(const Options *o, Outcome *r, Watch *w, double now) {
 static void supervise(const Options *o, Outcome *r) {
     double start = status_clock(), deadline = start + o->timeout;
     r->wall = start;
-    Watch w = {start, 0, -1};
+    Watch w = {start, 0, -1, 0, false};
     for (;;) {
         tree_reap(&r->child);
         if (r->child.done) {
@@ -562,7 +577,9 @@ static void supervise(const Options *o, Outcome *r) {
         }
         for (int i = 0; i < STREAMS; i++) {
             if (r->streams[i].fd >= 0 && (p[i].revents & (POLLIN | POLLHUP | POLLERR))) {
-                if (drain(&r->streams[i]) == READ_END) {
+                ReadResult read = drain(&r->streams[i]);
+                w.fed = w.fed || read == READ_DATA;
+                if (read == READ_END) {
                     close(r->streams[i].fd);
                     r->streams[i].fd = -1; /* EOF: poll ignores negative fds */
                 }

@@ -392,6 +392,20 @@ describe("the exercise harness", function()
     case("a sleeping child times out on the wall clock", "sleep", "--timeout 0.3", false,
       "timed out after 0.3 s of wall-clock time")
     case("a grandchild holding the pipes does not keep the sandbox waiting", "grandchild", "--timeout 5", false, "ok")
+    case("under --cpu, a tree asleep for --idle seconds is ended as idle", "sleep", "--cpu 5 --idle 0.5", false,
+      "timed out: asleep for 0.5 s without using the CPU (waiting for what?)")
+    -- On a busy machine the sandbox itself gets the CPU seldom; stopping it most of the time
+    -- does the same on purpose. The victim sleeps in a full pipe meanwhile, waiting on the
+    -- sandbox, which is not idleness.
+    it("a tree waiting in a full pipe for a sandbox that is seldom scheduled is not idle", function()
+      local out = TMP .. "/full-pipe.stdout"
+      local handle = wb.start(string.format("%s --cpu 5 --idle 0.5 --memory 512 --output %d --stdout %s -- %s full-pipe"
+        .. " & pid=$!; for i in 1 2 3 4 5 6 7 8; do sleep 0.05; kill -STOP $pid 2>/dev/null; sleep 0.3; kill -CONT $pid 2>/dev/null; done;"
+        .. " wait $pid", SANDBOX, 4 << 20, out, VICTIMS))
+      local status, line = wb.finish(handle)
+      assert.is_truthy(status == 0 and line == "ok\n", line)
+      assert.are.equal(3 << 20, #(wb.read_file(out) or ""))
+    end)
     it("a flood of output is 'output limit: more than 1000 bytes', and at most 1000 bytes are kept", function()
       local line, status, out = victim("flood", "--timeout 5 --output 1000")
       assert.is_truthy(line == "output limit: more than 1000 bytes" and status == 1, line)

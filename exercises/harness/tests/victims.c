@@ -64,6 +64,14 @@ static int sleeps(void) {
     return 0;
 }
 
+/* Three megabytes to stdout in one write(): the victim sleeps in a full pipe until the
+   sandbox has read it all. */
+static int writes_through_a_full_pipe(void) {
+    static char bulk[3 << 20];
+    memset(bulk, 'x', sizeof bulk);
+    return write(STDOUT_FILENO, bulk, sizeof bulk) == (ssize_t)sizeof bulk ? 0 : 5;
+}
+
 static int exits_3(void) {
     exit(3);
 }
@@ -188,6 +196,7 @@ static const Mode modes[] = {
     {"stack-overflow", stack_overflow},
     {"loop", loops_forever},
     {"sleep", sleeps},
+    {"full-pipe", writes_through_a_full_pipe},
     {"exit3", exits_3},
     {"flood", floods},
     {"leak", leaks},
