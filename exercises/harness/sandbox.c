@@ -450,7 +450,9 @@ typedef struct {
     Stream streams[STREAMS];
 } Outcome;
 
-typedef enum { READ_DATA, READ_LATER, READ_END } ReadResult;
+/* READ_FULL: the read took a whole chunk, so the pipe was full and its writer is waiting on
+   us. */
+typedef enum { READ_DATA, READ_FULL, READ_LATER, READ_END } ReadResult;
 
 /* One read takes a whole pipe's worth (Linux's default pipe holds 64 KiB), so a writer never
    waits on us for longer than one turn of the loop. */
@@ -473,19 +475,19 @@ static ReadResult drain(Stream *s) {
     if (keep < (size_t)n) {
         s->over = true;
     }
-    return READ_DATA;
+    return n == (ssize_t)sizeof chunk ? READ_FULL : READ_DATA;
 }
 
 /* The tree's state every SAMPLE seconds decides CPU, memory, stopped and idle endings.
-   Quiet means: nothing runnable or in disk wait, no CPU used and nothing written to us since
-   the last sample. A tree that writes is waiting on us, not idle: on a busy machine the
+   Quiet means: nothing runnable or in disk wait, no CPU used and no full pipe read since the
+   last sample. A writer in a full pipe is waiting on us, not idle: on a busy machine the
    sandbox itself may get the CPU seldom, and a compiler's `cat program >&3` then sleeps in a
-   full pipe for seconds. For the same reason idle needs IDLE_SAMPLES quiet samples in a row
-   as well as --idle seconds: a sandbox that was not scheduled saw nothing. The
-   tree's resident memory may exceed --memory by MEMORY_MARGIN: rlimits and ASan's own watcher
-   (hard_rss_limit_mb) hold a program that does not cheat, with their own verdicts, and this is
-   what stops one that does (an ASan program that re-executes itself without the watcher, a
-   tree of forks each under RLIMIT_AS). */
+   full pipe for seconds (a trickle of output does not count: it would keep a sleeper alive). For
+   the same reason idle needs IDLE_SAMPLES quiet samples in a row as well as --idle seconds: a
+   sandbox that was not scheduled saw nothing. The tree's resident memory may exceed --memory by
+   MEMORY_MARGIN: rlimits and ASan's own watcher (hard_rss_limit_mb) hold a program that does not
+   cheat, with their own verdicts, and this is what stops one that does (an ASan program that
+   re-executes itself without the watcher, a tree of forks each under RLIMIT_AS). */
 #define SAMPLE 0.1
 #define IDLE_SAMPLES 10
 #define MEMORY_MARGIN 1.5
@@ -495,7 +497,7 @@ typedef struct {
     double last_cpu;
     double quiet_since; /* when nothing was last seen running; < 0 while something runs */
     int quiet_samples;  /* quiet samples in a row */
-    bool fed;           /* the tree wrote to a stream since the last sample */
+    bool fed;           /* a full pipe was read since the last sample */
 } Watch;
 
 /* Samples the tree; returns the ending it calls for, or END_EXITED to go on. */
@@ -578,7 +580,7 @@ static void supervise(const Options *o, Outcome *r) {
         for (int i = 0; i < STREAMS; i++) {
             if (r->streams[i].fd >= 0 && (p[i].revents & (POLLIN | POLLHUP | POLLERR))) {
                 ReadResult read = drain(&r->streams[i]);
-                w.fed = w.fed || read == READ_DATA;
+                w.fed = w.fed || read == READ_FULL;
                 if (read == READ_END) {
                     close(r->streams[i].fd);
                     r->streams[i].fd = -1; /* EOF: poll ignores negative fds */
@@ -610,7 +612,8 @@ static void supervise(const Options *o, Outcome *r) {
         Stream *s = &r->streams[i];
         if (s->fd >= 0) {
             fcntl(s->fd, F_SETFL, O_NONBLOCK);
-            while (!s->over && drain(s) == READ_DATA) {
+            ReadResult read;
+            while (!s->over && ((read = drain(s)) == READ_DATA || read == READ_FULL)) {
             }
             close(s->fd);
             s->fd = -1;
