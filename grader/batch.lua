@@ -136,8 +136,8 @@ function M.run(opts)
     end
   end
 
-  -- NAME and FOLDER, each ended by a NUL: any byte but "/" may be in a folder's name.
-  local jobs, notes = {}, {}
+  -- INDEX, NAME and FOLDER, each ended by a NUL: any byte but "/" may be in a folder's name.
+  local jobs, notes, queued = {}, {}, {}
   for _, name in ipairs(subs) do
     local why = loose[name] and "a file, not a folder (one folder per submission: unpack an archive, or put "
         .. "the file in a folder of its own)"
@@ -149,19 +149,68 @@ function M.run(opts)
     else
       local folder, note = locate(dir .. "/" .. name, student_file)
       notes[name] = note
-      jobs[#jobs + 1] = name .. "\0" .. folder .. "\0"
+      queued[#queued + 1] = name
+      jobs[#jobs + 1] = #queued .. "\0" .. name .. "\0" .. folder .. "\0"
     end
   end
   wb.write_file(out .. "/jobs", table.concat(jobs))
-  local script = string.format([[name=$1 folder=$2
+  -- Each job prints its INDEX when it is done: the batch's progress reads them as they come.
+  local script = string.format([[index=$1 name=$2 folder=$3
 mkdir -p "%s/$name" && %s grader/grade.lua --chapter %s --submission "$folder" --out "%s/$name" --json "%s/$name/results.json" --seed %d %s --jobs 1 --quiet 2> "%s/$name.err" || true
-[ -s "%s/$name.err" ] || rm -f "%s/$name.err"]], out, lua, id, out, out, seed, extra, out, out, out)
+[ -s "%s/$name.err" ] || rm -f "%s/$name.err"
+echo "$index"]], out, lua, id, out, out, seed, extra, out, out, out)
   local jobs_n = opts.jobs or wb.nproc()
   print(string.format("grading %d submissions from %s, %d at a time, seed %d (SEED=%d repeats it)", #subs, dir,
     jobs_n, seed, seed))
-  wb.run(string.format("xargs -a %s -0 -n 2 -P %d sh -c %s _", wb.quote(out .. "/jobs"), jobs_n,
+  local pipe = io.popen(string.format("xargs -a %s -0 -n 3 -P %d sh -c %s _", wb.quote(out .. "/jobs"), jobs_n,
     wb.quote(script)))
+  M.follow(pipe, out, queued)
+  pipe:close()
   return M.summarise(out, subs, notes)
+end
+
+-- "m:ss" or "h:mm:ss".
+local function clock(seconds)
+  seconds = math.floor(seconds + 0.5)
+  local h, m, sec = seconds // 3600, seconds // 60 % 60, seconds % 60
+  return h > 0 and string.format("%d:%02d:%02d", h, m, sec) or string.format("%d:%02d", m, sec)
+end
+
+-- The progress line after `done` of `total` submissions, the last one `name` with what its
+-- results.json says (nil: none was written), `trouble` of them not built or not graded.
+function M.progress_line(done, total, name, result, trouble, elapsed)
+  local score = "not graded (see its .err file)"
+  if type(result) == "table" and type(result.score) == "number" then
+    local data = type(result.extra_data) == "table" and result.extra_data or {}
+    score = string.format("%s of %s%s", wb.format_number(result.score), data.max_score and wb.format_number(data.max_score) or "?",
+      data.build_ok == false and ", did not build" or "")
+  end
+  local left = done < total and string.format(", about %s left", clock(elapsed / done * (total - done))) or ""
+  return string.format("[%d/%d] %s: %s (%d not built or not graded; %s elapsed%s)", done, total,
+    wb.escape(wb.shorten(name, report.QUOTE)), score, trouble, clock(elapsed), left)
+end
+
+-- Prints a line as each job of `pipe` (one INDEX per line) finishes: on a terminal one line
+-- rewritten in place, else one line per submission (a log, a CI job).
+function M.follow(pipe, out, names)
+  local terminal = os.execute("test -t 1") == true
+  local start, done, trouble = os.time(), 0, 0
+  for index in pipe:lines() do
+    local name = names[tonumber(index)]
+    if name then
+      done = done + 1
+      local text = wb.read_file(out .. "/" .. name .. "/results.json")
+      local result = text and json.decode(text)
+      local built = type(result) == "table" and type(result.extra_data) == "table" and result.extra_data.build_ok
+      trouble = trouble + ((type(result) == "table" and built ~= false) and 0 or 1)
+      local line = M.progress_line(done, #names, name, result, trouble, os.difftime(os.time(), start))
+      io.stdout:write(terminal and ("\r\27[K" .. line) or (line .. "\n"))
+      io.stdout:flush()
+    end
+  end
+  if terminal and done > 0 then
+    io.stdout:write("\n")
+  end
 end
 
 -- Reads every results.json and writes scores.csv and failures.txt. notes[name]: what the

@@ -310,7 +310,7 @@ describe("the grader", function()
   -- ESC/BEL bytes drive the terminal that prints it. Folders without a profile.c (or with one
   -- that does not compile) keep the batch cheap: every row is a quick 0.
   describe("scores.csv neutralises formulas and escapes control bytes", function()
-    local csv, code, stderr
+    local csv, code, stdout, stderr
     local NAMES = { "=2+5", "+x", "-y", "@z", "\27]0;owned\7bell" }
     lazy_setup(function()
       local subs = ROOT .. "/csv-injection"
@@ -325,7 +325,7 @@ describe("the grader", function()
       wb.write_file(subs .. "/nested/a\27[2J\7/profile.c", "this is not C\n")
       wb.write_file(subs .. "/nested/b/profile.c", "this is not C\n")
       local out = ROOT .. "/csv-injection-out"
-      code, _, stderr = run(string.format("GRADE_NO_SPEED=1 %s grader/batch.lua %s --skip-reference --out %s --seed %d",
+      code, stdout, stderr = run(string.format("GRADE_NO_SPEED=1 %s grader/batch.lua %s --skip-reference --out %s --seed %d",
         LUA, wb.quote(subs), wb.quote(out), SEED))
       csv = wb.read_file(out .. "/scores.csv") or ""
     end)
@@ -338,6 +338,28 @@ describe("the grader", function()
         assert.is_truthy(csv:find("\n'" .. start .. ",", 1, true), csv)
       end)
     end
+    it("not on a terminal, the batch prints one progress line per submission, names escaped", function()
+      local total = #NAMES + 1
+      local lines = {}
+      for n, line in stdout:gmatch("\n%[(%d+)/" .. total .. "%] ([^\n]*)") do
+        lines[#lines + 1] = line
+        assert.are.equal(#lines, tonumber(n), stdout)
+      end
+      assert.are.equal(total, #lines, stdout)
+      assert.is_truthy(stdout:find("\\x1b]0;owned\\x07bell: 0 of %d+, did not build %(%d+ not built"), stdout)
+      assert.is_truthy(lines[total]:find("elapsed%)$") and lines[1]:find("left%)$"), stdout)
+      assert.is_falsy(stdout:find("[\27\7\r]"), stdout)
+    end)
+    it("on a terminal, the progress line is rewritten in place and ended once", function()
+      local subs = ROOT .. "/progress-tty"
+      wb.rm_rf(subs)
+      wb.mkdir_p(subs .. "/x")
+      wb.mkdir_p(subs .. "/y")
+      -- script(1) (util-linux, in every Debian) runs the batch on a pseudo-terminal.
+      local _, tty = run(string.format("GRADE_NO_SPEED=1 script -qfec %s /dev/null", wb.quote(string.format(
+        "%s grader/batch.lua %s --skip-reference --out %s --seed %d", LUA, subs, subs .. "-out", SEED))))
+      assert.is_truthy(tty:find("\r\27%[K%[1/2%] [xy]: [^\r\n]*\r\27%[K%[2/2%] [xy]: [^\r\n]*elapsed%)\r?\n"), tty)
+    end)
     it("no byte below 0x20 but the newline; ESC and BEL written as \\x1b, \\x07", function()
       assert.is_falsy(csv:find("[%z\1-\9\11-\31\127]"), csv)
       assert.is_truthy(csv:find("\n\\x1b]0;owned\\x07bell,", 1, true), csv)
