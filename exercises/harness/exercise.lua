@@ -338,28 +338,32 @@ end
 -- (the others may fail) nor after the reference's run (there is nothing of the student's to
 -- profile or hand in). The words line up in a column after the short commands (of fewer than
 -- LONG characters); a longer command has its words on the next line.
-local function write_next_steps(ch, opts)
-  if not ch.next_steps or opts.only or opts.from == ch.solution then
-    return
-  end
-  local LONG, column = 30, 0
-  for _, step in ipairs(ch.next_steps) do
+-- (M.next_steps is the text, which the edition's README quotes.)
+function M.next_steps(ch)
+  local LONG, column, out = 30, 0, { "Next steps:" }
+  for _, step in ipairs(ch.next_steps or {}) do
     if type(step) == "table" and #step[1] < LONG then
       column = math.max(column, #step[1] + 2)
     end
   end
-  io.write("\nNext steps:\n")
-  for _, step in ipairs(ch.next_steps) do
+  for _, step in ipairs(ch.next_steps or {}) do
     if type(step) == "table" then
       local command, what = step[1], step[2]
       if #command < LONG then
-        io.write("  ", command, string.rep(" ", column - #command), what, "\n")
+        out[#out + 1] = "  " .. command .. string.rep(" ", column - #command) .. what
       else
-        io.write("  ", command, "\n  ", string.rep(" ", column), what, "\n")
+        out[#out + 1] = "  " .. command .. "\n  " .. string.rep(" ", column) .. what
       end
     else
-      io.write(step, "\n")
+      out[#out + 1] = step
     end
+  end
+  return table.concat(out, "\n") .. "\n"
+end
+
+local function write_next_steps(ch, opts)
+  if ch.next_steps and not opts.only and opts.from ~= ch.solution then
+    io.write("\n", M.next_steps(ch))
   end
 end
 

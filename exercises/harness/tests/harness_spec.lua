@@ -629,6 +629,11 @@ describe("the exercise harness", function()
       assert.is_truthy(#checked > 0, "no case has 'order: checked'")
       assert.are.same(checked, named)
     end)
+    it("the edition's README quotes the next steps as a passing run prints them", function()
+      local readme = HAVE_SOLUTIONS and "grader/165/student-README.md" or "README.md" -- the edition's
+      local text = (wb.read_file(readme) or ""):gsub("\n   ", "\n") -- a list item's indentation
+      assert.is_truthy(text:find("\n" .. exercise.next_steps(chapter.load("165")), 1, true), readme)
+    end)
     it("wrap() keeps lines within the width", function()
       local longest = 0
       for l in feedback.wrap(string.rep("word ", 40), 30, "  "):gmatch("[^\n]+") do
