@@ -58,7 +58,7 @@ profile-%: setup-profile chapters/%/capture.lua $(BUILD)/drip $(BUILD)/drip-outl
 	@$(CH_BUILD_CHECKER)
 	@FIB_N=$(FIB_N) DRIP_OUTLINE=$(BUILD)/drip-outline CC="$(CC)" VM_SOURCES="$(VM_SOURCES)" \
 	  VM_CFLAGS_NODEBUG="$(filter-out -g,$(or $(VM_CFLAGS),$(CWARN) -O2))" \
-	  $(LUA) $< profile $(CH_CAPTURE_ARGS)
+	  $(LUA) chapters/$*/capture.lua profile $(CH_CAPTURE_ARGS)
 
 chapter-data-%: chapters/%/capture.lua $(BUILD)/dripprof $(EX_SANDBOX) | $(PROFILE_DIR)/summary-%.txt
 	@$(CH_BUILD_CHECKER)

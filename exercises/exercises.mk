@@ -12,6 +12,7 @@
 #   make exercise-165 TEST=parse_row.one_blank   only the cases whose name starts so (a,b: both)
 #   make watch-165                  the same, again every time a file in exercises/165 is saved
 #   make exercise-165 V=1           the first run shows the sandbox's compiler command line
+#   make exercise-165 HINT=inclusive  the next hint of inclusive() from the handout, no test run
 #
 # exercises/harness/exercise.lua does the work: it builds the checker with the code under
 # test (exercises/harness/build.lua, the grader's build), starts it once under the sandbox and
@@ -45,7 +46,7 @@ sandbox: $(EX_SANDBOX)
 HELP += "sandbox          build the process sandbox every case and check runs in (build/harness/sandbox)"
 
 exercise-%: setup-exercise $(EX_SANDBOX)
-	@$(EX_RUN)
+	@$(EX_RUN) $(if $(HINT),--hint $(HINT))
 
 # Watch mode: one run at once, then one run after every save in the exercise's folder
 # (inotifywait, from inotify-tools, reports the saves; a save is often several events, so
@@ -70,7 +71,7 @@ bench-loop: setup-bench $(EX_SANDBOX)
 BENCH_TARGETS += bench-loop
 HELP += "bench-loop       edit-to-verdict of make exercise-N (exercises/N and the reference): median wall and CPU time"
 
-HELP += $(foreach n,$(EX_CHAPTERS),"exercise-$(n)     build exercises/$(n) with its public cases and run each alone (SOLUTION=1: the reference; TEST=name: some)")
+HELP += $(foreach n,$(EX_CHAPTERS),"exercise-$(n)     build exercises/$(n) with its public cases and run each alone (SOLUTION=1: the reference; TEST=name: some; HINT=function: its next hint)")
 HELP += $(foreach n,$(EX_CHAPTERS),"watch-$(n)        make exercise-$(n) again every time a file in exercises/$(n) is saved (Ctrl-C ends)")
 
 # ------------------------------------------------------------------ the test suite

@@ -103,6 +103,22 @@ describe("chapter 165", function()
     end, "no longer supports this claim: profile.instructions_per_global_read - profile.instructions_per_local_read ==")
   end)
 
+  -- make profile-165 as a student makes it quick, into a folder of its own, without the
+  -- exercise's tables (no checker: in make test another suite may be building it).
+  it("a quick profile (FIB_N=20) scales zoo.drip with fib: the two keep the FIB_N=35 ratio", function()
+    local out = wb.realpath(wb.temp_dir("build", "profile-quick"))
+    local status, log = wb.finish(wb.start("MAKEFLAGS= make -s --no-print-directory profile-165 FIB_N=20 "
+      .. "CH_BUILD_CHECKER=: CH_CHECKER=" .. out .. "/no-checker PROFILE_DIR=" .. out))
+    local function ratio(path)
+      local text = wb.read_file(path) or ""
+      return tonumber(text:match("ir_zoo_total = (%d+)")) / tonumber(text:match("ir_fib_total = (%d+)"))
+    end
+    assert.are.equal(0, status, log)
+    local quick, committed = ratio(out .. "/summary-165.txt"), ratio(dir .. "/data/profile.txt")
+    assert.is_truthy(quick > committed / 1.5 and quick < committed * 1.5, quick .. " vs " .. committed)
+    wb.rm_rf(out)
+  end)
+
   it("stops when a table row no longer fits a sentence", function()
     local lines = {}
     for _, line in ipairs(wb.split_lines(assert(wb.read_file(dir .. "/data/fib-lines.out")))) do

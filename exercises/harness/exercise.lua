@@ -1,7 +1,7 @@
 -- exercise.lua: the student's run behind `make exercise-N` and `make watch-N`.
 --
 --   lua5.4 exercises/harness/exercise.lua --chapter N [--from DIR] [--only PREFIX,...]
---       [--brief] [--jobs N] [--details N] [--out DIR] [--cpu SECONDS] [--build-only]
+--       [--brief] [--jobs N] [--details N] [--out DIR] [--cpu SECONDS] [--build-only] [--hint FUNCTION]
 --
 -- Builds chapter N's checker with the files of DIR (default exercises/N: the student's; the
 -- instructor may name solutions/N) exactly as the grader does (exercises/harness/build.lua),
@@ -12,13 +12,16 @@
 -- happened, and the hint to read next. Hints come from the handout: a heading such as
 -- "#### FUNCTION, hint 1: ..." and the text under it. The first three runs that fail a
 -- function show its hint 1, the next three hint 2, and so on; a run of one case (--only) uses
--- up no hint, and a function whose every case passes starts again at hint 1 (counted in
--- OUT/hint-state). A function whose every failing answer is the shipped stub's is one line:
--- "not written yet?". The report ends with a progress line (FUNCTION PASSED/CASES for each
--- function, e.g. group_digits 9/12); --brief (watch mode) starts with it, shows only the
--- first failure in full, then the compiler's warnings, and exits 0. Otherwise the exit status is 0 when every case
--- passed, 1 when one failed, 2 when the cases could not run. When every case of the
--- student's code passed, the chapter's next steps follow (its next_steps, if it has them).
+-- up no hint, nor does a function whose every answer is the stub's, and a function whose
+-- every case passes starts again at hint 1 (counted in OUT/hint-state). --hint FUNCTION runs
+-- nothing: it shows the function's next hint, which the failing runs then go on from. A
+-- function whose every failing answer is the shipped stub's is one line: "not written yet?".
+-- The report ends with the count of failing tests and the progress line (FUNCTION
+-- PASSED/CASES for each function, e.g. group_digits 9/12), after which only the next steps
+-- come, when every case of the student's code passed (the chapter's next_steps, if it has
+-- them). --brief (watch mode) starts with the progress line, shows only the first failure in
+-- full, then the compiler's warnings, and exits 0. Otherwise the exit status is 0 when every
+-- case passed, 1 when one failed, 2 when the cases could not run.
 
 local wb = require("vm.lib.workbook")
 local chapter = require("exercises.harness.chapter")
@@ -32,6 +35,10 @@ local sandbox = require("exercises.harness.sandbox")
 
 local M = {}
 
+-- A run that exits non-zero under make ends with make's own line, "make: *** [...] Error 1",
+-- which a beginner reads as a broken build; the line before the progress line says what it means.
+local MAKE_SAYS = os.getenv("MAKELEVEL") and ' (make\'s last line, "make: *** ... Error 1", says only that)' or ""
+
 local function parse_args(argv)
   local parser = wb.parser("exercise.lua", "Builds an exercise, runs its public cases and explains the failures.")
   parser:option("--chapter", "the chapter"):count(1)
@@ -42,6 +49,7 @@ local function parse_args(argv)
   parser:option("--details", "failures shown in full per function", "2"):convert(wb.to_integer)
   parser:option("--out", "where the build and the answers go (default build/exercise/N)")
   parser:option("--cpu", "CPU seconds per case (default: the chapter's limit)"):convert(tonumber)
+  parser:option("--hint", "show the next hint of this function, and run nothing")
   parser:flag("--build-only", "build the checker into OUT/check and stop (what dripprof --with asks)")
   return wb.parse(parser, argv)
 end
@@ -126,7 +134,8 @@ local function build_checker(ch, opts, out)
     return nil
   end
   io.write("\nYour code does not compile yet, so no test could run. The compiler says:\n\n",
-    (log:gsub("[^\n]+", "    %0")), "\nFix the first error first: later ones are often caused by it.\n")
+    (log:gsub("[^\n]+", "    %0")), "\nFix the first error first: later ones are often caused by it."
+    .. (opts.brief and "" or " The exit status is 1" .. MAKE_SAYS .. ".") .. "\n")
   if log:match("implicit declaration of function [^%w]*str[n]?dup") then
     io.write("strdup and strndup are POSIX, not C11: <string.h> declares them only when the file\n"
       .. "starts with the stub's first line, #define _POSIX_C_SOURCE 200809L, above every #include.\n")
@@ -238,20 +247,50 @@ local function see_one(ch, name)
   return string.format("make exercise-%s TEST=%s", ch.id, name)
 end
 
+-- A function's failing runs in a row that show one hint before the next one is shown.
+local RUNS_PER_HINT = 3
+
+local function tier_of(runs, tiers)
+  return math.min(1 + (runs - 1) // RUNS_PER_HINT, #tiers)
+end
+
 -- The hint to show for a function that failed this run (state counts its failing runs).
 local function write_hint(ch, hints, state, func)
   local tiers = hints[func] or {}
-  local tier = math.min(1 + ((state[func] or 1) - 1) // 3, #tiers)
+  local runs = state[func] or 1
+  local tier = tier_of(runs, tiers)
   local hint = tiers[tier]
   if hint then
     io.write(string.format("\n  Hint %d of %d for %s (%s/%s, \"%s, hint %d\"):\n", tier, #tiers, func, ch.dir,
       ch.handout or "README.md", func, tier))
     io.write((hint.text:gsub("[^\n]+", "    %0")), "\n")
     if tier < #tiers then
-      io.write("    (Still stuck after three more failing runs? Then you see hint ", tier + 1,
-        "; or read it now in the handout.)\n")
+      local wait = RUNS_PER_HINT * tier - runs + 1
+      io.write(string.format("    (Still stuck? Hint %d shows in %d failing run%s from now; make exercise-%s HINT=%s "
+        .. "shows it at once.)\n", tier + 1, wait, wait == 1 and "" or "s", ch.id, func))
     end
   end
+end
+
+-- make exercise-N HINT=FUNCTION: the hint after the one its failing runs last showed (hint 1
+-- when none was), which from then on is the one they show.
+local function ask_hint(ch, hints, state_path, func)
+  local tiers = hints[func]
+  if not tiers then
+    local names = {}
+    for name in pairs(hints) do
+      names[#names + 1] = name
+    end
+    table.sort(names)
+    error({ message = string.format("%s/%s has no hints for '%s'; it has hints for: %s", ch.dir,
+      ch.handout or "README.md", func, table.concat(names, ", ")) }, 0)
+  end
+  local state = read_state(state_path)
+  local tier = state[func] and math.min(tier_of(state[func], tiers) + 1, #tiers) or 1
+  state[func] = RUNS_PER_HINT * (tier - 1) + 1
+  write_state(state_path, state)
+  write_hint(ch, hints, state, func)
+  return 0
 end
 
 local function write_failure(ch, f)
@@ -299,28 +338,32 @@ end
 -- (the others may fail) nor after the reference's run (there is nothing of the student's to
 -- profile or hand in). The words line up in a column after the short commands (of fewer than
 -- LONG characters); a longer command has its words on the next line.
-local function write_next_steps(ch, opts)
-  if not ch.next_steps or opts.only or opts.from == ch.solution then
-    return
-  end
-  local LONG, column = 30, 0
-  for _, step in ipairs(ch.next_steps) do
+-- (M.next_steps is the text, which the edition's README quotes.)
+function M.next_steps(ch)
+  local LONG, column, out = 30, 0, { "Next steps:" }
+  for _, step in ipairs(ch.next_steps or {}) do
     if type(step) == "table" and #step[1] < LONG then
       column = math.max(column, #step[1] + 2)
     end
   end
-  io.write("\nNext steps:\n")
-  for _, step in ipairs(ch.next_steps) do
+  for _, step in ipairs(ch.next_steps or {}) do
     if type(step) == "table" then
       local command, what = step[1], step[2]
       if #command < LONG then
-        io.write("  ", command, string.rep(" ", column - #command), what, "\n")
+        out[#out + 1] = "  " .. command .. string.rep(" ", column - #command) .. what
       else
-        io.write("  ", command, "\n  ", string.rep(" ", column), what, "\n")
+        out[#out + 1] = "  " .. command .. "\n  " .. string.rep(" ", column) .. what
       end
     else
-      io.write(step, "\n")
+      out[#out + 1] = step
     end
+  end
+  return table.concat(out, "\n") .. "\n"
+end
+
+local function write_next_steps(ch, opts)
+  if ch.next_steps and not opts.only and opts.from ~= ch.solution then
+    io.write("\n", M.next_steps(ch))
   end
 end
 
@@ -465,6 +508,11 @@ function M.main(argv)
   if opts.build_only then
     return build_checker(ch, opts, out) and 0 or 1
   end
+  local hints = M.read_hints(ch.dir .. "/" .. (ch.handout or "README.md"))
+  local state_path = out .. "/hint-state"
+  if opts.hint then
+    return ask_hint(ch, hints, state_path, opts.hint)
+  end
   local results, list, log = M.run(ch, opts, out)
   if not results then
     return opts.brief and 0 or 1 -- the build said why
@@ -475,16 +523,15 @@ function M.main(argv)
   end
   write_tsv(out .. "/results.tsv", results)
   local funcs, counts = group(list, results)
-  local hints = M.read_hints(ch.dir .. "/" .. (ch.handout or "README.md"))
-  local state_path = out .. "/hint-state"
   local state = read_state(state_path)
   local failed = 0
   for _, func in ipairs(funcs) do
     local count = counts[func]
     failed = failed + #count.failing
-    if #count.failing == 0 then
+    -- A run of some cases by name counts for nothing: it shows the hint the last full run did.
+    if #count.failing == 0 and not opts.only then
       state[func] = nil
-    elseif not not_written(ch, opts, count) then
+    elseif #count.failing > 0 and not opts.only and not not_written(ch, opts, count) then
       state[func] = (state[func] or 0) + 1 -- a stub's answer is no attempt: no hint used up
     end
   end
@@ -506,14 +553,18 @@ function M.main(argv)
       write_function(ch, opts, hints, state, func, counts[func])
     end
   end
-  io.write("\n", string.rep("=", 78), "\n", progress_line(funcs, counts), "\n")
+  io.write("\n", string.rep("=", 78), "\n")
   if failed == 0 then
     io.write(#results == 1 and "The test passes.\n" or string.format("All %d tests pass.\n", #results))
-    write_next_steps(ch, opts)
-    return 0
+  else
+    io.write(string.format("%d of %d tests fail, so the exit status is 1%s.\n", failed, #results, MAKE_SAYS))
   end
-  io.write(string.format("%d of %d tests fail.\n", failed, #results))
-  return 1
+  io.write(progress_line(funcs, counts), "\n")
+  if failed > 0 then
+    return 1
+  end
+  write_next_steps(ch, opts)
+  return 0
 end
 
 if arg and arg[0] and arg[0]:match("exercise%.lua$") then

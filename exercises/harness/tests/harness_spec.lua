@@ -217,6 +217,8 @@ describe("the exercise harness", function()
       end)
       it("starts the student's run (the reference copied in) in the background", function()
         local copy = student_copy(TMP .. "/student", wb.read_file("solutions/165/profile.c"))
+        wb.mkdir_p(TMP .. "/student-build")
+        wb.write_file(TMP .. "/student-build/hint-state", "inclusive 5\nparse_row 2\n") -- a pass resets them
         student_run = exercise_start(copy, TMP .. "/student-build")
         assert.is_truthy(student_run.pipe)
       end)
@@ -622,6 +624,30 @@ describe("the exercise harness", function()
           and #hints[func][2].text > 40)
       end)
     end
+    it("the handout names every test that checks the order, and no other", function()
+      local checked, named = {}, {}
+      for _, path in ipairs(chapter.case_files(chapter.load("165"))) do
+        for _, c in ipairs(cases.read(path)) do
+          for _, f in ipairs(c.fields) do
+            checked[#checked + 1] = (f[1] == "order" and f[2] == "checked") and c.name or nil
+          end
+        end
+      end
+      for paragraph in (wb.read_file("exercises/165/README.md") .. "\n\n"):gmatch("(.-)\n\n") do
+        for name in (paragraph:find("check[s]? the order") and paragraph or ""):gmatch("`(inclusive%.[%w_]+)`") do
+          named[#named + 1] = name
+        end
+      end
+      table.sort(checked)
+      table.sort(named)
+      assert.is_truthy(#checked > 0, "no case has 'order: checked'")
+      assert.are.same(checked, named)
+    end)
+    it("the edition's README quotes the next steps as a passing run prints them", function()
+      local readme = HAVE_SOLUTIONS and "grader/165/student-README.md" or "README.md" -- the edition's
+      local text = (wb.read_file(readme) or ""):gsub("\n   ", "\n") -- a list item's indentation
+      assert.is_truthy(text:find("\n" .. exercise.next_steps(chapter.load("165")), 1, true), readme)
+    end)
     it("wrap() keeps lines within the width", function()
       local longest = 0
       for l in feedback.wrap(string.rep("word ", 40), 30, "  "):gmatch("[^\n]+") do
@@ -660,6 +686,37 @@ describe("the exercise harness", function()
       local progress = brief:find("parse_row 0/%d+ · sum_named 0/%d+ · inclusive 0/%d+\n")
       assert.is_truthy(brief_status == 0 and progress
         and brief:find("parse_row, sum_named, inclusive: not written yet?", progress, true), brief)
+    end)
+  end)
+
+  -- ---------------------------------------------------------------- hints
+
+  describe("hints on demand (make exercise-165 HINT=FUNCTION)", function()
+    local src, out = TMP .. "/hints-src", TMP .. "/hints"
+    local tiers = #exercise.read_hints("exercises/165/README.md").inclusive
+    local function shown(output)
+      return output:match("Hint (%d+) of " .. tiers .. " for inclusive") or output
+    end
+    it("each ask shows the next hint, up to the last, and runs no test", function()
+      student_copy(src)
+      local got, want = {}, {}
+      for i = 1, tiers + 1 do
+        local status, output = exercise_run(src, out, "HINT=inclusive")
+        got[i], want[i] = status == 0 and not output:find("Running the tests", 1, true) and shown(output) or output,
+          tostring(math.min(i, tiers))
+      end
+      assert.are.same(want, got)
+    end)
+    it("a run of some tests by name shows the hint asked for last, and counts for nothing", function()
+      local before = wb.read_file(out .. "/hint-state")
+      local _, output = exercise_run(src, out, "TEST=inclusive.worked_example")
+      assert.are.equal(tostring(tiers), shown(output))
+      assert.are.equal(before, wb.read_file(out .. "/hint-state"))
+    end)
+    it("a function without hints is refused, naming the handout and those with hints", function()
+      local status, output = exercise_run(src, out, "HINT=no_such_function")
+      assert.is_truthy(status ~= 0 and output:find("exercises/165/README.md has no hints for 'no_such_function'; "
+        .. "it has hints for: inclusive, parse_row, sum_named", 1, true), output)
     end)
   end)
 
@@ -930,6 +987,14 @@ describe("the exercise harness", function()
     it("the progress line shows 0 passed per function", function()
       assert.is_truthy(output:find("parse_row 0/%d+ · sum_named 0/%d+ · inclusive 0/%d+"), output:sub(-300))
     end)
+    it("ends with the count, which explains make's Error line, and the progress line, then make's line", function()
+      local lines = wb.split_lines(output)
+      local n = #lines + (lines[#lines] == "" and -1 or 0)
+      assert.is_truthy(lines[n - 2]:find("^%d+ of %d+ tests fail, so the exit status is 1 %(make's last line, "
+        .. '"make: %*%*%* %.%.%. Error 1", says only that%)%.$')
+        and lines[n - 1]:find("^parse_row 0/%d+ · sum_named 0/%d+ · inclusive 0/%d+$")
+        and lines[n]:find("^make%S*: %*%*%* %[.*exercise%-165%] Error 1$"), output:sub(-400))
+    end)
     it("a function whose every case got -1 is one line, not one per case", function()
       assert.is_truthy(output:find("parse_row: not written yet? Every test (", 1, true)
         and output:find("inclusive: not written yet? Every test (", 1, true)
@@ -954,10 +1019,14 @@ describe("the exercise harness", function()
         assert.is_truthy(count == total and output:find("All " .. tostring(total) .. " tests pass.", 1, true),
           tostring(count))
       end)
-      it("after the last line of the tests come the chapter's next steps, each command of them", function()
+      it("a function whose every test passes starts its hints again at hint 1", function()
+        assert.are.equal("", wb.read_file(TMP .. "/student-build/hint-state"))
+      end)
+      it("after the progress line come the chapter's next steps, each command of them", function()
         local steps = require("exercises.165.chapter").next_steps
-        local after = output:match("All %d+ tests pass%.\n(.*)$") or ""
-        assert.is_truthy(#steps > 0 and after:find("^\nNext steps:\n"), output:sub(-600))
+        local progress, after = output:match("All %d+ tests pass%.\n([^\n]*)\n(.*)$")
+        assert.is_truthy(progress and progress:find("^parse_row (%d+)/%1 · sum_named (%d+)/%2 · inclusive (%d+)/%3$")
+          and #steps > 0 and after:find("^\nNext steps:\n"), output:sub(-600))
         for _, step in ipairs(steps) do
           local text = type(step) == "table" and step[1] or step
           assert.is_truthy(after:find("\n  " .. text, 1, true) or after:find("\n" .. text, 1, true), after)
