@@ -57,6 +57,9 @@ M.ours = from_make("CWARN")
 -- taken for an int and loses its upper half) and an integer used as a pointer.
 M.warn = "-std=c11 -Wall -Wextra -Werror=implicit-function-declaration -Werror=int-conversion"
 M.max_source = 1 << 20
+-- The largest built program (the checker with the student's code) accepted: the reference's is
+-- about 0.5 MB; a big initialised array would be copied into every check's box.
+M.max_program = 16 << 20
 
 -- The build flavours: "asan" for every answer (the student's run and the grader's checks),
 -- "fast" (no sanitizers, optimised) for instruction counts under callgrind, where ASan
@@ -82,8 +85,8 @@ if M.cmocka_libs == "" then
   M.cmocka_libs = "-lcmocka"
 end
 
--- The sandbox's limits for one compile-and-link script.
-M.limits = { cpu = 60, memory = 2048, output = 256 << 10, results_limit = 256 << 20,
+-- The sandbox's limits for one compile-and-link script (the program comes back as its results).
+M.limits = { cpu = 60, memory = 2048, output = 256 << 10, results_limit = M.max_program,
   file_size = 256 << 20, procs = 16, tmp_size = 512 << 20 }
 
 -- Symbols a submission may not define, and may not call.
@@ -303,6 +306,10 @@ function M.link(spec, flavour, name)
     return result
   elseif r.status == "exit 12" then
     result.error = "linking failed: " .. first_error(log)
+    return result
+  elseif r.kind == "output" and r.status:match("of results") then
+    result.error = string.format("refused: the built program is larger than %d MB, far more than any solution needs",
+      M.max_program >> 20)
     return result
   elseif not r.ok then
     result.error = "the compiler did not finish: " .. r.status

@@ -184,7 +184,7 @@ void tree_state(TreeState *state) {
         state->cpu += p->cpu;
         state->rss_mb += (double)p->rss * page_mb;
         state->processes++;
-        if (p->state == 'R' || p->state == 'D') {
+        if (p->state == 'R') {
             state->running++;
         } else if (p->state == 'T' || p->state == 't') {
             state->stopped++;
