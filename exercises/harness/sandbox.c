@@ -118,22 +118,29 @@ static Isolation parse_isolation(const char *text) {
     exit(2);
 }
 
-static void add_file(Options *o, const char *value) {
+/* NAME=PATH (--file, --tool-out) as a BoxFile; exits with a message when it is not. */
+static BoxFile name_and_path(const char *option, const char *value) {
     const char *equals = strchr(value, '=');
     if (equals == NULL || equals == value || equals[1] == '\0') {
-        fprintf(stderr, "sandbox: --file needs NAME=PATH, got '%s'\n", value);
+        fprintf(stderr, "sandbox: %s needs NAME=PATH, got '%s'\n", option, value);
         exit(2);
     }
-    BoxFile *files = realloc(o->files, (o->file_count + 1) * sizeof *files);
     char *name = strndup(value, (size_t)(equals - value));
-    if (files == NULL || name == NULL) {
+    if (name == NULL) {
+        fprintf(stderr, "sandbox: out of memory\n");
+        exit(2);
+    }
+    return (BoxFile){name, equals + 1};
+}
+
+static void add_file(Options *o, const char *value) {
+    BoxFile *files = realloc(o->files, (o->file_count + 1) * sizeof *files);
+    if (files == NULL) {
         fprintf(stderr, "sandbox: out of memory\n");
         exit(2);
     }
     o->files = files;
-    o->files[o->file_count].name = name;
-    o->files[o->file_count].source = equals + 1;
-    o->file_count++;
+    o->files[o->file_count++] = name_and_path("--file", value);
 }
 
 /* Sets one option; false when the name is unknown. */
@@ -167,6 +174,8 @@ static bool set_option(Options *o, const char *option, const char *value) {
         o->results_file = value;
     } else if (strcmp(option, "--tool-log") == 0) {
         o->tool_log_file = value;
+    } else if (strcmp(option, "--tool-out") == 0) {
+        o->tool_out = name_and_path(option, value);
     } else if (strcmp(option, "--usage") == 0) {
         o->usage_file = value;
     } else if (strcmp(option, "--isolate") == 0) {
@@ -346,9 +355,9 @@ static bool program_links_asan(const Options *o, const Box *box) {
 
 /* The streams of a run: each a pipe (the tool's log a socket) whose write end the program
    finds at fd TARGET[i]; both ends -1 for a stream the run does not use. */
-enum { OUT, ERR, RESULTS, TOOL, STARTED, STREAMS };
+enum { OUT, ERR, RESULTS, TOOL, STARTED, TOOL_OUT, STREAMS };
 static const int TARGET[STREAMS] = {STDOUT_FILENO, STDERR_FILENO, RESULTS_FD, TOOL_LOG_FD,
-                                    STARTED_FD};
+                                    STARTED_FD,    -1 /* a FIFO in the box, opened by name */};
 
 /* Runs in the forked child: never returns. */
 static void run_child(const Options *o, const Box *box, int pipes[][2], bool asan) {
@@ -436,8 +445,9 @@ typedef struct {
     bool over;
 } Stream;
 
-/* What the two streams that are not the program's may hold: a tool's log (valgrind's is a
-   few kilobytes), and the one "started" byte the box writes before exec. */
+/* What the streams that are not the program's may hold: a tool's log (valgrind's is a few
+   kilobytes) and its output file (cachegrind's, tens of kilobytes), each, and the one
+   "started" byte the box writes before exec. */
 #define TOOL_LOG_BYTES (4LL << 20)
 #define STARTED_BYTES 16
 
@@ -682,7 +692,12 @@ static bool save(const char *path, const Buffer *b) {
     return ok;
 }
 
-static void open_streams(const Options *o, int pipes[][2], Outcome *r, long long *room) {
+/* The write end of --tool-out's FIFO that we hold ourselves, so the FIFO never reads as
+   ended before the tool opens it; -1 without --tool-out. */
+static int tool_out_keeper = -1;
+
+static void open_streams(const Options *o, const Box *box, int pipes[][2], Outcome *r,
+                         long long *room) {
     for (int i = 0; i < STREAMS; i++) {
         pipes[i][0] = pipes[i][1] = -1;
     }
@@ -697,13 +712,21 @@ static void open_streams(const Options *o, int pipes[][2], Outcome *r, long long
     if (o->isolation != ISOLATE_NONE) {
         make_pipe(pipes[STARTED]);
     }
+    if (o->tool_out.name != NULL) {
+        char error[512];
+        if (!box_fifo(box, o->tool_out.name, &pipes[TOOL_OUT][0], &tool_out_keeper, error,
+                      sizeof error)) {
+            printf("sandbox error: %s\n", error);
+            exit(2);
+        }
+    }
     for (int i = 0; i < STREAMS; i++) {
         r->streams[i].fd = pipes[i][0];
         r->streams[i].room = &r->streams[i].own_room;
     }
     r->streams[OUT].room = r->streams[ERR].room = room;
     r->streams[RESULTS].own_room = o->results_bytes;
-    r->streams[TOOL].own_room = TOOL_LOG_BYTES;
+    r->streams[TOOL].own_room = r->streams[TOOL_OUT].own_room = TOOL_LOG_BYTES;
     r->streams[STARTED].own_room = STARTED_BYTES;
 }
 
@@ -722,8 +745,8 @@ int main(int argc, char **argv) {
         box_inner_exec(&o);
     }
     /* Fail before running anything when the result files cannot be written. */
-    const char *files[] = {o.stdout_file, o.stderr_file, o.results_file, o.tool_log_file,
-                           o.usage_file};
+    const char *files[] = {o.stdout_file, o.stderr_file,  o.results_file,
+                           o.tool_log_file, o.tool_out.source, o.usage_file};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         if (!save(files[i], &(Buffer){NULL, 0, 0})) {
             return 2;
@@ -731,7 +754,7 @@ int main(int argc, char **argv) {
     }
     Box box = {.path = ""};
     char error[512];
-    bool boxed = o.isolation != ISOLATE_NONE || o.file_count > 0;
+    bool boxed = o.isolation != ISOLATE_NONE || o.file_count > 0 || o.tool_out.name != NULL;
     if (boxed && !box_create(&box, &o, error, sizeof error)) {
         printf("sandbox error: %s\n", error);
         box_destroy(&box, &o);
@@ -744,7 +767,7 @@ int main(int argc, char **argv) {
     Outcome r;
     memset(&r, 0, sizeof r);
     long long room = o.output_bytes;
-    open_streams(&o, pipes, &r, &room);
+    open_streams(&o, &box, pipes, &r, &room);
     if (!status_wake_on_sigchld(sigchld_pipe)) {
         printf("sandbox error: pipe: %s\n", strerror(errno));
         return 2;
@@ -763,19 +786,25 @@ int main(int argc, char **argv) {
     }
     close_write_ends(pipes);
     supervise(&o, &r);
+    if (tool_out_keeper >= 0) {
+        close(tool_out_keeper);
+    }
     box_destroy(&box, &o);
 
     int status = report(&o, &r);
-    const int kept[] = {OUT, ERR, RESULTS, TOOL};
-    const char *paths[] = {o.stdout_file, o.stderr_file, o.results_file, o.tool_log_file};
+    const int kept[] = {OUT, ERR, RESULTS, TOOL, TOOL_OUT};
+    const char *paths[] = {o.stdout_file, o.stderr_file, o.results_file, o.tool_log_file,
+                           o.tool_out.source};
     for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
         if (!save(paths[i], &r.streams[kept[i]].buffer)) {
             status = 2;
         }
         free(r.streams[kept[i]].buffer.data);
     }
+    /* A tool's log or output cut at its room may have lost the tool's own last lines. */
     char usage[96];
-    snprintf(usage, sizeof usage, "cpu %.3f\nwall %.3f\n", r.cpu, r.wall);
+    snprintf(usage, sizeof usage, "cpu %.3f\nwall %.3f\n%s", r.cpu, r.wall,
+             r.streams[TOOL].over || r.streams[TOOL_OUT].over ? "tool cut\n" : "");
     if (!save(o.usage_file, &(Buffer){usage, strlen(usage), 0})) {
         status = 2;
     }
