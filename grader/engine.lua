@@ -438,6 +438,12 @@ local function run_speed(check, student, ref, chapter, runs)
   -- Nothing is earned unless the count comes out right below: a leak, say, must not earn
   -- the leak credit of the other checks (score()).
   check.earned = 0
+  if student.differs then
+    check.class, check.status = "wrong", string.format("the build without sanitizers answers check %d (%s) "
+      .. "differently from the graded build, so speed is not credited", student.differs.number,
+      student.differs.title or student.differs.func)
+    return
+  end
   local base = check.reference
   local cpu = scaled(math.max(speed.cpu_floor, base.cpu * speed.cpu_factor))
   local ir, why, r = count_run(student.fast.program, check, false, runs, "speed", cpu)
@@ -626,14 +632,31 @@ function M.grade(opts)
     end
   end
   local trivial = chapter.trivial
-  run_parallel(runnable, opts.jobs, function(check)
-    return M.start_check(asan.program, check, runs, "check-" .. check.number,
-      setmetatable({ results = results_room(check) }, { __index = check.limits }))
-  end, function(check, handle)
-    record(check, runner.finish(handle), function(answer)
+  local function start(program, prefix)
+    return function(check)
+      return M.start_check(program, check, runs, prefix .. check.number,
+        setmetatable({ results = results_room(check) }, { __index = check.limits }))
+    end
+  end
+  local graded = {}
+  run_parallel(runnable, opts.jobs, start(asan.program, "check-"), function(check, handle)
+    local r = runner.finish(handle)
+    graded[check] = (r.kind == "ok" or r.kind == "leak") and r.items or nil
+    record(check, r, function(answer)
       return trivial ~= nil and trivial(check.func, answer)
     end)
   end)
+  -- Speed is measured on the build without sanitizers, so it must answer every input the
+  -- graded build answered cleanly exactly as that build did: code may differ between the
+  -- two (#ifdef __SANITIZE_ADDRESS__, a run-time test), and only one is graded.
+  if student.fast ~= asan and student.fast.ok then
+    run_parallel(runnable, opts.jobs, start(student.fast.program, "fast-"), function(check, handle)
+      local r = runner.finish(handle)
+      if graded[check] and not student.differs and compare.items(graded[check], r.items).first then
+        student.differs = check
+      end
+    end)
+  end
   for _, check in ipairs(checks) do
     if check.kind == "speed" then
       run_speed(check, student, opts.ref, chapter, runs)

@@ -103,6 +103,25 @@ return {
   { name = "forge_callgrind", base = "mutant", mutant = "QUADRATIC", with_speed = true,
     speed = "no_better_than", than = "control_quadratic" },
   { name = "exec_native", base = "mutant", mutant = "QUADRATIC", with_speed = true, speed = "not_full" },
+  -- The count forged where it is read: a whole output file written first and the log's
+  -- closing line, its socket then shut (forge_count); the log flooded past what the sandbox
+  -- keeps (forge_flood); the checker re-run quiet through VALGRIND_OPTS and .valgrindrc
+  -- (reexec_quiet); callgrind's TOGGLE_COLLECT from a page decoded at run time
+  -- (runtime_requests). None may earn more speed than the slow code itself.
+  { name = "forge_count", base = "mutant", mutant = "QUADRATIC", with_speed = true,
+    speed = "no_better_than", than = "control_quadratic" },
+  { name = "forge_flood", base = "mutant", mutant = "QUADRATIC", with_speed = true,
+    speed = "no_better_than", than = "control_quadratic" },
+  { name = "reexec_quiet", base = "mutant", mutant = "QUADRATIC", with_speed = true,
+    speed = "no_better_than", than = "control_quadratic" },
+  { name = "runtime_requests", base = "mutant", mutant = "QUADRATIC", with_speed = true,
+    speed = "no_better_than", than = "control_quadratic" },
+  -- A leak, or a leak report, in the speed run once earned the leak credit of the speed points.
+  { name = "speed_leak", base = "mutant", mutant = "QUADRATIC", with_speed = true,
+    speed = "no_better_than", than = "control_quadratic" },
+  -- The speed build (no sanitizers) wrong wherever only the sanitizer build was graded.
+  { name = "sanitizer_ifdef", base = "reference", with_speed = true, families = { speed = "zero",
+    inclusive_fixtures = "full", parse_row_fixtures = "full" } },
   { name = "callgrind_requests", base = "reference", score = 0, build = "refused: .*valgrind client requests" },
   { name = "native_call", base = "reference", score = 0,
     build = "refused: .*valgrind client requests" },
