@@ -62,7 +62,7 @@ M.max_source = 1 << 20
 M.max_program = 16 << 20
 
 -- The build flavours: "asan" for every answer (the student's run and the grader's checks),
--- "fast" (no sanitizers, optimised) for instruction counts under callgrind, where ASan
+-- "fast" (no sanitizers, optimised) for instruction counts under cachegrind, where ASan
 -- cannot run.
 M.flavours = {
   asan = "-g -O1 " .. from_make("SANITIZE"),

@@ -3,6 +3,7 @@
  *   sandbox (--cpu SEC | --timeout SEC) --memory MB --output BYTES [--idle SEC]
  *           [--file-size BYTES] [--procs N] [--stdout FILE] [--stderr FILE]
  *           [--results FILE] [--results-limit BYTES] [--tool-log FILE] [--usage FILE]
+ *           [--tool-out NAME=FILE]
  *           [--isolate none|user|bwrap] [--file NAME=PATH]... [--tmp-size BYTES] [--uid N]
  *           -- PROGRAM [ARGS...]
  *
@@ -31,7 +32,8 @@
  * - Output. The parent reads stdout and stderr with poll(), keeping at most --output bytes
  *   in total; one byte more and the whole tree is killed. --results gives the program a
  *   separate channel on fd 3 for its answers (limit --results-limit), --tool-log a socket on
- *   fd 1020 for a tool such as valgrind (--log-fd=1020). SIGCHLD wakes poll() through a
+ *   fd 1020 for a tool such as valgrind (--log-fd=1020), --tool-out a FIFO in the box for the
+ *   tool's output file (sandbox_box.c, box_fifo). SIGCHLD wakes poll() through a
  *   self-pipe, so a child that exits while a grandchild still holds the pipes is noticed.
  * - Nothing survives. The sandbox is a child subreaper: orphans come back to it, and when
  *   the program ends, every process still in the tree is killed (and, isolated, every
@@ -356,7 +358,8 @@ static bool program_links_asan(const Options *o, const Box *box) {
 /* The streams of a run: each a pipe (the tool's log a socket) whose write end the program
    finds at fd TARGET[i]; both ends -1 for a stream the run does not use. */
 enum { OUT, ERR, RESULTS, TOOL, STARTED, TOOL_OUT, STREAMS };
-static const int TARGET[STREAMS] = {STDOUT_FILENO, STDERR_FILENO, RESULTS_FD, TOOL_LOG_FD,
+static const int TARGET[STREAMS] = {STDOUT_FILENO, STDERR_FILENO,
+                                    RESULTS_FD,    TOOL_LOG_FD,
                                     STARTED_FD,    -1 /* a FIFO in the box, opened by name */};
 
 /* Runs in the forked child: never returns. */
@@ -745,7 +748,7 @@ int main(int argc, char **argv) {
         box_inner_exec(&o);
     }
     /* Fail before running anything when the result files cannot be written. */
-    const char *files[] = {o.stdout_file, o.stderr_file,  o.results_file,
+    const char *files[] = {o.stdout_file,   o.stderr_file,     o.results_file,
                            o.tool_log_file, o.tool_out.source, o.usage_file};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         if (!save(files[i], &(Buffer){NULL, 0, 0})) {

@@ -81,8 +81,7 @@ bool box_create(Box *box, const Options *o, char *error, size_t size);
    folder is not its to write), so whatever it writes there comes on top of the tool's own
    output, never instead. Sets *reader (ours, non-blocking) and *keeper (a write end we hold,
    so the FIFO never reads as ended before the tool opens it). */
-bool box_fifo(const Box *box, const char *name, int *reader, int *keeper, char *error,
-              size_t size);
+bool box_fifo(const Box *box, const char *name, int *reader, int *keeper, char *error, size_t size);
 /* In the forked child, first: closes every fd but ours, empties the environment. */
 void box_prepare(const Box *box, const Options *o);
 /* Then: the uid, the namespaces, the limits, exec; never returns. */
