@@ -695,11 +695,7 @@ static bool save(const char *path, const Buffer *b) {
     return ok;
 }
 
-/* The write end of --tool-out's FIFO that we hold ourselves, so the FIFO never reads as
-   ended before the tool opens it; -1 without --tool-out. */
-static int tool_out_keeper = -1;
-
-static void open_streams(const Options *o, const Box *box, int pipes[][2], Outcome *r,
+static void open_streams(const Options *o, int tool_out, int pipes[][2], Outcome *r,
                          long long *room) {
     for (int i = 0; i < STREAMS; i++) {
         pipes[i][0] = pipes[i][1] = -1;
@@ -715,14 +711,7 @@ static void open_streams(const Options *o, const Box *box, int pipes[][2], Outco
     if (o->isolation != ISOLATE_NONE) {
         make_pipe(pipes[STARTED]);
     }
-    if (o->tool_out.name != NULL) {
-        char error[512];
-        if (!box_fifo(box, o->tool_out.name, &pipes[TOOL_OUT][0], &tool_out_keeper, error,
-                      sizeof error)) {
-            printf("sandbox error: %s\n", error);
-            exit(2);
-        }
-    }
+    pipes[TOOL_OUT][0] = tool_out;
     for (int i = 0; i < STREAMS; i++) {
         r->streams[i].fd = pipes[i][0];
         r->streams[i].room = &r->streams[i].own_room;
@@ -763,6 +752,15 @@ int main(int argc, char **argv) {
         box_destroy(&box, &o);
         return 2;
     }
+    /* --tool-out's FIFO: our read end, and a write end we hold so that it never reads as
+       ended before the tool opens it. */
+    int tool_out = -1, tool_out_keeper = -1;
+    if (o.tool_out.name != NULL &&
+        !box_fifo(&box, o.tool_out.name, &tool_out, &tool_out_keeper, error, sizeof error)) {
+        printf("sandbox error: %s\n", error);
+        box_destroy(&box, &o);
+        return 2;
+    }
     bool asan = program_links_asan(&o, &box);
     prctl(PR_SET_CHILD_SUBREAPER, 1); /* orphans of the tree come back to us */
 
@@ -770,7 +768,7 @@ int main(int argc, char **argv) {
     Outcome r;
     memset(&r, 0, sizeof r);
     long long room = o.output_bytes;
-    open_streams(&o, &box, pipes, &r, &room);
+    open_streams(&o, tool_out, pipes, &r, &room);
     if (!status_wake_on_sigchld(sigchld_pipe)) {
         printf("sandbox error: pipe: %s\n", strerror(errno));
         return 2;
