@@ -100,8 +100,8 @@ typedef struct {
     double cpu;    /* seconds of CPU used by the tree so far (user + system) */
     double rss_mb; /* resident memory of the tree's processes, MB */
     int processes; /* processes in the tree (zombies included) */
-    int running;   /* of which runnable (R); one in D (a vfork parent whose child sleeps, a
-                      disk wait) uses no CPU and so counts as idle, as a sleeper does */
+    int running;   /* of which runnable or in disk wait (R, D; not D in vfork(), which
+                      waits for its child: sandbox_tree.c) */
     int stopped;   /* of which stopped by a signal or a tracer (T, t) */
 } TreeState;
 
