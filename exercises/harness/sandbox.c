@@ -497,6 +497,8 @@ typedef struct {
     double last_sample;
     double last_cpu;
     double quiet_since; /* when nothing was last seen running; < 0 while something runs */
+    bool wrote;         /* the tree wrote to a stream since the last sample: one blocked
+                           writing to us (a big program built) is as busy as we are reading */
 } Watch;
 
 /* Samples the tree; returns the ending it calls for, or END_EXITED to go on. */
@@ -520,8 +522,9 @@ static Ending watch_tree(const Options *o, Outcome *r, Watch *w, double now) {
     if (r->cpu > o->cpu) {
         return END_CPU;
     }
-    bool quiet = state.processes > 0 && state.running == 0 && r->cpu <= w->last_cpu;
+    bool quiet = state.processes > 0 && state.running == 0 && r->cpu <= w->last_cpu && !w->wrote;
     w->last_cpu = r->cpu;
+    w->wrote = false;
     if (!quiet) {
         w->quiet_since = -1;
         return END_EXITED;
@@ -542,7 +545,7 @@ static Ending watch_tree(const Options *o, Outcome *r, Watch *w, double now) {
 static void supervise(const Options *o, Outcome *r) {
     double start = status_clock(), deadline = start + o->timeout;
     r->wall = start;
-    Watch w = {start, 0, -1};
+    Watch w = {start, 0, -1, false};
     for (;;) {
         tree_reap(&r->child);
         if (r->child.done) {
@@ -575,7 +578,9 @@ static void supervise(const Options *o, Outcome *r) {
         }
         for (int i = 0; i < STREAMS; i++) {
             if (r->streams[i].fd >= 0 && (p[i].revents & (POLLIN | POLLHUP | POLLERR))) {
-                if (drain(&r->streams[i]) == READ_END) {
+                ReadResult got = drain(&r->streams[i]);
+                w.wrote = w.wrote || got == READ_DATA;
+                if (got == READ_END) {
                     close(r->streams[i].fd);
                     r->streams[i].fd = -1; /* EOF: poll ignores negative fds */
                 }
