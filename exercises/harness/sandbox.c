@@ -62,6 +62,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -497,9 +498,20 @@ typedef struct {
     double last_sample;
     double last_cpu;
     double quiet_since; /* when nothing was last seen running; < 0 while something runs */
-    bool wrote;         /* the tree wrote to a stream since the last sample: one blocked
-                           writing to us (a big program built) is as busy as we are reading */
 } Watch;
+
+/* Whether a stream holds bytes we have not read yet: a tree blocked writing to us (a big
+   program built, on a machine too busy to give us the CPU) is waiting for us, not idle. */
+static bool backlog(const Outcome *r) {
+    for (int i = 0; i < STREAMS; i++) {
+        int unread = 0;
+        if (r->streams[i].fd >= 0 && ioctl(r->streams[i].fd, FIONREAD, &unread) == 0 &&
+            unread > 0) {
+            return true;
+        }
+    }
+    return false;
+}
 
 /* Samples the tree; returns the ending it calls for, or END_EXITED to go on. */
 static Ending watch_tree(const Options *o, Outcome *r, Watch *w, double now) {
@@ -522,9 +534,8 @@ static Ending watch_tree(const Options *o, Outcome *r, Watch *w, double now) {
     if (r->cpu > o->cpu) {
         return END_CPU;
     }
-    bool quiet = state.processes > 0 && state.running == 0 && r->cpu <= w->last_cpu && !w->wrote;
+    bool quiet = state.processes > 0 && state.running == 0 && r->cpu <= w->last_cpu && !backlog(r);
     w->last_cpu = r->cpu;
-    w->wrote = false;
     if (!quiet) {
         w->quiet_since = -1;
         return END_EXITED;
@@ -545,7 +556,7 @@ static Ending watch_tree(const Options *o, Outcome *r, Watch *w, double now) {
 static void supervise(const Options *o, Outcome *r) {
     double start = status_clock(), deadline = start + o->timeout;
     r->wall = start;
-    Watch w = {start, 0, -1, false};
+    Watch w = {start, 0, -1};
     for (;;) {
         tree_reap(&r->child);
         if (r->child.done) {
@@ -578,9 +589,7 @@ static void supervise(const Options *o, Outcome *r) {
         }
         for (int i = 0; i < STREAMS; i++) {
             if (r->streams[i].fd >= 0 && (p[i].revents & (POLLIN | POLLHUP | POLLERR))) {
-                ReadResult got = drain(&r->streams[i]);
-                w.wrote = w.wrote || got == READ_DATA;
-                if (got == READ_END) {
+                if (drain(&r->streams[i]) == READ_END) {
                     close(r->streams[i].fd);
                     r->streams[i].fd = -1; /* EOF: poll ignores negative fds */
                 }
