@@ -50,11 +50,11 @@ M.root = "build/grade"
 
 -- The sandbox's limits for the runs the chapter does not set (exercises/N/chapter.lua has the
 -- student's): the reference's answers (ours, bounded only in case of a bug), a run under
--- callgrind (valgrind needs room; one process: an exec would start a second valgrind), the
--- reference's CPU seconds under callgrind, and the speed input run again under the sanitizers.
+-- cachegrind (valgrind needs room; one process: an exec would start a second valgrind), the
+-- reference's CPU seconds under cachegrind, and the speed input run again under the sanitizers.
 M.reference_limits = { cpu = 120, memory = 4096, output = 64 << 20, results = 256 << 20 }
-local CALLGRIND_LIMITS = { memory = 16384, output = 1 << 20, file_size = 1 << 20, procs = 1, results = 64 << 20 }
-local REFERENCE_CALLGRIND_CPU = 3600
+local COUNT_LIMITS = { memory = 16384, output = 1 << 20, file_size = 1 << 20, procs = 1, results = 64 << 20 }
+local REFERENCE_COUNT_CPU = 3600
 local SPEED_ASAN_LIMITS = { memory = 4096, output = 65536, file_size = 1 << 20, procs = 16, results = 64 << 20 }
 
 -- The chapters the grader grades: an exercise (exercises/N/chapter.lua) with a grading plan
@@ -303,37 +303,63 @@ local function have_valgrind()
   return wb.run("command -v " .. wb.quote(valgrind()) .. " >/dev/null 2>&1")
 end
 
--- The instruction count in callgrind's log, or nil plus why not. The log reaches us on a
--- socket the program cannot reopen, but it can duplicate it and write lines of its own,
--- so only this counts: valgrind's own header (the first line, naming the pid), exactly one
--- "Command:" line (an exec would start a second valgrind, with --trace-children=yes), and
--- the LAST "Collected" line, with that pid: it is written at exit, after every line the
--- program could write (it may not fork: --procs 1).
-function M.callgrind_count(log)
-  local pid = log:match("^==(%d+)== Callgrind, ")
-  if not pid then
-    return nil, "valgrind wrote no log"
+-- The speed run counts instructions with cachegrind, which obeys no client request (valgrind
+-- 3.19's has none; callgrind's TOGGLE_COLLECT or ZERO_STATS, issued by code made at run time
+-- where the build's search cannot see it, would steer a callgrind count). Every option is the
+-- grader's: --command-line-only=yes ignores VALGRIND_OPTS and any .valgrindrc the program
+-- writes. The count is read from cachegrind's output file, which goes to a FIFO in the box
+-- (the sandbox's --tool-out) that the program may write but not read, remove or replace: a
+-- forged copy comes on top of cachegrind's own, never instead of it.
+local COUNT_FILE = "count.out"
+
+local function count_prefix()
+  return { valgrind(), "--tool=cachegrind", "--cache-sim=no", "--branch-sim=no", "--command-line-only=yes",
+    "--vgdb=no", "--trace-children=yes", "--cachegrind-out-file=" .. COUNT_FILE, "--log-fd=1020" }
+end
+
+local function occurrences(text, pattern)
+  local n = 0
+  for _ in text:gmatch(pattern) do
+    n = n + 1
   end
-  local commands = 0
-  for _ in log:gmatch("==%d+== Command: ") do
-    commands = commands + 1
+  return n
+end
+
+-- The instruction count of a run, or nil plus why not, from cachegrind's log (on the tool-log
+-- socket) and output file (out), which must both be whole (not cut: r.tool_cut) and be one
+-- valgrind's, of `command`: one header and one "Command:" in the log (an exec starts a second
+-- valgrind), one "cmd:", "events:" and "summary:" in the output file (a second copy is a
+-- forgery, or a second program), and the log's closing "I refs" line with the same count (a
+-- log cut short, by shutdown() say, has none). What the program writes can only add lines.
+function M.speed_count(log, out, command, cut)
+  if cut then
+    return nil, "more was written to valgrind's log or output file than valgrind writes"
   end
-  if commands ~= 1 then
+  local pid = log:match("^==(%d+)== Cachegrind, ")
+  if not pid or occurrences(log, "== Cachegrind, ") ~= 1 then
+    return nil, "valgrind's log is missing or has a second header"
+  end
+  if occurrences(log, "==%d+== Command: ") ~= 1 then
     return nil, "the speed run started another program, so its count would not be the whole run's"
   end
-  local last_pid, count
-  for p, n in log:gmatch("==(%d+)== Collected : (%d+)") do
-    last_pid, count = p, n
+  local count = out:match("\nsummary: (%d+)\n")
+  if occurrences(out, "\ncmd: ") ~= 1 or occurrences(out, "\nevents: ") ~= 1 or occurrences(out, "\nsummary: ") ~= 1
+    or not out:find("\ncmd: " .. command .. "\n", 1, true) or not out:match("^desc: ") or not count then
+    return nil, "valgrind's output file is missing, or holds more than one run's count"
   end
-  if not count or last_pid ~= pid then
-    return nil, "valgrind reported no instruction count (the run did not end normally)"
+  local refs = {}
+  for p, n in log:gmatch("==(%d+)== I%s+refs:%s+([%d,]+)") do
+    refs[#refs + 1] = p == pid and n:gsub(",", "") or "other"
+  end
+  if #refs ~= 1 or refs[1] ~= count then
+    return nil, "valgrind's log does not end with the count of its output file (the run did not end normally)"
   end
   return tonumber(count)
 end
 
--- Instruction count of one whole run under callgrind: the checker on the check's case, or
+-- Instruction count of one whole run under cachegrind: the checker on the check's case, or
 -- (baseline) on the same case told to call nothing. Returns ir (or nil), why not, the result.
-local function callgrind(program, check, baseline, dir, tag, cpu)
+local function count_run(program, check, baseline, dir, tag, cpu)
   local run = check
   if baseline then
     local fields = { { "call", "no" } }
@@ -344,12 +370,11 @@ local function callgrind(program, check, baseline, dir, tag, cpu)
       .. "-baseline", sources = check.sources }
     run.tsv = M.case_file(dir, run)
   end
-  local prefix = { valgrind(), "--tool=callgrind", "--vgdb=no", "--trace-children=yes",
-    "--callgrind-out-file=/dev/null", "--log-fd=1020" }
-  local log = dir .. "/" .. tag .. ".callgrind"
-  local r = runner.finish(M.start_check(program, run, dir, tag, setmetatable({ cpu = cpu }, { __index = CALLGRIND_LIMITS }),
-    { prefix = prefix, tool_log = log }))
-  local ir, why = M.callgrind_count(wb.read_file(log) or "")
+  local log, out = dir .. "/" .. tag .. ".cachegrind", dir .. "/" .. tag .. ".count"
+  local r = runner.finish(M.start_check(program, run, dir, tag, setmetatable({ cpu = cpu }, { __index = COUNT_LIMITS }),
+    { prefix = count_prefix(), tool_log = log, tool_out = COUNT_FILE .. "=" .. out }))
+  local ir, why = M.speed_count(wb.read_file(log) or "", wb.read_file(out) or "",
+    table.concat(runner.checker_argv(run.case.name), " "), r.tool_cut)
   return ir, why, r
 end
 
@@ -368,7 +393,7 @@ end
 local function speed_reference(ref, check, chapter)
   local cache_dir = M.root .. "/cache"
   wb.mkdir_p(cache_dir)
-  local key = wb.sha256(check.tsv) .. "-" .. (wb.sha256(ref.fast) or "")
+  local key = wb.sha256(check.tsv) .. "-" .. (wb.sha256(ref.fast) or "") .. "-cachegrind"
   local cache = cache_dir .. "/speed-" .. chapter.id .. "-" .. key
   local text = wb.read_file(cache)
   if text then
@@ -379,12 +404,12 @@ local function speed_reference(ref, check, chapter)
   -- A private folder: in a batch two graders may measure at the same time.
   local dir = cache_dir .. "/run-" .. key .. "-" .. wb.pid()
   wb.mkdir_p(dir)
-  local ir, why, r = callgrind(ref.fast, check, false, dir, "reference", REFERENCE_CALLGRIND_CPU)
-  local base, why_base = callgrind(ref.fast, check, true, dir, "baseline", REFERENCE_CALLGRIND_CPU)
+  local ir, why, r = count_run(ref.fast, check, false, dir, "reference", REFERENCE_COUNT_CPU)
+  local base, why_base = count_run(ref.fast, check, true, dir, "baseline", REFERENCE_COUNT_CPU)
   if not r.ok or not ir or not base or ir <= base then
     local detail = r.stderr:match("[^\n]*[Ee]rror[^\n]*") or r.stderr:match("[^\n]+") or ""
     wb.rm_rf(dir)
-    error({ message = "the reference failed under callgrind: " .. r.status .. " " .. (why or why_base or "")
+    error({ message = "the reference failed under cachegrind: " .. r.status .. " " .. (why or why_base or "")
       .. " " .. detail }, 0)
   end
   wb.write_file(cache, string.format("%d %d %.3f\n", ir, base, r.cpu or 0) .. items_text(r.items))
@@ -413,15 +438,21 @@ local function run_speed(check, student, ref, chapter, runs)
   -- Nothing is earned unless the count comes out right below: a leak, say, must not earn
   -- the leak credit of the other checks (score()).
   check.earned = 0
+  if student.differs then
+    check.class, check.status = "wrong", string.format("the build without sanitizers answers check %d (%s) "
+      .. "differently from the graded build, so speed is not credited", student.differs.number,
+      student.differs.title or student.differs.func)
+    return
+  end
   local base = check.reference
   local cpu = scaled(math.max(speed.cpu_floor, base.cpu * speed.cpu_factor))
-  local ir, why, r = callgrind(student.fast.program, check, false, runs, "speed", cpu)
+  local ir, why, r = count_run(student.fast.program, check, false, runs, "speed", cpu)
   check.class, check.status = r.kind, r.status
   local c = compare.items(base.items, r.items)
   check.matched, check.total, check.first = c.matched, c.total, c.first
   check.reference_ir = base.ir
   if r.kind == "timeout" then
-    check.status = string.format("%s under callgrind (the reference needs %.1f s)", r.status, base.cpu)
+    check.status = string.format("%s under cachegrind (the reference needs %.1f s)", r.status, base.cpu)
     return
   elseif r.kind ~= "ok" then
     return
@@ -432,7 +463,7 @@ local function run_speed(check, student, ref, chapter, runs)
     check.class, check.status = "wrong", why .. ", so speed is not credited"
     return
   end
-  -- The same input, sanitized: a heap overflow that callgrind would not notice.
+  -- The same input, sanitized: a heap overflow that cachegrind would not notice.
   local clean = runner.finish(M.start_check(student.asan.program, check, runs, "speed-asan",
     setmetatable({ cpu = cpu }, { __index = SPEED_ASAN_LIMITS })))
   local cc = compare.items(base.items, clean.items)
@@ -601,14 +632,31 @@ function M.grade(opts)
     end
   end
   local trivial = chapter.trivial
-  run_parallel(runnable, opts.jobs, function(check)
-    return M.start_check(asan.program, check, runs, "check-" .. check.number,
-      setmetatable({ results = results_room(check) }, { __index = check.limits }))
-  end, function(check, handle)
-    record(check, runner.finish(handle), function(answer)
+  local function start(program, prefix)
+    return function(check)
+      return M.start_check(program, check, runs, prefix .. check.number,
+        setmetatable({ results = results_room(check) }, { __index = check.limits }))
+    end
+  end
+  local graded = {}
+  run_parallel(runnable, opts.jobs, start(asan.program, "check-"), function(check, handle)
+    local r = runner.finish(handle)
+    graded[check] = (r.kind == "ok" or r.kind == "leak") and r.items or nil
+    record(check, r, function(answer)
       return trivial ~= nil and trivial(check.func, answer)
     end)
   end)
+  -- Speed is measured on the build without sanitizers, so it must answer every input the
+  -- graded build answered cleanly exactly as that build did: code may differ between the
+  -- two (#ifdef __SANITIZE_ADDRESS__, a run-time test), and only one is graded.
+  if student.fast ~= asan and student.fast.ok then
+    run_parallel(runnable, opts.jobs, start(student.fast.program, "fast-"), function(check, handle)
+      local r = runner.finish(handle)
+      if graded[check] and not student.differs and compare.items(graded[check], r.items).first then
+        student.differs = check
+      end
+    end)
+  end
   for _, check in ipairs(checks) do
     if check.kind == "speed" then
       run_speed(check, student, opts.ref, chapter, runs)

@@ -20,9 +20,10 @@
 --
 -- The script also lists the object's external symbols (nm). A submission that defines a
 -- sanitizer hook (__lsan_is_turned_off, __asan_default_options, ...) or the allocator the
--- sanitizers watch (malloc, free, ...), or that calls LeakSanitizer's or the sanitizers'
--- runtime interface (__lsan_disable, ...), would switch the memory checks off: it is refused,
--- with a status that names the symbol.
+-- sanitizers watch (malloc, free, ...), or that calls the sanitizers' runtime interface
+-- (__lsan_disable, __asan_unpoison_memory_region, ...), glibc's allocator underneath
+-- (__libc_malloc) or the dynamic linker's lookup (dlsym: a name built at run time), would
+-- switch the memory checks off: it is refused, with a status that names the symbol.
 --
 -- The linked program is also searched for valgrind's client-request preamble (the
 -- instruction sequence valgrind.h and callgrind.h expand to). A request can switch the speed
@@ -57,9 +58,12 @@ M.ours = from_make("CWARN")
 -- taken for an int and loses its upper half) and an integer used as a pointer.
 M.warn = "-std=c11 -Wall -Wextra -Werror=implicit-function-declaration -Werror=int-conversion"
 M.max_source = 1 << 20
+-- The largest built program (the checker with the student's code) accepted: the reference's is
+-- about 0.5 MB; a big initialised array would be copied into every check's box.
+M.max_program = 16 << 20
 
 -- The build flavours: "asan" for every answer (the student's run and the grader's checks),
--- "fast" (no sanitizers, optimised) for instruction counts under callgrind, where ASan
+-- "fast" (no sanitizers, optimised) for instruction counts under cachegrind, where ASan
 -- cannot run.
 M.flavours = {
   asan = "-g -O1 " .. from_make("SANITIZE"),
@@ -82,15 +86,21 @@ if M.cmocka_libs == "" then
   M.cmocka_libs = "-lcmocka"
 end
 
--- The sandbox's limits for one compile-and-link script.
-M.limits = { cpu = 60, memory = 2048, output = 256 << 10, results_limit = 256 << 20,
+-- The sandbox's limits for one compile-and-link script (the program comes back as its results).
+M.limits = { cpu = 60, memory = 2048, output = 256 << 10, results_limit = M.max_program,
   file_size = 256 << 20, procs = 16, tmp_size = 512 << 20 }
 
 -- Symbols a submission may not define, and may not call.
 M.refused_definitions = { "^__asan_", "^__lsan_", "^__ubsan_", "^__sanitizer_", "^__msan_", "^__tsan_",
   "^__hwasan_", "^__interceptor_", "^malloc$", "^free$", "^calloc$", "^realloc$", "^reallocarray$",
   "^aligned_alloc$", "^posix_memalign$", "^memalign$", "^valloc$", "^pvalloc$", "^malloc_usable_size$" }
-M.refused_calls = { "^__lsan_", "^__sanitizer_" }
+-- Calls: LeakSanitizer's and the sanitizers' interface, AddressSanitizer's (none of these is one
+-- the compiler's instrumentation calls, so a weak declaration is no way round), glibc's own
+-- allocator beside the one the sanitizers intercept, and a symbol looked up at run time.
+M.refused_calls = { "^__lsan_", "^__sanitizer_", "^__asan_poison_", "^__asan_unpoison_", "^__asan_set_",
+  "^__asan_region_", "^__asan_address_", "^__asan_describe_", "^__asan_get_", "^__asan_locate_", "^__asan_print_",
+  "^__asan_report_present$", "^__asan_on_error$", "^__asan_update_", "^__asan_addr_is_", "^__libc_",
+  "^dlsym$", "^dlvsym$", "^dlopen$", "^dlmopen$", "^_dl_", "^dl_iterate_phdr$" }
 
 -- valgrind's client-request preambles (valgrind.h): amd64's four `rol $N, %rdi`, arm64's
 -- four `ror x12, x12, #N`. No compiler emits either for ordinary code.
@@ -256,7 +266,8 @@ function M.refusal(symbols, file)
       for _, pattern in ipairs(defined and M.refused_definitions or M.refused_calls) do
         if name:match(pattern) then
           return string.format("refused: %s %s %s, which would switch off the grader's memory checks "
-            .. "(sanitizer hooks and the allocator are off limits)", file, defined and "defines" or "calls", name)
+            .. "(sanitizer hooks, the allocator and run-time symbol lookup are off limits)", file,
+            defined and "defines" or "calls", name)
         end
       end
     end
@@ -303,6 +314,10 @@ function M.link(spec, flavour, name)
     return result
   elseif r.status == "exit 12" then
     result.error = "linking failed: " .. first_error(log)
+    return result
+  elseif r.kind == "output" and r.status:match("of results") then
+    result.error = string.format("refused: the built program is larger than %d MB, far more than any solution needs",
+      M.max_program >> 20)
     return result
   elseif not r.ok then
     result.error = "the compiler did not finish: " .. r.status

@@ -147,10 +147,15 @@ end
 
 -- ------------------------------------------------------------------ one case, one process
 
+-- The checker's command line in the box for case `name` (after any prefix).
+function M.checker_argv(name)
+  return { "./check", "--cases", "cases.tsv", "--run", name, "--results", "/dev/fd/3" }
+end
+
 -- Starts case `name` of the cases file under the sandbox (see finish). opts: program (the
 -- checker), cases, name, dir and tag (its files are DIR/TAG.*), limits (cpu, wall, memory,
 -- output, results, file_size, procs), prefix (words before the checker: valgrind's), tool_log
--- (a file: the sandbox's tool-log channel), sources (for where).
+-- (a file: the sandbox's tool-log channel), tool_out (sandbox.start's), sources (for where).
 function M.start(opts)
   local l = opts.limits
   local base = opts.dir .. "/" .. opts.tag
@@ -158,12 +163,13 @@ function M.start(opts)
   for _, word in ipairs(opts.prefix or {}) do
     argv[#argv + 1] = word
   end
-  for _, word in ipairs({ "./check", "--cases", "cases.tsv", "--run", opts.name, "--results", "/dev/fd/3" }) do
+  for _, word in ipairs(M.checker_argv(opts.name)) do
     argv[#argv + 1] = word
   end
   local handle = sandbox.start({ argv = argv, files = { { "check", opts.program }, { "cases.tsv", opts.cases } },
     cpu = l.cpu, wall = l.wall, memory = l.memory, output = l.output, file_size = l.file_size, procs = l.procs,
-    results = base .. ".out", results_limit = l.results, tool_log = opts.tool_log, stdout = base .. ".stdout",
+    results = base .. ".out", results_limit = l.results, tool_log = opts.tool_log, tool_out = opts.tool_out,
+    stdout = base .. ".stdout",
     stderr = base .. ".stderr", usage = base .. ".usage" })
   handle.base, handle.opts = base, opts
   return handle

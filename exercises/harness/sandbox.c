@@ -3,6 +3,7 @@
  *   sandbox (--cpu SEC | --timeout SEC) --memory MB --output BYTES [--idle SEC]
  *           [--file-size BYTES] [--procs N] [--stdout FILE] [--stderr FILE]
  *           [--results FILE] [--results-limit BYTES] [--tool-log FILE] [--usage FILE]
+ *           [--tool-out NAME=FILE]
  *           [--isolate none|user|bwrap] [--file NAME=PATH]... [--tmp-size BYTES] [--uid N]
  *           -- PROGRAM [ARGS...]
  *
@@ -31,7 +32,8 @@
  * - Output. The parent reads stdout and stderr with poll(), keeping at most --output bytes
  *   in total; one byte more and the whole tree is killed. --results gives the program a
  *   separate channel on fd 3 for its answers (limit --results-limit), --tool-log a socket on
- *   fd 1020 for a tool such as valgrind (--log-fd=1020). SIGCHLD wakes poll() through a
+ *   fd 1020 for a tool such as valgrind (--log-fd=1020), --tool-out a FIFO in the box for the
+ *   tool's output file (sandbox_box.c, box_fifo). SIGCHLD wakes poll() through a
  *   self-pipe, so a child that exits while a grandchild still holds the pipes is noticed.
  * - Nothing survives. The sandbox is a child subreaper: orphans come back to it, and when
  *   the program ends, every process still in the tree is killed (and, isolated, every
@@ -60,6 +62,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -118,22 +121,29 @@ static Isolation parse_isolation(const char *text) {
     exit(2);
 }
 
-static void add_file(Options *o, const char *value) {
+/* NAME=PATH (--file, --tool-out) as a BoxFile; exits with a message when it is not. */
+static BoxFile name_and_path(const char *option, const char *value) {
     const char *equals = strchr(value, '=');
     if (equals == NULL || equals == value || equals[1] == '\0') {
-        fprintf(stderr, "sandbox: --file needs NAME=PATH, got '%s'\n", value);
+        fprintf(stderr, "sandbox: %s needs NAME=PATH, got '%s'\n", option, value);
         exit(2);
     }
-    BoxFile *files = realloc(o->files, (o->file_count + 1) * sizeof *files);
     char *name = strndup(value, (size_t)(equals - value));
-    if (files == NULL || name == NULL) {
+    if (name == NULL) {
+        fprintf(stderr, "sandbox: out of memory\n");
+        exit(2);
+    }
+    return (BoxFile){name, equals + 1};
+}
+
+static void add_file(Options *o, const char *value) {
+    BoxFile *files = realloc(o->files, (o->file_count + 1) * sizeof *files);
+    if (files == NULL) {
         fprintf(stderr, "sandbox: out of memory\n");
         exit(2);
     }
     o->files = files;
-    o->files[o->file_count].name = name;
-    o->files[o->file_count].source = equals + 1;
-    o->file_count++;
+    o->files[o->file_count++] = name_and_path("--file", value);
 }
 
 /* Sets one option; false when the name is unknown. */
@@ -167,6 +177,8 @@ static bool set_option(Options *o, const char *option, const char *value) {
         o->results_file = value;
     } else if (strcmp(option, "--tool-log") == 0) {
         o->tool_log_file = value;
+    } else if (strcmp(option, "--tool-out") == 0) {
+        o->tool_out = name_and_path(option, value);
     } else if (strcmp(option, "--usage") == 0) {
         o->usage_file = value;
     } else if (strcmp(option, "--isolate") == 0) {
@@ -346,9 +358,10 @@ static bool program_links_asan(const Options *o, const Box *box) {
 
 /* The streams of a run: each a pipe (the tool's log a socket) whose write end the program
    finds at fd TARGET[i]; both ends -1 for a stream the run does not use. */
-enum { OUT, ERR, RESULTS, TOOL, STARTED, STREAMS };
-static const int TARGET[STREAMS] = {STDOUT_FILENO, STDERR_FILENO, RESULTS_FD, TOOL_LOG_FD,
-                                    STARTED_FD};
+enum { OUT, ERR, RESULTS, TOOL, STARTED, TOOL_OUT, STREAMS };
+static const int TARGET[STREAMS] = {STDOUT_FILENO, STDERR_FILENO,
+                                    RESULTS_FD,    TOOL_LOG_FD,
+                                    STARTED_FD,    -1 /* a FIFO in the box, opened by name */};
 
 /* Runs in the forked child: never returns. */
 static void run_child(const Options *o, const Box *box, int pipes[][2], bool asan) {
@@ -436,8 +449,9 @@ typedef struct {
     bool over;
 } Stream;
 
-/* What the two streams that are not the program's may hold: a tool's log (valgrind's is a
-   few kilobytes), and the one "started" byte the box writes before exec. */
+/* What the streams that are not the program's may hold: a tool's log (valgrind's is a few
+   kilobytes) and its output file (cachegrind's, tens of kilobytes), each, and the one
+   "started" byte the box writes before exec. */
 #define TOOL_LOG_BYTES (4LL << 20)
 #define STARTED_BYTES 16
 
@@ -450,9 +464,7 @@ typedef struct {
     Stream streams[STREAMS];
 } Outcome;
 
-/* READ_FULL: the read took a whole chunk, so the pipe was full and its writer is waiting on
-   us. */
-typedef enum { READ_DATA, READ_FULL, READ_LATER, READ_END } ReadResult;
+typedef enum { READ_DATA, READ_LATER, READ_END } ReadResult;
 
 /* One read takes a whole pipe's worth (Linux's default pipe holds 64 KiB), so a writer never
    waits on us for longer than one turn of the loop. */
@@ -475,16 +487,14 @@ static ReadResult drain(Stream *s) {
     if (keep < (size_t)n) {
         s->over = true;
     }
-    return n == (ssize_t)sizeof chunk ? READ_FULL : READ_DATA;
+    return READ_DATA;
 }
 
 /* The tree's state every SAMPLE seconds decides CPU, memory, stopped and idle endings.
-   Quiet means: nothing runnable or in disk wait, no CPU used and no full pipe read since the
-   last sample. A writer in a full pipe is waiting on us, not idle: on a busy machine the
-   sandbox itself may get the CPU seldom, and a compiler's `cat program >&3` then sleeps in a
-   full pipe for seconds (a trickle of output does not count: it would keep a sleeper alive). For
-   the same reason idle needs IDLE_SAMPLES quiet samples in a row as well as --idle seconds: a
-   sandbox that was not scheduled saw nothing. The tree's resident memory may exceed --memory by
+   Quiet means: nothing runnable or in disk wait, no CPU used, nothing written that we have not
+   read (backlog). On a busy machine the sandbox itself may get the CPU seldom, so idle needs
+   IDLE_SAMPLES quiet samples in a row as well as --idle seconds: a sandbox that was not
+   scheduled saw nothing. The tree's resident memory may exceed --memory by
    MEMORY_MARGIN: rlimits and ASan's own watcher (hard_rss_limit_mb) hold a program that does not
    cheat, with their own verdicts, and this is what stops one that does (an ASan program that
    re-executes itself without the watcher, a tree of forks each under RLIMIT_AS). */
@@ -497,8 +507,20 @@ typedef struct {
     double last_cpu;
     double quiet_since; /* when nothing was last seen running; < 0 while something runs */
     int quiet_samples;  /* quiet samples in a row */
-    bool fed;           /* a full pipe was read since the last sample */
 } Watch;
+
+/* Whether a stream holds bytes we have not read yet: a tree blocked writing to us (a big
+   program built, on a machine too busy to give us the CPU) is waiting for us, not idle. */
+static bool backlog(const Outcome *r) {
+    for (int i = 0; i < STREAMS; i++) {
+        int unread = 0;
+        if (r->streams[i].fd >= 0 && ioctl(r->streams[i].fd, FIONREAD, &unread) == 0 &&
+            unread > 0) {
+            return true;
+        }
+    }
+    return false;
+}
 
 /* Samples the tree; returns the ending it calls for, or END_EXITED to go on. */
 static Ending watch_tree(const Options *o, Outcome *r, Watch *w, double now) {
@@ -521,9 +543,8 @@ static Ending watch_tree(const Options *o, Outcome *r, Watch *w, double now) {
     if (r->cpu > o->cpu) {
         return END_CPU;
     }
-    bool quiet = !w->fed && state.processes > 0 && state.running == 0 && r->cpu <= w->last_cpu;
+    bool quiet = state.processes > 0 && state.running == 0 && r->cpu <= w->last_cpu && !backlog(r);
     w->last_cpu = r->cpu;
-    w->fed = false;
     if (!quiet) {
         w->quiet_since = -1;
         w->quiet_samples = 0;
@@ -546,7 +567,7 @@ static Ending watch_tree(const Options *o, Outcome *r, Watch *w, double now) {
 static void supervise(const Options *o, Outcome *r) {
     double start = status_clock(), deadline = start + o->timeout;
     r->wall = start;
-    Watch w = {start, 0, -1, 0, false};
+    Watch w = {start, 0, -1, 0};
     for (;;) {
         tree_reap(&r->child);
         if (r->child.done) {
@@ -579,9 +600,7 @@ static void supervise(const Options *o, Outcome *r) {
         }
         for (int i = 0; i < STREAMS; i++) {
             if (r->streams[i].fd >= 0 && (p[i].revents & (POLLIN | POLLHUP | POLLERR))) {
-                ReadResult read = drain(&r->streams[i]);
-                w.fed = w.fed || read == READ_FULL;
-                if (read == READ_END) {
+                if (drain(&r->streams[i]) == READ_END) {
                     close(r->streams[i].fd);
                     r->streams[i].fd = -1; /* EOF: poll ignores negative fds */
                 }
@@ -612,8 +631,7 @@ static void supervise(const Options *o, Outcome *r) {
         Stream *s = &r->streams[i];
         if (s->fd >= 0) {
             fcntl(s->fd, F_SETFL, O_NONBLOCK);
-            ReadResult read;
-            while (!s->over && ((read = drain(s)) == READ_DATA || read == READ_FULL)) {
+            while (!s->over && drain(s) == READ_DATA) {
             }
             close(s->fd);
             s->fd = -1;
@@ -702,7 +720,8 @@ static bool save(const char *path, const Buffer *b) {
     return ok;
 }
 
-static void open_streams(const Options *o, int pipes[][2], Outcome *r, long long *room) {
+static void open_streams(const Options *o, int tool_out, int pipes[][2], Outcome *r,
+                         long long *room) {
     for (int i = 0; i < STREAMS; i++) {
         pipes[i][0] = pipes[i][1] = -1;
     }
@@ -717,13 +736,14 @@ static void open_streams(const Options *o, int pipes[][2], Outcome *r, long long
     if (o->isolation != ISOLATE_NONE) {
         make_pipe(pipes[STARTED]);
     }
+    pipes[TOOL_OUT][0] = tool_out;
     for (int i = 0; i < STREAMS; i++) {
         r->streams[i].fd = pipes[i][0];
         r->streams[i].room = &r->streams[i].own_room;
     }
     r->streams[OUT].room = r->streams[ERR].room = room;
     r->streams[RESULTS].own_room = o->results_bytes;
-    r->streams[TOOL].own_room = TOOL_LOG_BYTES;
+    r->streams[TOOL].own_room = r->streams[TOOL_OUT].own_room = TOOL_LOG_BYTES;
     r->streams[STARTED].own_room = STARTED_BYTES;
 }
 
@@ -742,8 +762,8 @@ int main(int argc, char **argv) {
         box_inner_exec(&o);
     }
     /* Fail before running anything when the result files cannot be written. */
-    const char *files[] = {o.stdout_file, o.stderr_file, o.results_file, o.tool_log_file,
-                           o.usage_file};
+    const char *files[] = {o.stdout_file,   o.stderr_file,     o.results_file,
+                           o.tool_log_file, o.tool_out.source, o.usage_file};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         if (!save(files[i], &(Buffer){NULL, 0, 0})) {
             return 2;
@@ -751,8 +771,17 @@ int main(int argc, char **argv) {
     }
     Box box = {.path = ""};
     char error[512];
-    bool boxed = o.isolation != ISOLATE_NONE || o.file_count > 0;
+    bool boxed = o.isolation != ISOLATE_NONE || o.file_count > 0 || o.tool_out.name != NULL;
     if (boxed && !box_create(&box, &o, error, sizeof error)) {
+        printf("sandbox error: %s\n", error);
+        box_destroy(&box, &o);
+        return 2;
+    }
+    /* --tool-out's FIFO: our read end, and a write end we hold so that it never reads as
+       ended before the tool opens it. */
+    int tool_out = -1, tool_out_keeper = -1;
+    if (o.tool_out.name != NULL &&
+        !box_fifo(&box, o.tool_out.name, &tool_out, &tool_out_keeper, error, sizeof error)) {
         printf("sandbox error: %s\n", error);
         box_destroy(&box, &o);
         return 2;
@@ -764,7 +793,7 @@ int main(int argc, char **argv) {
     Outcome r;
     memset(&r, 0, sizeof r);
     long long room = o.output_bytes;
-    open_streams(&o, pipes, &r, &room);
+    open_streams(&o, tool_out, pipes, &r, &room);
     if (!status_wake_on_sigchld(sigchld_pipe)) {
         printf("sandbox error: pipe: %s\n", strerror(errno));
         return 2;
@@ -783,19 +812,25 @@ int main(int argc, char **argv) {
     }
     close_write_ends(pipes);
     supervise(&o, &r);
+    if (tool_out_keeper >= 0) {
+        close(tool_out_keeper);
+    }
     box_destroy(&box, &o);
 
     int status = report(&o, &r);
-    const int kept[] = {OUT, ERR, RESULTS, TOOL};
-    const char *paths[] = {o.stdout_file, o.stderr_file, o.results_file, o.tool_log_file};
+    const int kept[] = {OUT, ERR, RESULTS, TOOL, TOOL_OUT};
+    const char *paths[] = {o.stdout_file, o.stderr_file, o.results_file, o.tool_log_file,
+                           o.tool_out.source};
     for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
         if (!save(paths[i], &r.streams[kept[i]].buffer)) {
             status = 2;
         }
         free(r.streams[kept[i]].buffer.data);
     }
+    /* A tool's log or output cut at its room may have lost the tool's own last lines. */
     char usage[96];
-    snprintf(usage, sizeof usage, "cpu %.3f\nwall %.3f\n", r.cpu, r.wall);
+    snprintf(usage, sizeof usage, "cpu %.3f\nwall %.3f\n%s", r.cpu, r.wall,
+             r.streams[TOOL].over || r.streams[TOOL_OUT].over ? "tool cut\n" : "");
     if (!save(o.usage_file, &(Buffer){usage, strlen(usage), 0})) {
         status = 2;
     }

@@ -55,6 +55,7 @@ typedef struct {
     const char *stderr_file;
     const char *results_file;
     const char *tool_log_file;
+    BoxFile tool_out;       /* --tool-out NAME=FILE: a FIFO NAME in the box, saved to FILE */
     const char *usage_file; /* --usage: "cpu SECONDS\nwall SECONDS\n" once it ended */
     Isolation isolation;
     BoxFile *files;
@@ -75,6 +76,12 @@ typedef struct {
 
 /* Creates the box and copies the files in; on failure writes why into error. */
 bool box_create(Box *box, const Options *o, char *error, size_t size);
+/* A FIFO `name` in the box for a tool's output file (valgrind --cachegrind-out-file=NAME):
+   the program may open it for writing only, and can neither remove nor replace it (the box's
+   folder is not its to write), so whatever it writes there comes on top of the tool's own
+   output, never instead. Sets *reader (ours, non-blocking) and *keeper (a write end we hold,
+   so the FIFO never reads as ended before the tool opens it). */
+bool box_fifo(const Box *box, const char *name, int *reader, int *keeper, char *error, size_t size);
 /* In the forked child, first: closes every fd but ours, empties the environment. */
 void box_prepare(const Box *box, const Options *o);
 /* Then: the uid, the namespaces, the limits, exec; never returns. */
@@ -93,7 +100,8 @@ typedef struct {
     double cpu;    /* seconds of CPU used by the tree so far (user + system) */
     double rss_mb; /* resident memory of the tree's processes, MB */
     int processes; /* processes in the tree (zombies included) */
-    int running;   /* of which runnable or in disk wait (R, D) */
+    int running;   /* of which runnable or in disk wait (R, D; not D in vfork(), which
+                      waits for its child: sandbox_tree.c) */
     int stopped;   /* of which stopped by a signal or a tracer (T, t) */
 } TreeState;
 

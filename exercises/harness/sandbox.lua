@@ -48,7 +48,7 @@ M.level = "none"
 local OPTIONS = { { "--cpu", "cpu" }, { "--timeout", "wall" }, { "--idle", "idle" }, { "--memory", "memory" },
   { "--output", "output" }, { "--file-size", "file_size" }, { "--procs", "procs" }, { "--stdout", "stdout" },
   { "--stderr", "stderr" }, { "--results", "results" }, { "--results-limit", "results_limit" },
-  { "--tool-log", "tool_log" }, { "--usage", "usage" }, { "--tmp-size", "tmp_size" } }
+  { "--tool-log", "tool_log" }, { "--tool-out", "tool_out" }, { "--usage", "usage" }, { "--tmp-size", "tmp_size" } }
 
 -- The shell command that runs opts.argv under the sandbox (options left out when nil).
 function M.command(opts)
@@ -73,12 +73,13 @@ end
 -- Starts opts.argv under the sandbox and returns a handle for finish(), so several runs
 -- can go at once. opts: argv, files ({name, host path} pairs), cpu (s), wall (s, a
 -- backstop), memory (MB), output (bytes), results (file), results_limit, tool_log (file),
--- usage (file), file_size, procs, stdout, stderr, tmp_size, isolation (default M.level).
+-- tool_out ("NAME=FILE": a FIFO NAME in the box the tool writes its output file to), usage (file), file_size, procs, stdout, stderr, tmp_size, isolation (default M.level).
 function M.start(opts)
   return { pipe = io.popen(M.command(opts) .. " 2>&1", "r"), usage = opts.usage }
 end
 
--- Waits for a started run. Returns { status, ok, kind, cpu, wall }. A sandbox that could
+-- Waits for a started run. Returns { status, ok, kind, cpu, wall, tool_cut (the tool's log or
+-- output was longer than the sandbox keeps) }. A sandbox that could
 -- not run at all (exit status 2) is the grader's problem, not the student's: it raises.
 function M.finish(handle)
   local text = handle.pipe:read("a") or ""
@@ -91,6 +92,7 @@ function M.finish(handle)
   local usage = handle.usage and wb.read_file(handle.usage) or ""
   r.cpu = tonumber(usage:match("cpu ([%d.]+)"))
   r.wall = tonumber(usage:match("wall ([%d.]+)"))
+  r.tool_cut = usage:match("\ntool cut\n") ~= nil
   return r
 end
 

@@ -182,6 +182,23 @@ bool box_create(Box *box, const Options *o, char *error, size_t size) {
     return true;
 }
 
+bool box_fifo(const Box *box, const char *name, int *reader, int *keeper, char *error,
+              size_t size) {
+    char path[sizeof box->path + 256];
+    snprintf(path, sizeof path, "%s/%s", box->path, name);
+    if (!valid_name(name) || mkfifo(path, 0600) != 0) {
+        return fail(error, size, "cannot create the FIFO", path);
+    }
+    *reader = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    *keeper = *reader < 0 ? -1 : open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+    /* Write-only for everyone once our ends are open: the box's uid is the owner inside
+       bubblewrap without root, and the box is read-only there, so it cannot chmod it back. */
+    if (*keeper < 0 || chmod(path, 0222) != 0) {
+        return fail(error, size, "cannot open the FIFO", path);
+    }
+    return true;
+}
+
 /* ------------------------------------------------------------------ the child */
 
 static void close_other_fds(const Options *o) {

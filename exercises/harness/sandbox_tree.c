@@ -13,8 +13,10 @@
  * namespace's init, which is in the tree too.
  *
  * The same sample tells whether anything is still running: processes in state R (runnable,
- * waiting for a CPU on a busy machine counts) or D (disk wait) are making progress; S
- * (sleeping) and T/t (stopped by a signal or a tracer) are not. sandbox.c turns "nothing
+ * waiting for a CPU on a busy machine counts) or D (disk wait, long on a busy disk) are making
+ * progress; S (sleeping), T/t (stopped by a signal or a tracer) and a D that waits for its
+ * vfork() child (which may sleep for ever: the wait's kernel function, /proc/PID/wchan, says
+ * which D it is) are not. sandbox.c turns "nothing
  * running for a while" into a quick verdict instead of waiting for the wall-clock backstop.
  *
  * The same sample adds up the tree's resident memory: RLIMIT_AS is per process (16 forks may
@@ -111,6 +113,22 @@ static bool read_stat(pid_t pid, Proc *p) {
     return true;
 }
 
+/* A process in D inside vfork(), waiting for its child to exec or exit (the kernel function
+   it waits in, by the names it has had). */
+static bool waits_for_vfork(pid_t pid) {
+    char path[64], text[64];
+    snprintf(path, sizeof path, "/proc/%d/wchan", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return false;
+    }
+    ssize_t n = read(fd, text, sizeof text - 1);
+    close(fd);
+    text[n > 0 ? n : 0] = '\0';
+    return strcmp(text, "kernel_clone") == 0 || strcmp(text, "_do_fork") == 0 ||
+           strcmp(text, "do_fork") == 0;
+}
+
 static void push(ProcList *list, const Proc *p) {
     if (list->count == list->capacity) {
         size_t capacity = list->capacity == 0 ? 512 : list->capacity * 2;
@@ -184,7 +202,7 @@ void tree_state(TreeState *state) {
         state->cpu += p->cpu;
         state->rss_mb += (double)p->rss * page_mb;
         state->processes++;
-        if (p->state == 'R' || p->state == 'D') {
+        if (p->state == 'R' || (p->state == 'D' && !waits_for_vfork(p->pid))) {
             state->running++;
         } else if (p->state == 'T' || p->state == 't') {
             state->stopped++;

@@ -35,11 +35,11 @@ return {
   },
 
   -- Speed: the checker runs inclusive() over a generated folded input of `lines` stacks
-  -- under callgrind (fast build, no sanitizers), and the instructions of the whole run
+  -- under cachegrind (fast build, no sanitizers), and the instructions of the whole run
   -- (constructors included), less those of a run that only reads the input, are compared
   -- with the reference's. Full points up to `limit` times the reference's count, half up
   -- to `half_limit` times, else 0. A run still going after `cpu_factor` x the reference's
-  -- CPU time under callgrind (at least `cpu_floor` s) is stopped: its count would be far
+  -- CPU time under cachegrind (at least `cpu_floor` s) is stopped: its count would be far
   -- past the limit.
   speed = {
     lines = 200000,

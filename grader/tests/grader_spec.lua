@@ -530,19 +530,30 @@ describe("the grader", function()
     end
   end)
 
-  -- The speed check reads callgrind's log defensively: the program can write lines into it.
-  describe("callgrind's log", function()
-    local real = "==7== Callgrind, a call-graph generating cache profiler\n==7== Command: ./check inclusive x\n"
-    local ending = "==7== Events    : Ir\n==7== Collected : 123456\n==7== \n==7== I   refs:      123,456\n"
+  -- The speed check reads cachegrind's log and output file defensively: the program can add
+  -- lines to both, so only one whole valgrind's of each gives a count.
+  describe("the speed count", function()
+    local command = "./check --run inclusive.1"
+    local header = "==7== Cachegrind, a cache and branch-prediction profiler\n==7== Command: " .. command .. "\n"
+    local log = header .. "==7== \n==7== I   refs:      123,456\n"
+    local out = "desc: I1 cache: 32768 B\ncmd: " .. command .. "\nevents: Ir\nfl=x\nfn=main\n1 5\nsummary: 123456\n"
+    local forged = "desc: x\ncmd: " .. command .. "\nevents: Ir\nsummary: 1\n"
     for _, c in ipairs({
-      { "gives the count", real .. ending, 123456 },
-      { "ignores a count the program wrote before valgrind's own", real .. "==7== Collected : 1\n" .. ending, 123456 },
-      { "gives no count for a second program (exec)", real .. "==7== Command: /bin/true\n" .. ending, nil },
-      { "gives no count when valgrind wrote none", real, nil },
-      { "gives no count for a log that does not start with valgrind's header", "==8== Collected : 5\n" .. real, nil },
+      { "gives the count", log, out, 123456 },
+      { "gives none when a forged output file comes first", log, forged .. out, nil },
+      { "gives none for another command", log, (out:gsub("inclusive%.1", "inclusive.2")), nil },
+      { "gives none without an output file", log, "", nil },
+      { "gives none for a second valgrind (exec)", log .. header, out, nil },
+      { "gives none for a second program in the log", header .. "==7== Command: /bin/true\n==7== I   refs: 123,456\n",
+        out, nil },
+      { "gives none for a forged closing count next to valgrind's", header .. "==7== I   refs: 1\n"
+        .. "==7== I   refs:      123,456\n", out, nil },
+      { "gives none for a log shut after a forged closing count", header .. "==7== I   refs: 1\n", out, nil },
+      { "gives none for a log that does not start with valgrind's header", "==8== I   refs: 5\n" .. log, out, nil },
+      { "gives none when the sandbox cut the log or the output", log, out, nil, true },
     }) do
       it(c[1], function()
-        assert.are.equal(c[3], (engine.callgrind_count(c[2])))
+        assert.are.equal(c[4], (engine.speed_count(c[2], c[3], command, c[5])))
       end)
     end
   end)

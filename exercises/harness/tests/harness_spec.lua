@@ -447,6 +447,18 @@ describe("the exercise harness", function()
         assert.are.equal(2, (sh(SANDBOX .. " " .. bad)))
       end)
     end
+    -- --tool-out: a FIFO in the box that a tool writes its output file to; everything written
+    -- there comes back, one write after another, and more than the sandbox keeps is flagged.
+    it("--tool-out keeps all that is written to its FIFO, and --usage says when it was cut", function()
+      local saved, usage = TMP .. "/tool.out", TMP .. "/tool.usage"
+      local flags = "--timeout 10 --tool-out count.out=" .. saved .. " --usage " .. usage
+      assert.are.equal("ok", (boxed("sh -c 'printf one > count.out; printf two > count.out'", flags)))
+      assert.are.equal("onetwo", wb.read_file(saved))
+      assert.is_falsy((wb.read_file(usage) or ""):find("tool cut", 1, true))
+      assert.are.equal("ok", (boxed("sh -c 'head -c 5000000 /dev/zero > count.out'", flags)))
+      assert.is_truthy((wb.read_file(usage) or ""):find("\ntool cut\n", 1, true))
+      assert.is_truthy(#wb.read_file(saved) < 5000000)
+    end)
     -- A report in a program's stderr, in the words of status.c (the same for fork_tests.c).
     local reports = {
       { "==7==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x60 at pc 0x55\n",

@@ -48,6 +48,12 @@ return {
     families = { sum_named_fixtures = "zero", sum_named_edges = "zero", parse_row_fixtures = "full",
       inclusive_fixtures = "full" } },
   { name = "leak_off", base = "mutant", mutant = "LEAK", score = 0, build = "refused: .*__lsan_is_turned_off" },
+  -- The memory checks switched off without defining a hook: AddressSanitizer's interface by a
+  -- weak declaration, LeakSanitizer's by dlsym of a name built at run time, glibc's allocator
+  -- that LeakSanitizer does not watch.
+  { name = "asan_unpoison", base = "reference", score = 0, build = "refused: .*calls __asan_unpoison_memory_region" },
+  { name = "lsan_dlsym", base = "reference", score = 0, build = "refused: .*calls dlsym" },
+  { name = "libc_malloc", base = "reference", score = 0, build = "refused: .*calls __libc_malloc" },
   { name = "do_nothing", base = "none", score = 0 },
   { name = "symlink_solution", kind = "symlink", target = "@ROOT@/solutions/165/profile.c", score = 0,
     build = "FAILED: the submission" },
@@ -91,6 +97,11 @@ return {
   { name = "huge_key", base = "reference", status = "first difference at sum:\\x01\\x01[^\n]*more bytes%)",
     report_at_most = 256 << 10 },
   { name = "escape_c1", base = "reference", status = "\\xc2\\x9b2J", families = { parse_row_fixtures = "zero" } },
+  -- A vfork() child that pause()s leaves its parent in state D, using no CPU: idle whatever the
+  -- state, so the idle rule ends the check in seconds, not the wall-clock backstop.
+  { name = "vfork_pause", base = "reference", status = "asleep for [%d.]+ s without using the CPU",
+    families = { sum_named_fixtures = "zero", parse_row_fixtures = "full", inclusive_fixtures = "full" } },
+  { name = "huge_array", base = "reference", score = 0, build = "refused: the built program is larger than" },
   { name = "control_quadratic", base = "mutant", mutant = "QUADRATIC", with_speed = true,
     speed = "not_full" },
   { name = "precompute", base = "mutant", mutant = "QUADRATIC", with_speed = true,
@@ -98,6 +109,25 @@ return {
   { name = "forge_callgrind", base = "mutant", mutant = "QUADRATIC", with_speed = true,
     speed = "no_better_than", than = "control_quadratic" },
   { name = "exec_native", base = "mutant", mutant = "QUADRATIC", with_speed = true, speed = "not_full" },
+  -- The count forged where it is read: a whole output file written first and the log's
+  -- closing line, its socket then shut (forge_count); the log flooded past what the sandbox
+  -- keeps (forge_flood); the checker re-run quiet through VALGRIND_OPTS and .valgrindrc
+  -- (reexec_quiet); callgrind's TOGGLE_COLLECT from a page decoded at run time
+  -- (runtime_requests). None may earn more speed than the slow code itself.
+  { name = "forge_count", base = "mutant", mutant = "QUADRATIC", with_speed = true,
+    speed = "no_better_than", than = "control_quadratic" },
+  { name = "forge_flood", base = "mutant", mutant = "QUADRATIC", with_speed = true,
+    speed = "no_better_than", than = "control_quadratic" },
+  { name = "reexec_quiet", base = "mutant", mutant = "QUADRATIC", with_speed = true,
+    speed = "no_better_than", than = "control_quadratic" },
+  { name = "runtime_requests", base = "mutant", mutant = "QUADRATIC", with_speed = true,
+    speed = "no_better_than", than = "control_quadratic" },
+  -- A leak, or a leak report, in the speed run once earned the leak credit of the speed points.
+  { name = "speed_leak", base = "mutant", mutant = "QUADRATIC", with_speed = true,
+    speed = "no_better_than", than = "control_quadratic" },
+  -- The speed build (no sanitizers) wrong wherever only the sanitizer build was graded.
+  { name = "sanitizer_ifdef", base = "reference", with_speed = true, families = { speed = "zero",
+    inclusive_fixtures = "full", parse_row_fixtures = "full" } },
   { name = "callgrind_requests", base = "reference", score = 0, build = "refused: .*valgrind client requests" },
   { name = "native_call", base = "reference", score = 0,
     build = "refused: .*valgrind client requests" },
