@@ -103,6 +103,17 @@ all: setup-exercise
 include $(wildcard vm/vm.mk vm/prof/prof.mk exercises/exercises.mk grader/grader.mk \
                    grader/edition/edition.mk chapters/chapters.mk grader/tests/fresh/fresh.mk)
 
+# The instructor's targets need grader/ or solutions/, which the student edition leaves out:
+# there each refuses in one line before anything is built (make exercise-N SOLUTION=1 too).
+INSTRUCTOR_ONLY := grade expected fixtures verify-fixtures gradescope student-edition test-fresh-machine
+NOT_IN_EDITION   = $(error make $(1): only in the instructor's workbook (the student edition has no grader/ or solutions/))
+ifeq ($(wildcard grader/grader.mk),)
+$(foreach goal,$(filter $(INSTRUCTOR_ONLY),$(MAKECMDGOALS)),$(call NOT_IN_EDITION,$(goal)))
+endif
+ifneq ($(SOLUTION),)
+$(if $(wildcard solutions),,$(call NOT_IN_EDITION,$(MAKECMDGOALS) SOLUTION=$(SOLUTION)))
+endif
+
 # Every part adds its benchmarks to BENCH_TARGETS; `make bench` runs them all.
 bench: setup-bench $(BENCH_TARGETS)
 
@@ -138,11 +149,13 @@ TEST_PREBUILD += all
 # $(call test_suites,SUITES): runs the suites, then vm/lib/test_summary.sh prints the
 # closing line for all of them (a suite that exits non-zero without counting a failure,
 # or writes no result, counts as one more failure).
+# make -n runs every line of it (it names $(MAKE)): a dry run keeps the results and adds none up.
+DRY_RUN = $(findstring n,$(firstword -$(MAKEFLAGS)))
 define test_suites
-@rm -rf $(TEST_RESULTS); mkdir -p $(TEST_RESULTS)
+$(if $(DRY_RUN),,@rm -rf $(TEST_RESULTS); mkdir -p $(TEST_RESULTS))
 +@$(MAKE) -s --no-print-directory $(TEST_PREBUILD) || echo 1 > $(TEST_RESULTS)/prebuild.status
 +@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(TEST_JOBS)) $(addprefix test-suite-,$(1))
-@bash vm/lib/test_summary.sh $(TEST_RESULTS) $(1)
+$(if $(DRY_RUN),,@bash vm/lib/test_summary.sh $(TEST_RESULTS) $(1))
 endef
 
 test: setup-test
@@ -153,8 +166,10 @@ test: setup-test
 test-slow: setup-test
 	$(call test_suites,$(TEST_SLOW_SUITES))
 
+# make -n runs this line too (for its sub-make): then only the suite's own dry run.
 test-suite-%:
-	+@status=$(TEST_RESULTS)/$*.status; log=$(TEST_RESULTS)/$*.log; \
+	+@$(if $(DRY_RUN),$(MAKE) --no-print-directory test-$*; exit,:); \
+	status=$(TEST_RESULTS)/$*.status; log=$(TEST_RESULTS)/$*.log; \
 	if [ -n "$(filter-out -j1,$(filter -j%,$(MAKEFLAGS)))" ]; then \
 	  $(MAKE) --no-print-directory test-$* > $$log 2>&1; echo $$? > $$status; \
 	  flock $(TEST_RESULTS) sh -c 'echo "=== $*"; cat "$$0"' $$log; \
