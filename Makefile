@@ -52,8 +52,10 @@ SETUP_FOR_profile  := $(SETUP_FOR_exercise) valgrind
 SETUP_FOR_bench    := $(SETUP_FOR_profile) luajit time
 SETUP_FOR_book     := $(SETUP_FOR_exercise) pandoc
 SETUP_FOR_grade    := $(SETUP_FOR_profile) lua-dkjson bubblewrap procps zip unzip
+# similarity-tester (sim_c) only for make student-edition's check: Debian 13 has no such
+# package, so nothing else may need it (make test's edition suite skips without it).
 SETUP_FOR_edition  := $(SETUP_FOR_grade) similarity-tester
-SETUP_FOR_test     := $(sort $(SETUP_FOR_watch) $(SETUP_FOR_bench) $(SETUP_FOR_book) $(SETUP_FOR_edition) \
+SETUP_FOR_test     := $(sort $(SETUP_FOR_watch) $(SETUP_FOR_bench) $(SETUP_FOR_book) $(SETUP_FOR_grade) \
                         lua-busted libxml2-utils)
 # make test-fresh-machine (root only): the edition it copies into bare systems, busted to run
 # it, and mmdebstrap to make the systems. Not in make setup: no other target needs mmdebstrap.
@@ -86,7 +88,7 @@ BENCH_TARGETS :=
 
 HELP += "bench            run the benchmarks (times, instruction counts, ratios)"
 HELP += "all              build the VM and the profiler (build/drip, build/dripprof)"
-HELP += "setup            install missing Debian packages: all of them ($(SETUP_PACKAGES)); setup-exercise, setup-grade, ...: what that target needs"
+HELP += "setup            install the Debian packages make test needs ($(SETUP_PACKAGES)); setup-exercise, setup-grade, setup-edition, ...: what that target needs"
 HELP += "test             run the workbook's own tests; ends with 'N passed, N failed' (a suite per core at a time; TEST_JOBS=1: one by one)"
 HELP += "test-slow        the long checks (CI runs them after make test)"
 HELP += "clean            remove build/"
@@ -100,6 +102,17 @@ all: setup-exercise
 
 include $(wildcard vm/vm.mk vm/prof/prof.mk exercises/exercises.mk grader/grader.mk \
                    grader/edition/edition.mk chapters/chapters.mk grader/tests/fresh/fresh.mk)
+
+# The instructor's targets need grader/ or solutions/, which the student edition leaves out:
+# there each refuses in one line before anything is built (make exercise-N SOLUTION=1 too).
+INSTRUCTOR_ONLY := grade expected fixtures verify-fixtures gradescope student-edition test-fresh-machine
+NOT_IN_EDITION   = $(error make $(1): only in the instructor's workbook (the student edition has no grader/ or solutions/))
+ifeq ($(wildcard grader/grader.mk),)
+$(foreach goal,$(filter $(INSTRUCTOR_ONLY),$(MAKECMDGOALS)),$(call NOT_IN_EDITION,$(goal)))
+endif
+ifneq ($(SOLUTION),)
+$(if $(wildcard solutions),,$(call NOT_IN_EDITION,$(MAKECMDGOALS) SOLUTION=$(SOLUTION)))
+endif
 
 # Every part adds its benchmarks to BENCH_TARGETS; `make bench` runs them all.
 bench: setup-bench $(BENCH_TARGETS)
@@ -136,11 +149,13 @@ TEST_PREBUILD += all
 # $(call test_suites,SUITES): runs the suites, then vm/lib/test_summary.sh prints the
 # closing line for all of them (a suite that exits non-zero without counting a failure,
 # or writes no result, counts as one more failure).
+# make -n runs every line of it (it names $(MAKE)): a dry run keeps the results and adds none up.
+DRY_RUN = $(findstring n,$(firstword -$(MAKEFLAGS)))
 define test_suites
-@rm -rf $(TEST_RESULTS); mkdir -p $(TEST_RESULTS)
+$(if $(DRY_RUN),,@rm -rf $(TEST_RESULTS); mkdir -p $(TEST_RESULTS))
 +@$(MAKE) -s --no-print-directory $(TEST_PREBUILD) || echo 1 > $(TEST_RESULTS)/prebuild.status
 +@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(TEST_JOBS)) $(addprefix test-suite-,$(1))
-@bash vm/lib/test_summary.sh $(TEST_RESULTS) $(1)
+$(if $(DRY_RUN),,@bash vm/lib/test_summary.sh $(TEST_RESULTS) $(1))
 endef
 
 test: setup-test
@@ -151,8 +166,10 @@ test: setup-test
 test-slow: setup-test
 	$(call test_suites,$(TEST_SLOW_SUITES))
 
+# make -n runs this line too (for its sub-make): then only the suite's own dry run.
 test-suite-%:
-	+@status=$(TEST_RESULTS)/$*.status; log=$(TEST_RESULTS)/$*.log; \
+	+@$(if $(DRY_RUN),$(MAKE) --no-print-directory test-$*; exit,:); \
+	status=$(TEST_RESULTS)/$*.status; log=$(TEST_RESULTS)/$*.log; \
 	if [ -n "$(filter-out -j1,$(filter -j%,$(MAKEFLAGS)))" ]; then \
 	  $(MAKE) --no-print-directory test-$* > $$log 2>&1; echo $$? > $$status; \
 	  flock $(TEST_RESULTS) sh -c 'echo "=== $*"; cat "$$0"' $$log; \

@@ -71,7 +71,7 @@ bench-loop: setup-bench $(EX_SANDBOX)
 BENCH_TARGETS += bench-loop
 HELP += "bench-loop       edit-to-verdict of make exercise-N (exercises/N and the reference): median wall and CPU time"
 
-HELP += $(foreach n,$(EX_CHAPTERS),"exercise-$(n)     build exercises/$(n) with its public cases and run each alone (SOLUTION=1: the reference; TEST=name: some; HINT=function: its next hint)")
+HELP += $(foreach n,$(EX_CHAPTERS),"exercise-$(n)     build exercises/$(n) with its public cases and run each alone ($(if $(wildcard solutions/$(n)),SOLUTION=1: the reference; )TEST=name: some; HINT=function: its next hint)")
 HELP += $(foreach n,$(EX_CHAPTERS),"watch-$(n)        make exercise-$(n) again every time a file in exercises/$(n) is saved (Ctrl-C ends)")
 
 # ------------------------------------------------------------------ the test suite

@@ -1,7 +1,7 @@
 -- chapter.lua: chapter 165's exercise, as the workbook's engine needs to know it
 -- (exercises/harness/chapter.lua says what each field means). The cases are in tests/, the
 -- checker that runs them is tests/check.c, and the reference's answers are in
--- tests/expected/ (written by `make expected` from solutions/165).
+-- tests/expected/ (written from the reference in the instructor's workbook).
 
 local feedback = require("exercises.harness.feedback")
 

@@ -8,7 +8,7 @@
  * \r \xHH), ORIGIN the FILE:LINE the field was written at; an empty CASE is the case of the
  * line above. The checker never judges: it writes
  * answers, KEY<TAB>ANSWER lines, and the harness compares them with the reference's, the
- * same way for `make exercise-N` and `make grade`.
+ * same way for `make exercise-N` and for grading.
  *
  *   CHECKER --cases FILE --list               the names of the cases, one a line
  *   CHECKER --cases FILE --run NAME [--results PATH]

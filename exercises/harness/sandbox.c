@@ -7,7 +7,7 @@
  *           [--isolate none|user|bwrap] [--file NAME=PATH]... [--tmp-size BYTES] [--uid N]
  *           -- PROGRAM [ARGS...]
  *
- * Every test of the workbook (`make exercise-N`, `make grade`) runs under this, one test
+ * Every test of the workbook (`make exercise-N`, grading) runs under this, one test
  * per process, so a crash, an abort, a stack overflow or an endless loop costs only that
  * test. The design in short:
  *

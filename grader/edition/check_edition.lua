@@ -272,7 +272,8 @@ local function runs_against_reference(files)
   end
   local text, ok = wb.capture(wb.command(words) .. " 2>&1")
   if not ok then
-    error("sim_c failed (Debian package similarity-tester; make setup installs it): " .. text, 0)
+    error("sim_c failed (Debian package similarity-tester, for the check for renamed copies of the "
+      .. "reference; make setup-edition installs it, Debian 13 has none): " .. text, 0)
   end
   local runs = {}
   for file, lines, ref, first, last, tokens in text:gmatch(

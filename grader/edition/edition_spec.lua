@@ -10,6 +10,8 @@
 --   leaks     check_edition.lua passes on the edition and catches planted leaks (a
 --             renamed copy of a reference function, a line of it, a grader file, a
 --             build output, a solutions/ folder) -- it must be able to fail;
+--   text      every `make TARGET` the edition's text names is one of its targets (make -n);
+--             its make help offers no instructor's target or SOLUTION=1, which refuse in one line;
 --   template  git init + git add -A in the edition leaves nothing untracked or ignored;
 --   student   `make` builds with the stubs; `make exercise-165` fails cleanly (every test
 --             a plain wrong result); dripprof top/files --with the checker it built say
@@ -61,6 +63,14 @@ local function disguised_reference_function(name)
   return "/* not a copy */\n" .. body:gsub("[%a_][%w_]*", function(word)
     return keep[word] and word or ("my" .. word:gsub("_", ""):upper())
   end)
+end
+
+-- make student-edition checks every edition with sim_c (Debian's similarity-tester, which
+-- Debian 13 lacks): without it there is no edition to try, and one skipped test says why.
+if not sh("command -v sim_c") then
+  pending("make test-edition SKIPPED: make student-edition needs sim_c (Debian package similarity-tester, "
+    .. "not in Debian 13) to check the edition for renamed copies of the reference")
+  return
 end
 
 describe("the student edition", function()
@@ -212,6 +222,75 @@ describe("the student edition", function()
       local _, _, out = in_edition("grep -rl --include='*.mk' --include=Makefile --include='*.sh' --include='*.lua' "
         .. "'\\.\\./shared' . || true")
       check(out == "", out)
+    end)
+  end)
+
+  -- The edition's text is true to it: every `make TARGET` its README, chapter, handouts,
+  -- headers, sources' comments and `make help` name is a target of the edition, and none is one
+  -- that refuses there (an instructor's target, SOLUTION=1). Left out: the build files (make
+  -- help speaks for them) and the engine's Lua and data (case files, answers), which describe
+  -- the instructor's workbook too. A mention is "make WORD [VAR=value]..." with WORD a target
+  -- of the instructor's workbook (so English "make the" is none), -N standing for a chapter.
+  describe("its text", function()
+    it("make help offers no instructor's target and no SOLUTION=1, and each refuses in one line", function()
+      local _, _, help = in_edition("make -s help")
+      local _, _, only = sh("make -s --no-print-directory --eval 'only: ; @echo $(INSTRUCTOR_ONLY)' only")
+      local asked = {}
+      for target in only:gmatch("%S+") do
+        check(not help:find("make " .. target .. " ", 1, true), target .. " in the edition's make help:\n" .. help)
+        asked[#asked + 1] = target
+      end
+      check(#asked > 3 and not help:find("SOLUTION", 1, true), help)
+      asked[#asked + 1] = "exercise-165 SOLUTION=1"
+      for _, goal in ipairs(asked) do
+        local ok, _, out = in_edition("make " .. goal)
+        check(not ok and not out:find("\n") and out:find("make " .. goal .. ": only in the instructor's workbook", 1, true),
+          out)
+      end
+    end)
+    it("names only targets that the edition has and that run there (make -n)", function()
+      local names, stems = {}, {}
+      for name in select(3, sh("make -pRrq : 2> /dev/null")):gmatch("\n(%a[%w_%%-]*):") do
+        if name:find("%", 1, true) then
+          stems[#stems + 1] = name:match("^(.-)%%")
+        else
+          names[name] = true
+        end
+      end
+      local function is_target(word)
+        for _, stem in ipairs(stems) do
+          if #word > #stem and word:sub(1, #stem) == stem then
+            return true
+          end
+        end
+        return names[word]
+      end
+      local _, _, chapter = in_edition("ls exercises | grep -m1 '^[0-9]'")
+      local _, _, text = in_edition("find . \\( -path ./build -o -path ./.git -o -path '*/tests/expected' \\) -prune "
+        .. "-o -path './exercises/harness/*.lua' -o -type f \\( -name '*.md' -o -name '*.h' -o -name '*.c' "
+        .. "-o -name chapter.lua \\) -print0 | xargs -0 cat && make -s help")
+      local commands, tried = {}, {}
+      for target, rest in text:gmatch("make ([%w_%-]+)([^\n`\"'(),;:]*)") do
+        if is_target(target) then
+          local words = { (target:gsub("%-N$", "-" .. chapter)) }
+          for word in rest:gmatch("%S+") do
+            if not word:match("^[%u_]+=") then
+              break
+            end
+            words[#words + 1] = word
+          end
+          local line = table.concat(words, " ")
+          if not tried[line] then
+            tried[line] = true
+            commands[#commands + 1] = line
+          end
+        end
+      end
+      check(tried["exercise-" .. chapter] and tried.test, "found no make exercise-N or make test:\n" .. text:sub(1, 300))
+      for _, line in ipairs(commands) do
+        local ok, _, out = in_edition("make -n " .. line .. " 2>&1 > /dev/null")
+        check(ok, "the edition names make " .. line .. ", which it has not:\n" .. out)
+      end
     end)
   end)
 

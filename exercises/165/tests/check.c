@@ -1,7 +1,7 @@
 /* check.c: chapter 165's checker. It calls parse_row, sum_named and inclusive (profile.h) on
  * the inputs of a case and writes what they answered (exercises/harness/checker.h); the same
  * program, built from the student's profile.c or the reference's, serves `make exercise-165`,
- * `make grade`, `make expected` and `dripprof top --with`.
+ * `dripprof top --with`, and in the instructor's workbook the grader and the reference's answers.
  *
  * Every input the code under test gets is in memory of exactly its size (a Row array of
  * `count` rows, each name and stack its own allocation), so reading one element or one byte

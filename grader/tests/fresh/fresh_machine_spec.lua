@@ -27,7 +27,8 @@
 -- and more per system on 2 cores. By default a cheaper stand-in that still proves what
 -- make test needs gets installed: `make setup` (the packages of make test, the whole
 -- list), then a second `make setup` finds nothing missing (every check of the Makefile
--- passes), then `make` builds the VM and the profiler. No suite of make test runs by
+-- passes), then `make` builds the VM and the profiler; in Debian 13, whose archive has no
+-- similarity-tester, `make student-edition` (its only user) stops and says so. No suite of make test runs by
 -- default: even the VM's alone (make test-vm) took 7 minutes in a chroot on the busy
 -- 2-core machine, which "a few minutes" for the whole test leaves no room for. Left out
 -- even with FRESH_FULL=1: the suites' parts that need bubblewrap (it cannot nest inside a
@@ -369,6 +370,11 @@ describe("make test-fresh-machine", function()
       test(FULL and "the workbook: make test passes" or "the workbook: make setup installs all make test "
         .. "needs, and make builds the VM", function(system)
         make_test(system, "drip")
+      end)
+      test("the workbook: make student-edition, which needs similarity-tester, says Debian 13 has none",
+        function(system)
+        local ok, _, out = system:run("cd drip && make student-edition DEST=/tmp/edition")
+        check(not ok and out:find("archive has no similarity-tester: make student-edition cannot run here", 1, true), out)
       end)
       if FULL then
         test("the student edition: make test passes", function(system)
