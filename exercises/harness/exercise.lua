@@ -133,6 +133,12 @@ local function build_checker(ch, opts, out)
     io.write("\n", r.refused, "\n")
     return nil
   end
+  if r.error and r.error:match("^the compiler did not finish") then
+    -- Not the compiler's verdict on the code: the sandbox stopped the build (a limit).
+    io.write("\nThe build was stopped before it finished (", r.error:gsub("^the compiler did not finish: ", ""),
+      "), so no test could run.", opts.brief and "" or (" The exit status is 1" .. MAKE_SAYS .. "."), "\n")
+    return nil
+  end
   io.write("\nYour code does not compile yet, so no test could run. The compiler says:\n\n",
     (log:gsub("[^\n]+", "    %0")), "\nFix the first error first: later ones are often caused by it."
     .. (opts.brief and "" or " The exit status is 1" .. MAKE_SAYS .. ".") .. "\n")
