@@ -1,7 +1,7 @@
 -- batch.lua: `make grade SUBMISSIONS=dir/` grades every folder in dir/.
 --
 --   lua5.4 grader/batch.lua DIR [--chapter N] [--out OUT] [--seed N] [--speed-lines N]
---                           [--jobs N] [--skip-reference]
+--                           [--jobs N] [--skip-reference] [--force]
 --
 -- Each sub-folder of DIR is one submission (the student's files may sit a
 -- few folders deeper, as LMS downloads nest them). Submissions are graded in
@@ -19,6 +19,13 @@
 -- Before the batch, the reference solution is graded once: it must score
 -- full marks (else the fixtures are wrong) and it measures the speed baseline
 -- (--skip-reference leaves that out, for verify.lua, which grades it anyway).
+--
+-- An interrupted batch resumes: each results.json records a key, the hash of everything its
+-- grade depends on (the submission's files, the seed, the options, the isolation level, the
+-- grader, harness, chapter and fixture files); a re-run into the same OUT keeps every result
+-- whose key is unchanged and grades the rest, with the earlier run's seed unless one is
+-- given. Results are written whole or not at all (written aside, then renamed), so a kill
+-- leaves no half result. --force (FORCE=1) regrades everything.
 
 local wb = require("vm.lib.workbook")
 local engine = require("grader.engine")
@@ -110,8 +117,12 @@ function M.run(opts)
   -- submissions must be as private as the repository.
   local chosen = engine.choose_isolation(wb.realpath(dir))
   local out = opts.out
-  wb.rm_rf(out)
   wb.mkdir_p(out)
+  local earlier = not opts.force and tonumber(wb.read_file(out .. "/.seed") or "")
+  if earlier and not opts.seed_given then
+    opts.seed = earlier
+  end
+  wb.write_file(out .. "/.seed", opts.seed .. "\n")
   local seed = opts.seed
   local extra = (opts.speed_lines and ("--speed-lines " .. opts.speed_lines) or "") .. " --isolation " .. chosen.level
   local lua = os.getenv("LUA") or "lua5.4"
@@ -121,7 +132,32 @@ function M.run(opts)
   local id = opts.chapter
   local chapter = engine.load_chapter(id)
   local student_file = chapter.exercise.student_files[1]
-  if not opts.skip_reference then
+
+  -- Where each submission's files are, and its key.
+  local folders, notes, keys = {}, {}, {}
+  for _, name in ipairs(subs) do
+    if not (loose[name] or linked[name] or reserved(name)) then
+      folders[name], notes[name] = locate(dir .. "/" .. name, student_file)
+    end
+  end
+  local stamp = M.stamp(chapter, seed, extra, out)
+  local student_paths = {}
+  for _, folder in pairs(folders) do
+    for _, file in ipairs(chapter.exercise.student_files) do
+      student_paths[#student_paths + 1] = folder .. "/" .. file
+    end
+  end
+  local hashes = wb.sha256_many(student_paths)
+  for name, folder in pairs(folders) do
+    local parts = { stamp }
+    for _, file in ipairs(chapter.exercise.student_files) do
+      parts[#parts + 1] = hashes[folder .. "/" .. file] or "missing"
+    end
+    keys[name] = table.concat(parts, ":")
+  end
+  local kept = M.keep(out, subs, keys)
+
+  if not opts.skip_reference and kept.count < #subs then
     local ref_json = out .. "/.reference-" .. id .. ".json"
     local ok = wb.run(string.format("%s grader/grade.lua --chapter %s --submission %s --out %s --json %s --seed %d %s --quiet",
       lua, id, wb.quote(chapter.exercise.solution), wb.quote(out .. "/.reference"), wb.quote(ref_json), seed, extra))
@@ -137,7 +173,7 @@ function M.run(opts)
   end
 
   -- INDEX, NAME and FOLDER, each ended by a NUL: any byte but "/" may be in a folder's name.
-  local jobs, notes, queued = {}, {}, {}
+  local jobs, queued = {}, {}
   for _, name in ipairs(subs) do
     local why = loose[name] and "a file, not a folder (one folder per submission: unpack an archive, or put "
         .. "the file in a folder of its own)"
@@ -146,27 +182,71 @@ function M.run(opts)
         .. "another submission); copy the folder itself"
     if why then
       wb.write_file(out .. "/" .. name .. ".err", "not graded: " .. why .. "\n")
-    else
-      local folder, note = locate(dir .. "/" .. name, student_file)
-      notes[name] = note
+    elseif not kept[name] then
       queued[#queued + 1] = name
-      jobs[#jobs + 1] = #queued .. "\0" .. name .. "\0" .. folder .. "\0"
+      jobs[#jobs + 1] = #queued .. "\0" .. name .. "\0" .. folders[name] .. "\0" .. keys[name] .. "\0"
     end
   end
   wb.write_file(out .. "/jobs", table.concat(jobs))
   -- Each job prints its INDEX when it is done: the batch's progress reads them as they come.
-  local script = string.format([[index=$1 name=$2 folder=$3
-mkdir -p "%s/$name" && %s grader/grade.lua --chapter %s --submission "$folder" --out "%s/$name" --json "%s/$name/results.json" --seed %d %s --jobs 1 --quiet 2> "%s/$name.err" || true
+  local script = string.format([[index=$1 name=$2 folder=$3 key=$4
+mkdir -p "%s/$name" && %s grader/grade.lua --chapter %s --submission "$folder" --out "%s/$name" --json "%s/$name/results.json" --seed %d %s --key "$key" --jobs 1 --quiet 2> "%s/$name.err" || true
 [ -s "%s/$name.err" ] || rm -f "%s/$name.err"
 echo "$index"]], out, lua, id, out, out, seed, extra, out, out, out)
   local jobs_n = opts.jobs or wb.nproc()
-  print(string.format("grading %d submissions from %s, %d at a time, seed %d (SEED=%d repeats it)", #subs, dir,
+  if kept.count > 0 then
+    print(string.format("kept %d results of an earlier run into %s (their submissions, the seed, the grader and "
+      .. "the fixtures are unchanged; FORCE=1 grades them again)", kept.count, out))
+  end
+  print(string.format("grading %d submissions from %s, %d at a time, seed %d (SEED=%d repeats it)", #queued, dir,
     jobs_n, seed, seed))
-  local pipe = io.popen(string.format("xargs -a %s -0 -n 3 -P %d sh -c %s _", wb.quote(out .. "/jobs"), jobs_n,
+  local pipe = io.popen(string.format("xargs -r -a %s -0 -n 4 -P %d sh -c %s _", wb.quote(out .. "/jobs"), jobs_n,
     wb.quote(script)))
   M.follow(pipe, out, queued)
   pipe:close()
   return M.summarise(out, subs, notes)
+end
+
+-- The hash of what every grade of the batch depends on besides the submission's own files.
+function M.stamp(chapter, seed, extra, out)
+  local id = chapter.id
+  local roots = { "grader", "exercises/harness", "exercises/" .. id, "solutions/" .. id, "vm/lib",
+    require("grader.fixtures").folder(id) }
+  local listed = wb.capture("find " .. wb.command(roots) .. " -type f ! -name '*.tmp*' -print0 2>/dev/null | LC_ALL=C sort -z")
+  local paths = {}
+  for path in listed:gmatch("([^%z]+)%z") do
+    paths[#paths + 1] = path
+  end
+  local hashes = wb.sha256_many(paths)
+  local lines = { "chapter " .. id, "seed " .. seed, "options " .. extra, "GRADE_NO_SPEED " .. (os.getenv("GRADE_NO_SPEED") or "") }
+  for _, path in ipairs(paths) do
+    lines[#lines + 1] = path .. " " .. (hashes[path] or "missing")
+  end
+  local file = out .. "/.stamp"
+  wb.write_file(file, table.concat(lines, "\n"))
+  local hash = wb.sha256(file)
+  os.remove(file)
+  return hash:sub(1, 32)
+end
+
+-- Clears OUT of everything but the results to keep: a submission's folder stays when its
+-- results.json records the key it would get now. Returns the kept names (and .count).
+function M.keep(out, subs, keys)
+  local kept, count = {}, 0
+  for _, name in ipairs(subs) do
+    local text = keys[name] and wb.read_file(out .. "/" .. name .. "/results.json")
+    local result = text and json.decode(text)
+    if type(result) == "table" and type(result.extra_data) == "table" and result.extra_data.grade_key == keys[name] then
+      kept[name], count = true, count + 1
+    end
+  end
+  for _, entry in ipairs(wb.list_dir(out) or {}) do
+    if not kept[entry] and entry ~= ".seed" then
+      wb.rm_rf(out .. "/" .. entry)
+    end
+  end
+  kept.count = count
+  return kept
 end
 
 -- "m:ss" or "h:mm:ss".
@@ -299,8 +379,12 @@ local function main(argv)
   parser:option("--speed-lines", "stacks in the speed input"):convert(wb.to_integer)
   parser:option("--jobs", "submissions at once (default: one per core)"):convert(wb.to_integer)
   parser:flag("--skip-reference", "do not grade the reference first")
+  parser:flag("--force", "grade every submission again (default: FORCE=1), keeping no earlier result")
   parser:option("--chapter", "this chapter only (default: CHAPTER, else each chapter on its own)")
-  local opts = engine.seed_and_lines(wb.parse(parser, argv))
+  local opts = wb.parse(parser, argv)
+  opts.seed_given = opts.seed ~= nil or (os.getenv("SEED") or "") ~= ""
+  opts.force = opts.force or os.getenv("FORCE") == "1"
+  opts = engine.seed_and_lines(opts)
   local ids = engine.chosen(opts.chapter)
   local out = opts.out
   for _, id in ipairs(ids) do

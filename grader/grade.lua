@@ -36,6 +36,7 @@ local function parse_args(argv)
   parser:flag("--quiet", "print nothing but errors")
   parser:option("--jobs", "checks at once (default: one per core)"):convert(wb.to_integer)
   parser:option("--isolation", "a level a batch has already chosen (bwrap, user, none)")
+  parser:option("--key", "recorded in results.json as extra_data.grade_key (a batch's hash of what the grade depends on)")
   return engine.seed_and_lines(wb.parse(parser, argv))
 end
 
@@ -92,6 +93,7 @@ local function main(argv)
       io.write(text)
     end
     local results = report.gradescope(result, text)
+    results.extra_data.grade_key = opts.key
     report.write_json(out .. "/results.json", results)
     written[#written + 1] = out .. "/results.json"
     if #chapters == 1 then

@@ -804,6 +804,53 @@ describe("the grader at scale #batch", function()
   end)
 end)
 
+-- A batch killed half-way (SIGKILL to its whole process group, as a reboot or a lost
+-- session would) and run again: it keeps what was finished, grades the rest with the first
+-- run's seed, and ends with the scores of a batch that was never interrupted.
+describe("an interrupted batch #batch", function()
+  local whole, resumed, rerun, parsed, finished = "", "", "", true, 0
+  lazy_setup(function()
+    local subs = ROOT .. "/interrupted"
+    wb.rm_rf(subs)
+    for i, from in ipairs({ "solutions/165", "exercises/165", "solutions/165", "exercises/165" }) do
+      wb.mkdir_p(subs .. "/s" .. i)
+      wb.copy(from .. "/profile.c", subs .. "/s" .. i .. "/profile.c")
+    end
+    local function batch(out, seed)
+      return string.format("env -u SEED GRADE_NO_SPEED=1 %s grader/batch.lua %s --skip-reference --jobs 1 --out %s%s",
+        LUA, subs, out, seed and (" --seed " .. seed) or "")
+    end
+    run(batch(ROOT .. "/whole", SEED))
+    whole = wb.read_file(ROOT .. "/whole/scores.csv") or "(none)"
+    local out = ROOT .. "/resumed"
+    wb.rm_rf(out)
+    os.remove(out .. ".log")
+    -- setsid: the batch leads a process group of its own, so one kill reaches every job.
+    -- The log lies beside OUT: the batch clears OUT of all but the results it keeps.
+    run(string.format("setsid sh -c %s & pid=$!; n=0; until grep -q '^\\[1/4\\]' %s.log 2>/dev/null || [ $n -ge 3000 ];"
+      .. " do sleep 0.2; n=$((n+1)); done; kill -s KILL -- -$pid; wait", wb.quote("exec " .. batch(out, SEED) .. " > "
+      .. out .. ".log 2>&1"), out))
+    for _, name in ipairs({ "s1", "s2", "s3", "s4" }) do
+      local text = wb.read_file(out .. "/" .. name .. "/results.json")
+      finished = finished + (text and 1 or 0)
+      parsed = parsed and (text == nil or decode(out .. "/" .. name .. "/results.json") ~= nil)
+    end
+    local _
+    _, rerun = run(batch(out))
+    resumed = wb.read_file(out .. "/scores.csv") or "(none)"
+  end)
+  it("the kill left whole results only, and fewer than all of them", function()
+    assert.is_truthy(parsed and finished >= 1 and finished < 4, finished .. " finished")
+  end)
+  it("the re-run keeps the finished results and grades the rest with the first run's seed", function()
+    assert.is_truthy(rerun:find("kept " .. finished .. " results", 1, true) and rerun:find("seed " .. SEED, 1, true)
+      and rerun:find("grading " .. (4 - finished) .. " submissions", 1, true), rerun)
+  end)
+  it("ends with the scores of a batch that was never interrupted", function()
+    assert.are.equal(whole, resumed)
+  end)
+end)
+
 -- The Gradescope layout: the zip's run_autograder on the reference, the stubs and the
 -- attacks that aim at it, at every isolation level this machine offers (root only).
 describe("the grader in Gradescope's layout #gradescope", function()
