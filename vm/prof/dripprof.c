@@ -515,17 +515,43 @@ static int run_flame(Args *args) {
 
 /* ---- top ------------------------------------------------------------------------------- */
 
-/* The tables of stacks[0..count): self here, inclusive asked of the checker (when there is
- * one). report has the header's fields and the total. */
-static int write_top(const Input *in, const FoldedLine *stacks, size_t count, TopReport *report,
+/* The self costs summed per cleaned name (functions that share one are merged), sorted by
+ * costs_compare. 0, or -1 when out of memory or a sum overflows. */
+static int self_by_name(const Callgrind *graph, Cost **rows, size_t *count) {
+    char **names = fold_clean_names(graph);
+    CostSums sums;
+    costs_init(&sums);
+    int status = names == NULL ? -1 : 0;
+    for (size_t f = 0; status == 0 && f < graph->function_count; f++) {
+        uint64_t self = graph->functions[f].self;
+        status = self > 0 ? costs_add(&sums, names[f], strlen(names[f]), self) : 0;
+    }
+    *rows = NULL;
+    *count = 0;
+    if (status == 0) {
+        status = costs_sorted(&sums, rows, count);
+    }
+    costs_free_sums(&sums);
+    fold_free_names(names, graph->function_count);
+    return status;
+}
+
+/* The tables of stacks[0..count), or of the profile in stacks->graph when there is no
+ * checker: self from the stacks' leaves or straight from the graph (the same sums: the
+ * lines ending in a function add up to its self cost, fold.h), inclusive asked of the
+ * checker (when there is one). report has the header's fields and the total. */
+static int write_top(const Input *in, const Stacks *stacks, TopReport *report,
                      const Checker *checker) {
     Cost *self = NULL, *inclusive = NULL;
     size_t nself = 0, ninclusive = 0;
-    if (top_self_costs(stacks, count, &self, &nself) != 0) {
+    int failed = stacks->lines != NULL ? top_self_costs(stacks->lines, stacks->count, &self, &nself)
+                                       : self_by_name(&stacks->graph, &self, &nself);
+    if (failed) {
         return writer_failed(in->name, "out of memory or a cost above 64 bits");
     }
-    int status =
-        checker->program ? checker_inclusive(checker, stacks, count, &inclusive, &ninclusive) : 0;
+    int status = checker->program ? checker_inclusive(checker, stacks->lines, stacks->count,
+                                                      &inclusive, &ninclusive)
+                                  : 0;
     if (status == 0) {
         report->self = self;
         report->nself = nself;
@@ -544,9 +570,12 @@ static int write_top(const Input *in, const FoldedLine *stacks, size_t count, To
 
 static int run_top(Args *args) {
     Input *in = &args->in;
-    Stacks stacks;
-    int status = read_stacks(in, args->resolution, &stacks);
+    Stacks stacks = {0};
     bool profile = in->kind == CG_CALLGRIND;
+    /* Without a checker, a profile's self table needs no stacks: only its graph. */
+    int status = profile && args->checker.program == NULL
+                     ? read_callgrind(in, &stacks.graph)
+                     : read_stacks(in, args->resolution, &stacks);
     TopReport report = {.source = in->name,
                         .kind =
                             profile ? "callgrind.out, folded by dripprof fold" : "folded stacks",
@@ -554,13 +583,13 @@ static int run_top(Args *args) {
                                      : profile       ? stacks.graph.event
                                                      : "samples",
                         .limit = args->limit,
-                        .total = stacks.folded.total};
+                        .total = stacks.graph.totals};
     if (status == 0 && !profile && folded_total(&stacks.file, &report.total) != 0) {
         status = writer_failed(in->name, "the counts add up to more than 64 bits");
     } else if (status == 0 && !profile && stacks.count == 0) {
         status = writer_failed(in->name, "no stacks in the file");
     } else if (status == 0) {
-        status = write_top(in, stacks.lines, stacks.count, &report, &args->checker);
+        status = write_top(in, &stacks, &report, &args->checker);
     }
     free_stacks(&stacks);
     return finish_output(status);
