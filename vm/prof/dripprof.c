@@ -83,7 +83,7 @@ static const char main_help[] =
     "broke its contract, 4 the checker cannot be run, 5 its answers do not fit the case.\n";
 
 static const char fold_help[] =
-    "usage: dripprof fold [--stats] CALLGRIND.OUT\n"
+    "usage: dripprof fold [--stats] [--resolution N] CALLGRIND.OUT\n"
     "\n"
     "Prints one line per stack, `main;run;fib COUNT`, counts in the profile's first event\n"
     "(Ir), sorted bytewise. The counts add up exactly to the profile's totals and the lines\n"
@@ -95,7 +95,15 @@ static const char fold_help[] =
     "(--combine-dumps=yes) is folded as the sum of its parts. CALLGRIND.OUT may be - for\n"
     "stdin.\n"
     "\n"
-    "  --stats   print a summary on stderr: lines, total, exact or approximate\n";
+    "A large program has millions of call paths, most of them a few instructions. When the\n"
+    "stacks would be more than 100,000 lines, a caller's share below 1/N of the total is not\n"
+    "split further up, and the shares merged at one split become one line\n"
+    "`[other callers];f;...;leaf`. Both sums above still hold, and the lines stay about N\n"
+    "however many call paths there are.\n"
+    "\n"
+    "  --stats         print a summary on stderr: lines, total, exact or approximate, merged\n"
+    "  --resolution N  always merge below 1/N (default: N = 1000000, 80 times finer than a\n"
+    "                  flame graph's narrowest box, beyond 100,000 lines); 0: never merge\n";
 
 static const char flame_help[] =
     "usage: dripprof flame [--title T] [--countname NAME] [--width W] [--minwidth PX]\n"
@@ -216,6 +224,7 @@ typedef struct {
     FlameOptions flame;    /* flame's options, defaults filled in */
     const char *countname; /* --countname, or NULL (top then names the profile's event) */
     size_t limit;          /* top --limit; 0 for all rows */
+    uint64_t resolution;   /* --resolution: how finely a callgrind profile is folded */
     Input in;              /* files[0], opened by main for the commands with `input` */
 } Args;
 
@@ -363,13 +372,13 @@ static int read_callgrind(const Input *in, Callgrind *graph) {
     return status != 0 ? reader_failed(graph->error) : 0;
 }
 
-static int fold_input(const Input *in, Callgrind *graph, FoldResult *folded) {
+static int fold_input(const Input *in, uint64_t resolution, Callgrind *graph, FoldResult *folded) {
     memset(folded, 0, sizeof *folded);
     if (read_callgrind(in, graph) != 0) {
         return 1;
     }
     const char *error;
-    if (fold_callgrind(graph, folded, &error) != 0) {
+    if (fold_callgrind(graph, resolution, folded, &error) != 0) {
         fprintf(stderr, "dripprof: %s: %s\n", in->name, error);
         return 1;
     }
@@ -393,7 +402,7 @@ typedef struct {
 } Stacks;
 
 /* 0, or 1 after the message (a cachegrind profile has no stacks). free_stacks either way. */
-static int read_stacks(const Input *in, Stacks *stacks) {
+static int read_stacks(const Input *in, uint64_t resolution, Stacks *stacks) {
     *stacks = (Stacks){0};
     if (in->kind != CG_CALLGRIND) {
         int status =
@@ -402,24 +411,31 @@ static int read_stacks(const Input *in, Stacks *stacks) {
         stacks->count = stacks->file.count;
         return status;
     }
-    if (fold_input(in, &stacks->graph, &stacks->folded) != 0) {
+    if (fold_input(in, resolution, &stacks->graph, &stacks->folded) != 0) {
         return 1;
     }
-    const FoldLine *folded = stacks->folded.lines;
     stacks->lines = malloc((stacks->folded.count + 1) * sizeof *stacks->lines);
     if (stacks->lines == NULL) {
         return writer_failed(in->name, "out of memory");
     }
     for (; stacks->count < stacks->folded.count; stacks->count++) {
-        const FoldLine *line = &folded[stacks->count];
+        char *text = fold_stack(&stacks->folded, stacks->count);
+        if (text == NULL) {
+            return writer_failed(in->name, "out of memory");
+        }
         stacks->lines[stacks->count] =
-            (FoldedLine){.stack = line->stack, .length = strlen(line->stack), .count = line->count};
+            (FoldedLine){.stack = text,
+                         .length = strlen(text),
+                         .count = stacks->folded.lines[stacks->count].count};
     }
     return 0;
 }
 
 static void free_stacks(Stacks *stacks) {
     if (stacks->lines != stacks->file.lines) {
+        for (size_t i = 0; i < stacks->count; i++) {
+            free((char *)stacks->lines[i].stack);
+        }
         free(stacks->lines);
     }
     folded_free(&stacks->file);
@@ -433,20 +449,23 @@ static int run_fold(Args *args) {
     Input *in = &args->in;
     Callgrind graph;
     FoldResult folded;
-    int status = fold_input(in, &graph, &folded);
-    for (size_t i = 0; status == 0 && i < folded.count; i++) {
-        printf("%s %" PRIu64 "\n", folded.lines[i].stack, folded.lines[i].count);
+    int status = fold_input(in, args->resolution, &graph, &folded);
+    if (status == 0) {
+        fold_print(&folded, stdout); /* a write error is finish_output's to report */
     }
     status = finish_output(status);
     if (status == 0 && args->stats) {
         fprintf(stderr,
                 "dripprof fold: %s: %zu lines, total %" PRIu64 " %s (totals: %" PRIu64
                 "%s), %zu functions, %zu arcs; %s (%zu shared non-leaf functions, %zu arcs cut "
-                "from cycles, %zu self-loops dropped)\n",
+                "from cycles, %zu self-loops dropped); %zu shares below %" PRIu64
+                " merged into " FOLD_OTHER_CALLERS " lines, %" PRIu64 " %s (%.4f%%)\n",
                 in->name, folded.count, folded.total, graph.event, graph.totals,
                 graph.parts > 1 ? ", the sum of the parts" : "", graph.function_count,
                 graph.arc_count, folded.exact ? "exact stacks" : "approximate stacks",
-                folded.shared, folded.cut_arcs, folded.self_loops);
+                folded.shared, folded.cut_arcs, folded.self_loops, folded.merged_shares,
+                folded.threshold, folded.merged, graph.event,
+                folded.total ? 100.0 * (double)folded.merged / (double)folded.total : 0.0);
     }
     fold_free(&folded);
     callgrind_free(&graph);
@@ -496,17 +515,43 @@ static int run_flame(Args *args) {
 
 /* ---- top ------------------------------------------------------------------------------- */
 
-/* The tables of stacks[0..count): self here, inclusive asked of the checker (when there is
- * one). report has the header's fields and the total. */
-static int write_top(const Input *in, const FoldedLine *stacks, size_t count, TopReport *report,
+/* The self costs summed per cleaned name (functions that share one are merged), sorted by
+ * costs_compare. 0, or -1 when out of memory or a sum overflows. */
+static int self_by_name(const Callgrind *graph, Cost **rows, size_t *count) {
+    char **names = fold_clean_names(graph);
+    CostSums sums;
+    costs_init(&sums);
+    int status = names == NULL ? -1 : 0;
+    for (size_t f = 0; status == 0 && f < graph->function_count; f++) {
+        uint64_t self = graph->functions[f].self;
+        status = self > 0 ? costs_add(&sums, names[f], strlen(names[f]), self) : 0;
+    }
+    *rows = NULL;
+    *count = 0;
+    if (status == 0) {
+        status = costs_sorted(&sums, rows, count);
+    }
+    costs_free_sums(&sums);
+    fold_free_names(names, graph->function_count);
+    return status;
+}
+
+/* The tables of stacks[0..count), or of the profile in stacks->graph when there is no
+ * checker: self from the stacks' leaves or straight from the graph (the same sums: the
+ * lines ending in a function add up to its self cost, fold.h), inclusive asked of the
+ * checker (when there is one). report has the header's fields and the total. */
+static int write_top(const Input *in, const Stacks *stacks, TopReport *report,
                      const Checker *checker) {
     Cost *self = NULL, *inclusive = NULL;
     size_t nself = 0, ninclusive = 0;
-    if (top_self_costs(stacks, count, &self, &nself) != 0) {
+    int failed = stacks->lines != NULL ? top_self_costs(stacks->lines, stacks->count, &self, &nself)
+                                       : self_by_name(&stacks->graph, &self, &nself);
+    if (failed) {
         return writer_failed(in->name, "out of memory or a cost above 64 bits");
     }
-    int status =
-        checker->program ? checker_inclusive(checker, stacks, count, &inclusive, &ninclusive) : 0;
+    int status = checker->program ? checker_inclusive(checker, stacks->lines, stacks->count,
+                                                      &inclusive, &ninclusive)
+                                  : 0;
     if (status == 0) {
         report->self = self;
         report->nself = nself;
@@ -525,9 +570,12 @@ static int write_top(const Input *in, const FoldedLine *stacks, size_t count, To
 
 static int run_top(Args *args) {
     Input *in = &args->in;
-    Stacks stacks;
-    int status = read_stacks(in, &stacks);
+    Stacks stacks = {0};
     bool profile = in->kind == CG_CALLGRIND;
+    /* Without a checker, a profile's self table needs no stacks: only its graph. */
+    int status = profile && args->checker.program == NULL
+                     ? read_callgrind(in, &stacks.graph)
+                     : read_stacks(in, args->resolution, &stacks);
     TopReport report = {.source = in->name,
                         .kind =
                             profile ? "callgrind.out, folded by dripprof fold" : "folded stacks",
@@ -535,13 +583,13 @@ static int run_top(Args *args) {
                                      : profile       ? stacks.graph.event
                                                      : "samples",
                         .limit = args->limit,
-                        .total = stacks.folded.total};
+                        .total = stacks.graph.totals};
     if (status == 0 && !profile && folded_total(&stacks.file, &report.total) != 0) {
         status = writer_failed(in->name, "the counts add up to more than 64 bits");
     } else if (status == 0 && !profile && stacks.count == 0) {
         status = writer_failed(in->name, "no stacks in the file");
     } else if (status == 0) {
-        status = write_top(in, stacks.lines, stacks.count, &report, &args->checker);
+        status = write_top(in, &stacks, &report, &args->checker);
     }
     free_stacks(&stacks);
     return finish_output(status);
@@ -728,7 +776,7 @@ static void write_stack(const FoldedLine *line) {
 static int run_stacks(Args *args) {
     Input *in = &args->in;
     Stacks stacks;
-    int status = read_stacks(in, &stacks);
+    int status = read_stacks(in, args->resolution, &stacks);
     for (size_t i = 0; status == 0 && i < stacks.count; i++) {
         write_stack(&stacks.lines[i]);
     }
@@ -868,6 +916,11 @@ static int parse_args(int argc, char **argv, Args *args) {
                 return usage_error(command, "bad --minwidth %s", optarg);
             }
             break;
+        case 'r':
+            if (!decimal_parse(optarg, &args->resolution)) {
+                return usage_error(command, "--resolution wants a number, not %s", optarg);
+            }
+            break;
         case 'l':
             if (!decimal_parse(optarg, &limit) || limit > SIZE_MAX) {
                 return usage_error(command, "--limit wants a number, not %s", optarg);
@@ -902,12 +955,17 @@ static int parse_args(int argc, char **argv, Args *args) {
         "sandbox", required_argument, NULL, 'S'                                                    \
     }
 
+/* How finely a callgrind profile is folded (fold, top, stacks). */
+#define RESOLUTION_OPTION                                                                          \
+    { "resolution", required_argument, NULL, 'r' }
+
 static const struct option only_help[] = {HELP_OPTION, END_OF_OPTIONS};
 static const struct option checker_options[] = {CHECKER_OPTIONS, HELP_OPTION, END_OF_OPTIONS};
 
 static const Command commands[] = {
     {"fold", fold_help,
-     (const struct option[]){{"stats", no_argument, NULL, 's'}, HELP_OPTION, END_OF_OPTIONS},
+     (const struct option[]){
+         {"stats", no_argument, NULL, 's'}, RESOLUTION_OPTION, HELP_OPTION, END_OF_OPTIONS},
      "callgrind.out file", false, NULL, true, run_fold},
     {"flame", flame_help,
      (const struct option[]){{"title", required_argument, NULL, 't'},
@@ -920,6 +978,7 @@ static const Command commands[] = {
     {"top", top_help,
      (const struct option[]){{"limit", required_argument, NULL, 'l'},
                              {"countname", required_argument, NULL, 'c'},
+                             RESOLUTION_OPTION,
                              CHECKER_OPTIONS,
                              HELP_OPTION,
                              END_OF_OPTIONS},
@@ -928,7 +987,8 @@ static const Command commands[] = {
     {"files", files_help, checker_options, "callgrind_annotate output file", false, "parse_row",
      true, run_files},
     {"diff", diff_help, only_help, NULL, false, NULL, false, run_diff},
-    {"stacks", stacks_help, only_help, "file", false, NULL, true, run_stacks},
+    {"stacks", stacks_help, (const struct option[]){RESOLUTION_OPTION, HELP_OPTION, END_OF_OPTIONS},
+     "file", false, NULL, true, run_stacks},
     {"rows", rows_help,
      (const struct option[]){
          {"table", no_argument, NULL, 'T'}, CHECKER_OPTIONS, HELP_OPTION, END_OF_OPTIONS},
@@ -947,7 +1007,9 @@ int main(int argc, char **argv) {
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         if (strcmp(name, commands[i].name) == 0) {
-            Args args = {.command = &commands[i], .checker = {.command = commands[i].name}};
+            Args args = {.command = &commands[i],
+                         .checker = {.command = commands[i].name},
+                         .resolution = FOLD_AUTO};
             flame_default_options(&args.flame);
             /* the command's own arguments, with its name in argv[0] as getopt expects */
             int status = parse_args(argc - 1, argv + 1, &args);

@@ -231,8 +231,8 @@ static void write_commas(Out *out, uint64_t value) {
     out_str(out, commas(value, text));
 }
 
-/* count / total as a percentage with two decimals, rounded half up (count <= total,
- * so the scaled value is at most 10000). */
+/* count / total as a percentage with two decimals, rounded half up (count is at most
+ * MAX_CHANGE_RATIO times total, so the scaled value fits easily). */
 static void write_percent(Out *out, uint64_t count, uint64_t total) {
     U128 total_128 = {.high = 0, .low = total};
     uint64_t scaled = u128_divide(u128_add(u128_product(count, 10000), total / 2), total_128, NULL);
@@ -306,16 +306,24 @@ static void write_change_colour(Out *out, uint64_t before, uint64_t after, uint6
     }
 }
 
-/* "+1,234 (+5.67%)", "-1,234 (-5.67%)", "+1,234 (new)" or "none". */
+/* A change more than this many times its before-count is shown as a count only: a
+ * percentage of a near-zero count (+153,394,022%) says nothing the count does not. */
+enum { MAX_CHANGE_RATIO = 10 };
+
+/* "+1,234 (+5.67%)", "-1,234 (-5.67%)", "+1,234 (new)", "+1,234" or "none". */
 static void write_change(Out *out, uint64_t before, uint64_t after) {
     if (before == after) {
         out_str(out, "none");
         return;
     }
+    uint64_t change = after > before ? after - before : before - after;
     out_char(out, after > before ? '+' : '-');
-    write_commas(out, after > before ? after - before : before - after);
+    write_commas(out, change);
     if (before == 0) {
         out_str(out, " (new)");
+        return;
+    }
+    if (change / MAX_CHANGE_RATIO >= before) {
         return;
     }
     out_str(out, " (");

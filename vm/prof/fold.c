@@ -18,11 +18,19 @@
  *     each caller with a share > 0, and emit the path when a root is reached.
  *     amount * weight needs 128 bits, and so may the sum of the weights
  *     (u128.h: exact, in two 64-bit halves).
- *  4. Sort the emitted lines bytewise and merge equal ones.
+ *     A share below the threshold (totals / resolution) is not walked: the
+ *     small shares of one split are summed into one line OTHER;CALLEE;...;LEAF,
+ *     or just OTHER;LEAF when the sum itself is below the threshold. So every
+ *     line but those carries at least the threshold or is a whole self cost
+ *     that never split: at most totals / threshold + 2 * functions lines.
+ *  4. Lines are kept as paths of function numbers, each distinct path once
+ *     (intern.h), not as texts; they are sorted bytewise by the texts they
+ *     stand for (compared frame by frame) and printed frame by frame.
  *
  * Each split sums to its input and every branch ends at a root, so the
  * counts add up to the total and the lines ending in f add up to self(f) by
- * construction. Work is bounded by min(self, number of paths) per node.
+ * construction (merged shares keep their leaf). Work is bounded by
+ * min(self / threshold, number of paths) per node.
  * When the graph is a tree each node has one caller, every split is trivial
  * and the stacks are exact. Otherwise context beyond one arc is assumed
  * independent of the path (invented stacks are possible) and recursion is
@@ -36,11 +44,13 @@
 #define _POSIX_C_SOURCE 200809L
 #include "fold.h"
 
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "grow.h"
+#include "intern.h"
 #include "u128.h"
 
 typedef struct {
@@ -55,11 +65,15 @@ typedef struct {
     size_t capacity;
 } EdgeList;
 
+/* What walk_up returns when the line budget is used up (errors are -1). */
+enum { TOO_MANY_LINES = 1 };
+
 /* One node of the upward walk: its amount and how far its split has got. */
 typedef struct {
     uint64_t amount;
     uint64_t *shares; /* with several callers: each one's share */
     size_t next;      /* the next caller to walk into; SIZE_MAX before the first visit */
+    uint64_t merged;  /* the shares below the threshold, for one OTHER_CALLERS line */
 } Step;
 
 typedef struct {
@@ -67,13 +81,13 @@ typedef struct {
     size_t n;
     EdgeList *callers; /* in-arcs without self-loops */
     EdgeList *callees; /* out-arcs without self-loops */
-    char **names;
-    uint32_t *path; /* current walk, leaf first */
-    Step *steps;    /* parallel to path */
+    uint32_t *path;    /* current walk, leaf first; room for FOLD_OTHER_NODE after the root */
+    Step *steps;       /* parallel to path */
     size_t depth;
+    uint64_t threshold; /* shares below it are merged */
+    size_t line_budget; /* FOLD_AUTO: the distinct stacks of an exact fold; 0 for no limit */
     FoldResult *out;
     size_t line_capacity;
-    const char *error;
 } Folder;
 
 static const Callgrind *sort_graph;
@@ -445,30 +459,39 @@ static int rebuild_callers(Folder *f) {
 
 /* ---- walking up ------------------------------------------------------------ */
 
-static int emit(Folder *f, uint64_t amount) {
+/* Adds amount to the stack path[0..depth) (leaf first), under OTHER_CALLERS when
+ * other: equal paths share one entry, so the memory is that of the distinct paths. */
+static int emit(Folder *f, uint64_t amount, bool other) {
     FoldResult *out = f->out;
-    size_t length = 0;
-    for (size_t i = 0; i < f->depth; i++) {
-        length += strlen(f->names[f->path[i]]) + 1;
+    uint32_t short_path[2] = {f->path[0], FOLD_OTHER_NODE};
+    const uint32_t *path = f->path;
+    size_t depth = f->depth + other;
+    if (other && amount < f->threshold) { /* too small to draw: just OTHER;LEAF */
+        path = short_path;
+        depth = 2;
+    } else if (other) {
+        f->path[f->depth] = FOLD_OTHER_NODE;
     }
-    char *stack = malloc(length);
-    if (stack == NULL) {
+    int64_t id = intern_add(&out->paths, path, depth * sizeof *path);
+    if (id < 0) {
         return -1;
     }
-    char *p = stack;
-    for (size_t i = f->depth; i-- > 0;) {
-        size_t n = strlen(f->names[f->path[i]]);
-        memcpy(p, f->names[f->path[i]], n);
-        p += n;
-        *p++ = i > 0 ? ';' : '\0';
+    if ((size_t)id == out->count) {
+        if (f->line_budget > 0 && out->count == f->line_budget) {
+            return TOO_MANY_LINES;
+        }
+        FoldLine *lines = grow(out->lines, &f->line_capacity, out->count + 1, sizeof *lines, 256);
+        if (lines == NULL) {
+            return -1;
+        }
+        out->lines = lines;
+        out->lines[out->count++] = (FoldLine){.key = (uint32_t)id};
     }
-    FoldLine *lines = grow(out->lines, &f->line_capacity, out->count + 1, sizeof *lines, 256);
-    if (lines == NULL) {
-        free(stack);
-        return -1;
+    out->lines[id].count += amount; /* at most the totals: the self costs' sum fit */
+    if (other) {
+        out->merged += amount;
+        out->merged_shares++;
     }
-    out->lines = lines;
-    out->lines[out->count++] = (FoldLine){.stack = stack, .count = amount};
     return 0;
 }
 
@@ -526,7 +549,10 @@ static void push_step(Folder *f, uint32_t node, uint64_t amount) {
 
 /* Walks amount from leaf up to the roots, depth first with an explicit stack
  * (the path can be as long as the graph has nodes), splitting it at every
- * node with several callers and emitting a line at every root. */
+ * node with several callers and emitting a line at every root. Shares below
+ * the threshold are not walked further: at each split they are summed into one
+ * line under OTHER_CALLERS, so every path walked carries at least the
+ * threshold and the lines stay few however many call paths the graph has. */
 static int walk_up(Folder *f, uint32_t leaf, uint64_t amount) {
     int status = 0;
     f->depth = 0;
@@ -536,8 +562,8 @@ static int walk_up(Folder *f, uint32_t leaf, uint64_t amount) {
         const EdgeList *callers = &f->callers[f->path[f->depth - 1]];
         if (s->next == SIZE_MAX) { /* first visit */
             s->next = 0;
-            if (callers->count == 0) {
-                status = emit(f, s->amount);
+            if (callers->count == 0 || (callers->count > 1 && s->amount < f->threshold)) {
+                status = emit(f, s->amount, callers->count > 0);
                 f->depth--;
                 continue;
             }
@@ -550,10 +576,15 @@ static int walk_up(Folder *f, uint32_t leaf, uint64_t amount) {
         if (s->next < callers->count) {
             size_t k = s->next++;
             uint64_t share = callers->count == 1 ? s->amount : s->shares[k];
-            if (share > 0) {
+            if (share >= f->threshold && share > 0) {
                 push_step(f, callers->items[k].node, share);
+            } else {
+                s->merged += share;
             }
         } else {
+            if (s->merged > 0) {
+                status = emit(f, s->merged, true);
+            }
             free(s->shares);
             f->depth--;
         }
@@ -564,24 +595,80 @@ static int walk_up(Folder *f, uint32_t leaf, uint64_t amount) {
     return status;
 }
 
+/* Walks every self cost up: 0, -1 when out of memory, or TOO_MANY_LINES. */
+static int walk_all(Folder *f) {
+    f->out->merged = 0;
+    f->out->merged_shares = 0;
+    for (size_t v = 0; v < f->n; v++) {
+        uint64_t self = f->graph->functions[v].self;
+        int status = self > 0 ? walk_up(f, (uint32_t)v, self) : 0;
+        if (status != 0) {
+            return status;
+        }
+    }
+    return 0;
+}
+
 /* ---- output ------------------------------------------------------------------ */
 
+static const char *frame_name(const FoldResult *r, uint32_t node) {
+    return node == FOLD_OTHER_NODE ? FOLD_OTHER_CALLERS : r->names[node];
+}
+
+/* A line's frames, leaf first: node_at(path, k) is the k-th (interned copies are not
+ * aligned for uint32_t). */
+static const char *line_path(const FoldResult *r, const FoldLine *line, size_t *depth) {
+    const InternKey *key = &r->paths.keys[line->key];
+    *depth = key->length / sizeof(uint32_t);
+    return key->bytes;
+}
+
+static uint32_t node_at(const char *path, size_t k) {
+    uint32_t node;
+    memcpy(&node, path + k * sizeof node, sizeof node);
+    return node;
+}
+
+static const FoldResult *sort_result;
+
+/* Bytewise order of the two stacks' texts, frame by frame from the root, without
+ * making the texts: a frame that is a prefix of the other's is followed by ';' or by
+ * the end of its stack. */
 static int compare_lines(const void *pa, const void *pb) {
-    return strcmp(((const FoldLine *)pa)->stack, ((const FoldLine *)pb)->stack);
+    size_t i, j;
+    const char *a = line_path(sort_result, pa, &i), *b = line_path(sort_result, pb, &j);
+    while (i > 0 && j > 0) {
+        const char *x = frame_name(sort_result, node_at(a, --i));
+        const char *y = frame_name(sort_result, node_at(b, --j));
+        size_t n = strlen(x), m = strlen(y);
+        int c = memcmp(x, y, n < m ? n : m);
+        if (c != 0) {
+            return c;
+        }
+        if (n != m) {
+            unsigned char after_x = n < m ? (i > 0 ? ';' : '\0') : (unsigned char)x[m];
+            unsigned char after_y = n < m ? (unsigned char)y[n] : (j > 0 ? ';' : '\0');
+            return after_x < after_y ? -1 : 1;
+        }
+        if (i == 0 || j == 0) {
+            return (i > 0) - (j > 0);
+        }
+    }
+    return 0;
 }
 
 static int sort_and_merge(FoldResult *out) {
+    sort_result = out;
     if (out->count > 1) {
         qsort(out->lines, out->count, sizeof *out->lines, compare_lines);
     }
     size_t kept = 0;
     for (size_t i = 0; i < out->count; i++) {
-        if (kept > 0 && strcmp(out->lines[kept - 1].stack, out->lines[i].stack) == 0) {
+        if (kept > 0 && compare_lines(&out->lines[kept - 1], &out->lines[i]) == 0) {
             if (out->lines[i].count > UINT64_MAX - out->lines[kept - 1].count) {
                 return -1;
             }
             out->lines[kept - 1].count += out->lines[i].count;
-            free(out->lines[i].stack);
         } else {
             out->lines[kept++] = out->lines[i];
         }
@@ -590,6 +677,45 @@ static int sort_and_merge(FoldResult *out) {
     out->total = 0;
     for (size_t i = 0; i < kept; i++) {
         out->total += out->lines[i].count; /* cannot overflow: bounded by totals */
+    }
+    return 0;
+}
+
+/* Writes line i's text to out, or its length only when out is NULL: the length. */
+static size_t write_stack(const FoldResult *r, size_t i, char *out) {
+    size_t length = 0, k;
+    const char *path = line_path(r, &r->lines[i], &k);
+    while (k-- > 0) {
+        const char *name = frame_name(r, node_at(path, k));
+        size_t n = strlen(name);
+        if (out != NULL) {
+            memcpy(out + length, name, n);
+            out[length + n] = k > 0 ? ';' : '\0';
+        }
+        length += n + 1;
+    }
+    return length - 1;
+}
+
+char *fold_stack(const FoldResult *r, size_t i) {
+    char *text = malloc(write_stack(r, i, NULL) + 1);
+    if (text != NULL) {
+        write_stack(r, i, text);
+    }
+    return text;
+}
+
+int fold_print(const FoldResult *r, FILE *out) {
+    for (size_t i = 0; i < r->count; i++) {
+        size_t k;
+        const char *path = line_path(r, &r->lines[i], &k);
+        while (k-- > 0) {
+            fputs(frame_name(r, node_at(path, k)), out);
+            putc(k > 0 ? ';' : ' ', out);
+        }
+        if (fprintf(out, "%" PRIu64 "\n", r->lines[i].count) < 0) {
+            return -1;
+        }
     }
     return 0;
 }
@@ -605,26 +731,43 @@ static void classify(Folder *f) {
     out->exact = out->shared == 0 && out->cut_arcs == 0;
 }
 
-int fold_callgrind(const Callgrind *g, FoldResult *out, const char **error) {
+int fold_callgrind(const Callgrind *g, uint64_t resolution, FoldResult *out, const char **error) {
     memset(out, 0, sizeof *out);
-    Folder f = {.graph = g, .n = g->function_count, .out = out};
+    bool automatic = resolution == FOLD_AUTO;
+    out->threshold = resolution > 0 && !automatic ? g->totals / resolution : 0;
+    Folder f = {.graph = g,
+                .n = g->function_count,
+                .out = out,
+                .threshold = out->threshold,
+                .line_budget = automatic ? FOLD_EXACT_LINES : 0};
+    intern_init(&out->paths);
     *error = "out of memory";
     int status = -1;
     if (build_edges(g, &f.callers, &f.callees, &out->self_loops) != 0) {
         goto done;
     }
-    f.names = clean_names_with(g, f.callers);
+    out->names = clean_names_with(g, f.callers);
+    out->name_count = out->names != NULL ? f.n : 0;
     f.path = malloc((f.n + 1) * sizeof *f.path);
     f.steps = malloc((f.n + 1) * sizeof *f.steps);
-    if (f.names == NULL || f.path == NULL || f.steps == NULL || cut_cycles(&f) != 0 ||
+    if (out->names == NULL || f.path == NULL || f.steps == NULL || cut_cycles(&f) != 0 ||
         rebuild_callers(&f) != 0) {
         goto done;
     }
     classify(&f);
-    for (size_t v = 0; v < f.n; v++) {
-        if (g->functions[v].self > 0 && walk_up(&f, (uint32_t)v, g->functions[v].self) != 0) {
-            goto done;
-        }
+    int walked = walk_all(&f);
+    if (walked == TOO_MANY_LINES) { /* FOLD_AUTO: the exact fold would be too large */
+        free(out->lines);
+        out->lines = NULL;
+        out->count = f.line_capacity = 0;
+        intern_free(&out->paths);
+        intern_init(&out->paths);
+        f.threshold = out->threshold = g->totals / FOLD_RESOLUTION;
+        f.line_budget = 0;
+        walked = walk_all(&f);
+    }
+    if (walked != 0) {
+        goto done;
     }
     if (sort_and_merge(out) != 0) {
         *error = "a stack's count overflows 64 bits";
@@ -639,16 +782,14 @@ int fold_callgrind(const Callgrind *g, FoldResult *out, const char **error) {
 done:
     free_lists(f.callers, f.n);
     free_lists(f.callees, f.n);
-    fold_free_names(f.names, f.n);
     free(f.path);
     free(f.steps);
     return status;
 }
 
 void fold_free(FoldResult *result) {
-    for (size_t i = 0; i < result->count; i++) {
-        free(result->lines[i].stack);
-    }
     free(result->lines);
+    intern_free(&result->paths);
+    fold_free_names(result->names, result->name_count);
     memset(result, 0, sizeof *result);
 }

@@ -11,8 +11,9 @@
  * counts a function once per stack (so the costs stay right under recursion,
  * where callgrind_annotate --inclusive=yes adds up overlapping arcs); dripprof
  * gets it from a checker (checker.h) and hands it to top_write as it came. A
- * callgrind.out is folded first (fold.h); the self column then equals
- * callgrind's self cost per function.
+ * callgrind.out is folded first (fold.h, bounded) when there is a checker;
+ * without one its self column is summed straight from the call graph, the same
+ * sums without the stacks.
  */
 #ifndef DRIP_PROF_TOP_H
 #define DRIP_PROF_TOP_H

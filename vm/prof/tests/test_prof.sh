@@ -3,8 +3,8 @@
 # `make test` (make test-prof), run from the workbook's root.
 #
 # The cmocka binary TESTBIN (built with the sanitizers) writes "PASSED FAILED" itself; it
-# also checks the fold invariants on a fresh callgrind profile of our own VM (DRIP on
-# fib(15)), which only a machine without valgrind skips. run_cases.lua runs the cases of
+# also checks the fold invariants on fresh callgrind profiles of our own VM (DRIP on
+# fib(15) and on the chapter's zoo), which only a machine without valgrind skips. run_cases.lua runs the cases of
 # cases/*.txt on DRIPPROF_ASAN and counts them the same way. Then the headless-browser check
 # of a flame graph made by DRIPPROF (browser_check.sh) adds one pass or one failure, or
 # prints that it was skipped where Chromium is missing (neither). A callgrind run that
@@ -20,13 +20,16 @@ extra="" valgrind_failed=0
 if command -v valgrind > /dev/null; then
     printf 'fun fib(n) { if (n < 2) return n; return fib(n - 1) + fib(n - 2); }\nprint fib(15);\n' \
         > "$work/fib15.drip"
-    if valgrind --tool=callgrind --callgrind-out-file="$work/drip.callgrind.out" \
-        "$drip" "$work/fib15.drip" > /dev/null 2>&1; then
-        extra=$work/drip.callgrind.out
-    else
-        echo "prof: FAILED: valgrind --tool=callgrind $drip fib15.drip"
-        valgrind_failed=1
-    fi
+    for program in "$work/fib15.drip" vm/bench/zoo.drip; do
+        out=$work/$(basename "$program" .drip).callgrind.out
+        if valgrind --tool=callgrind --callgrind-out-file="$out" "$drip" "$program" > /dev/null 2>&1
+        then
+            extra="$extra $out"
+        else
+            echo "prof: FAILED: valgrind --tool=callgrind $drip $program"
+            valgrind_failed=$((valgrind_failed + 1))
+        fi
+    done
 else
     echo "prof: valgrind missing: fold invariants checked on the committed profiles only"
 fi

@@ -80,7 +80,7 @@ static void damaged_profiles_fold_or_fail_cleanly(void **state) {
         if (callgrind_read_buffer("bad.out", bad, n, &g) == 0) {
             FoldResult r;
             const char *error;
-            assert_int_equal(fold_callgrind(&g, &r, &error), 0);
+            assert_int_equal(fold_callgrind(&g, FOLD_AUTO, &r, &error), 0);
             assert_int_equal(r.total, g.totals);
             fold_free(&r);
             read_ok++;
