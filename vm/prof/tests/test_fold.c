@@ -29,8 +29,8 @@ static char **texts_of(const FoldResult *r) {
 }
 
 static void free_texts(char **texts, size_t count) {
-    for (size_t i = 0; i < count; i++) {
-        free(texts[i]);
+    while (count > 0) {
+        free(texts[--count]);
     }
     free(texts);
 }
