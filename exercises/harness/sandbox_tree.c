@@ -73,21 +73,27 @@ static double ticks_to_seconds(unsigned long long ticks) {
     return (double)ticks / (double)hz;
 }
 
-/* Parses /proc/PID/stat. The command name is in parentheses and may hold anything,
-   spaces and ')' included, so the fields are read after the LAST ')'. */
-static bool read_stat(pid_t pid, Proc *p) {
-    char path[64], text[1024];
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+/* Reads /proc/PID/NAME into text (size bytes, NUL-terminated); false when there is none. */
+static bool read_proc(pid_t pid, const char *name, char *text, size_t size) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/%s", (int)pid, name);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         return false;
     }
-    ssize_t n = read(fd, text, sizeof text - 1);
+    ssize_t n = read(fd, text, size - 1);
     close(fd);
-    if (n <= 0) {
+    text[n > 0 ? n : 0] = '\0';
+    return n > 0;
+}
+
+/* Parses /proc/PID/stat. The command name is in parentheses and may hold anything,
+   spaces and ')' included, so the fields are read after the LAST ')'. */
+static bool read_stat(pid_t pid, Proc *p) {
+    char text[1024];
+    if (!read_proc(pid, "stat", text, sizeof text)) {
         return false;
     }
-    text[n] = '\0';
     char *close_paren = strrchr(text, ')');
     if (close_paren == NULL) {
         return false;
@@ -116,15 +122,8 @@ static bool read_stat(pid_t pid, Proc *p) {
 /* A process in D inside vfork(), waiting for its child to exec or exit (the kernel function
    it waits in, by the names it has had). */
 static bool waits_for_vfork(pid_t pid) {
-    char path[64], text[64];
-    snprintf(path, sizeof path, "/proc/%d/wchan", (int)pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        return false;
-    }
-    ssize_t n = read(fd, text, sizeof text - 1);
-    close(fd);
-    text[n > 0 ? n : 0] = '\0';
+    char text[64];
+    read_proc(pid, "wchan", text, sizeof text);
     return strcmp(text, "kernel_clone") == 0 || strcmp(text, "_do_fork") == 0 ||
            strcmp(text, "do_fork") == 0;
 }
