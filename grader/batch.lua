@@ -140,7 +140,7 @@ function M.run(opts)
       folders[name], notes[name] = locate(dir .. "/" .. name, student_file)
     end
   end
-  local stamp = M.stamp(chapter, seed, extra, out)
+  local stamp = M.stamp(chapter, seed, extra)
   local student_paths = {}
   for _, folder in pairs(folders) do
     for _, file in ipairs(chapter.exercise.student_files) do
@@ -208,7 +208,7 @@ echo "$index"]], out, lua, id, out, out, seed, extra, out, out, out)
 end
 
 -- The hash of what every grade of the batch depends on besides the submission's own files.
-function M.stamp(chapter, seed, extra, out)
+function M.stamp(chapter, seed, extra)
   local id = chapter.id
   local roots = { "grader", "exercises/harness", "exercises/" .. id, "solutions/" .. id, "vm/lib",
     require("grader.fixtures").folder(id) }
@@ -222,11 +222,7 @@ function M.stamp(chapter, seed, extra, out)
   for _, path in ipairs(paths) do
     lines[#lines + 1] = path .. " " .. (hashes[path] or "missing")
   end
-  local file = out .. "/.stamp"
-  wb.write_file(file, table.concat(lines, "\n"))
-  local hash = wb.sha256(file)
-  os.remove(file)
-  return hash:sub(1, 32)
+  return wb.sha256_text(table.concat(lines, "\n")):sub(1, 32)
 end
 
 -- Clears OUT of everything but the results to keep: a submission's folder stays when its

@@ -213,10 +213,7 @@ function M.reference(chapter)
   end
   local parent = M.root .. "/reference"
   wb.mkdir_p(parent)
-  local stamp_file = parent .. "/stamp." .. wb.pid()
-  wb.write_file(stamp_file, table.concat(stamp, "\n"))
-  local dir = parent .. "/" .. chapter.id .. "-" .. wb.sha256(stamp_file):sub(1, 16)
-  os.remove(stamp_file)
+  local dir = parent .. "/" .. chapter.id .. "-" .. wb.sha256_text(table.concat(stamp, "\n")):sub(1, 16)
   local ref = { asan = dir .. "/check-asan", fast = dir .. "/check-fast", dir = dir }
   if wb.exists(ref.asan) and wb.exists(ref.fast) then
     return ref

@@ -232,6 +232,15 @@ function M.sha256(path)
   return text:match("^(%x+)")
 end
 
+-- SHA-256 of a string, through a temporary file (sha256sum reads files).
+function M.sha256_text(text)
+  local path = os.tmpname()
+  M.write_file(path, text)
+  local hash = M.sha256(path)
+  os.remove(path)
+  return hash
+end
+
 -- SHA-256 of several files in one process: { [path] = hex or nil }.
 function M.sha256_many(paths)
   local out = {}
