@@ -39,6 +39,11 @@ local M = {}
 -- which a beginner reads as a broken build; the line before the progress line says what it means.
 local MAKE_SAYS = os.getenv("MAKELEVEL") and ' (make\'s last line, "make: *** ... Error 1", says only that)' or ""
 
+-- What a run that could not test says of its exit status (nothing in watch mode, which exits 0).
+local function exit_note(opts)
+  return opts.brief and "" or (" The exit status is 1" .. MAKE_SAYS .. ".")
+end
+
 local function parse_args(argv)
   local parser = wb.parser("exercise.lua", "Builds an exercise, runs its public cases and explains the failures.")
   parser:option("--chapter", "the chapter"):count(1)
@@ -136,12 +141,12 @@ local function build_checker(ch, opts, out)
   if r.error and r.error:match("^the compiler did not finish") then
     -- Not the compiler's verdict on the code: the sandbox stopped the build (a limit).
     io.write("\nThe build was stopped before it finished (", r.error:gsub("^the compiler did not finish: ", ""),
-      "), so no test could run.", opts.brief and "" or (" The exit status is 1" .. MAKE_SAYS .. "."), "\n")
+      "), so no test could run.", exit_note(opts), "\n")
     return nil
   end
   io.write("\nYour code does not compile yet, so no test could run. The compiler says:\n\n",
     (log:gsub("[^\n]+", "    %0")), "\nFix the first error first: later ones are often caused by it."
-    .. (opts.brief and "" or " The exit status is 1" .. MAKE_SAYS .. ".") .. "\n")
+    .. exit_note(opts) .. "\n")
   if log:match("implicit declaration of function [^%w]*str[n]?dup") then
     io.write("strdup and strndup are POSIX, not C11: <string.h> declares them only when the file\n"
       .. "starts with the stub's first line, #define _POSIX_C_SOURCE 200809L, above every #include.\n")
