@@ -4,6 +4,7 @@
 
 #include "chunk.h"
 #include "memory.h"
+#include "object.h"
 
 /* A chunk's one block: the constants (8-byte values first, for alignment),
  * then a line per code byte, then the code. */
@@ -48,4 +49,47 @@ const char *opcode_name(int opcode) {
         return "?";
     }
     return names[opcode];
+}
+
+static const unsigned char operands_of[OPCODE_COUNT] = {
+    [OP_CONSTANT] = OPERANDS_CONSTANT,
+    [OP_GET_GLOBAL] = OPERANDS_CONSTANT,
+    [OP_DEFINE_GLOBAL] = OPERANDS_CONSTANT,
+    [OP_SET_GLOBAL] = OPERANDS_CONSTANT,
+    [OP_GET_PROPERTY] = OPERANDS_CONSTANT,
+    [OP_SET_PROPERTY] = OPERANDS_CONSTANT,
+    [OP_GET_SUPER] = OPERANDS_CONSTANT,
+    [OP_CLASS] = OPERANDS_CONSTANT,
+    [OP_METHOD] = OPERANDS_CONSTANT,
+    [OP_GET_LOCAL] = OPERANDS_BYTE,
+    [OP_SET_LOCAL] = OPERANDS_BYTE,
+    [OP_GET_UPVALUE] = OPERANDS_BYTE,
+    [OP_SET_UPVALUE] = OPERANDS_BYTE,
+    [OP_CALL] = OPERANDS_BYTE,
+    [OP_JUMP] = OPERANDS_JUMP,
+    [OP_JUMP_IF_FALSE] = OPERANDS_JUMP,
+    [OP_LOOP] = OPERANDS_LOOP,
+    [OP_INVOKE] = OPERANDS_INVOKE,
+    [OP_SUPER_INVOKE] = OPERANDS_INVOKE,
+    [OP_CLOSURE] = OPERANDS_CLOSURE,
+};
+
+Operands opcode_operands(int opcode) {
+    return opcode >= 0 && opcode < OPCODE_COUNT ? (Operands)operands_of[opcode] : OPERANDS_NONE;
+}
+
+int instruction_size(const Chunk *chunk, int offset, int opcode) {
+    switch (opcode_operands(opcode)) {
+    case OPERANDS_NONE: return 1;
+    case OPERANDS_CONSTANT:
+    case OPERANDS_BYTE: return 2;
+    case OPERANDS_JUMP:
+    case OPERANDS_LOOP:
+    case OPERANDS_INVOKE: return 3;
+    case OPERANDS_CLOSURE: {
+        ObjFunction *function = AS_FUNCTION(chunk->constants.values[chunk->code[offset + 1]]);
+        return 2 + 2 * function->upvalueCount;
+    }
+    }
+    return 1;
 }

@@ -8,7 +8,10 @@
  * Operands are one byte (constant index, local slot, argument count) or two
  * bytes big-endian (jump offsets). The granularity is that of clox: a call of
  * fib(n) runs 7 instructions when n < 2 and 17 otherwise, and the workbook's
- * chapter relies on exactly those counts, so there are no superinstructions.
+ * chapter relies on exactly those counts, so the compiler writes no
+ * superinstructions. The plain run loop gets some all the same, written over
+ * this bytecode at load time without moving a byte (fuse.h); --count and the
+ * other reports run the code as compiled.
  *
  * Each byte of code has its source line in a parallel array. That costs four
  * bytes per byte of code, but the VM only reads it on errors, and it keeps
@@ -68,6 +71,17 @@ typedef enum {
         OPCODE_COUNT
 } OpCode;
 
+/* How an instruction's operands are laid out after its opcode. */
+typedef enum {
+    OPERANDS_NONE = 0, /* none */
+    OPERANDS_CONSTANT, /* a constant index */
+    OPERANDS_BYTE,     /* a slot, an upvalue index or an argument count */
+    OPERANDS_JUMP,     /* a forward 16-bit offset */
+    OPERANDS_LOOP,     /* a backward 16-bit offset */
+    OPERANDS_INVOKE,   /* a method name constant and an argument count */
+    OPERANDS_CLOSURE,  /* a function constant, then a pair per upvalue */
+} Operands;
+
 typedef struct {
     int count;
     int capacity;
@@ -87,5 +101,11 @@ void chunk_fill(Chunk *chunk, const uint8_t *code, const int *lines, int count,
                 const Value *constants, int constant_count);
 /* "GET_LOCAL" for OP_GET_LOCAL; "?" for a byte that is no opcode. */
 const char *opcode_name(int opcode);
+/* The operand layout of an opcode (OPERANDS_NONE for a byte that is none). */
+Operands opcode_operands(int opcode);
+/* The size in bytes of the instruction with the given opcode at offset: one
+ * for the opcode, then its operands. CLOSURE's size depends on its function's
+ * captures, read from the constant pool. */
+int instruction_size(const Chunk *chunk, int offset, int opcode);
 
 #endif

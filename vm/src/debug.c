@@ -4,49 +4,13 @@
  *
  * offset, source line ("|" when it repeats the previous one), opcode and
  * operands. What follows the opcode depends only on its operand layout, so
- * the opcodes are classified once, in a table, and one printer handles every
- * layout; a new opcode needs one row there, not a new function. */
+ * the opcodes are classified once, in chunk.c's table, and one printer
+ * handles every layout; a new opcode needs one row there, not a new
+ * function. */
 #include <stdio.h>
 
 #include "debug.h"
 #include "value.h"
-
-typedef enum {
-    OPERANDS_NONE = 0, /* the default for opcodes not listed below */
-    OPERANDS_CONSTANT, /* a constant index */
-    OPERANDS_BYTE,     /* a slot, an upvalue index or an argument count */
-    OPERANDS_JUMP,     /* a forward 16-bit offset */
-    OPERANDS_LOOP,     /* a backward 16-bit offset */
-    OPERANDS_INVOKE,   /* a method name constant and an argument count */
-    OPERANDS_CLOSURE,  /* a function constant, then a pair per upvalue */
-} Operands;
-
-static const unsigned char operands_of[OPCODE_COUNT] = {
-    [OP_CONSTANT] = OPERANDS_CONSTANT,
-    [OP_GET_GLOBAL] = OPERANDS_CONSTANT,
-    [OP_DEFINE_GLOBAL] = OPERANDS_CONSTANT,
-    [OP_SET_GLOBAL] = OPERANDS_CONSTANT,
-    [OP_GET_PROPERTY] = OPERANDS_CONSTANT,
-    [OP_SET_PROPERTY] = OPERANDS_CONSTANT,
-    [OP_GET_SUPER] = OPERANDS_CONSTANT,
-    [OP_CLASS] = OPERANDS_CONSTANT,
-    [OP_METHOD] = OPERANDS_CONSTANT,
-    [OP_GET_LOCAL] = OPERANDS_BYTE,
-    [OP_SET_LOCAL] = OPERANDS_BYTE,
-    [OP_GET_UPVALUE] = OPERANDS_BYTE,
-    [OP_SET_UPVALUE] = OPERANDS_BYTE,
-    [OP_CALL] = OPERANDS_BYTE,
-    [OP_JUMP] = OPERANDS_JUMP,
-    [OP_JUMP_IF_FALSE] = OPERANDS_JUMP,
-    [OP_LOOP] = OPERANDS_LOOP,
-    [OP_INVOKE] = OPERANDS_INVOKE,
-    [OP_SUPER_INVOKE] = OPERANDS_INVOKE,
-    [OP_CLOSURE] = OPERANDS_CLOSURE,
-};
-
-static Operands operands_for(uint8_t opcode) {
-    return opcode < OPCODE_COUNT ? (Operands)operands_of[opcode] : OPERANDS_NONE;
-}
 
 /* Prints a constant as the disassembly quotes it: 'value'. */
 static void print_quoted(const Chunk *chunk, uint8_t index) {
@@ -77,13 +41,13 @@ int disassemble_instruction(Chunk *chunk, int offset) {
     }
 
     const char *name = opcode_name(at[0]);
-    switch (operands_for(at[0])) {
+    switch (opcode_operands(at[0])) {
     case OPERANDS_NONE: printf("%s\n", name); return offset + 1;
     case OPERANDS_BYTE: printf("%-16s %4d\n", name, at[1]); return offset + 2;
     case OPERANDS_JUMP:
     case OPERANDS_LOOP: {
         int distance = (at[1] << 8) | at[2];
-        if (operands_for(at[0]) == OPERANDS_LOOP) {
+        if (opcode_operands(at[0]) == OPERANDS_LOOP) {
             distance = -distance;
         }
         printf("%-16s %4d -> %d\n", name, offset, offset + 3 + distance);

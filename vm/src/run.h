@@ -25,7 +25,17 @@
  *     one-entry cache (object.h): a hit is a compare of the class and an
  *     indexed load or store, with no hash probe.
  *   - RETURN calls upvalues_close() only when an open upvalue points into the
- *     returning frame, which most calls never have. */
+ *     returning frame, which most calls never have.
+ *   - The plain loop also runs superinstructions that a pass wrote over the
+ *     compiler's bytecode before the program started (fuse.h); their handlers
+ *     are in run_fused.h. The counting loop never sees them: its programs are
+ *     not fused, so it counts the compiler's instructions one by one. */
+
+#if !RUN_COUNTING && !defined(DRIP_NO_FUSE)
+#define RUN_FUSED 1
+#else
+#define RUN_FUSED 0
+#endif
 
 #if RUN_COUNTING
 #define COUNT_OP(op)                                                                               \
@@ -102,6 +112,27 @@ static InterpretResult RUN_FUNCTION(void) {
         constants = function_->chunk.constants.values;                                             \
         ENTERED_FRAME();                                                                           \
     } while (0)
+/* Pops the returning frame (closing its upvalues if any point into it) and
+ * pushes result for the caller, or ends the run when it was the last. */
+#define RETURN_WITH(resultValue)                                                                   \
+    do {                                                                                           \
+        Value result_ = (resultValue);                                                             \
+        if (vm.open_upvalues != NULL && vm.open_upvalues->location >= slots) {                     \
+            upvalues_close(slots);                                                                 \
+        }                                                                                          \
+        vm.frame_count--;                                                                          \
+        if (vm.frame_count == 0) {                                                                 \
+            vm.stack_top = slots;                                                                  \
+            return INTERPRET_OK;                                                                   \
+        }                                                                                          \
+        sp = slots;                                                                                \
+        PUSH(result_);                                                                             \
+        frame--;                                                                                   \
+        ip = frame->ip;                                                                            \
+        slots = frame->slots;                                                                      \
+        constants = frame->closure->function->chunk.constants.values;                              \
+        DISPATCH();                                                                                \
+    } while (0)
 /* Arithmetic and comparison check operand types almost for free: every
  * non-number is a NaN when its bits are read as a double, and a NaN operand
  * makes the result NaN (or the comparison unordered). So when the result is
@@ -160,10 +191,15 @@ static InterpretResult RUN_FUNCTION(void) {
 #endif
 
 #if DRIP_COMPUTED_GOTO
-    static const void *const dispatchTable[OPCODE_COUNT] = {
+    static const void *const dispatchTable[] = {
 #define AS_LABEL(name) &&op_##name,
         FOR_EACH_OPCODE(AS_LABEL)
 #undef AS_LABEL
+#if RUN_FUSED
+#define AS_FUSED_LABEL(name, ...) &&op_##name,
+            FOR_EACH_FUSED(AS_FUSED_LABEL)
+#undef AS_FUSED_LABEL
+#endif
     };
 #define DISPATCH()                                                                                 \
     do {                                                                                           \
@@ -174,15 +210,25 @@ static InterpretResult RUN_FUNCTION(void) {
         goto *dispatchTable[next_];                                                                \
     } while (0)
 #define CASE(name) op_##name:
+/* Carries on as the instruction opcode, whose operands follow ip. */
+#define EXECUTE_AS(opcode) goto *dispatchTable[opcode]
     DISPATCH();
 #else
 #define DISPATCH() goto dispatch
 #define CASE(name) case OP_##name:
+#define EXECUTE_AS(opcode)                                                                         \
+    do {                                                                                           \
+        instruction = (opcode);                                                                    \
+        goto execute;                                                                              \
+    } while (0)
 dispatch:;
     CHECK_STACK();
     uint8_t instruction = READ_BYTE();
     CHECK_STEPS();
     COUNT_OP(instruction);
+#if RUN_FUSED
+execute:
+#endif
     switch (instruction) {
 #endif
 
@@ -469,22 +515,7 @@ dispatch:;
         DISPATCH();
     }
     CASE(RETURN) {
-        Value result = POP();
-        if (vm.open_upvalues != NULL && vm.open_upvalues->location >= slots) {
-            upvalues_close(slots);
-        }
-        vm.frame_count--;
-        if (vm.frame_count == 0) {
-            vm.stack_top = slots;
-            return INTERPRET_OK;
-        }
-        sp = slots;
-        PUSH(result);
-        frame--;
-        ip = frame->ip;
-        slots = frame->slots;
-        constants = frame->closure->function->chunk.constants.values;
-        DISPATCH();
+        RETURN_WITH(POP());
     }
     CASE(CLASS) {
         ObjString *name = READ_STRING();
@@ -521,6 +552,10 @@ dispatch:;
         DISPATCH();
     }
 
+#if RUN_FUSED
+#include "run_fused.h"
+#endif
+
 #if !DRIP_COMPUTED_GOTO
 }
 /* Not reached for bytes the compiler wrote. */
@@ -538,6 +573,8 @@ RUNTIME_ERROR("Unknown opcode %d.", instruction);
 #undef LOAD
 #undef RUNTIME_ERROR
 #undef CALL_CLOSURE
+#undef RETURN_WITH
+#undef EXECUTE_AS
 #undef ARITHMETIC_OP
 #undef COMPARISON_OP
 #undef DISPATCH
@@ -549,3 +586,4 @@ RUNTIME_ERROR("Unknown opcode %d.", instruction);
 #undef COUNT_OP
 #undef ENTERED_FRAME
 #undef AFTER_SLOW_CALL
+#undef RUN_FUSED

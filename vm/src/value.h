@@ -158,12 +158,12 @@ typedef struct {
 } ValueArray;
 
 /* Equality is bitwise, except that numbers compare as doubles (NaN != NaN,
- * 0 == -0). Strings are interned, so equal strings are the same object. */
+ * 0 == -0). Strings are interned, so equal strings are the same object.
+ * Every non-number reads as a NaN, so the double comparison holds only for
+ * two equal numbers, and two values with the same bits are equal unless they
+ * are a NaN number. */
 static inline bool valuesEqual(Value a, Value b) {
-    if (IS_NUMBER(a) && IS_NUMBER(b)) {
-        return AS_NUMBER(a) == AS_NUMBER(b);
-    }
-    return a == b;
+    return AS_NUMBER(a) == AS_NUMBER(b) || (a == b && !IS_NUMBER(a));
 }
 
 void value_array_init(ValueArray *array);

@@ -3,7 +3,8 @@
  * The loop itself is in run.h, compiled twice here: runPlain for ordinary
  * runs, runCounting for --count/--profile/--folded (unless the build leaves
  * instrumentation out with DRIP_NO_INSTRUMENT). interpret() picks one per
- * run, so the choice costs one branch per program, not per instruction.
+ * run, so the choice costs one branch per program, not per instruction; a
+ * program for runPlain is first given its superinstructions (fuse.h).
  *
  * This file holds the slow paths the loop calls out to: calling classes,
  * bound methods and natives, binding methods, capturing and closing
@@ -17,6 +18,7 @@
 
 #include "common.h"
 #include "compiler.h"
+#include "fuse.h"
 #include "instrument.h"
 #include "memory.h"
 #include "object.h"
@@ -309,6 +311,9 @@ InterpretResult interpret(const char *source, int sourceLength) {
         vm.frames[0].node = instrumentRoot();
         return runCounting();
     }
+#endif
+#ifndef DRIP_NO_FUSE
+    fuse_function(function);
 #endif
     return runPlain();
 }
