@@ -165,6 +165,86 @@ CASE(NIL_RETURN) {
     FUSED_ENTER(NIL_RETURN);
     RETURN_WITH(NIL_VAL);
 }
+CASE(GLOBAL_CONSTANT_ADD) {
+    /* The lookup is GET_GLOBAL's, by name; a miss or a sum that is not a
+     * number goes back to it. */
+    FUSED_ENTER(GLOBAL_CONSTANT_ADD);
+    Value value;
+    if (UNLIKELY(!table_get(&vm.globals, AS_STRING(constants[ip[0]]), &value))) {
+        FALL_BACK(GLOBAL_CONSTANT_ADD);
+    }
+    double sum = AS_NUMBER(value) + AS_NUMBER(constants[ip[2]]);
+    if (UNLIKELY(isnan(sum))) {
+        FALL_BACK(GLOBAL_CONSTANT_ADD);
+    }
+    PUSH(NUMBER_VAL(sum));
+    SKIP_RUN(GLOBAL_CONSTANT_ADD);
+    DISPATCH();
+}
+CASE(GLOBAL_GLOBAL) {
+    FUSED_ENTER(GLOBAL_GLOBAL);
+    if (UNLIKELY(!table_get(&vm.globals, AS_STRING(constants[ip[0]]), &sp[0]) ||
+                 !table_get(&vm.globals, AS_STRING(constants[ip[2]]), &sp[1]))) {
+        FALL_BACK(GLOBAL_GLOBAL);
+    }
+    sp += 2;
+    SKIP_RUN(GLOBAL_GLOBAL);
+    DISPATCH();
+}
+CASE(ADD_RETURN) {
+    FUSED_ENTER(ADD_RETURN);
+    double sum = AS_NUMBER(sp[-2]) + AS_NUMBER(sp[-1]);
+    if (UNLIKELY(isnan(sum))) {
+        FALL_BACK(ADD_RETURN);
+    }
+    RETURN_WITH(NUMBER_VAL(sum));
+}
+
+/* A statement's end, then the jump (JUMP) or jump back (LOOP) after it: the
+ * jump's offset is in the run's last two bytes. */
+#define JUMP_AFTER(name, direction)                                                                \
+    do {                                                                                           \
+        SKIP_RUN(name);                                                                            \
+        ip direction## = (uint16_t)(ip[-2] << 8 | ip[-1]);                                         \
+        DISPATCH();                                                                                \
+    } while (0)
+
+CASE(SET_LOCAL_POP_LOOP) {
+    FUSED_ENTER(SET_LOCAL_POP_LOOP);
+    slots[ip[0]] = *--sp;
+    JUMP_AFTER(SET_LOCAL_POP_LOOP, -);
+}
+CASE(SET_LOCAL_POP_JUMP) {
+    FUSED_ENTER(SET_LOCAL_POP_JUMP);
+    slots[ip[0]] = *--sp;
+    JUMP_AFTER(SET_LOCAL_POP_JUMP, +);
+}
+CASE(SET_GLOBAL_POP_LOOP) {
+    FUSED_ENTER(SET_GLOBAL_POP_LOOP);
+    if (UNLIKELY(!table_replace(&vm.globals, AS_STRING(constants[ip[0]]), sp[-1]))) {
+        FALL_BACK(SET_GLOBAL_POP_LOOP);
+    }
+    sp--;
+    JUMP_AFTER(SET_GLOBAL_POP_LOOP, -);
+}
+CASE(SET_GLOBAL_POP_JUMP) {
+    FUSED_ENTER(SET_GLOBAL_POP_JUMP);
+    if (UNLIKELY(!table_replace(&vm.globals, AS_STRING(constants[ip[0]]), sp[-1]))) {
+        FALL_BACK(SET_GLOBAL_POP_JUMP);
+    }
+    sp--;
+    JUMP_AFTER(SET_GLOBAL_POP_JUMP, +);
+}
+CASE(POP_LOOP) {
+    FUSED_ENTER(POP_LOOP);
+    sp--;
+    JUMP_AFTER(POP_LOOP, -);
+}
+CASE(POP_JUMP) {
+    FUSED_ENTER(POP_JUMP);
+    sp--;
+    JUMP_AFTER(POP_JUMP, +);
+}
 CASE(SET_LOCAL_POP) {
     FUSED_ENTER(SET_LOCAL_POP);
     slots[ip[0]] = *--sp;
@@ -203,3 +283,4 @@ CASE(SET_PROPERTY_POP) {
 #undef TOP_K
 #undef LOCAL_K
 #undef NUMBER_K_OP
+#undef JUMP_AFTER
