@@ -9,10 +9,14 @@
  *
  * Speed notes (vm/PERFORMANCE.md has the measurements):
  *   - ip, the stack top (sp), the frame's slots and its constants live in
- *     local variables, which the compiler keeps in registers. vm.stack_top and
- *     frame->ip are written back only where something else may look at them:
- *     before an allocation (the collector scans the stack), a slow-path call,
- *     or an error (the stack trace reads each frame's ip). SAVE() does that.
+ *     local variables, which the compiler keeps in registers, and so does the
+ *     current frame, whose place in vm.frames is the frame count. vm.stack_top,
+ *     vm.frame_count, frame->ip and frame->constants are written back only
+ *     where something else may look at them: before an allocation (the
+ *     collector scans the stack and the frames), a slow-path call, or an
+ *     error (the stack trace reads each frame's ip). SAVE() does that. A call
+ *     saves the caller's ip and constants in its frame, so a return reloads
+ *     them with one load each instead of a walk from the closure.
  *   - Dispatch is a computed goto through a table of label addresses where
  *     GCC or Clang compile it (each opcode ends in its own indirect jump,
  *     which the branch predictor tells apart), a switch elsewhere.
@@ -75,7 +79,9 @@ static InterpretResult RUN_FUNCTION(void) {
 #define PUSH(value) (*sp++ = (value))
 #define POP() (*--sp)
 #define PEEK(distance) (sp[-1 - (distance)])
-#define SAVE() (frame->ip = ip, vm.stack_top = sp)
+#define SAVE()                                                                                     \
+    (frame->ip = ip, frame->constants = constants, vm.stack_top = sp,                              \
+     vm.frame_count = (int)(frame - vm.frames) + 1)
 #define LOAD()                                                                                     \
     do {                                                                                           \
         frame = &vm.frames[vm.frame_count - 1];                                                    \
@@ -103,8 +109,8 @@ static InterpretResult RUN_FUNCTION(void) {
             RUNTIME_ERROR("Stack overflow.");                                                      \
         }                                                                                          \
         frame->ip = ip;                                                                            \
+        frame->constants = constants;                                                              \
         frame++;                                                                                   \
-        vm.frame_count++;                                                                          \
         frame->closure = callee_;                                                                  \
         frame->slots = newSlots_;                                                                  \
         slots = newSlots_;                                                                         \
@@ -120,8 +126,8 @@ static InterpretResult RUN_FUNCTION(void) {
         if (vm.open_upvalues != NULL && vm.open_upvalues->location >= slots) {                     \
             upvalues_close(slots);                                                                 \
         }                                                                                          \
-        vm.frame_count--;                                                                          \
-        if (vm.frame_count == 0) {                                                                 \
+        if (frame == vm.frames) {                                                                  \
+            vm.frame_count = 0;                                                                    \
             vm.stack_top = slots;                                                                  \
             return INTERPRET_OK;                                                                   \
         }                                                                                          \
@@ -130,7 +136,7 @@ static InterpretResult RUN_FUNCTION(void) {
         frame--;                                                                                   \
         ip = frame->ip;                                                                            \
         slots = frame->slots;                                                                      \
-        constants = frame->closure->function->chunk.constants.values;                              \
+        constants = frame->constants;                                                              \
         DISPATCH();                                                                                \
     } while (0)
 /* Arithmetic and comparison check operand types almost for free: every

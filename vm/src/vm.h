@@ -15,14 +15,17 @@ struct ProfileNode;
 
 typedef struct {
     ObjClosure *closure;
-    uint8_t *ip; /* saved only when another frame is pushed or on errors */
+    /* ip and the closure's constants: saved when another frame is pushed,
+     * before an allocation and on errors (run.h keeps both in registers). */
+    uint8_t *ip;
+    Value *constants;
     Value *slots;
     struct ProfileNode *node; /* used only by the instrumented loop */
 } CallFrame;
 
 typedef struct {
     CallFrame frames[FRAMES_MAX];
-    int frame_count;
+    int frame_count; /* exact, like stack_top, only outside the run loop and at GC points */
 
     Value stack[STACK_SLOTS];
     Value *stack_top; /* exact only outside the run loop and at GC points */
