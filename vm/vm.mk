@@ -58,7 +58,9 @@ vm-builds: $(BUILD)/drip $(BUILD)/drip-noinstr $(BUILD)/drip-outline $(BUILD)/dr
 # ---- tests ------------------------------------------------------------------
 # Our own Drip programs (vm/tests/*/*.drip, expectations in comments) run in
 # the release, GC-stress and ASan+UBSan builds; a subset runs under valgrind
-# memcheck (errors or leaks fail); cli_spec.lua checks flags and exit codes.
+# memcheck (errors or leaks fail); cli_spec.lua checks flags and exit codes;
+# differential.lua runs the tests and the benchmarks in the plain loop (with
+# its superinstructions) and the counting loop and requires the same output.
 VM_TEST_DIRS     := vm/tests/language vm/tests/errors vm/tests/limits vm/tests/instrument vm/tests/gc \
                     vm/tests/disassembly
 VM_MEMCHECK      := vm/tests/gc vm/tests/language/closures.drip vm/tests/language/classes.drip \
@@ -72,13 +74,13 @@ VM_SAN_ENV       := env ASAN_OPTIONS=exitcode=99:detect_leaks=1 UBSAN_OPTIONS=ha
 
 TEST_SUITES += vm
 HELP += "vm-builds        build every VM variant: release, noinstr, outline, switch, GC-stress, ASan+UBSan"
-HELP += "test-vm          the VM's own tests: release (+outline, switch builds), GC-stress, ASan+UBSan, memcheck, CLI"
+HELP += "test-vm          the VM's own tests: release (+outline, switch builds), GC-stress, ASan+UBSan, memcheck, CLI, plain loop = counting loop"
 
 .PHONY: test-vm
 # vm/tests/test_vm.sh runs the parts, two at a time.
 test-vm: $(BUILD)/drip $(BUILD)/drip-gcstress $(BUILD)/drip-asan $(BUILD)/drip-outline $(BUILD)/drip-switch
 	@mkdir -p $(TEST_RESULTS)
-	@BUILD=$(BUILD) TEST_DIRS="$(VM_TEST_DIRS)" MEMCHECK="$(VM_MEMCHECK)" VALGRIND="$(VM_VALGRIND)" \
+	@BUILD=$(BUILD) TEST_DIRS="$(VM_TEST_DIRS)" BENCH_DIR=vm/bench MEMCHECK="$(VM_MEMCHECK)" VALGRIND="$(VM_VALGRIND)" \
 	  SAN_ENV="$(VM_SAN_ENV)" LUA=$(LUA) bash vm/tests/test_vm.sh $(TEST_RESULTS)/vm.result
 
 # ---- fuzzing (not part of make test) ------------------------------------------

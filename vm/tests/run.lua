@@ -217,19 +217,23 @@ function M.run_test(drip, path, wrap)
   return failures
 end
 
--- The .drip files at path: path itself, or every one below the folder, sorted.
-local function find_tests(path, found)
-  if path:match("%.drip$") then
+-- The .drip files at path (or those whose names match pattern): path itself, or every
+-- one below the folder, sorted.
+local function find_tests(path, found, pattern)
+  pattern = pattern or "%.drip$"
+  if path:match(pattern) then
     found[#found + 1] = path
     return
   end
   for _, name in ipairs(wb.list_dir(path) or {}) do
     local below = path .. "/" .. name
-    if wb.is_dir(below) or name:match("%.drip$") then
-      find_tests(below, found)
+    if wb.is_dir(below) or name:match(pattern) then
+      find_tests(below, found, pattern)
     end
   end
 end
+
+M.find_tests = find_tests
 
 -- Prints the summary line and, with a path, writes "PASSED FAILED" there (the format
 -- `make test` sums). Returns the exit status.
