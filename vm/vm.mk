@@ -32,6 +32,13 @@ $(BUILD)/drip-noinstr: $(VM_SOURCES) $(VM_HEADERS) vm/vm.mk
 	@mkdir -p $(@D)
 	$(CC) $(VM_CFLAGS) -DDRIP_NO_INSTRUMENT -o $@ $(VM_SOURCES)
 
+# The load-time pass that writes superinstructions (vm/src/fuse.h) left out: the
+# plain loop runs the compiler's bytecode, as the counting loop does. The
+# reference for what the superinstructions save (make bench's unfused Ir).
+$(BUILD)/drip-nofuse: $(VM_SOURCES) $(VM_HEADERS) vm/vm.mk
+	@mkdir -p $(@D)
+	$(CC) $(VM_CFLAGS) -DDRIP_NO_FUSE -o $@ $(VM_SOURCES)
+
 # Every OP_CALL through an out-of-line callValue(), as in clox: callgrind then
 # counts one C call per Drip call (fib's calls + 2 for clock()), which the
 # chapter's profile checks. Slower; for profiling the call path only.
@@ -53,7 +60,7 @@ $(BUILD)/drip-asan: $(VM_SOURCES) $(VM_HEADERS) vm/vm.mk
 	$(CC) $(VM_DEBUG) $(SANITIZE) -o $@ $(VM_SOURCES)
 
 .PHONY: vm-builds
-vm-builds: $(BUILD)/drip $(BUILD)/drip-noinstr $(BUILD)/drip-outline $(BUILD)/drip-switch $(BUILD)/drip-gcstress $(BUILD)/drip-asan
+vm-builds: $(BUILD)/drip $(BUILD)/drip-noinstr $(BUILD)/drip-nofuse $(BUILD)/drip-outline $(BUILD)/drip-switch $(BUILD)/drip-gcstress $(BUILD)/drip-asan
 
 # ---- tests ------------------------------------------------------------------
 # Our own Drip programs (vm/tests/*/*.drip, expectations in comments) run in
@@ -73,7 +80,7 @@ VM_VALGRIND      := valgrind -q --error-exitcode=99 --leak-check=full --show-lea
 VM_SAN_ENV       := env ASAN_OPTIONS=exitcode=99:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:exitcode=99
 
 TEST_SUITES += vm
-HELP += "vm-builds        build every VM variant: release, noinstr, outline, switch, GC-stress, ASan+UBSan"
+HELP += "vm-builds        build every VM variant: release, noinstr, nofuse, outline, switch, GC-stress, ASan+UBSan"
 HELP += "test-vm          the VM's own tests: release (+outline, switch builds), GC-stress, ASan+UBSan, memcheck, CLI, plain loop = counting loop"
 
 .PHONY: test-vm
@@ -110,14 +117,16 @@ fuzz: $(BUILD)/drip-fuzz
 	  -artifact_prefix=$(BUILD)/fuzz/crashes/ $(VM_FUZZ_CORPUS)
 
 # ---- benchmarks ---------------------------------------------------------------
-# BENCH_REPEAT rounds per program (Drip, Lua 5.4 and LuaJIT -joff in turn;
-# medians of CPU time and of per-round ratios); BENCH_CALLGRIND names the
-# programs measured under callgrind: "fib,zoo" (default), "all" or "none".
+# BENCH_REPEAT rounds per program and twin (Drip, Lua 5.4 and LuaJIT -joff in
+# turn; medians of CPU time and of per-round ratios); BENCH_CALLGRIND names the
+# programs measured under callgrind, with and without superinstructions
+# (build/drip-nofuse): "all" (default, about five minutes), "fib,zoo" or "none".
 BENCH_REPEAT    ?= 5
-BENCH_CALLGRIND ?= fib,zoo
+BENCH_CALLGRIND ?= all
 BENCH_TARGETS += bench-vm
-HELP += "bench-vm         VM benchmarks: CPU time and peak memory beside Lua 5.4 and LuaJIT -joff; Ir"
+HELP += "bench-vm         VM benchmarks: CPU time and peak memory beside Lua 5.4 and LuaJIT -joff; Ir fused and unfused"
 
 .PHONY: bench-vm
-bench-vm: $(BUILD)/drip
-	@$(LUA) vm/bench/bench.lua $(BUILD)/drip vm/bench $(BENCH_REPEAT) $(BENCH_CALLGRIND)
+bench-vm: $(BUILD)/drip $(BUILD)/drip-nofuse
+	@$(LUA) vm/bench/bench.lua --unfused $(BUILD)/drip-nofuse $(BUILD)/drip vm/bench $(BENCH_REPEAT) \
+	  $(BENCH_CALLGRIND)

@@ -1,12 +1,14 @@
 -- vm/bench/bench.lua -- runs the Drip benchmarks beside their Lua twins.
 --
---   lua5.4 vm/bench/bench.lua DRIP BENCH_DIR [REPEAT] [CALLGRIND]
+--   lua5.4 vm/bench/bench.lua [--unfused DRIP_NOFUSE] DRIP BENCH_DIR [REPEAT] [CALLGRIND]
 --
 -- For every NAME.drip in BENCH_DIR, and its twin NAME.lua when there is one,
 -- the three interpreters (DRIP, Lua 5.4, and LuaJIT 2.1 with its compiler
 -- off, `luajit -joff`: its interpreter alone) run REPEAT rounds, one run of
 -- each per round, the order rotating from round to round. A busy machine
 -- slows all three alike within a round, so the ratios are taken per round.
+-- A program may have more twins, NAME-VARIANT.lua (fib-local.lua: fib as a
+-- Lua local); each gets a row of its own, NAME-VARIANT, with rounds of its own.
 --
 -- Columns:
 --   cpu s       median CPU seconds (user + sys, bash's `time`, to the ms)
@@ -15,8 +17,11 @@
 --   MiB         peak resident memory (GNU time's %M, maximum RSS), median
 --   bytecodes   instructions Drip executes (drip --count)
 --   Ir, Ir/bc   callgrind's instruction total and Ir per bytecode, for the
---               programs CALLGRIND names ("fib,zoo" by default, "all" or
+--               programs CALLGRIND names ("all" by default, "fib,zoo", or
 --               "none"; needs valgrind)
+--   unfused Ir  the same for DRIP_NOFUSE, the VM built without the load-time
+--   fused       pass that writes superinstructions for the plain loop
+--               (make build/drip-nofuse), and Ir over unfused Ir
 -- A missing interpreter, twin or tool shows as "-".
 --
 -- CPU times on a shared machine wobble; Ir and peak memory do not, so the
@@ -79,7 +84,9 @@ local function bytecodes(drip, program)
   return total and tonumber((total:gsub(",", ""))) or nil
 end
 
+-- Callgrind's total for one run of program (nil without valgrind or drip).
 local function callgrind_total(drip, program)
+  if drip == nil then return nil end
   local text = capture("valgrind --tool=callgrind --callgrind-out-file=/dev/null " ..
     shell_quote(drip) .. " " .. shell_quote(program))
   return tonumber(text:match("Collected : (%d+)"))
@@ -148,22 +155,35 @@ local function mib(list)
   return k and k / 1024 or nil
 end
 
+-- The twins of program NAME in dir: NAME.lua first, then NAME-VARIANT.lua, as (row name,
+-- path) pairs; NAME.lua is listed even when it is missing (its row shows Drip alone).
+local function twins(dir, base, files)
+  local list = { { name = base, path = dir .. "/" .. base .. ".lua" } }
+  for _, file in ipairs(files) do
+    local variant = file:sub(1, #base + 1) == base .. "-" and file:match("^(.-)%.lua$")
+    if variant then list[#list + 1] = { name = variant, path = dir .. "/" .. file } end
+  end
+  return list
+end
+
 function M.main(argv)
   local parser = wb.parser("bench.lua", "Runs the Drip benchmarks beside their Lua twins (make bench-vm).")
+  parser:option("--unfused", "the VM built without superinstructions, for the unfused Ir column")
   parser:argument("drip", "the VM to measure")
   parser:argument("dir", "the folder of NAME.drip and NAME.lua programs")
   parser:argument("repeat_count", "rounds per program", "5"):args("?"):convert(wb.to_integer)
-  parser:argument("which", "the programs measured under callgrind: NAME,NAME, all or none", "fib,zoo"):args("?")
+  parser:argument("which", "the programs measured under callgrind: NAME,NAME, all or none", "all"):args("?")
   local opts = wb.parse(parser, argv)
   local drip, dir, repeat_count, which = opts.drip, opts.dir, opts.repeat_count, opts.which
+  local unfused = opts.unfused and wb.exists(opts.unfused) and opts.unfused or nil
   local available = {
     valgrind = succeeds("command -v valgrind"),
     lua = succeeds("command -v lua5.4"),
     jit = succeeds("command -v luajit"),
     rss = succeeds("test -x " .. GNU_TIME),
   }
-  local programs = {}
-  for _, name in ipairs(wb.list_dir(dir) or {}) do
+  local programs, files = {}, wb.list_dir(dir) or {}
+  for _, name in ipairs(files) do
     local base = name:match("^(.-)%.drip$")
     if base then programs[#programs + 1] = base end
   end
@@ -172,26 +192,29 @@ function M.main(argv)
   print(string.format("%d rounds per program; Lua 5.4 %s, LuaJIT -joff %s, peak memory %s",
     repeat_count, available.lua and "lua5.4" or "missing", available.jit and "luajit" or "missing",
     available.rss and GNU_TIME or "missing (Debian package time)"))
-  print(string.format("%-15s %7s %7s %8s %7s %8s %8s %8s %8s %14s %15s %6s", "program",
-    "drip s", "lua s", "drip/lua", "jit s", "drip/jit", "drip MiB", "lua MiB", "jit MiB",
-    "bytecodes", "Ir (callgrind)", "Ir/bc"))
+  local row = "%-15s %7s %7s %8s %7s %8s %8s %8s %8s %14s %15s %6s %15s %6s"
+  print(string.format(row, "program", "drip s", "lua s", "drip/lua", "jit s", "drip/jit", "drip MiB",
+    "lua MiB", "jit MiB", "bytecodes", "Ir (callgrind)", "Ir/bc", "unfused Ir", "fused"))
   for _, name in ipairs(programs) do
     local program = dir .. "/" .. name .. ".drip"
-    local list = contenders(drip, program, dir .. "/" .. name .. ".lua", available)
-    local cpu, kib, ratios = run_rounds(list, repeat_count, available.rss)
     local count = bytecodes(drip, program)
-    local ir
+    local ir, ir_unfused
     if available.valgrind and (which == "all" or ("," .. which .. ","):find("," .. name .. ",", 1, true)) then
-      ir = callgrind_total(drip, program)
+      ir, ir_unfused = callgrind_total(drip, program), callgrind_total(unfused, program)
     end
     local per_bytecode = (ir and count and count > 0) and string.format("%.1f", ir / count) or "-"
-    print(string.format("%-15s %7s %7s %8s %7s %8s %8s %8s %8s %14s %15s %6s", name,
-      fixed(median(cpu.drip), "%.3f"), fixed(median(cpu.lua or {}), "%.3f"),
-      fixed(median(ratios.lua or {}), "%.2f"), fixed(median(cpu.jit or {}), "%.3f"),
-      fixed(median(ratios.jit or {}), "%.2f"), fixed(mib(kib.drip), "%.1f"),
-      fixed(mib(kib.lua), "%.1f"), fixed(mib(kib.jit), "%.1f"),
-      grouped(count), grouped(ir), per_bytecode))
-    io.stdout:flush()
+    local share = (ir and ir_unfused) and string.format("%.2f", ir / ir_unfused) or "-"
+    for _, twin in ipairs(twins(dir, name, files)) do
+      local list = contenders(drip, program, twin.path, available)
+      local cpu, kib, ratios = run_rounds(list, repeat_count, available.rss)
+      print(string.format(row, twin.name,
+        fixed(median(cpu.drip), "%.3f"), fixed(median(cpu.lua or {}), "%.3f"),
+        fixed(median(ratios.lua or {}), "%.2f"), fixed(median(cpu.jit or {}), "%.3f"),
+        fixed(median(ratios.jit or {}), "%.2f"), fixed(mib(kib.drip), "%.1f"),
+        fixed(mib(kib.lua), "%.1f"), fixed(mib(kib.jit), "%.1f"),
+        grouped(count), grouped(ir), per_bytecode, grouped(ir_unfused), share))
+      io.stdout:flush()
+    end
   end
   print((machine_line():gsub("^machine: .*; load average", "after the runs: load average")))
   return 0
