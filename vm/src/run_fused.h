@@ -55,11 +55,12 @@
         FUSED_ENTER(name);                                                                         \
         double x_ = AS_NUMBER(a);                                                                  \
         double y_ = AS_NUMBER(b);                                                                  \
-        if (UNLIKELY(isunordered(x_, y_))) {                                                       \
+        bool holds_ = x_ test y_; /* false when unordered, so only then ask */                     \
+        if (!holds_ && UNLIKELY(isunordered(x_, y_))) {                                            \
             FALL_BACK(name);                                                                       \
         }                                                                                          \
         sp -= (pops);                                                                              \
-        TAKE_BRANCH(name, x_ test y_);                                                             \
+        TAKE_BRANCH(name, holds_);                                                                 \
     }
 
 /* A test that any two values pass or fail, then the branch. */
