@@ -91,12 +91,8 @@ enum { FUSE_NUMBER = 1, FUSE_OTHER = 2, FUSE_BRANCH = 4 };
     X(GLOBAL_GLOBAL, 4, 0, OP_GET_GLOBAL, OP_GET_GLOBAL)                                           \
     X(ADD_RETURN, 2, 0, OP_ADD, OP_RETURN)                                                         \
     X(SET_LOCAL_POP_LOOP, 6, 0, OP_SET_LOCAL, OP_POP, OP_LOOP)                                     \
-    X(SET_LOCAL_POP_JUMP, 6, 0, OP_SET_LOCAL, OP_POP, OP_JUMP)                                     \
     X(SET_GLOBAL_POP_LOOP, 6, 0, OP_SET_GLOBAL, OP_POP, OP_LOOP)                                   \
     X(SET_GLOBAL_POP_JUMP, 6, 0, OP_SET_GLOBAL, OP_POP, OP_JUMP)                                   \
-    X(POP_LOOP, 4, 0, OP_POP, OP_LOOP)                                                             \
-    X(POP_JUMP, 4, 0, OP_POP, OP_JUMP)                                                             \
-    X(SET_LOCAL_POP, 3, 0, OP_SET_LOCAL, OP_POP)                                                   \
     X(SET_GLOBAL_POP, 3, 0, OP_SET_GLOBAL, OP_POP)                                                 \
     X(SET_PROPERTY_POP, 3, 0, OP_SET_PROPERTY, OP_POP)
 

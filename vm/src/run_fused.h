@@ -215,11 +215,6 @@ CASE(SET_LOCAL_POP_LOOP) {
     slots[ip[0]] = *--sp;
     JUMP_AFTER(SET_LOCAL_POP_LOOP, -);
 }
-CASE(SET_LOCAL_POP_JUMP) {
-    FUSED_ENTER(SET_LOCAL_POP_JUMP);
-    slots[ip[0]] = *--sp;
-    JUMP_AFTER(SET_LOCAL_POP_JUMP, +);
-}
 CASE(SET_GLOBAL_POP_LOOP) {
     FUSED_ENTER(SET_GLOBAL_POP_LOOP);
     if (UNLIKELY(!table_replace(&vm.globals, AS_STRING(constants[ip[0]]), sp[-1]))) {
@@ -235,22 +230,6 @@ CASE(SET_GLOBAL_POP_JUMP) {
     }
     sp--;
     JUMP_AFTER(SET_GLOBAL_POP_JUMP, +);
-}
-CASE(POP_LOOP) {
-    FUSED_ENTER(POP_LOOP);
-    sp--;
-    JUMP_AFTER(POP_LOOP, -);
-}
-CASE(POP_JUMP) {
-    FUSED_ENTER(POP_JUMP);
-    sp--;
-    JUMP_AFTER(POP_JUMP, +);
-}
-CASE(SET_LOCAL_POP) {
-    FUSED_ENTER(SET_LOCAL_POP);
-    slots[ip[0]] = *--sp;
-    SKIP_RUN(SET_LOCAL_POP);
-    DISPATCH();
 }
 CASE(SET_GLOBAL_POP) {
     FUSED_ENTER(SET_GLOBAL_POP);
