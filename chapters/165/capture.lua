@@ -437,12 +437,12 @@ local function data()
   profile[#profile + 1] = "fib_calls_leaf = " .. (calls + 1) // 2
   profile[#profile + 1] = "fib_calls_inner = " .. (calls - 1) // 2
   write(DATA .. "/profile.txt", profile)
-  write(DATA .. "/fib-self.out", table_top(OUT .. "/annotate-fib-self.txt", 4))
+  write(DATA .. "/fib-self.out", table_top(OUT .. "/annotate-fib-self.txt", 5))
   -- Inclusive: the VM's own rows (the rows above them are the loader's and libc's start-up).
   local inclusive = {}
   for _, line in ipairs(table_top(OUT .. "/annotate-fib-inclusive.txt", 100)) do
     local keep = line == "" or line:find("PROGRAM TOTALS", 1, true) or line:find("vm/src/", 1, true)
-    inclusive[#inclusive + 1] = keep and #inclusive < 10 and line or nil
+    inclusive[#inclusive + 1] = keep and #inclusive < 11 and line or nil
   end
   write(DATA .. "/fib-inclusive.out", inclusive)
   -- The rows of that table the chapter explains. A function's row without an object is
@@ -473,7 +473,7 @@ local function data()
   write(DATA .. "/inclusive.txt", rows)
   local files = {}
   for i, line in ipairs(lines(OUT .. "/annotate-fib-g1-files.txt")) do
-    files[i] = i <= 5 and trimmed(line) or nil
+    files[i] = i <= 6 and trimmed(line) or nil
   end
   write(DATA .. "/fib-files.out", files)
   write(DATA .. "/line_tables.txt", { "# runPlain's instructions (all its rows) in the -O2 and -O2 -g1 profiles of fib.",
