@@ -50,7 +50,7 @@ SETUP_FOR_exercise := gcc libc6-dev pkg-config libcmocka-dev lua5.4 lua-argparse
 SETUP_FOR_watch    := $(SETUP_FOR_exercise) inotify-tools
 SETUP_FOR_profile  := $(SETUP_FOR_exercise) valgrind
 SETUP_FOR_bench    := $(SETUP_FOR_profile) luajit time
-SETUP_FOR_book     := $(SETUP_FOR_exercise) pandoc
+SETUP_FOR_book     := $(SETUP_FOR_exercise) pandoc libjs-lunr
 SETUP_FOR_grade    := $(SETUP_FOR_profile) lua-dkjson bubblewrap procps zip unzip
 # similarity-tester (sim_c) only for make student-edition's check: Debian 13 has no such
 # package, so nothing else may need it (make test's edition suite skips without it).
@@ -74,6 +74,9 @@ SETUP_CHECK_zip           := command -v zip
 SETUP_CHECK_unzip         := command -v unzip
 SETUP_CHECK_valgrind      := command -v valgrind
 SETUP_CHECK_pandoc        := command -v pandoc
+# the web edition's search (chapters/chapters.mk copies it into the book)
+BOOK_LUNR                 := /usr/share/javascript/lunr/lunr.min.js
+SETUP_CHECK_libjs-lunr    := test -f $(BOOK_LUNR)
 SETUP_CHECK_inotify-tools := command -v inotifywait
 SETUP_CHECK_bubblewrap    := command -v bwrap
 SETUP_CHECK_procps        := command -v ps

@@ -71,19 +71,29 @@ $(PROFILE_DIR)/summary-%.txt:
 # pandoc turns each chapter into a standalone page: GitHub-flavoured Markdown
 # with footnotes in, HTML5 out, C highlighted by pandoc itself, the flame graphs
 # inlined as SVG by chapters/book/inline_svg.lua (so their scripts run in the
-# page), one style sheet. index.html lists the chapters by their first heading.
-# pandoc is chosen over cmark-gfm because it does all of that alone: cmark-gfm
-# converts Markdown but highlights no code and has no filters, so it would need
-# a second tool and our own HTML post-processing.
+# page), one style sheet. chapters/book/page.lua adds the sidebar (table of
+# contents, search, theme), heading links and previous/next links, and writes
+# the page's search entries; search.js joins every page's, so the search needs
+# no server (file:// pages cannot fetch). lunr, which indexes them in the
+# browser, is Debian's libjs-lunr, copied in. index.html lists the chapters by
+# their first heading. pandoc is chosen over cmark-gfm because it does all of
+# that alone: cmark-gfm converts Markdown but highlights no code and has no
+# filters, so it would need a second tool and our own HTML post-processing.
 BOOK_DIR    := $(BUILD)/book
 BOOK_SRC    := chapters/book
-BOOK_PANDOC := pandoc --from=gfm+footnotes --to=html5 --standalone --highlight-style=tango \
-               --css=style.css --include-before-body=$(BOOK_SRC)/nav.html
+BOOK_TITLE  := The Drip Workbook
+BOOK_PANDOC  = pandoc --from=gfm+footnotes --to=html5 --standalone --highlight-style=tango \
+               --css=style.css --include-in-header=$(BOOK_SRC)/head.html \
+               --lua-filter=$(BOOK_SRC)/page.lua -M book-pages=$(BOOK_DIR)/pages.tsv \
+               -M book-page=$(notdir $@) -M book-search=$(@:.html=.search)
 # chapters/N/NAME.md is the page N-NAME.html (test_chapters.sh names it the same way).
 book_page    = $(BOOK_DIR)/$(subst /,-,$(patsubst chapters/%.md,%,$(1))).html
 BOOK_PAGES  := $(foreach md,$(CH_MARKDOWN),$(call book_page,$(md)))
+BOOK_COPIED := $(BOOK_DIR)/style.css $(BOOK_DIR)/book.js
+BOOK_LAYOUT := $(BOOK_SRC)/page.lua $(BOOK_SRC)/head.html $(BOOK_DIR)/pages.tsv
 
-book: setup-book $(BOOK_DIR)/index.html $(BOOK_PAGES) $(BOOK_DIR)/style.css
+book: setup-book $(BOOK_DIR)/index.html $(BOOK_PAGES) $(BOOK_DIR)/search.js $(BOOK_COPIED) \
+  $(BOOK_DIR)/lunr.min.js
 
 BOOK_NEEDS_PANDOC = @command -v pandoc >/dev/null || \
   { echo "make book: pandoc is not installed (make setup-book installs it)"; exit 1; }
@@ -96,22 +106,33 @@ $(BOOK_PAGES):
 	$(BOOK_PANDOC) --lua-filter=$(BOOK_SRC)/inline_svg.lua \
 	  --metadata pagetitle="$$(sed -n '1s/^# //p' $<)" -o $@ $<
 $(foreach md,$(CH_MARKDOWN),$(eval $(call book_page,$(md)): $(md) $(wildcard $(dir $(md))figures/*.svg) \
-  $(BOOK_SRC)/inline_svg.lua $(BOOK_SRC)/nav.html))
+  $(BOOK_SRC)/inline_svg.lua $(BOOK_LAYOUT)))
 
-$(BOOK_DIR)/index.md: $(CH_MARKDOWN)
+# The book's pages in reading order, FILE<TAB>TITLE, for page.lua.
+$(BOOK_DIR)/pages.tsv: $(CH_MARKDOWN)
 	@mkdir -p $(@D)
-	@{ echo "# The Drip Workbook"; echo; \
+	@{ printf 'index.html\t%s\n' "$(BOOK_TITLE)"; $(foreach md,$(CH_MARKDOWN),\
+	   printf '%s\t%s\n' $(notdir $(call book_page,$(md))) "$$(sed -n '1s/^# //p' $(md))";) } > $@
+
+$(BOOK_DIR)/index.md: $(BOOK_DIR)/pages.tsv
+	@{ echo "# $(BOOK_TITLE)"; echo; \
 	   echo "The chapters of the workbook, with their flame graphs live: hover, click to zoom, search."; \
-	   echo; $(foreach md,$(CH_MARKDOWN),\
-	     echo "- [$$(sed -n '1s/^# //p' $(md))]($(notdir $(call book_page,$(md))))";) } > $@
+	   echo; awk -F '\t' 'NR > 1 { print "- [" $$2 "](" $$1 ")" }' $<; } > $@
 
-$(BOOK_DIR)/index.html: $(BOOK_DIR)/index.md $(BOOK_SRC)/nav.html
+$(BOOK_DIR)/index.html: $(BOOK_DIR)/index.md $(BOOK_LAYOUT)
 	$(BOOK_NEEDS_PANDOC)
-	$(BOOK_PANDOC) --metadata pagetitle="The Drip Workbook" -o $@ $<
+	$(BOOK_PANDOC) --metadata pagetitle="$(BOOK_TITLE)" -o $@ $<
 
-$(BOOK_DIR)/style.css: $(BOOK_SRC)/style.css
+$(BOOK_DIR)/search.js: $(BOOK_DIR)/index.html $(BOOK_PAGES)
+	@{ echo "var BOOK_SEARCH = ["; cat $(^:.html=.search); echo "];"; } > $@
+
+$(BOOK_COPIED): $(BOOK_DIR)/%: $(BOOK_SRC)/%
 	@mkdir -p $(@D)
 	cp $< $@
+
+$(BOOK_DIR)/lunr.min.js: | setup-book
+	@mkdir -p $(@D)
+	cp $(BOOK_LUNR) $@
 
 TEST_SUITES += chapters
 test-chapters: $(BUILD)/dripprof book

@@ -19,7 +19,18 @@
 #     a click zooms;
 #   - hovering over a box of each differential graph (a figure whose SVG has
 #     a legend) shows both counts and the change; the footnotes link both
-#     ways; the index links the page.
+#     ways; the index links the page;
+#   - the book around the text: every contents link leads to a heading and
+#     every section is listed, the section in view is marked, each heading
+#     links to itself, the search finds each section by a word of its title
+#     ("inclusive"), the theme button changes the background, every code
+#     block has a copy button, previous/next lead to pages of the book, and no
+#     id is there twice;
+#   - at 420 and 1400 px: nothing wider than the window but what scrolls
+#     inside a box, figure labels of 11 px or more, the contents folded behind
+#     a button (420) or beside the text (1400); with scripts off, the text,
+#     figures and contents are shown.
+# Then it writes three screenshots (420, 900 dark, 1400 px) into BOOK_DIR.
 #
 # The page's own script writes one line per check into the harness, which
 # --dump-dom prints. Exit: 0 all passed, 1 a check failed, 3 skipped because
@@ -73,6 +84,9 @@ cat > "$work/check.html" <<PAGE
 <!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>web edition check</title></head>
 <body><iframe id="page" src="$page" width="1100" height="900"></iframe>
+<iframe id="narrow" src="$page" width="420" height="900"></iframe>
+<iframe id="wide" src="$page" width="1400" height="900"></iframe>
+<iframe id="noscript" src="$page" width="1100" height="900" sandbox="allow-same-origin"></iframe>
 <iframe id="index" src="index.html" width="600" height="300"></iframe>
 <pre id="result">not run</pre>
 <script>var FIGURES = $figures, DIFFS = $diffs, NOTES = $notes, PAGE = "$page";</script>
@@ -80,3 +94,35 @@ cat > "$work/check.html" <<PAGE
 PAGE
 
 headless_check "$browser" "file://$work/check.html" "$work" "chapters: book: " "chapters: book check"
+status=$?
+
+# Screenshots for a person to look at, into BOOK_DIR: the section of the page's first
+# figure (or its top, without one) at three widths, the middle one in the dark theme. They
+# are of a copy of the page that removes, once loaded, what comes before that section
+# (Chromium draws nothing when the page scrolls before a screenshot). A screenshot that is
+# not written fails the check.
+cat > "$work/trim.js" <<'SCRIPT'
+<script>addEventListener("load", function () {
+  var h = document.querySelector("figure.flame") || document.querySelector("h1");
+  while (h && h.tagName !== "H2") h = h.previousElementSibling;
+  while (h && h.previousElementSibling && h.previousElementSibling.id !== "book-sidebar")
+    h.previousElementSibling.remove();
+});</script>
+SCRIPT
+awk -v trim="$work/trim.js" '/<\/body>/ { while ((getline line < trim) > 0) print line } { print }' \
+    "$book/$page" > "$work/figure.html"
+sed 's/^<html /<html data-theme="dark" /' "$work/figure.html" > "$work/figure-dark.html"
+shots=""
+for shot in 420:figure.html 900:figure-dark.html 1400:figure.html; do
+    width=${shot%%:*} from=${shot#*:} profile=$(mktemp -d)
+    png="$book/${page%.html}-$width$([ "$from" = figure.html ] || echo -dark).png"
+    rm -f "$png"
+    timeout 60 "$browser" --headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking \
+        --disable-component-update --disable-sync --hide-scrollbars --user-data-dir="$profile" \
+        --window-size="$width,1600" --virtual-time-budget=3000 --screenshot="$png" "file://$work/$from" \
+        >>"$work/chromium.log" 2>&1
+    rm -rf "$profile"
+    if [ -s "$png" ]; then shots="$shots $png"; else echo "chapters: book: screenshot $png not written"; status=1; fi
+done
+[ -z "$shots" ] || echo "chapters: book: screenshots:$shots"
+exit $status

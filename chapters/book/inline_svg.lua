@@ -9,6 +9,14 @@
 -- folder, as in the Markdown. An image that is not SVG stays an image; an
 -- SVG that cannot be read stops pandoc with its name.
 --
+-- Ids are one per page: the N-th figure is <figure id="figure-N">, and every id
+-- inside its SVG gets the prefix "figure-N-", in the id itself, in the SVG's
+-- style sheet and references (#id) and in its script, which finds its elements
+-- by '#' + name (vm/prof/flame_script.c's byId). An SVG with ids and a script
+-- that does not look them up that way stops pandoc: its script would no longer
+-- find them. The SVG sits in a box that scrolls sideways, so the graph keeps a
+-- readable size on a narrow screen (style.css).
+--
 -- This runs inside pandoc (its Lua 5.3), with pandoc's `pandoc` module.
 local input = PANDOC_STATE.input_files[1] or "."
 local dir = input:match("^(.*)/[^/]*$") or "."
@@ -28,11 +36,32 @@ local function escape(text)
   return (text:gsub("&", "&amp;"):gsub("<", "&lt;"):gsub(">", "&gt;"):gsub('"', "&quot;"))
 end
 
+local function unique_ids(svg, prefix, path)
+  local ids = {}
+  for id in svg:gmatch(' id="([^"]+)"') do
+    ids[#ids + 1] = id
+  end
+  svg = svg:gsub(' id="([^"]+)"', ' id="' .. prefix .. '%1"')
+  for _, id in ipairs(ids) do
+    svg = svg:gsub("#" .. id:gsub("%p", "%%%0") .. "%f[^%w_-]", "#" .. prefix .. id)
+  end
+  local found
+  svg, found = svg:gsub("'#' %+ ", "'#" .. prefix .. "' + ")
+  if #ids > 0 and svg:find("<script") and found == 0 then
+    error("inline_svg: " .. path .. ": its script does not find its ids by '#' + name")
+  end
+  return svg
+end
+
+local figures = 0
 local function figure(image)
   local src = image.src
   local caption = escape(pandoc.utils.stringify(image.caption))
-  return pandoc.RawBlock("html", '<figure class="flame" data-src="' .. escape(src) .. '">\n' ..
-    read_svg(dir .. "/" .. src) .. '<figcaption>' .. caption .. "</figcaption>\n</figure>")
+  figures = figures + 1
+  local id = "figure-" .. figures
+  return pandoc.RawBlock("html", '<figure class="flame" id="' .. id .. '" data-src="' .. escape(src) .. '">\n'
+    .. '<div class="scroll">' .. unique_ids(read_svg(dir .. "/" .. src), id .. "-", src) .. "</div>"
+    .. "<figcaption>" .. caption .. "</figcaption>\n</figure>")
 end
 
 return {
