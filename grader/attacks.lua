@@ -154,6 +154,15 @@ local function strings_of(value, out)
   return out
 end
 
+-- An attack's designed outcome at isolation `level`: its fields, under those of attack[level].
+local function at_level(attack, level)
+  local designed = setmetatable({}, { __index = attack })
+  for field, value in pairs(attack[level] or {}) do
+    designed[field] = value
+  end
+  return designed
+end
+
 -- Checks one attack's result against its designed outcome; returns a list of problems.
 local function judge(attack, result, text, all, err)
   local problems = {}
@@ -293,7 +302,7 @@ function M.gradescope(opts)
     local first = wb.read_file(path) or ""
     local result = json.decode(first ~= "" and first or "null")
     local text = type(result) == "table" and result.output or ""
-    local problems = judge(attack, result, text, {})
+    local problems = judge(at_level(attack, opts.level), result, text, {})
     wb.run("sleep 1")
     after_grading(problems, path, first, result, secrets)
     if not wb.capture("stat -c %a " .. wb.quote(root .. "/source")):match("^700") then
@@ -358,7 +367,8 @@ function M.run(opts)
       secrets[#secrets + 1] = expected:match("\n(sha256 %x+)\n")
       secrets[#secrets + 1] = secret
       for _, attack in ipairs(all) do
-        local problems = judge(attack, results[attack.name], texts[attack.name], results, errors[attack.name])
+        local problems = judge(at_level(attack, opts.level), results[attack.name], texts[attack.name], results,
+          errors[attack.name])
         after_grading(problems, out .. "/" .. attack.name .. "/results.json", first_read[attack.name],
           results[attack.name], secrets)
         outcomes[#outcomes + 1] = { name = id .. "/" .. attack.name, problems = problems }
@@ -380,9 +390,12 @@ function M.run(opts)
       wb.run("rm -f " .. wb.quote(marker))
     end
   end
-  local shm = wb.capture("ipcs -m 2>/dev/null | awk '$3 ~ /^[0-9]+$/ && $3 >= 2000000000'")
-  if shm:match("%S") then
-    machine[#machine + 1] = "System V shared memory of a sandbox uid is left: " .. shm
+  -- System V objects a sandbox uid created or owns (IPC_SET can give one away, never its
+  -- creator): the uid and cuid columns of each table (see sandbox_box.c).
+  local ipc = wb.capture("awk 'FNR > 1 && (FILENAME ~ /sem$/ ? ($5 >= 2000000000 || $7 >= 2000000000) : "
+    .. "($8 >= 2000000000 || $10 >= 2000000000))' /proc/sysvipc/shm /proc/sysvipc/sem /proc/sysvipc/msg 2>/dev/null")
+  if ipc:match("%S") then
+    machine[#machine + 1] = "System V objects of a sandbox uid are left: " .. ipc
   end
   if M.repository_fingerprint() ~= before then
     machine[#machine + 1] = "the repository's files changed during the attacks"
