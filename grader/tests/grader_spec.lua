@@ -781,6 +781,35 @@ describe("the grader", function()
     end)
   end)
 
+  describe("another copy of the workbook on the machine", function()
+    it("stops grading at the user level while other users may read its solutions", function()
+      local _, why = levels()
+      if why.user then
+        pending("the user level is not possible here: " .. why.user)
+        return
+      end
+      local copy = wb.temp_dir("/tmp", "drip-copy")
+      wb.mkdir_p(copy .. "/solutions/1")
+      wb.mkdir_p(copy .. "/grader")
+      local function listed()
+        for _, path in ipairs(sandbox.readable_copies("user")) do
+          if path == copy .. "/solutions" then
+            return true
+          end
+        end
+        return false
+      end
+      wb.run("chmod 755 " .. wb.quote(copy))
+      local open = listed()
+      wb.run("chmod 700 " .. wb.quote(copy))
+      local closed = listed()
+      wb.rm_rf(copy)
+      assert.is_true(open, "a readable copy is not found")
+      assert.is_false(closed, "a private copy is reported")
+      assert.are.same({}, sandbox.readable_copies("bwrap"))
+    end)
+  end)
+
   -- bubblewrap's level in make test; the user level, the fallback, in make test-slow.
   local usable, why_not = levels()
   for _, level in ipairs(usable) do
