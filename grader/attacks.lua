@@ -261,8 +261,10 @@ end
 
 -- Emulates Gradescope for each attack (and the reference and the stubs): the zip unpacked
 -- into a folder bind-mounted on /autograder in a private mount namespace (root only), the
--- attack's file in /autograder/submission, run_autograder as Gradescope runs it.
--- opts: chapter (id), level, out, zip, names (attacks to run). Returns a list of { name, problems }.
+-- attack's file in /autograder/submission, run_autograder as Gradescope runs it; the attacks
+-- on the speed check with it, on a speed input of opts.speed_lines stacks (default: the
+-- rubric's). opts: chapter (id), level, out, zip, names (attacks to run, each after any it is
+-- compared with), speed_lines. Returns a list of { name, problems }.
 function M.gradescope(opts)
   local chapter = engine.load_chapter(opts.chapter)
   local file = chapter.exercise.student_files[1]
@@ -286,7 +288,7 @@ function M.gradescope(opts)
   local secrets = secret_lines(chapter)
   secrets[#secrets + 1] = secret
   local made_mountpoint = not wb.is_dir("/autograder") and wb.run("mkdir /autograder")
-  local outcomes = {}
+  local outcomes, graded = {}, {}
   for _, name in ipairs(opts.names) do
     local attack = assert(by_name[name], "no attack " .. name)
     wb.rm_rf(root .. "/submission")
@@ -295,14 +297,17 @@ function M.gradescope(opts)
     write_submission(chapter, dir, attack, root .. "/submission/nested/" .. file, "/autograder/source",
       "/autograder/results", "/autograder/source/grader/" .. chapter.id .. "/fixtures")
     local log = opts.out .. "/" .. name .. ".log"
-    wb.run(string.format("GRADE_ISOLATION=%s GRADE_NO_SPEED=1 GRADE_TEST_SECRET=%s unshare -m --propagation private "
-      .. "sh -c 'mount --bind %s /autograder && exec bash /autograder/run_autograder' > %s 2>&1", opts.level, secret,
-      wb.quote(root), wb.quote(log)))
+    local speed = attack.with_speed and (opts.speed_lines and "SPEED_LINES=" .. opts.speed_lines .. " " or "")
+      or "GRADE_NO_SPEED=1 "
+    wb.run(string.format("GRADE_ISOLATION=%s %sGRADE_TEST_SECRET=%s unshare -m --propagation private "
+      .. "sh -c 'mount --bind %s /autograder && exec bash /autograder/run_autograder' > %s 2>&1", opts.level, speed,
+      secret, wb.quote(root), wb.quote(log)))
     local path = root .. "/results/results.json"
     local first = wb.read_file(path) or ""
     local result = json.decode(first ~= "" and first or "null")
     local text = type(result) == "table" and result.output or ""
-    local problems = judge(at_level(attack, opts.level), result, text, {})
+    graded[name] = result
+    local problems = judge(at_level(attack, opts.level), result, text, graded)
     wb.run("sleep 1")
     after_grading(problems, path, first, result, secrets)
     if not wb.capture("stat -c %a " .. wb.quote(root .. "/source")):match("^700") then

@@ -885,7 +885,9 @@ end)
 describe("the grader in Gradescope's layout #gradescope", function()
   local NAMES = { "reference", "stubs", "include_gradescope", "include_relative", "incbin",
     "exec_reference", "rewrite_results", "read_expected", "exfiltrate", "env_dump", "fork_bomb", "do_nothing",
-    "leak_off", "symlink_solution", "huge_source", "newline_path_gradescope" }
+    "leak_off", "symlink_solution", "huge_source", "newline_path_gradescope",
+    "control_quadratic", "precompute", "forge_callgrind", "exec_native", "forge_count", "forge_flood", "reexec_quiet",
+    "runtime_requests", "speed_leak", "sanitizer_ifdef" }
   if not wb.is_root() then
     pending("Gradescope emulation needs root (a private mount namespace on /autograder)")
     return
@@ -900,7 +902,8 @@ describe("the grader in Gradescope's layout #gradescope", function()
     describe("at the " .. level .. " level", function()
       lazy_setup(function()
         for _, o in ipairs(attacks.gradescope({ chapter = "165", level = level,
-          out = wb.realpath(ROOT) .. "/gradescope-" .. level, zip = "build/gradescope/165/autograder.zip", names = NAMES })) do
+          out = wb.realpath(ROOT) .. "/gradescope-" .. level, zip = "build/gradescope/165/autograder.zip", names = NAMES,
+          speed_lines = SPEED_LINES })) do
           outcomes[level .. " " .. o.name] = o.problems
         end
       end)
