@@ -154,6 +154,15 @@ local function strings_of(value, out)
   return out
 end
 
+-- An attack's designed outcome at isolation `level`: its fields, under those of attack[level].
+local function at_level(attack, level)
+  local designed = setmetatable({}, { __index = attack })
+  for field, value in pairs(attack[level] or {}) do
+    designed[field] = value
+  end
+  return designed
+end
+
 -- Checks one attack's result against its designed outcome; returns a list of problems.
 local function judge(attack, result, text, all, err)
   local problems = {}
@@ -252,8 +261,10 @@ end
 
 -- Emulates Gradescope for each attack (and the reference and the stubs): the zip unpacked
 -- into a folder bind-mounted on /autograder in a private mount namespace (root only), the
--- attack's file in /autograder/submission, run_autograder as Gradescope runs it.
--- opts: chapter (id), level, out, zip, names (attacks to run). Returns a list of { name, problems }.
+-- attack's file in /autograder/submission, run_autograder as Gradescope runs it; the attacks
+-- on the speed check with it, on a speed input of opts.speed_lines stacks (default: the
+-- rubric's). opts: chapter (id), level, out, zip, names (attacks to run, each after any it is
+-- compared with), speed_lines. Returns a list of { name, problems }.
 function M.gradescope(opts)
   local chapter = engine.load_chapter(opts.chapter)
   local file = chapter.exercise.student_files[1]
@@ -277,7 +288,7 @@ function M.gradescope(opts)
   local secrets = secret_lines(chapter)
   secrets[#secrets + 1] = secret
   local made_mountpoint = not wb.is_dir("/autograder") and wb.run("mkdir /autograder")
-  local outcomes = {}
+  local outcomes, graded = {}, {}
   for _, name in ipairs(opts.names) do
     local attack = assert(by_name[name], "no attack " .. name)
     wb.rm_rf(root .. "/submission")
@@ -286,14 +297,17 @@ function M.gradescope(opts)
     write_submission(chapter, dir, attack, root .. "/submission/nested/" .. file, "/autograder/source",
       "/autograder/results", "/autograder/source/grader/" .. chapter.id .. "/fixtures")
     local log = opts.out .. "/" .. name .. ".log"
-    wb.run(string.format("GRADE_ISOLATION=%s GRADE_NO_SPEED=1 GRADE_TEST_SECRET=%s unshare -m --propagation private "
-      .. "sh -c 'mount --bind %s /autograder && exec bash /autograder/run_autograder' > %s 2>&1", opts.level, secret,
-      wb.quote(root), wb.quote(log)))
+    local speed = attack.with_speed and (opts.speed_lines and "SPEED_LINES=" .. opts.speed_lines .. " " or "")
+      or "GRADE_NO_SPEED=1 "
+    wb.run(string.format("GRADE_ISOLATION=%s %sGRADE_TEST_SECRET=%s unshare -m --propagation private "
+      .. "sh -c 'mount --bind %s /autograder && exec bash /autograder/run_autograder' > %s 2>&1", opts.level, speed,
+      secret, wb.quote(root), wb.quote(log)))
     local path = root .. "/results/results.json"
     local first = wb.read_file(path) or ""
     local result = json.decode(first ~= "" and first or "null")
     local text = type(result) == "table" and result.output or ""
-    local problems = judge(attack, result, text, {})
+    graded[name] = result
+    local problems = judge(at_level(attack, opts.level), result, text, graded)
     wb.run("sleep 1")
     after_grading(problems, path, first, result, secrets)
     if not wb.capture("stat -c %a " .. wb.quote(root .. "/source")):match("^700") then
@@ -358,7 +372,8 @@ function M.run(opts)
       secrets[#secrets + 1] = expected:match("\n(sha256 %x+)\n")
       secrets[#secrets + 1] = secret
       for _, attack in ipairs(all) do
-        local problems = judge(attack, results[attack.name], texts[attack.name], results, errors[attack.name])
+        local problems = judge(at_level(attack, opts.level), results[attack.name], texts[attack.name], results,
+          errors[attack.name])
         after_grading(problems, out .. "/" .. attack.name .. "/results.json", first_read[attack.name],
           results[attack.name], secrets)
         outcomes[#outcomes + 1] = { name = id .. "/" .. attack.name, problems = problems }
@@ -380,9 +395,12 @@ function M.run(opts)
       wb.run("rm -f " .. wb.quote(marker))
     end
   end
-  local shm = wb.capture("ipcs -m 2>/dev/null | awk '$3 ~ /^[0-9]+$/ && $3 >= 2000000000'")
-  if shm:match("%S") then
-    machine[#machine + 1] = "System V shared memory of a sandbox uid is left: " .. shm
+  -- System V objects a sandbox uid created or owns (IPC_SET can give one away, never its
+  -- creator): the uid and cuid columns of each table (see sandbox_box.c).
+  local ipc = wb.capture("awk 'FNR > 1 && (FILENAME ~ /sem$/ ? ($5 >= 2000000000 || $7 >= 2000000000) : "
+    .. "($8 >= 2000000000 || $10 >= 2000000000))' /proc/sysvipc/shm /proc/sysvipc/sem /proc/sysvipc/msg 2>/dev/null")
+  if ipc:match("%S") then
+    machine[#machine + 1] = "System V objects of a sandbox uid are left: " .. ipc
   end
   if M.repository_fingerprint() ~= before then
     machine[#machine + 1] = "the repository's files changed during the attacks"

@@ -523,7 +523,7 @@ static bool backlog(const Outcome *r) {
 }
 
 /* Samples the tree; returns the ending it calls for, or END_EXITED to go on. */
-static Ending watch_tree(const Options *o, Outcome *r, Watch *w, double now) {
+static Ending watch_tree(const Options *o, const Box *box, Outcome *r, Watch *w, double now) {
     if (now - w->last_sample < SAMPLE) {
         return END_EXITED;
     }
@@ -534,7 +534,7 @@ static Ending watch_tree(const Options *o, Outcome *r, Watch *w, double now) {
     if (cpu > r->cpu) {
         r->cpu = cpu;
     }
-    if (state.rss_mb > MEMORY_MARGIN * (double)o->memory_mb) {
+    if (state.rss_mb + box_ipc_mb(box, o) > MEMORY_MARGIN * (double)o->memory_mb) {
         return END_MEMORY;
     }
     if (o->cpu <= 0) {
@@ -564,7 +564,7 @@ static Ending watch_tree(const Options *o, Outcome *r, Watch *w, double now) {
 }
 
 /* Supervises the program until it ends or we end it. */
-static void supervise(const Options *o, Outcome *r) {
+static void supervise(const Options *o, const Box *box, Outcome *r) {
     double start = status_clock(), deadline = start + o->timeout;
     r->wall = start;
     Watch w = {start, 0, -1, 0};
@@ -579,7 +579,7 @@ static void supervise(const Options *o, Outcome *r) {
             r->ending = END_WALL;
             break;
         }
-        Ending ending = watch_tree(o, r, &w, now);
+        Ending ending = watch_tree(o, box, r, &w, now);
         if (ending != END_EXITED) {
             r->ending = ending;
             break;
@@ -666,7 +666,7 @@ static void verdict(const Options *o, const Outcome *r, char *out, size_t size) 
     case END_RESULTS: status_output(limit, sizeof limit, o->results_bytes, " of results"); break;
     case END_MEMORY:
         status_memory(limit, sizeof limit, o->memory_mb,
-                      " (the resident memory of all its processes)");
+                      " (its processes' resident memory and its System V memory)");
         break;
     case END_CPU: status_cpu(limit, sizeof limit, o->cpu); break;
     case END_STOPPED:
@@ -811,7 +811,7 @@ int main(int argc, char **argv) {
         run_child(&o, &box, pipes, asan);
     }
     close_write_ends(pipes);
-    supervise(&o, &r);
+    supervise(&o, &box, &r);
     if (tool_out_keeper >= 0) {
         close(tool_out_keeper);
     }

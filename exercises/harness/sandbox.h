@@ -91,6 +91,9 @@ void box_inner_exec(const Options *o);
 /* After the program tree is gone: kill whatever still runs as the box's uid, remove the
    box and (ISOLATE_USER) every file the uid left in the shared temporary folders. */
 void box_destroy(const Box *box, const Options *o);
+/* Megabytes of System V memory the box's uid holds (ISOLATE_USER; 0 otherwise): shared memory
+   and queued messages live outside every process, so the tree's resident memory misses them. */
+double box_ipc_mb(const Box *box, const Options *o);
 /* Sets the rlimits every mode shares (CPU, memory, file size, processes, core). */
 void apply_limits(const Options *o, bool program_links_asan, long long procs);
 

@@ -180,6 +180,36 @@ local function protect(level, folders)
   return changed
 end
 
+-- Where copies of a workbook usually are (a clone, an unpacked autograder zip): the whole tree,
+-- six levels down, less the system's own folders. Each copy's solutions/ holds a reference.
+local SYSTEM_DIRS = { "/proc", "/sys", "/dev", "/run", "/usr", "/boot", "/etc", "/var/lib", "/var/cache" }
+
+local function workbook_solutions()
+  local prune = {}
+  for _, d in ipairs(SYSTEM_DIRS) do
+    prune[#prune + 1] = "-path " .. d
+  end
+  local found = wb.capture("find / -maxdepth 6 \\( " .. table.concat(prune, " -o ")
+    .. " \\) -prune -o -type d -name solutions -print0 2>/dev/null")
+  local list = {}
+  for path in found:gmatch("[^%z]+") do
+    if #list < 1000 and wb.exists(wb.dirname(path) .. "/grader") then
+      list[#list + 1] = path .. "/."
+    end
+  end
+  return list
+end
+
+-- The solutions/ folders of other copies of the workbook that student code at `level` could
+-- read: at the user level it reads whatever other users may.
+function M.readable_copies(level)
+  local seen = level == "user" and visible_to_student(level, workbook_solutions()) or {}
+  for i, path in ipairs(seen) do
+    seen[i] = path:gsub("/%.$", "")
+  end
+  return seen
+end
+
 local function available(level)
   if level == "none" then
     return true
@@ -219,6 +249,13 @@ function M.choose(opts)
   end
   if M.level ~= "none" then
     local changed = protect(M.level, opts.private or {})
+    -- Root could hide them too, but they are somebody else's files: say where they are.
+    local copies = M.readable_copies(M.level)
+    if #copies > 0 then
+      error({ message = "at the user isolation level, student code could read the reference solutions in "
+        .. wb.shorten(table.concat(copies, ", "), 400) .. " (copies of the workbook that other users may read):"
+        .. " make them private (chmod 700) or remove them" }, 0)
+    end
     if #changed > 0 then
       result.text = result.text .. "; made private: " .. table.concat(changed, ", ")
     end

@@ -31,8 +31,9 @@
  * the box's uid sends SIGKILL to every process that uid still owns (kill(-1)), until none is
  * left; then the folder is removed without following links, and at the user level every
  * file the uid left in /tmp, /var/tmp, /dev/shm and /run/lock (/var/lock), and its System V
- * IPC objects, go too. POSIX message queues, which root could only list by mounting their
- * file system, are refused from the start (RLIMIT_MSGQUEUE 0).
+ * IPC objects (created or owned: IPC_SET can give one away) and the keys in its keyrings go
+ * too; the program starts in a session keyring of its own. POSIX message queues, which root could
+ * only list by mounting their file system, are refused from the start (RLIMIT_MSGQUEUE 0).
  */
 #define _GNU_SOURCE
 
@@ -43,7 +44,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <linux/keyctl.h>
 #include <math.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -56,6 +59,7 @@
 #include <sys/sem.h>
 #include <sys/shm.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -313,6 +317,35 @@ static char *seconds(double value) {
     return text;
 }
 
+/* Root gives the box an IPC namespace of its own, made here rather than by bubblewrap so that
+   its limits can be set: System V memory belongs to no process, so the namespace holds at most
+   the memory limit in shared memory, and little in queues. False where unshare is refused (a
+   container without CAP_SYS_ADMIN): bubblewrap makes one then, with the kernel's limits. */
+static bool own_ipc_namespace(const Box *box, const Options *o) {
+    if (!box->drop || unshare(CLONE_NEWIPC) != 0) {
+        return false;
+    }
+    long page = sysconf(_SC_PAGESIZE);
+    long long bytes = o->memory_mb << 20;
+    const struct {
+        const char *name;
+        long long value;
+    } limits[] = {{"shmmax", bytes},
+                  {"shmall", bytes / (page > 0 ? page : 4096)},
+                  {"shmmni", 16},
+                  {"msgmni", 16}};
+    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
+        char path[64];
+        snprintf(path, sizeof path, "/proc/sys/kernel/%s", limits[i].name);
+        FILE *f = fopen(path, "we");
+        if (f == NULL || fprintf(f, "%lld\n", limits[i].value) < 0 || fclose(f) != 0) {
+            fprintf(stderr, "sandbox: cannot limit System V IPC (%s): %s\n", path, strerror(errno));
+            _exit(125);
+        }
+    }
+    return true;
+}
+
 static void exec_bwrap(const Box *box, const Options *o, bool program_links_asan) {
     size_t program_words = 0;
     while (o->program[program_words] != NULL) {
@@ -325,7 +358,10 @@ static void exec_bwrap(const Box *box, const Options *o, bool program_links_asan
         _exit(125);
     }
     /* The namespaces; the uid inside is nobody's (the kernel maps it to box->uid). */
-    words(&w, "bwrap", "--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc", NULL);
+    words(&w, "bwrap", "--unshare-user", "--unshare-pid", "--unshare-net", NULL);
+    if (!own_ipc_namespace(box, o)) {
+        word(&w, "--unshare-ipc");
+    }
     words(&w, "--unshare-uts", "--unshare-cgroup-try", "--disable-userns", NULL);
     words(&w, "--die-with-parent", "--new-session", "--hostname", "sandbox", NULL);
     words(&w, "--uid", "65534", "--gid", "65534", NULL);
@@ -362,6 +398,12 @@ static void exec_bwrap(const Box *box, const Options *o, bool program_links_asan
 void box_prepare(const Box *box, const Options *o) {
     close_other_fds(o);
     clean_environment(box, o);
+    if (o->isolation != ISOLATE_NONE) {
+        /* The session keyring is inherited, and whoever possesses it may add keys to it,
+           whatever their uid: a channel from one check to the next. A new, empty one of its
+           own (where keyctl is refused, it is refused to the program too). */
+        syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL);
+    }
 }
 
 void box_exec(const Box *box, const Options *o, bool program_links_asan) {
@@ -390,18 +432,37 @@ void box_inner_exec(const Options *o) {
 
 /* ------------------------------------------------------------------ clean-up */
 
-/* One round of kill(-1, SIGKILL) as the box's uid: every process that uid may signal, that
-   is every process it owns, except the helper itself. */
-static void kill_round(const Box *box) {
+/* Runs fn in a child under the box's uid and waits for it. */
+static void as_box_uid(const Box *box, void (*fn)(void)) {
     pid_t helper = fork();
     if (helper == 0) {
         if (setgroups(0, NULL) != 0 || setgid(box->uid) != 0 || setuid(box->uid) != 0) {
             _exit(2);
         }
-        kill(-1, SIGKILL);
+        fn();
         _exit(0);
     }
     while (helper > 0 && waitpid(helper, NULL, 0) < 0 && errno == EINTR) {
+    }
+}
+
+/* kill(-1, SIGKILL) as the box's uid: every process that uid may signal, that is every
+   process it owns, except the helper itself. */
+static void kill_everything(void) {
+    kill(-1, SIGKILL);
+}
+
+/* The uid's own keyrings (user, user-session, persistent) outlive its processes: empty them
+   and let the kernel collect them. Where keyctl is refused (Docker's default seccomp profile
+   refuses it), it is refused to the program too. */
+static void clear_keyrings(void) {
+    long persistent = syscall(SYS_keyctl, KEYCTL_GET_PERSISTENT, -1L, KEY_SPEC_PROCESS_KEYRING);
+    long rings[] = {KEY_SPEC_USER_KEYRING, KEY_SPEC_USER_SESSION_KEYRING, persistent};
+    for (size_t i = 0; i < sizeof rings / sizeof rings[0]; i++) {
+        if (rings[i] != -1) {
+            syscall(SYS_keyctl, KEYCTL_CLEAR, rings[i]);
+            syscall(SYS_keyctl, KEYCTL_INVALIDATE, rings[i]);
+        }
     }
 }
 
@@ -441,7 +502,7 @@ static bool uid_has_processes(uid_t uid) {
 
 static void kill_uid(const Box *box) {
     for (int round = 0; round < 1000 && uid_has_processes(box->uid); round++) {
-        kill_round(box);
+        as_box_uid(box, kill_everything);
         /* Zombies re-parented to us would keep the uid "alive": reap them. */
         while (waitpid(-1, NULL, WNOHANG) > 0) {
         }
@@ -507,38 +568,80 @@ static void sweep(int parent, const char *name, uid_t uid, int depth) {
     closedir(dir);
 }
 
-/* System V shared memory, semaphores and message queues the uid created outlive it. The
-   owner's uid is the 8th column of /proc/sysvipc/shm and msg, the 5th of sem. */
-static void remove_ipc(uid_t uid) {
-    static const char *const tables[] = {"/proc/sysvipc/shm", "/proc/sysvipc/sem",
-                                         "/proc/sysvipc/msg"};
-    static const int uid_column[] = {7, 4, 7};
-    for (int t = 0; t < 3; t++) {
-        FILE *f = fopen(tables[t], "re");
+/* System V shared memory, semaphores and message queues outlive their creator. An object
+   belongs to the box when the box's uid created it (cuid, which IPC_SET cannot change) or
+   owns it (uid, which IPC_SET can give away to anyone, root included). Columns of
+   /proc/sysvipc/NAME: shm  key shmid perms size cpid lpid nattch uid gid cuid cgid atime dtime
+   ctime rss swap; sem  key semid perms nsems uid gid cuid; msg  key msqid perms cbytes qnum
+   lspid lrpid uid gid cuid. */
+typedef enum { IPC_SHM, IPC_SEM, IPC_MSG, IPC_TABLES } IpcTable;
+
+typedef struct {
+    const char *path;
+    int uid, cuid, bytes[2]; /* column numbers; bytes: the memory it holds (-1: none) */
+} IpcColumns;
+
+static const IpcColumns ipc_columns[IPC_TABLES] = {
+    [IPC_SHM] = {"/proc/sysvipc/shm", 7, 9, {14, 15}},
+    [IPC_SEM] = {"/proc/sysvipc/sem", 4, 6, {-1, -1}},
+    [IPC_MSG] = {"/proc/sysvipc/msg", 7, 9, {3, -1}},
+};
+
+#define IPC_COLUMNS 16
+
+/* Calls visit(table, id) for every object of uid's; returns the bytes they hold. */
+static double each_ipc(uid_t uid, void (*visit)(IpcTable, int)) {
+    double total = 0;
+    for (IpcTable t = 0; t < IPC_TABLES; t++) {
+        const IpcColumns *c = &ipc_columns[t];
+        FILE *f = fopen(c->path, "re");
         if (f == NULL) {
             continue;
         }
         char line[512];
-        bool header = true;
+        if (fgets(line, sizeof line, f) == NULL) { /* the header */
+            fclose(f);
+            continue;
+        }
         while (fgets(line, sizeof line, f) != NULL) {
-            long long column[8];
-            int n = sscanf(line, "%lld %lld %lld %lld %lld %lld %lld %lld", &column[0], &column[1],
-                           &column[2], &column[3], &column[4], &column[5], &column[6], &column[7]);
-            if (header || n <= uid_column[t] || column[uid_column[t]] != (long long)uid) {
-                header = false;
+            long long v[IPC_COLUMNS];
+            int n = 0;
+            for (char *at = line, *end; n < IPC_COLUMNS; at = end, n++) {
+                v[n] = strtoll(at, &end, 10);
+                if (end == at) {
+                    break;
+                }
+            }
+            if (n <= c->cuid || (v[c->uid] != (long long)uid && v[c->cuid] != (long long)uid)) {
                 continue;
             }
-            int id = (int)column[1];
-            if (t == 0) {
-                shmctl(id, IPC_RMID, NULL);
-            } else if (t == 1) {
-                semctl(id, 0, IPC_RMID);
-            } else {
-                msgctl(id, IPC_RMID, NULL);
+            for (int b = 0; b < 2; b++) {
+                total += c->bytes[b] >= 0 && c->bytes[b] < n ? (double)v[c->bytes[b]] : 0;
+            }
+            if (visit != NULL) {
+                visit(t, (int)v[1]);
             }
         }
         fclose(f);
     }
+    return total;
+}
+
+static void remove_ipc_object(IpcTable table, int id) {
+    if (table == IPC_SHM) {
+        shmctl(id, IPC_RMID, NULL);
+    } else if (table == IPC_SEM) {
+        semctl(id, 0, IPC_RMID);
+    } else {
+        msgctl(id, IPC_RMID, NULL);
+    }
+}
+
+double box_ipc_mb(const Box *box, const Options *o) {
+    if (o->isolation != ISOLATE_USER || !box->drop) {
+        return 0; /* bubblewrap's IPC namespace ends with the box */
+    }
+    return each_ipc(box->uid, NULL) / (1024.0 * 1024.0);
 }
 
 void box_destroy(const Box *box, const Options *o) {
@@ -547,6 +650,7 @@ void box_destroy(const Box *box, const Options *o) {
     }
     if (box->drop) {
         kill_uid(box);
+        as_box_uid(box, clear_keyrings);
     }
     remove_tree(AT_FDCWD, box->path);
     if (o->isolation == ISOLATE_USER && box->drop) {
@@ -554,6 +658,6 @@ void box_destroy(const Box *box, const Options *o) {
         for (size_t i = 0; i < sizeof shared / sizeof shared[0]; i++) {
             sweep(AT_FDCWD, shared[i], box->uid, 4);
         }
-        remove_ipc(box->uid);
+        each_ipc(box->uid, remove_ipc_object);
     }
 }

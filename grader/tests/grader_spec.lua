@@ -781,6 +781,35 @@ describe("the grader", function()
     end)
   end)
 
+  describe("another copy of the workbook on the machine", function()
+    it("stops grading at the user level while other users may read its solutions", function()
+      local _, why = levels()
+      if why.user then
+        pending("the user level is not possible here: " .. why.user)
+        return
+      end
+      local copy = wb.temp_dir("/tmp", "drip-copy")
+      wb.mkdir_p(copy .. "/solutions/1")
+      wb.mkdir_p(copy .. "/grader")
+      local function listed()
+        for _, path in ipairs(sandbox.readable_copies("user")) do
+          if path == copy .. "/solutions" then
+            return true
+          end
+        end
+        return false
+      end
+      wb.run("chmod 755 " .. wb.quote(copy))
+      local open = listed()
+      wb.run("chmod 700 " .. wb.quote(copy))
+      local closed = listed()
+      wb.rm_rf(copy)
+      assert.is_true(open, "a readable copy is not found")
+      assert.is_false(closed, "a private copy is reported")
+      assert.are.same({}, sandbox.readable_copies("bwrap"))
+    end)
+  end)
+
   -- bubblewrap's level in make test; the user level, the fallback, in make test-slow.
   local usable, why_not = levels()
   for _, level in ipairs(usable) do
@@ -856,7 +885,9 @@ end)
 describe("the grader in Gradescope's layout #gradescope", function()
   local NAMES = { "reference", "stubs", "include_gradescope", "include_relative", "incbin",
     "exec_reference", "rewrite_results", "read_expected", "exfiltrate", "env_dump", "fork_bomb", "do_nothing",
-    "leak_off", "symlink_solution", "huge_source", "newline_path_gradescope" }
+    "leak_off", "symlink_solution", "huge_source", "newline_path_gradescope",
+    "control_quadratic", "precompute", "forge_callgrind", "exec_native", "forge_count", "forge_flood", "reexec_quiet",
+    "runtime_requests", "speed_leak", "sanitizer_ifdef" }
   if not wb.is_root() then
     pending("Gradescope emulation needs root (a private mount namespace on /autograder)")
     return
@@ -871,7 +902,8 @@ describe("the grader in Gradescope's layout #gradescope", function()
     describe("at the " .. level .. " level", function()
       lazy_setup(function()
         for _, o in ipairs(attacks.gradescope({ chapter = "165", level = level,
-          out = wb.realpath(ROOT) .. "/gradescope-" .. level, zip = "build/gradescope/165/autograder.zip", names = NAMES })) do
+          out = wb.realpath(ROOT) .. "/gradescope-" .. level, zip = "build/gradescope/165/autograder.zip", names = NAMES,
+          speed_lines = SPEED_LINES })) do
           outcomes[level .. " " .. o.name] = o.problems
         end
       end)

@@ -12,6 +12,7 @@
 --   not_graded   a Lua pattern: the batch must not grade it, and its NAME.err must match
 --   speed        "not_full": the speed check must not give full marks;
 --                "no_better_than": NAME, no more speed points than that entry
+--   user, bwrap  fields of the above that hold at that isolation level instead (false: none)
 -- and, for every attack: the grading finished, its report holds no control character but
 -- newlines (nothing the student prints can drive the instructor's terminal), nothing of the solution, the expected
 -- answers or the grader's environment appears in its results.json, no process named
@@ -88,6 +89,10 @@ return {
   { name = "env_dump", base = "reference", families = { parse_row_fixtures = "zero", inclusive_fixtures = "full" } },
   { name = "leftovers", base = "reference", score = "full" },
   { name = "leftovers_more", base = "reference", score = "full" },
+  { name = "ipc_channel", base = "reference", score = "full" },
+  { name = "shm_hoard", base = "reference", score = "full",
+    user = { score = false, status = "memory limit: more than 512 MB",
+      families = { inclusive_fixtures = "zero", parse_row_fixtures = "full", sum_named_fixtures = "full" } } },
   { name = "grader_fds", base = "reference", score = "full" },
   { name = "escape_codes", base = "reference", status = "\\x1b%[2J", families = { parse_row_fixtures = "zero" } },
   { name = "escape_results", base = "reference", status = "actual:   \\x1b%[2J", families = { parse_row_fixtures = "zero" } },
