@@ -118,22 +118,19 @@ static int count_line(void *context, const char *stack, size_t length, uint64_t 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     FoldedFile file;
     int status = folded_read_buffer("fuzz", (const char *)data, size, &file);
-    FILE *in = fmemopen((void *)data, size, "r");
+    FILE *in = size > 0 ? fmemopen((void *)data, size, "r") : NULL; /* 0 bytes: EINVAL */
     size_t streamed = 0;
     char *error = NULL;
     int stream_status =
-        size == 0 ? 0 : folded_each_stream(in, "fuzz", count_line, &streamed, &error);
-    if (in != NULL) {
-        fclose(in);
-    }
-    check(in == NULL || size == 0 || status == stream_status, "streamed and buffered agree");
+        in == NULL ? status : folded_each_stream(in, "fuzz", count_line, &streamed, &error);
+    check(status == stream_status, "streamed and buffered agree");
     if (status != 0) {
         check_message(file.error);
-        if (stream_status != 0) {
+        if (in != NULL) {
             check_message(error);
         }
     } else {
-        check(size == 0 || streamed == file.count, "streamed and buffered give the same lines");
+        check(in == NULL || streamed == file.count, "streamed and buffered give the same lines");
         uint64_t total, self_total = 0;
         if (folded_total(&file, &total) == 0) {
             Cost *costs;
@@ -164,6 +161,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             }
             trie_free(&trie);
         }
+    }
+    if (in != NULL) {
+        fclose(in);
     }
     free(error);
     folded_free(&file);
