@@ -54,9 +54,9 @@
 enum { NO_ID = -1 };
 
 /* Compressed ids index an array, so a damaged "fn=(4000000000)" must not
- * allocate gigabytes: valgrind numbers names 1, 2, 3, ..., one per distinct
- * name, and no profile has a hundred million names. */
-enum { LARGEST_NAME_ID = 100000000 };
+ * allocate gigabytes: valgrind numbers names 1, 2, 3, ... in the order it
+ * defines them, each definition "(N) x" on a line of its own, so an id above
+ * the file's length in bytes cannot come from valgrind. */
 
 /* An id table maps a compressed id "(N)" to a name number. */
 typedef struct {
@@ -68,6 +68,7 @@ typedef struct {
     Callgrind *graph;
     const char *file;
     size_t line;
+    size_t length; /* of the file, in bytes: no name id is larger */
     IdTable objects, files, functions;
     int npos;                                /* position tokens per cost line */
     int nevents;                             /* 0 until "events:" */
@@ -183,8 +184,9 @@ static int64_t read_name(Reader *r, IdTable *table, const char *text, const char
             return -1;
         }
         p++;
-        if (id > LARGEST_NAME_ID) {
-            fail(r, "name id %llu in %s= is implausibly large", (unsigned long long)id, key);
+        if (id > r->length) {
+            fail(r, "name id %llu in %s= is larger than the file (%zu bytes)",
+                 (unsigned long long)id, key, r->length);
             return -1;
         }
         if (*p == '\0') {
@@ -658,6 +660,7 @@ static void reset(Callgrind *g) {
 static int read_text(const char *name, char *text, size_t len, Callgrind *out) {
     Reader r = {.graph = out,
                 .file = name,
+                .length = len,
                 .object = NO_ID,
                 .function = NO_ID,
                 .call_object = NO_ID,

@@ -63,10 +63,11 @@ $(PROF_TESTBIN): $(PROF_TESTS) $(PROF_LIB_SRCS) $(PROF_HEADERS) $(wildcard $(PRO
 # build/drip is a prerequisite so that the fold invariants are always checked on
 # a fresh callgrind profile of our own VM too (the committed fixtures are small C
 # programs); only a machine without valgrind skips that part. The sandbox is what
-# dripprof runs a checker in.
+# dripprof runs a checker in; gen_folded, what cases/bench.txt runs the bench script with.
 TEST_SUITES += prof
 .PHONY: test-prof
-test-prof: $(PROF_TESTBIN) $(BUILD)/dripprof $(PROF_ASAN) $(BUILD)/harness/sandbox $(BUILD)/drip
+test-prof: $(PROF_TESTBIN) $(BUILD)/dripprof $(PROF_ASAN) $(BUILD)/harness/sandbox $(BUILD)/drip \
+           $(BUILD)/prof-tests/gen_folded
 	@mkdir -p $(TEST_RESULTS)
 	@bash $(PROF_DIR)/tests/test_prof.sh $(PROF_TESTBIN) $(BUILD)/dripprof $(PROF_ASAN) $(BUILD)/drip \
 	  $(BUILD)/prof-tests $(TEST_RESULTS)/prof.result
@@ -74,8 +75,10 @@ test-prof: $(PROF_TESTBIN) $(BUILD)/dripprof $(PROF_ASAN) $(BUILD)/harness/sandb
 HELP += "test-prof        test the profiler tools (readers, fold invariants, SVG, checkers, browser check)"
 
 # ---- bench ----------------------------------------------------------------------
-# A million folded lines (a made-up but deterministic call tree), then the time of
-# `dripprof flame` on them, and flamegraph.pl's when it is installed.
+# bench/bench_prof.sh: dripprof fold and top against callgrind_annotate on callgrind
+# profiles of cc1 and python3 made on this machine, and dripprof flame on gen_folded's
+# synthetic files, CPU and peak memory side by side; every total must agree. The
+# inputs are made once and kept in build/bench-prof.
 
 PROF_BENCH_DIR := $(BUILD)/bench-prof
 
@@ -86,10 +89,38 @@ $(BUILD)/prof-tests/gen_folded: $(PROF_DIR)/bench/gen_folded.c
 BENCH_TARGETS += bench-prof
 .PHONY: bench-prof
 bench-prof: $(BUILD)/dripprof $(BUILD)/prof-tests/gen_folded
-	@mkdir -p $(PROF_BENCH_DIR)
-	@$(BUILD)/prof-tests/gen_folded 1000000 > $(PROF_BENCH_DIR)/million.folded
-	@echo "bench-prof: $$(wc -l < $(PROF_BENCH_DIR)/million.folded) folded lines," \
-	  "$$(wc -c < $(PROF_BENCH_DIR)/million.folded) bytes"
-	@bash $(PROF_DIR)/bench/time_flame.sh $(BUILD)/dripprof $(PROF_BENCH_DIR)
+	@bash $(PROF_DIR)/bench/bench_prof.sh $(BUILD)/dripprof $(BUILD)/prof-tests/gen_folded \
+	  $(PROF_BENCH_DIR)
 
-HELP += "bench-prof       time dripprof flame on 1,000,000 folded lines"
+HELP += "bench-prof       dripprof vs callgrind_annotate on cc1/python3 profiles, flame on 1M lines"
+
+# ---- fuzzing (not part of make test) ------------------------------------------
+# libFuzzer, with ASan+UBSan, on each reader (fuzz/fuzz_prof.c, built once per reader),
+# FUZZ_SECONDS each (vm.mk's default), one after another, seeded with the test data of
+# its kind. What they found is in tests/cases/fuzz.txt, run by make test.
+
+PROF_FUZZ        := callgrind folded annotate
+PROF_FUZZ_DIR    := $(BUILD)/fuzz-prof
+PROF_SEEDS_callgrind := $(wildcard $(PROF_DATA)/*grind.out)
+PROF_SEEDS_folded    := $(wildcard $(PROF_DATA)/*.folded $(PROF_DATA)/expected/fold-*.txt)
+PROF_SEEDS_annotate  := $(wildcard $(PROF_DATA)/*.annotate.txt $(PROF_DATA)/expected/rows-*.txt)
+HELP += "fuzz-prof        libFuzzer on dripprof's three readers, FUZZ_SECONDS each (needs clang)"
+
+$(PROF_FUZZ_DIR)/fuzz-%: $(PROF_DIR)/fuzz/fuzz_prof.c $(PROF_LIB_SRCS) $(PROF_HEADERS) vm/prof/prof.mk
+	@mkdir -p $(@D)
+	$(VM_FUZZ_CC) $(CWARN) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	  -DFUZZ_READER=FUZZ_$(shell echo $* | tr a-z A-Z) -I$(PROF_DIR) -I$(PROF_SHARED) -o $@ \
+	  $(PROF_DIR)/fuzz/fuzz_prof.c $(PROF_LIB_SRCS) -lm
+
+.PHONY: fuzz-prof
+fuzz-prof: $(PROF_FUZZ:%=$(PROF_FUZZ_DIR)/fuzz-%)
+	@status=0; for t in $(PROF_FUZZ); do \
+	  mkdir -p $(PROF_FUZZ_DIR)/$$t/corpus $(PROF_FUZZ_DIR)/$$t/crashes; \
+	  case $$t in callgrind) seeds="$(PROF_SEEDS_callgrind)";; folded) seeds="$(PROF_SEEDS_folded)";; \
+	    *) seeds="$(PROF_SEEDS_annotate)";; esac; \
+	  cp $$seeds $(PROF_FUZZ_DIR)/$$t/corpus/; \
+	  echo "fuzz-prof: $$t for $(FUZZ_SECONDS) s"; \
+	  $(PROF_FUZZ_DIR)/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	    -max_len=65536 -dict=$(PROF_DIR)/fuzz/$$t.dict -print_final_stats=1 \
+	    -artifact_prefix=$(PROF_FUZZ_DIR)/$$t/crashes/ $(PROF_FUZZ_DIR)/$$t/corpus || status=1; \
+	done; exit $$status
