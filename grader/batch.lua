@@ -16,6 +16,7 @@
 --   NAME.err                                     when a submission could not be graded
 --   scores.csv                                   one row per submission
 --   failures.txt                                 the checks most often failed
+--   similarity/                                  the pairs most alike (grader/similarity.lua)
 -- Before the batch, the reference solution is graded once: it must score
 -- full marks (else the fixtures are wrong) and it measures the speed baseline
 -- (--skip-reference leaves that out, for verify.lua, which grades it anyway).
@@ -41,7 +42,7 @@ local M = {}
 -- left packed). Paths are NUL-separated all the way: a student's folder may be named
 -- "x<newline>./solutions/N", and one path per line would then sort the reference's
 -- file first.
-local function locate(folder, file)
+function M.locate(folder, file)
   local found = wb.capture("find " .. wb.quote(folder) .. " -maxdepth 4 -type f -name " .. wb.quote(file)
     .. " -print0 2>/dev/null | LC_ALL=C sort -z")
   local paths = {}
@@ -65,7 +66,8 @@ end
 -- folder named scores.csv made the summary fail for everyone, and one named bob.err
 -- collided with bob's messages file (whichever of the two came second was not graded).
 local function reserved(name)
-  return name == "jobs" or name == "scores.csv" or name == "failures.txt" or name:match("%.err$") ~= nil
+  return name == "jobs" or name == "scores.csv" or name == "failures.txt" or name == "similarity"
+    or name:match("%.err$") ~= nil
 end
 
 -- One field of scores.csv. Names and messages in it are the students' (folder names, the
@@ -90,9 +92,9 @@ local function csv_field(s)
   return s
 end
 
--- Grades every submission; returns the list of rows (name, score, max, error).
-function M.run(opts)
-  local dir = opts.dir:gsub("/+$", "")
+-- The entries of a SUBMISSIONS folder: its names (dot-files left out, sorted), and which of
+-- them are symbolic links or loose files (both listed, neither graded).
+function M.list(dir)
   local names = wb.list_dir(dir)
   if not names then
     error({ message = "SUBMISSIONS folder " .. dir .. " does not exist" }, 0)
@@ -112,6 +114,13 @@ function M.run(opts)
   if #subs == 0 then
     error({ message = "SUBMISSIONS folder " .. dir .. " has no sub-folder (one folder per submission)" }, 0)
   end
+  return subs, linked, loose
+end
+
+-- Grades every submission; returns the list of rows (name, score, max, error).
+function M.run(opts)
+  local dir = opts.dir:gsub("/+$", "")
+  local subs, linked, loose = M.list(dir)
   engine.require_tools()
   -- One isolation level for the whole batch, chosen once: at the user level the
   -- submissions must be as private as the repository.
@@ -137,7 +146,7 @@ function M.run(opts)
   local folders, notes, keys = {}, {}, {}
   for _, name in ipairs(subs) do
     if not (loose[name] or linked[name] or reserved(name)) then
-      folders[name], notes[name] = locate(dir .. "/" .. name, student_file)
+      folders[name], notes[name] = M.locate(dir .. "/" .. name, student_file)
     end
   end
   local stamp = M.stamp(chapter, seed, extra)
@@ -376,6 +385,7 @@ local function main(argv)
   parser:option("--jobs", "submissions at once (default: one per core)"):convert(wb.to_integer)
   parser:flag("--skip-reference", "do not grade the reference first")
   parser:flag("--force", "grade every submission again (default: FORCE=1), keeping no earlier result")
+  parser:option("--base", "past submissions: base code for the similarity section, like the stub")
   parser:option("--chapter", "this chapter only (default: CHAPTER, else each chapter on its own)")
   local opts = wb.parse(parser, argv)
   opts.seed_given = opts.seed ~= nil or (os.getenv("SEED") or "") ~= ""
@@ -393,12 +403,15 @@ local function main(argv)
       end
     end
     print(table.concat(failures, "\n"))
+    print(table.concat(require("grader.similarity").section(opts.dir, id, opts.out .. "/similarity", opts.base), "\n"))
     print(string.format("chapter %s: graded %d of %d submissions; scores: %s/scores.csv", id, graded, #rows,
       opts.out))
   end
 end
 
-if arg and arg[0] and arg[0]:match("batch%.lua$") then
+-- Run as a script, not required: grader/similarity.lua requires this file while the batch runs
+-- (arg[0] is still batch.lua then, and `...` is the module's name).
+if arg and arg[0] and arg[0]:match("batch%.lua$") and (...) ~= "grader.batch" then
   wb.exit_with("make grade: could not grade", main, arg)
 end
 

@@ -7,6 +7,7 @@
 #
 #   make grade [SUBMISSION=dir] [SEED=n]    one submission (default exercises/N)
 #   make grade SUBMISSIONS=dir/             every folder in dir/, in parallel
+#   make similarity SUBMISSIONS=dir/        the pairs of dir/ most alike (BASE=dir: past ones)
 #   make expected [FIXTURES=dir]            the reference's answers: public cases, fixtures
 #                                           (FIXTURES=dir: that folder's alone)
 #   make fixtures                           regenerate the fixtures, then expected
@@ -24,6 +25,7 @@ GRADE_CHAPTER  = $(if $(CHAPTER),--chapter $(CHAPTER))
 GRADE_SPEC    := grader/tests/grader_spec.lua
 
 HELP += "grade            grade exercises/N, each chapter on its own (CHAPTER=N, SUBMISSION=dir, SUBMISSIONS=dir/ for many, SEED=n, FIXTURES=dir)"
+HELP += "similarity       rank the pairs of SUBMISSIONS=dir/ by code similarity, base code (the stub; BASE=dir, past submissions) left out (build/grade/similarity/)"
 HELP += "expected         write the reference's answers: public cases and fixtures (CHAPTER=N; FIXTURES=dir: that folder's alone)"
 HELP += "fixtures         regenerate the callgrind fixtures with the installed valgrind"
 HELP += "verify-fixtures  check the fixtures separate right from wrong (reference, stubs, mutants)"
@@ -32,15 +34,19 @@ HELP += "test-grader-batch  the grader's scale test: BATCH_COPIES (20) copies gr
 HELP += "test-grader-gradescope  the attack suite through Gradescope's layout (root)"
 HELP += "gradescope       build the Gradescope autograder zips, one per chapter (build/gradescope/N/autograder.zip; CHAPTER=N, FIXTURES=dir)"
 
-.PHONY: grade expected fixtures verify-fixtures gradescope gradescope-failed test-grader test-grader-batch \
+.PHONY: grade similarity expected fixtures verify-fixtures gradescope gradescope-failed test-grader test-grader-batch \
         test-grader-gradescope test-slow-grader test-toy
 
 grade: $(GRADE_NEEDS)
 ifneq ($(strip $(SUBMISSIONS)),)
-	@$(GRADE_LUA) grader/batch.lua $(GRADE_CHAPTER) $(SUBMISSIONS)
+	@$(GRADE_LUA) grader/batch.lua $(GRADE_CHAPTER) $(if $(BASE),--base $(BASE)) $(SUBMISSIONS)
 else
 	@$(GRADE_LUA) grader/grade.lua $(GRADE_CHAPTER) $(if $(SUBMISSION),--submission $(SUBMISSION))
 endif
+
+similarity: setup-similarity
+	@$(if $(strip $(SUBMISSIONS)),,echo "make similarity: give SUBMISSIONS=dir/ (one folder per submission)"; exit 2;) \
+	  $(GRADE_LUA) grader/similarity.lua $(GRADE_CHAPTER) $(if $(BASE),--base $(BASE)) $(SUBMISSIONS)
 
 expected: $(GRADE_NEEDS)
 	@$(GRADE_LUA) grader/expected.lua $(GRADE_CHAPTER)

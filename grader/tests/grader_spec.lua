@@ -275,6 +275,120 @@ describe("the grader", function()
 
   -- A key, an answer, a status, a folder name: the student's text, quoted by the report. One
   -- 7 MB key in three checks once made an 88 MB report.txt and a 220 MB results.json.
+  -- The similarity cases are data (grader/tests/similarity/cases.lua); this driver makes
+  -- each case's folders, runs grader/similarity.lua on them and checks its table and views.
+  describe("code similarity (make similarity)", function()
+    local data = assert(wb.load_data("grader/tests/similarity/cases.lua"))
+    local report = require("grader.report")
+    local sources = { reference = "solutions/165/profile.c", independent = "grader/tests/similarity/independent.c",
+      stub = "exercises/165/profile.c" }
+    -- The reference renamed, unindented, each "{" on a line of its own, its blocks reversed.
+    local function disguised()
+      local text = wb.read_file(sources.reference)
+      for _, pair in ipairs(data.renames) do
+        text = text:gsub("%f[%w_]" .. pair[1] .. "%f[^%w_]", pair[2])
+      end
+      text = text:gsub("\n[ \t]+", "\n"):gsub("%s*{\n", "\n{\n")
+      local blocks = {}
+      for block in (text .. "\n\n"):gmatch("(.-)\n\n+") do
+        table.insert(blocks, 1, block)
+      end
+      return table.concat(blocks, "\n\n") .. "\n"
+    end
+    local function make(dir, list)
+      wb.rm_rf(dir)
+      for name, source in pairs(list) do
+        wb.mkdir_p(dir .. "/" .. name)
+        wb.write_file(dir .. "/" .. name .. "/profile.c", source == "disguised" and disguised()
+          or wb.read_file(sources[source]))
+      end
+    end
+    local function shown(name)
+      return wb.escape(wb.shorten(name, report.QUOTE))
+    end
+    if not select(2, wb.capture("command -v sim_c")) then
+      pending("SKIPPED: make similarity needs sim_c (Debian package similarity-tester; make setup-similarity)")
+      return
+    end
+    for i, case in ipairs(data.cases) do
+      describe(case.title, function()
+        local out, rows, txt, code, stderr = ROOT .. "/similarity-" .. i .. "-out", {}, nil, nil, nil
+        lazy_setup(function()
+          local subs = ROOT .. "/similarity-" .. i
+          make(subs, case.submissions)
+          local base = ""
+          if case.base then
+            make(subs .. "-base", case.base)
+            base = "--base " .. wb.quote(subs .. "-base")
+          end
+          code, _, stderr = run(string.format("%s grader/similarity.lua %s --out %s %s", LUA, base, wb.quote(out),
+            wb.quote(subs)))
+          txt = wb.read_file(out .. "/similarity.txt") or ""
+          for line in txt:gmatch("[^\n]+") do
+            local rank, a_share, b_share, _, view, a, b = line:match("^%s*(%d+)%s+(%d+)%%%s+(%d+)%%%s+(%d+)%s+(%S+)%s+(.-) | (.*)$")
+            if rank then
+              rows[#rows + 1] = { rank = tonumber(rank), shares = { tonumber(a_share), tonumber(b_share) }, view = view,
+                names = { a, b } }
+            end
+          end
+        end)
+        local function row_of(a, b)
+          for _, row in ipairs(rows) do
+            if (row.names[1] == shown(a) and row.names[2] == shown(b)) or (row.names[1] == shown(b) and row.names[2] == shown(a)) then
+              return row
+            end
+          end
+        end
+        it("runs and writes a table without a control byte", function()
+          assert.are.equal(0, code, stderr)
+          assert.is_falsy(txt:find("[%z\1-\9\11-\31\127-\255]"), txt)
+        end)
+        if case.first then
+          it("ranks " .. shown(case.first[1]) .. " and " .. shown(case.first[2]) .. " first, both at least "
+            .. data.min_share .. " % alike", function()
+            local row = row_of(case.first[1], case.first[2])
+            assert.is_truthy(row and row.rank == 1 and math.min(row.shares[1], row.shares[2]) >= data.min_share, txt)
+          end)
+        end
+        for _, pair in ipairs(case.low or {}) do
+          it("ranks " .. shown(pair[1]) .. " and " .. shown(pair[2]) .. " low, under " .. data.max_share .. " %, no view", function()
+            local row = row_of(pair[1], pair[2])
+            assert.is_truthy(not row or (row.rank > 1 and math.max(row.shares[1], row.shares[2]) < data.max_share
+              and row.view == "-"), txt)
+          end)
+        end
+        for _, name in ipairs(case.alone or {}) do
+          it("pairs " .. shown(name) .. " with nothing", function()
+            for _, row in ipairs(rows) do
+              assert.is_falsy(row.names[1] == shown(name) or row.names[2] == shown(name), txt)
+            end
+          end)
+        end
+        if case.view then
+          it("shows the pair side by side, every student text escaped", function()
+            local row = row_of(case.view[1], case.view[2])
+            local html = row and wb.read_file(out .. "/" .. row.view) or ""
+            assert.is_truthy(html:find("<mark", 1, true), txt)
+            assert.is_falsy(html:find("[%z\1-\9\11-\31\127-\255]") or html:find("<img", 1, true), html:sub(1, 600))
+            for _, name in ipairs(case.view) do
+              local escaped = shown(name):gsub("[&<>\"']", { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;",
+                ['"'] = "&quot;", ["'"] = "&#39;" })
+              assert.is_truthy(html:find(escaped, 1, true), escaped .. "\n" .. html:sub(1, 600))
+            end
+          end)
+        end
+      end)
+    end
+    it("the independent solution in the tests is correct: full marks from the grader", function()
+      local dir = ROOT .. "/independent"
+      make(dir, { ["."] = "independent" })
+      local code, _, stderr = run(grade_cmd("", "--submission " .. dir .. " --out " .. dir .. "-run --json " .. dir
+        .. ".json --quiet"))
+      local r = decode(dir .. ".json") or {}
+      assert.is_truthy(code == 0 and r.score and r.score == r.extra_data.max_score and r.score == 100, stderr)
+    end)
+  end)
+
   describe("quoted student text is cut before it is stored", function()
     local report = require("grader.report")
     local huge = string.rep("\1", 1 << 20) -- 1 MB of a control byte: escaped, it is 4 MB
@@ -332,6 +446,12 @@ describe("the grader", function()
     it("the batch exits 0 with a row per folder", function()
       local rows = select(2, csv:gsub("\n", "\n"))
       assert.is_truthy(code == 0 and rows == 1 + #NAMES + 1, stderr .. csv)
+    end)
+    it("the batch's summary has a code-similarity section, its table in OUT/similarity", function()
+      local has_sim = select(2, wb.capture("command -v sim_c"))
+      assert.is_truthy(stdout:find(has_sim and "\ncode similarity of 1 submissions in " or "\ncode similarity: not compared: "
+        .. "sim_c is missing", 1, true), stdout)
+      assert.are.equal(has_sim, wb.exists(ROOT .. "/csv-injection-out/similarity/similarity.txt"))
     end)
     for _, start in ipairs({ "=2+5", "+x", "-y", "@z" }) do
       it("a folder named " .. start .. " starts its row with '" .. start:sub(1, 1), function()
