@@ -107,7 +107,7 @@ include $(wildcard vm/vm.mk vm/prof/prof.mk exercises/exercises.mk grader/grader
 
 # The instructor's targets need grader/ or solutions/, which the student edition leaves out:
 # there each refuses in one line before anything is built (make exercise-N SOLUTION=1 too).
-INSTRUCTOR_ONLY := grade similarity expected fixtures verify-fixtures gradescope student-edition test-fresh-machine
+INSTRUCTOR_ONLY := grade similarity expected fixtures verify-fixtures gradescope prairielearn student-edition test-fresh-machine
 NOT_IN_EDITION   = $(error make $(1): only in the instructor's workbook (the student edition has no grader/ or solutions/))
 ifeq ($(wildcard grader/grader.mk),)
 $(foreach goal,$(filter $(INSTRUCTOR_ONLY),$(MAKECMDGOALS)),$(call NOT_IN_EDITION,$(goal)))

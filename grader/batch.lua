@@ -15,6 +15,8 @@
 -- (with several chapters and no CHAPTER=N, a batch each, in OUT/CHAPTER/)
 --   NAME.err                                     when a submission could not be graded
 --   scores.csv                                   one row per submission
+--   grades.csv                                   student, points, max_points: for an LMS's
+--                                                gradebook import (--ids FILE names the students)
 --   failures.txt                                 the checks most often failed
 --   similarity/                                  the pairs most alike (grader/similarity.lua)
 -- Before the batch, the reference solution is graded once: it must score
@@ -66,7 +68,7 @@ end
 -- folder named scores.csv made the summary fail for everyone, and one named bob.err
 -- collided with bob's messages file (whichever of the two came second was not graded).
 local function reserved(name)
-  return name == "jobs" or name == "scores.csv" or name == "failures.txt" or name == "similarity"
+  return name == "jobs" or name == "scores.csv" or name == "grades.csv" or name == "failures.txt" or name == "similarity"
     or name:match("%.err$") ~= nil
 end
 
@@ -121,6 +123,7 @@ end
 function M.run(opts)
   local dir = opts.dir:gsub("/+$", "")
   local subs, linked, loose = M.list(dir)
+  local ids = opts.ids and M.read_ids(opts.ids) -- a bad file stops the batch before it grades
   engine.require_tools()
   -- One isolation level for the whole batch, chosen once: at the user level the
   -- submissions must be as private as the repository.
@@ -213,7 +216,7 @@ echo "$index"]], out, lua, id, out, out, seed, extra, out, out, out)
     wb.quote(script)))
   M.follow(pipe, out, queued)
   pipe:close()
-  return M.summarise(out, subs, notes)
+  return M.summarise(out, subs, notes, ids)
 end
 
 -- The hash of what every grade of the batch depends on besides the submission's own files.
@@ -298,10 +301,35 @@ function M.follow(pipe, out, names)
   end
 end
 
--- Reads every results.json and writes scores.csv and failures.txt. notes[name]: what the
+-- The mapping file of --ids (LMS_IDS=file): one line per submission, "FOLDER,IDENTIFIER" (or
+-- a TAB between), the identifier the LMS knows the student by (a login, an email, an SIS id).
+-- Returns identifier by folder name; a line without both, or a folder twice, is an error
+-- naming the file and the line.
+function M.read_ids(path)
+  local text = wb.read_file(path)
+  if not text then
+    error({ message = "LMS_IDS file " .. path .. " cannot be read" }, 0)
+  end
+  local ids = {}
+  for number, line in ipairs(wb.split_lines(text)) do
+    line = line:gsub("\r$", "")
+    local folder, id = line:match("^([^,\t]+)[,\t]%s*([^,\t]-)%s*$")
+    if line:find("%S") and not (folder and id ~= "") then
+      error({ message = string.format("%s:%d: expected FOLDER,IDENTIFIER, got %s", path, number,
+        wb.escape(wb.shorten(line, report.QUOTE))) }, 0)
+    elseif folder and ids[folder] then
+      error({ message = string.format("%s:%d: %s is named twice", path, number, wb.escape(wb.shorten(folder, report.QUOTE))) }, 0)
+    elseif folder then
+      ids[folder] = id
+    end
+  end
+  return ids
+end
+
+-- Reads every results.json and writes scores.csv, grades.csv and failures.txt. notes[name]: what the
 -- search for the student's file found worth saying (the error column says it, with why a
 -- build failed: a 0 with an empty error column is a 0 for the answers).
-function M.summarise(out, subs, notes)
+function M.summarise(out, subs, notes, ids)
   notes = notes or {}
   local rows, failed, seen, group_list = {}, {}, {}, {}
   for _, name in ipairs(subs) do
@@ -351,6 +379,18 @@ function M.summarise(out, subs, notes)
     csv[#csv + 1] = table.concat(fields, ",")
   end
   wb.write_file(out .. "/scores.csv", table.concat(csv, "\n") .. "\n")
+  -- For the LMS: a submission not graded has no points (an import leaves its grade alone).
+  local grades, unmapped = { "student,points,max_points" }, 0
+  for _, row in ipairs(rows) do
+    unmapped = unmapped + ((ids and not ids[row.name]) and 1 or 0)
+    grades[#grades + 1] = table.concat({ csv_field(ids and ids[row.name] or row.name),
+      row.score and wb.format_number(row.score) or "", row.max and wb.format_number(row.max) or "" }, ",")
+  end
+  wb.write_file(out .. "/grades.csv", table.concat(grades, "\n") .. "\n")
+  if unmapped > 0 then
+    io.stderr:write(string.format("warning: %d submission folders are not in the LMS_IDS file; grades.csv names "
+      .. "them by their folder\n", unmapped))
+  end
 
   local ranking = {}
   for title, n in pairs(failed) do
@@ -385,11 +425,13 @@ local function main(argv)
   parser:option("--jobs", "submissions at once (default: one per core)"):convert(wb.to_integer)
   parser:flag("--skip-reference", "do not grade the reference first")
   parser:flag("--force", "grade every submission again (default: FORCE=1), keeping no earlier result")
+  parser:option("--ids", "the LMS's student identifiers: a file of FOLDER,IDENTIFIER lines (default: LMS_IDS)")
   parser:option("--base", "past submissions: base code for the similarity section, like the stub")
   parser:option("--chapter", "this chapter only (default: CHAPTER, else each chapter on its own)")
   local opts = wb.parse(parser, argv)
   opts.seed_given = opts.seed ~= nil or (os.getenv("SEED") or "") ~= ""
   opts.force = opts.force or os.getenv("FORCE") == "1"
+  opts.ids = opts.ids or ((os.getenv("LMS_IDS") or "") ~= "" and os.getenv("LMS_IDS") or nil)
   opts = engine.seed_and_lines(opts)
   local ids = engine.chosen(opts.chapter)
   local out = opts.out

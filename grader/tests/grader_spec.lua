@@ -5,6 +5,7 @@
 --                                each row of scores.csv and the scale test, BATCH_COPIES
 --                                (20) copies while busy loops keep the machine loaded
 --   make test-grader-gradescope  #gradescope: the attacks through the Gradescope layout (root)
+--   make test-grader-prairielearn  #prairielearn: the same through PrairieLearn's layout (root)
 --
 -- Every test drives the real entry points (grade.lua, batch.lua, expected.lua, verify.lua)
 -- as processes, the way `make` does, and checks what they print and write. The speed check
@@ -267,6 +268,11 @@ describe("the grader", function()
     it("the report shows the compile error", function()
       assert.is_truthy(stdout:match("build: FAILED: profile%.c does not compile: .*error"), stdout:sub(1, 400))
     end)
+    it("PrairieLearn's results say the code that does not compile is not gradable, and why", function()
+      local pl = decode(ROOT .. "/broken-run/165/prairielearn.json") or {}
+      assert.is_truthy(pl.gradable == false and pl.score == 0 and tostring(pl.format_errors):find("does not compile", 1, true),
+        json.encode(pl))
+    end)
     it("without valgrind the speed check is skipped with the reason and left out of the total", function()
       assert.is_truthy(stdout:match("skipped: valgrind is not installed"), stdout:sub(1, 400))
       assert.are.equal(85, r.extra_data and r.extra_data.max_score)
@@ -480,6 +486,22 @@ describe("the grader", function()
         "%s grader/batch.lua %s --skip-reference --out %s --seed %d", LUA, subs, subs .. "-out", SEED))))
       assert.is_truthy(tty:find("\r\27%[K%[1/2%] [xy]: [^\r\n]*\r\27%[K%[2/2%] [xy]: [^\r\n]*elapsed%)\r?\n"), tty)
     end)
+    it("grades.csv, for an LMS: student, points, max_points, formulas neutralised, a row per folder", function()
+      local grades = wb.read_file(ROOT .. "/csv-injection-out/grades.csv") or ""
+      assert.is_truthy(grades:find("^student,points,max_points\n") and grades:find("\n'=2%+5,0,%d+\n")
+        and select(2, grades:gsub("\n", "")) == 1 + #NAMES + 1, grades)
+    end)
+    it("grades.csv takes the students' identifiers from an LMS_IDS file; a bad line is an error naming file and line", function()
+      local batch = require("grader.batch")
+      local out = ROOT .. "/csv-injection-out"
+      wb.write_file(ROOT .. "/ids.csv", "=2+5,s1001\r\n+x\t@s1002\n\n")
+      batch.summarise(out, { "=2+5", "+x", "-y" }, {}, batch.read_ids(ROOT .. "/ids.csv"))
+      local grades = wb.read_file(out .. "/grades.csv") or ""
+      assert.is_truthy(grades:find("\ns1001,0,%d+\n'@s1002,0,%d+\n'%-y,0,%d+\n$"), grades)
+      wb.write_file(ROOT .. "/bad-ids.csv", "=2+5,s1001\njust a name\n")
+      local ok, err = pcall(batch.read_ids, ROOT .. "/bad-ids.csv")
+      assert.is_truthy(not ok and tostring(err.message):find("bad-ids.csv:2: expected FOLDER,IDENTIFIER", 1, true), tostring(err.message))
+    end)
     it("no byte below 0x20 but the newline; ESC and BEL written as \\x1b, \\x07", function()
       assert.is_falsy(csv:find("[%z\1-\9\11-\31\127]"), csv)
       assert.is_truthy(csv:find("\n\\x1b]0;owned\\x07bell,", 1, true), csv)
@@ -515,6 +537,20 @@ describe("the grader", function()
       .. "/own-header-run --json " .. ROOT .. "/own-header.json --quiet"))
     local r = decode(ROOT .. "/own-header.json") or {}
     assert.is_truthy(code == 0 and r.score and r.extra_data and r.score == r.extra_data.max_score, stderr)
+  end)
+
+  it("writes PrairieLearn's results from the same result: score 0 to 1, gradable, tests with points", function()
+    local r = decode(ROOT .. "/own-header.json") or {}
+    local pl = decode(ROOT .. "/own-header-run/165/prairielearn.json") or {}
+    assert.is_truthy(pl.gradable == true and pl.score == 1 and pl.points == r.score and pl.max_points == r.extra_data.max_score
+      and pl.output == r.output and #pl.tests == #r.tests, json.encode(pl):sub(1, 600))
+    local sum = 0
+    for i, t in ipairs(pl.tests) do
+      assert.is_truthy(t.name == r.tests[i].name and t.points == r.tests[i].score and t.max_points == r.tests[i].max_score
+        and type(t.message) == "string" and type(t.output) == "string", json.encode(t))
+      sum = sum + t.points
+    end
+    assert.is_truthy(math.abs(pl.points - sum) < 1e-6, sum .. " vs " .. pl.points)
   end)
 
   describe("make gradescope", function()
@@ -971,42 +1007,51 @@ describe("an interrupted batch #batch", function()
   end)
 end)
 
--- The Gradescope layout: the zip's run_autograder on the reference, the stubs and the
--- attacks that aim at it, at every isolation level this machine offers (root only).
-describe("the grader in Gradescope's layout #gradescope", function()
-  local NAMES = { "reference", "stubs", "include_gradescope", "include_relative", "incbin",
-    "exec_reference", "rewrite_results", "read_expected", "exfiltrate", "env_dump", "fork_bomb", "do_nothing",
-    "leak_off", "symlink_solution", "huge_source", "newline_path_gradescope" }
-  if not wb.is_root() then
-    pending("Gradescope emulation needs root (a private mount namespace on /autograder)")
-    return
-  end
-  local outcomes, before = {}, nil
-  lazy_setup(function()
-    local code, _, stderr = run("CHAPTER=165 " .. LUA .. " grader/gradescope.lua")
-    assert.are.equal(0, code, "make gradescope builds the zip: " .. stderr)
-    before = attacks.repository_fingerprint()
-  end)
-  for _, level in ipairs((levels())) do
-    describe("at the " .. level .. " level", function()
-      lazy_setup(function()
-        for _, o in ipairs(attacks.gradescope({ chapter = "165", level = level,
-          out = wb.realpath(ROOT) .. "/gradescope-" .. level, zip = "build/gradescope/165/autograder.zip", names = NAMES })) do
-          outcomes[level .. " " .. o.name] = o.problems
+-- The platforms' layouts: Gradescope's zip and its run_autograder, PrairieLearn's tree and its
+-- run, each on the reference, the stubs and the attacks that aim at it, at every isolation
+-- level this machine offers (root only).
+local PLATFORMS = {
+  { name = "gradescope", title = "Gradescope's", mount = "/autograder", tree = "build/gradescope/165/autograder.zip",
+    newline = "newline_path_gradescope" },
+  { name = "prairielearn", title = "PrairieLearn's", mount = "/grade",
+    tree = "build/prairielearn/165/serverFilesCourse/drip-165", newline = "newline_path" },
+}
+for _, platform in ipairs(PLATFORMS) do
+  describe("the grader in " .. platform.title .. " layout #" .. platform.name, function()
+    local NAMES = { "reference", "stubs", "include_gradescope", "include_relative", "incbin",
+      "exec_reference", "rewrite_results", "read_expected", "exfiltrate", "env_dump", "fork_bomb", "do_nothing",
+      "leak_off", "symlink_solution", "huge_source", platform.newline }
+    if not wb.is_root() then
+      pending(platform.title .. " emulation needs root (a private mount namespace on " .. platform.mount .. ")")
+      return
+    end
+    local outcomes, before = {}, nil
+    lazy_setup(function()
+      local code, _, stderr = run("CHAPTER=165 " .. LUA .. " grader/gradescope.lua --format " .. platform.name)
+      assert.are.equal(0, code, "make " .. platform.name .. " builds its tree: " .. stderr)
+      before = attacks.repository_fingerprint()
+    end)
+    for _, level in ipairs((levels())) do
+      describe("at the " .. level .. " level", function()
+        lazy_setup(function()
+          for _, o in ipairs(attacks.platform({ chapter = "165", level = level, platform = platform.name,
+            out = wb.realpath(ROOT) .. "/" .. platform.name .. "-" .. level, tree = platform.tree, names = NAMES })) do
+            outcomes[level .. " " .. o.name] = o.problems
+          end
+        end)
+        for _, name in ipairs(NAMES) do
+          it(name, function()
+            local problems = outcomes[level .. " " .. name]
+            assert.is_truthy(problems, "no outcome")
+            assert.are.equal("", table.concat(problems, "; "))
+          end)
         end
       end)
-      for _, name in ipairs(NAMES) do
-        it(name, function()
-          local problems = outcomes[level .. " " .. name]
-          assert.is_truthy(problems, "no outcome")
-          assert.are.equal("", table.concat(problems, "; "))
-        end)
-      end
+    end
+    it("leaves no attack process and the repository unchanged", function()
+      local survivors = wb.capture("ps -eo comm= | grep -c '^drip-attack' || true"):match("%d+")
+      assert.are.equal(0, tonumber(survivors))
+      assert.are.equal(before, attacks.repository_fingerprint())
     end)
-  end
-  it("leaves no attack process and the repository unchanged", function()
-    local survivors = wb.capture("ps -eo comm= | grep -c '^drip-attack' || true"):match("%d+")
-    assert.are.equal(0, tonumber(survivors))
-    assert.are.equal(before, attacks.repository_fingerprint())
   end)
-end)
+end
