@@ -19,6 +19,7 @@
 --                                                gradebook import (--ids FILE names the students)
 --   failures.txt                                 the checks most often failed
 --   similarity/                                  the pairs most alike (grader/similarity.lua)
+--   index.html                                   the dashboard of all of it (grader/dashboard.lua)
 -- Before the batch, the reference solution is graded once: it must score
 -- full marks (else the fixtures are wrong) and it measures the speed baseline
 -- (--skip-reference leaves that out, for verify.lua, which grades it anyway).
@@ -69,6 +70,7 @@ end
 -- collided with bob's messages file (whichever of the two came second was not graded).
 local function reserved(name)
   return name == "jobs" or name == "scores.csv" or name == "grades.csv" or name == "failures.txt" or name == "similarity"
+    or name == "index.html"
     or name:match("%.err$") ~= nil
 end
 
@@ -332,6 +334,9 @@ end
 function M.summarise(out, subs, notes, ids)
   notes = notes or {}
   local rows, failed, seen, group_list = {}, {}, {}, {}
+  -- For the dashboard, over the submissions that built: each check's passes, the checks'
+  -- outcomes, and the first differences (check and key) by how many submissions show them.
+  local checks, check_list, outcomes, differences = {}, {}, {}, {}
   for _, name in ipairs(subs) do
     local text = wb.read_file(out .. "/" .. name .. "/results.json")
     local result = text and json.decode(text)
@@ -355,6 +360,22 @@ function M.summarise(out, subs, notes, ids)
       for _, t in ipairs(result.tests) do
         if t.score < t.max_score and built then
           failed[t.name] = (failed[t.name] or 0) + 1
+        end
+        if built then
+          local c = checks[t.name]
+          if not c then
+            c = { name = t.name, passed = 0, total = 0 }
+            checks[t.name], check_list[#check_list + 1] = c, c
+          end
+          c.total, c.passed = c.total + 1, c.passed + (t.score >= t.max_score - 1e-9 and 1 or 0)
+          local outcome = type(t.extra_data) == "table" and t.extra_data.outcome or t.status
+          outcomes[outcome] = (outcomes[outcome] or 0) + 1
+          local key = tostring(t.output or ""):match("\nfirst difference at (.-):\n")
+          if key then
+            local id = t.name .. "\0" .. key
+            differences[id] = differences[id] or { check = t.name, key = key, n = 0 }
+            differences[id].n = differences[id].n + 1
+          end
         end
       end
       local why = { notes[name] }
@@ -412,7 +433,20 @@ function M.summarise(out, subs, notes, ids)
     lines[#lines + 1] = string.format("%5d  %s", r.n, r.title)
   end
   wb.write_file(out .. "/failures.txt", table.concat(lines, "\n") .. "\n")
-  return rows, lines
+  local stats = { rows = rows, checks = check_list, outcomes = {}, differences = {} }
+  for name, n in pairs(outcomes) do
+    stats.outcomes[#stats.outcomes + 1] = { name = name, n = n }
+  end
+  stats.outcomes[#stats.outcomes + 1] = { name = "(submissions not built or not graded)", n = #rows - built }
+  for _, d in pairs(differences) do
+    stats.differences[#stats.differences + 1] = d
+  end
+  local function by_count(a, b)
+    return a.n > b.n or (a.n == b.n and (a.name or a.check .. a.key) < (b.name or b.check .. b.key))
+  end
+  table.sort(stats.outcomes, by_count)
+  table.sort(stats.differences, by_count)
+  return rows, lines, stats
 end
 
 local function main(argv)
@@ -437,7 +471,7 @@ local function main(argv)
   local out = opts.out
   for _, id in ipairs(ids) do
     opts.chapter, opts.out = id, #ids > 1 and (out .. "/" .. id) or out
-    local rows, failures = M.run(opts)
+    local rows, failures, stats = M.run(opts)
     local graded = 0
     for _, row in ipairs(rows) do
       if row.score then
@@ -445,7 +479,10 @@ local function main(argv)
       end
     end
     print(table.concat(failures, "\n"))
-    print(table.concat(require("grader.similarity").section(opts.dir, id, opts.out .. "/similarity", opts.base), "\n"))
+    local similar = require("grader.similarity").section(opts.dir, id, opts.out .. "/similarity", opts.base)
+    print(table.concat(similar, "\n"))
+    stats.chapter, stats.similarity = id, similar
+    require("grader.dashboard").write(opts.out, stats)
     print(string.format("chapter %s: graded %d of %d submissions; scores: %s/scores.csv", id, graded, #rows,
       opts.out))
   end

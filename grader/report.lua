@@ -111,13 +111,16 @@ local function details(check, ex)
 end
 
 -- The checks of a result as the platforms list them: name, score, max (0 for a skipped
--- check), passed, verdict and details (lines). Every results file is made from this list.
+-- check), passed, outcome (passed, skipped, wrong answers, or the run's kind: crash, timeout,
+-- sanitizer, leak, slow, ...), verdict and details (lines). Every results file is made from this list.
 function M.checks(result)
   local list = {}
   for i, check in ipairs(result.checks) do
-    list[i] = { name = check.title, score = check.score, max = check.skipped and 0 or check.points,
-      passed = (check.skipped or check.score >= check.points) and true or false, verdict = verdict(check),
-      details = details(check, result.exercise), tags = { check.func, check.group } }
+    local passed = (check.skipped or check.score >= check.points) and true or false
+    list[i] = { name = check.title, score = check.score, max = check.skipped and 0 or check.points, passed = passed,
+      outcome = check.skipped and "skipped" or passed and "passed" or check.class == "ok" and "wrong answers"
+        or tostring(check.class), verdict = verdict(check), details = details(check, result.exercise),
+      tags = { check.func, check.group } }
   end
   return list
 end
@@ -174,6 +177,7 @@ function M.gradescope(result, text)
       output_format = "text",
       tags = c.tags,
       visibility = "visible",
+      extra_data = { outcome = c.outcome },
     }
   end
   local results = M.results(result.score, text, tests)

@@ -459,6 +459,11 @@ describe("the grader", function()
         .. "sim_c is missing", 1, true), stdout)
       assert.are.equal(has_sim, wb.exists(ROOT .. "/csv-injection-out/similarity/similarity.txt"))
     end)
+    it("the batch writes its dashboard, every student text in it escaped", function()
+      local html = wb.read_file(ROOT .. "/csv-injection-out/index.html") or ""
+      assert.is_truthy(html:find("<svg", 1, true) and html:find("\\x1b]0;owned\\x07bell", 1, true), html:sub(1, 300))
+      assert.is_falsy(html:find("[%z\1-\9\11-\31\127]"), "a control byte")
+    end)
     for _, start in ipairs({ "=2+5", "+x", "-y", "@z" }) do
       it("a folder named " .. start .. " starts its row with '" .. start:sub(1, 1), function()
         assert.is_truthy(csv:find("\n'" .. start .. ",", 1, true), csv)
@@ -779,6 +784,53 @@ describe("the grader", function()
           and t.output:match("at place %d+ of the array")) ~= nil
       end
       assert.is_true(found)
+    end)
+    -- The batch's dashboard in headless Chromium (vm/prof/tests/headless.sh, as the flame graph
+    -- and the book are checked): a check page loads it in a frame and compares what it shows
+    -- with scores.csv.
+    it("writes a dashboard that renders without scripts and shows scores.csv's numbers", function()
+      local out = ROOT .. "/verify/graded"
+      local scores, graded = {}, 0
+      for line in (wb.read_file(out .. "/scores.csv") or ""):gmatch("\n([^\n]+)") do
+        local name, score = line:match("^([^,]+),([^,]*),")
+        scores[#scores + 1] = string.format("%q: %q", name, score)
+        graded = graded + (score ~= "" and 1 or 0)
+      end
+      if not select(2, wb.capture("command -v chromium || command -v chromium-browser")) then
+        pending("SKIPPED: the dashboard check needs chromium")
+        return
+      end
+      wb.write_file(out .. "/check.html", [[<!DOCTYPE html><html><head><meta charset="utf-8"></head><body>
+<iframe id="page" width="1100" height="900"></iframe><pre id="result">not run</pre><script>
+var SCORES = {]] .. table.concat(scores, ", ") .. "}, GRADED = " .. graded .. [[, lines = [], bad = 0;
+function check(ok, what) { lines.push((ok ? "ok " : "not ok ") + what); if (!ok) bad++; }
+var frame = document.getElementById("page");
+frame.onload = function () {
+  var d = frame.contentDocument, i;
+  check(d.querySelectorAll("script, link, img, iframe, object, embed").length === 0,
+        "no script and nothing to load: the page reads the same with scripts disabled, and no load can fail");
+  var svg = d.querySelector("svg"), box = svg && svg.getBoundingClientRect();
+  check(box && box.width > 0 && box.height > 0, "the histogram renders");
+  var bars = d.querySelectorAll("svg rect.bar"), sum = 0;
+  for (i = 0; i < bars.length; i++) sum += Number(bars[i].getAttribute("data-count"));
+  check(bars.length === 10 && sum === GRADED, "the histogram counts " + sum + " graded submissions, scores.csv " + GRADED);
+  var rows = d.querySelectorAll("table.submissions tr"), seen = 0;
+  for (i = 1; i < rows.length; i++) {
+    var name = rows[i].querySelector(".name").textContent, score = rows[i].querySelector(".score").textContent;
+    check(SCORES[name] === score, name + " scores " + score + " as in scores.csv (" + SCORES[name] + ")");
+    seen++;
+  }
+  check(seen === Object.keys(SCORES).length, seen + " submissions, a row per row of scores.csv");
+  check(d.querySelectorAll("table.checks tr").length > 1 && d.querySelectorAll("table.outcomes tr").length > 2
+        && d.querySelectorAll("table.differences tr").length > 1, "pass rates, outcomes and first differences shown");
+  document.getElementById("result").textContent = lines.join("\n") + "\nRESULT: " + (bad ? "FAILED" : "PASSED");
+};
+frame.src = "index.html";
+</script></body></html>
+]])
+      local code, stdout = run("bash -c " .. wb.quote('. vm/prof/tests/headless.sh && headless_check "$(headless_browser)" '
+        .. '"file://$0/check.html" "$0" "" "grader: dashboard check"') .. " " .. wb.quote(wb.realpath(out)))
+      assert.is_truthy(code == 0, stdout .. (wb.read_file(out .. "/result.txt") or ""))
     end)
     it("reports an endless loop as 'timed out after 2 s'", function()
       local h = decode(ROOT .. "/verify/graded/165-mutant-hangs_on_empty_needle/results.json") or {}
