@@ -445,7 +445,8 @@ describe("the grader", function()
       wb.write_file(subs .. "/nested/a\27[2J\7/profile.c", "this is not C\n")
       wb.write_file(subs .. "/nested/b/profile.c", "this is not C\n")
       local out = ROOT .. "/csv-injection-out"
-      code, stdout, stderr = run(string.format("GRADE_NO_SPEED=1 %s grader/batch.lua %s --skip-reference --out %s --seed %d",
+      -- --force: an earlier run's results in the same folder, graded by the same grader, would be kept.
+      code, stdout, stderr = run(string.format("GRADE_NO_SPEED=1 %s grader/batch.lua %s --skip-reference --force --out %s --seed %d",
         LUA, wb.quote(subs), wb.quote(out), SEED))
       csv = wb.read_file(out .. "/scores.csv") or ""
     end)
@@ -488,7 +489,7 @@ describe("the grader", function()
       wb.mkdir_p(subs .. "/y")
       -- script(1) (util-linux, in every Debian) runs the batch on a pseudo-terminal.
       local _, tty = run(string.format("GRADE_NO_SPEED=1 script -qfec %s /dev/null", wb.quote(string.format(
-        "%s grader/batch.lua %s --skip-reference --out %s --seed %d", LUA, subs, subs .. "-out", SEED))))
+        "%s grader/batch.lua %s --skip-reference --force --out %s --seed %d", LUA, subs, subs .. "-out", SEED))))
       assert.is_truthy(tty:find("\r\27%[K%[1/2%] [xy]: [^\r\n]*\r\27%[K%[2/2%] [xy]: [^\r\n]*elapsed%)\r?\n"), tty)
     end)
     it("grades.csv, for an LMS: student, points, max_points, formulas neutralised, a row per folder", function()
