@@ -52,9 +52,11 @@ SETUP_FOR_profile  := $(SETUP_FOR_exercise) valgrind
 SETUP_FOR_bench    := $(SETUP_FOR_profile) luajit time
 SETUP_FOR_book     := $(SETUP_FOR_exercise) pandoc libjs-lunr
 SETUP_FOR_grade    := $(SETUP_FOR_profile) lua-dkjson bubblewrap procps zip unzip
-# similarity-tester (sim_c) only for make student-edition's check: Debian 13 has no such
-# package, so nothing else may need it (make test's edition suite skips without it).
-SETUP_FOR_edition  := $(SETUP_FOR_grade) similarity-tester
+# similarity-tester (sim_c) only for make similarity and make student-edition's check: Debian
+# 13 has no such package, so nothing else may need it (a batch's similarity section says it is
+# missing; make test's edition suite and similarity tests skip without it).
+SETUP_FOR_similarity := $(SETUP_FOR_grade) similarity-tester
+SETUP_FOR_edition  := $(SETUP_FOR_similarity)
 SETUP_FOR_test     := $(sort $(SETUP_FOR_watch) $(SETUP_FOR_bench) $(SETUP_FOR_book) $(SETUP_FOR_grade) \
                         lua-busted libxml2-utils)
 # make test-fresh-machine (root only): the edition it copies into bare systems, busted to run
@@ -108,7 +110,7 @@ include $(wildcard vm/vm.mk vm/prof/prof.mk exercises/exercises.mk grader/grader
 
 # The instructor's targets need grader/ or solutions/, which the student edition leaves out:
 # there each refuses in one line before anything is built (make exercise-N SOLUTION=1 too).
-INSTRUCTOR_ONLY := grade expected fixtures verify-fixtures gradescope student-edition test-fresh-machine
+INSTRUCTOR_ONLY := grade similarity expected fixtures verify-fixtures gradescope prairielearn student-edition test-fresh-machine
 NOT_IN_EDITION   = $(error make $(1): only in the instructor's workbook (the student edition has no grader/ or solutions/))
 ifeq ($(wildcard grader/grader.mk),)
 $(foreach goal,$(filter $(INSTRUCTOR_ONLY),$(MAKECMDGOALS)),$(call NOT_IN_EDITION,$(goal)))

@@ -1,7 +1,8 @@
 -- attacks.lua: grades a chapter's attack suite (grader/NNN/attacks/) and checks that every
 -- attack came to its designed outcome (grader/N/attacks/attacks.lua says what each is).
 --
--- Used by the grader's tests, once per isolation level, and by the Gradescope emulation.
+-- Used by the grader's tests, once per isolation level, and by the Gradescope and PrairieLearn
+-- emulations.
 -- The attacks are graded as a batch through batch.lua, exactly as an instructor grades
 -- submissions; the checks then look at what the batch wrote and at the machine:
 --   * each attack's results.json: score, build line, statuses, families, speed;
@@ -259,14 +260,41 @@ local function after_grading(problems, path, first, result, secrets)
   end
 end
 
--- Emulates Gradescope for each attack (and the reference and the stubs): the zip unpacked
--- into a folder bind-mounted on /autograder in a private mount namespace (root only), the
--- attack's file in /autograder/submission, run_autograder as Gradescope runs it; the attacks
--- on the speed check with it, on a speed input of opts.speed_lines stacks (default: the
--- rubric's). opts: chapter (id), level, out, zip, names (attacks to run, each after any it is
--- compared with), speed_lines. Returns a list of { name, problems }.
-function M.gradescope(opts)
+-- PrairieLearn's results as the judge reads Gradescope's (points are the score), and what
+-- only PrairieLearn's format must hold: a score from 0 to 1 that is points over max_points,
+-- gradable a boolean.
+local function from_prairielearn(result, problems)
+  if type(result) ~= "table" then
+    return result
+  end
+  if type(result.gradable) ~= "boolean" or type(result.score) ~= "number" or result.score < 0 or result.score > 1 then
+    problems[#problems + 1] = "PrairieLearn's results need gradable (boolean) and score (0 to 1)"
+  elseif (result.max_points or 0) > 0 and math.abs(result.score * result.max_points - result.points) > 1e-6 then
+    problems[#problems + 1] = "score is not points / max_points"
+  end
+  local tests = {}
+  for i, t in ipairs(result.tests or {}) do
+    tests[i] = { name = t.name, score = t.points, max_score = t.max_points, output = (t.message or "") .. "\n" .. (t.output or "") }
+  end
+  return { score = result.points, output = result.output, extra_data = { max_score = result.max_points }, tests = tests }
+end
+
+-- Emulates a platform (grader/gradescope.lua's PLATFORMS: gradescope, prairielearn) for each
+-- attack (and the reference and the stubs): the platform's tree in a folder bind-mounted on its
+-- root (/autograder, /grade) in a private mount namespace (root only), the attack's file where
+-- the platform puts the student's, its entrypoint run as the platform runs it.
+-- opts: chapter (id), level, out, platform, tree (the zip, or the folder made by make
+-- prairielearn), names (attacks to run, each after any it is compared with), speed_lines (the
+-- attacks on the speed check are graded with it, on a speed input of that many stacks; default:
+-- the rubric's). Returns a list of { name, problems }.
+function M.platform(opts)
+  local layout = require("grader.gradescope").PLATFORMS[opts.platform]
   local chapter = engine.load_chapter(opts.chapter)
+  local function place(key)
+    return (layout[key]:gsub("CHAPTER", chapter.id))
+  end
+  local mount = place("PRIVATE"):match("^%S+")
+  local source, results, submission = place("SOURCE"), place("RESULTS"), place("SUBMISSION")
   local file = chapter.exercise.student_files[1]
   local dir = wb.realpath("grader/" .. chapter.id .. "/attacks")
   local attacks = assert(wb.load_data(dir .. "/attacks.lua"))
@@ -277,46 +305,59 @@ function M.gradescope(opts)
   by_name.reference = { name = "reference", kind = "copy", from = chapter.exercise.solution .. "/" .. file,
     score = "full" }
   by_name.stubs = { name = "stubs", kind = "copy", from = chapter.exercise.dir .. "/" .. file, score = 0 }
-  local root = opts.out .. "/autograder"
+  local root = opts.out .. mount
+  local function inside(path)
+    return root .. path:sub(#mount + 1)
+  end
   wb.rm_rf(root)
-  wb.mkdir_p(root .. "/source")
-  wb.run("unzip -q " .. wb.quote(opts.zip) .. " -d " .. wb.quote(root .. "/source"))
-  -- Gradescope runs /autograder/run_autograder, a copy of the zip's.
-  wb.copy(root .. "/source/run_autograder", root .. "/run_autograder")
+  wb.mkdir_p(inside(source))
+  if opts.tree:match("%.zip$") then
+    wb.run("unzip -q " .. wb.quote(opts.tree) .. " -d " .. wb.quote(inside(source)))
+  else
+    wb.run("cp -a " .. wb.quote(opts.tree) .. "/. " .. wb.quote(inside(source)))
+  end
+  -- Gradescope runs /autograder/run_autograder, a copy of the zip's; PrairieLearn the one in place.
+  local entry = layout.zip and mount .. "/" .. layout.ENTRY or source .. "/" .. layout.ENTRY
+  wb.copy(inside(source) .. "/" .. layout.ENTRY, inside(entry))
   root = wb.realpath(root)
   local secret = new_secret()
   local secrets = secret_lines(chapter)
   secrets[#secrets + 1] = secret
-  local made_mountpoint = not wb.is_dir("/autograder") and wb.run("mkdir /autograder")
+  local made_mountpoint = not wb.is_dir(mount) and wb.run("mkdir " .. mount)
   local outcomes, graded = {}, {}
   for _, name in ipairs(opts.names) do
     local attack = assert(by_name[name], "no attack " .. name)
-    wb.rm_rf(root .. "/submission")
-    wb.rm_rf(root .. "/results")
-    wb.mkdir_p(root .. "/submission/nested")
-    write_submission(chapter, dir, attack, root .. "/submission/nested/" .. file, "/autograder/source",
-      "/autograder/results", "/autograder/source/grader/" .. chapter.id .. "/fixtures")
+    wb.rm_rf(inside(submission))
+    wb.rm_rf(inside(results))
+    local nested = inside(submission) .. (layout.zip and "/nested" or "")
+    wb.mkdir_p(nested)
+    write_submission(chapter, dir, attack, nested .. "/" .. file, source, results,
+      source .. "/grader/" .. chapter.id .. "/fixtures")
     local log = opts.out .. "/" .. name .. ".log"
     local speed = attack.with_speed and (opts.speed_lines and "SPEED_LINES=" .. opts.speed_lines .. " " or "")
       or "GRADE_NO_SPEED=1 "
     wb.run(string.format("GRADE_ISOLATION=%s %sGRADE_TEST_SECRET=%s unshare -m --propagation private "
-      .. "sh -c 'mount --bind %s /autograder && exec bash /autograder/run_autograder' > %s 2>&1", opts.level, speed,
-      secret, wb.quote(root), wb.quote(log)))
-    local path = root .. "/results/results.json"
+      .. "sh -c 'mount --bind %s %s && exec bash %s' > %s 2>&1", opts.level, speed, secret, wb.quote(root), mount,
+      entry, wb.quote(log)))
+    local path = inside(results) .. "/results.json"
     local first = wb.read_file(path) or ""
     local result = json.decode(first ~= "" and first or "null")
-    local text = type(result) == "table" and result.output or ""
-    graded[name] = result
-    local problems = judge(at_level(attack, opts.level), result, text, graded)
+    local problems = {}
+    local seen = layout.zip and result or from_prairielearn(result, problems)
+    local text = type(seen) == "table" and seen.output or ""
+    graded[name] = seen
+    for _, problem in ipairs(judge(at_level(attack, opts.level), seen, text, graded)) do
+      problems[#problems + 1] = problem
+    end
     wb.run("sleep 1")
     after_grading(problems, path, first, result, secrets)
-    if not wb.capture("stat -c %a " .. wb.quote(root .. "/source")):match("^700") then
-      problems[#problems + 1] = "/autograder/source is not private to root while grading"
+    if not wb.capture("stat -c %a " .. wb.quote(inside(source))):match("^700") then
+      problems[#problems + 1] = source .. " is not private to root while grading"
     end
     outcomes[#outcomes + 1] = { name = name, problems = problems }
   end
   if made_mountpoint then
-    wb.run("rmdir /autograder")
+    wb.run("rmdir " .. mount)
   end
   return outcomes
 end

@@ -15,7 +15,11 @@
 -- (with several chapters and no CHAPTER=N, a batch each, in OUT/CHAPTER/)
 --   NAME.err                                     when a submission could not be graded
 --   scores.csv                                   one row per submission
+--   grades.csv                                   student, points, max_points: for an LMS's
+--                                                gradebook import (--ids FILE names the students)
 --   failures.txt                                 the checks most often failed
+--   similarity/                                  the pairs most alike (grader/similarity.lua)
+--   index.html                                   the dashboard of all of it (grader/dashboard.lua)
 -- Before the batch, the reference solution is graded once: it must score
 -- full marks (else the fixtures are wrong) and it measures the speed baseline
 -- (--skip-reference leaves that out, for verify.lua, which grades it anyway).
@@ -41,7 +45,7 @@ local M = {}
 -- left packed). Paths are NUL-separated all the way: a student's folder may be named
 -- "x<newline>./solutions/N", and one path per line would then sort the reference's
 -- file first.
-local function locate(folder, file)
+function M.locate(folder, file)
   local found = wb.capture("find " .. wb.quote(folder) .. " -maxdepth 4 -type f -name " .. wb.quote(file)
     .. " -print0 2>/dev/null | LC_ALL=C sort -z")
   local paths = {}
@@ -65,7 +69,9 @@ end
 -- folder named scores.csv made the summary fail for everyone, and one named bob.err
 -- collided with bob's messages file (whichever of the two came second was not graded).
 local function reserved(name)
-  return name == "jobs" or name == "scores.csv" or name == "failures.txt" or name:match("%.err$") ~= nil
+  return name == "jobs" or name == "scores.csv" or name == "grades.csv" or name == "failures.txt" or name == "similarity"
+    or name == "index.html"
+    or name:match("%.err$") ~= nil
 end
 
 -- One field of scores.csv. Names and messages in it are the students' (folder names, the
@@ -90,9 +96,9 @@ local function csv_field(s)
   return s
 end
 
--- Grades every submission; returns the list of rows (name, score, max, error).
-function M.run(opts)
-  local dir = opts.dir:gsub("/+$", "")
+-- The entries of a SUBMISSIONS folder: its names (dot-files left out, sorted), and which of
+-- them are symbolic links or loose files (both listed, neither graded).
+function M.list(dir)
   local names = wb.list_dir(dir)
   if not names then
     error({ message = "SUBMISSIONS folder " .. dir .. " does not exist" }, 0)
@@ -112,6 +118,14 @@ function M.run(opts)
   if #subs == 0 then
     error({ message = "SUBMISSIONS folder " .. dir .. " has no sub-folder (one folder per submission)" }, 0)
   end
+  return subs, linked, loose
+end
+
+-- Grades every submission; returns the list of rows (name, score, max, error).
+function M.run(opts)
+  local dir = opts.dir:gsub("/+$", "")
+  local subs, linked, loose = M.list(dir)
+  local ids = opts.ids and M.read_ids(opts.ids) -- a bad file stops the batch before it grades
   engine.require_tools()
   -- One isolation level for the whole batch, chosen once: at the user level the
   -- submissions must be as private as the repository.
@@ -137,7 +151,7 @@ function M.run(opts)
   local folders, notes, keys = {}, {}, {}
   for _, name in ipairs(subs) do
     if not (loose[name] or linked[name] or reserved(name)) then
-      folders[name], notes[name] = locate(dir .. "/" .. name, student_file)
+      folders[name], notes[name] = M.locate(dir .. "/" .. name, student_file)
     end
   end
   local stamp = M.stamp(chapter, seed, extra)
@@ -204,7 +218,7 @@ echo "$index"]], out, lua, id, out, out, seed, extra, out, out, out)
     wb.quote(script)))
   M.follow(pipe, out, queued)
   pipe:close()
-  return M.summarise(out, subs, notes)
+  return M.summarise(out, subs, notes, ids)
 end
 
 -- The hash of what every grade of the batch depends on besides the submission's own files.
@@ -289,12 +303,40 @@ function M.follow(pipe, out, names)
   end
 end
 
--- Reads every results.json and writes scores.csv and failures.txt. notes[name]: what the
+-- The mapping file of --ids (LMS_IDS=file): one line per submission, "FOLDER,IDENTIFIER" (or
+-- a TAB between), the identifier the LMS knows the student by (a login, an email, an SIS id).
+-- Returns identifier by folder name; a line without both, or a folder twice, is an error
+-- naming the file and the line.
+function M.read_ids(path)
+  local text = wb.read_file(path)
+  if not text then
+    error({ message = "LMS_IDS file " .. path .. " cannot be read" }, 0)
+  end
+  local ids = {}
+  for number, line in ipairs(wb.split_lines(text)) do
+    line = line:gsub("\r$", "")
+    local folder, id = line:match("^([^,\t]+)[,\t]%s*([^,\t]-)%s*$")
+    if line:find("%S") and not (folder and id ~= "") then
+      error({ message = string.format("%s:%d: expected FOLDER,IDENTIFIER, got %s", path, number,
+        wb.escape(wb.shorten(line, report.QUOTE))) }, 0)
+    elseif folder and ids[folder] then
+      error({ message = string.format("%s:%d: %s is named twice", path, number, wb.escape(wb.shorten(folder, report.QUOTE))) }, 0)
+    elseif folder then
+      ids[folder] = id
+    end
+  end
+  return ids
+end
+
+-- Reads every results.json and writes scores.csv, grades.csv and failures.txt. notes[name]: what the
 -- search for the student's file found worth saying (the error column says it, with why a
 -- build failed: a 0 with an empty error column is a 0 for the answers).
-function M.summarise(out, subs, notes)
+function M.summarise(out, subs, notes, ids)
   notes = notes or {}
   local rows, failed, seen, group_list = {}, {}, {}, {}
+  -- For the dashboard, over the submissions that built: each check's passes, the checks'
+  -- outcomes, and the first differences (check and key) by how many submissions show them.
+  local checks, check_list, outcomes, differences = {}, {}, {}, {}
   for _, name in ipairs(subs) do
     local text = wb.read_file(out .. "/" .. name .. "/results.json")
     local result = text and json.decode(text)
@@ -319,6 +361,22 @@ function M.summarise(out, subs, notes)
         if t.score < t.max_score and built then
           failed[t.name] = (failed[t.name] or 0) + 1
         end
+        if built then
+          local c = checks[t.name]
+          if not c then
+            c = { name = t.name, passed = 0, total = 0 }
+            checks[t.name], check_list[#check_list + 1] = c, c
+          end
+          c.total, c.passed = c.total + 1, c.passed + (t.score >= t.max_score - 1e-9 and 1 or 0)
+          local outcome = type(t.extra_data) == "table" and t.extra_data.outcome or t.status
+          outcomes[outcome] = (outcomes[outcome] or 0) + 1
+          local key = tostring(t.output or ""):match("\nfirst difference at (.-):\n")
+          if key then
+            local id = t.name .. "\0" .. key
+            differences[id] = differences[id] or { check = t.name, key = key, n = 0 }
+            differences[id].n = differences[id].n + 1
+          end
+        end
       end
       local why = { notes[name] }
       if data.build_error and not (notes[name] or ""):match("^no ") then
@@ -342,6 +400,18 @@ function M.summarise(out, subs, notes)
     csv[#csv + 1] = table.concat(fields, ",")
   end
   wb.write_file(out .. "/scores.csv", table.concat(csv, "\n") .. "\n")
+  -- For the LMS: a submission not graded has no points (an import leaves its grade alone).
+  local grades, unmapped = { "student,points,max_points" }, 0
+  for _, row in ipairs(rows) do
+    unmapped = unmapped + ((ids and not ids[row.name]) and 1 or 0)
+    grades[#grades + 1] = table.concat({ csv_field(ids and ids[row.name] or row.name),
+      row.score and wb.format_number(row.score) or "", row.max and wb.format_number(row.max) or "" }, ",")
+  end
+  wb.write_file(out .. "/grades.csv", table.concat(grades, "\n") .. "\n")
+  if unmapped > 0 then
+    io.stderr:write(string.format("warning: %d submission folders are not in the LMS_IDS file; grades.csv names "
+      .. "them by their folder\n", unmapped))
+  end
 
   local ranking = {}
   for title, n in pairs(failed) do
@@ -363,7 +433,20 @@ function M.summarise(out, subs, notes)
     lines[#lines + 1] = string.format("%5d  %s", r.n, r.title)
   end
   wb.write_file(out .. "/failures.txt", table.concat(lines, "\n") .. "\n")
-  return rows, lines
+  local stats = { rows = rows, checks = check_list, outcomes = {}, differences = {} }
+  for name, n in pairs(outcomes) do
+    stats.outcomes[#stats.outcomes + 1] = { name = name, n = n }
+  end
+  stats.outcomes[#stats.outcomes + 1] = { name = "(submissions not built or not graded)", n = #rows - built }
+  for _, d in pairs(differences) do
+    stats.differences[#stats.differences + 1] = d
+  end
+  local function by_count(a, b)
+    return a.n > b.n or (a.n == b.n and (a.name or a.check .. a.key) < (b.name or b.check .. b.key))
+  end
+  table.sort(stats.outcomes, by_count)
+  table.sort(stats.differences, by_count)
+  return rows, lines, stats
 end
 
 local function main(argv)
@@ -376,16 +459,19 @@ local function main(argv)
   parser:option("--jobs", "submissions at once (default: one per core)"):convert(wb.to_integer)
   parser:flag("--skip-reference", "do not grade the reference first")
   parser:flag("--force", "grade every submission again (default: FORCE=1), keeping no earlier result")
+  parser:option("--ids", "the LMS's student identifiers: a file of FOLDER,IDENTIFIER lines (default: LMS_IDS)")
+  parser:option("--base", "past submissions: base code for the similarity section, like the stub")
   parser:option("--chapter", "this chapter only (default: CHAPTER, else each chapter on its own)")
   local opts = wb.parse(parser, argv)
   opts.seed_given = opts.seed ~= nil or (os.getenv("SEED") or "") ~= ""
   opts.force = opts.force or os.getenv("FORCE") == "1"
+  opts.ids = opts.ids or ((os.getenv("LMS_IDS") or "") ~= "" and os.getenv("LMS_IDS") or nil)
   opts = engine.seed_and_lines(opts)
   local ids = engine.chosen(opts.chapter)
   local out = opts.out
   for _, id in ipairs(ids) do
     opts.chapter, opts.out = id, #ids > 1 and (out .. "/" .. id) or out
-    local rows, failures = M.run(opts)
+    local rows, failures, stats = M.run(opts)
     local graded = 0
     for _, row in ipairs(rows) do
       if row.score then
@@ -393,12 +479,18 @@ local function main(argv)
       end
     end
     print(table.concat(failures, "\n"))
+    local similar = require("grader.similarity").section(opts.dir, id, opts.out .. "/similarity", opts.base)
+    print(table.concat(similar, "\n"))
+    stats.chapter, stats.similarity = id, similar
+    require("grader.dashboard").write(opts.out, stats)
     print(string.format("chapter %s: graded %d of %d submissions; scores: %s/scores.csv", id, graded, #rows,
       opts.out))
   end
 end
 
-if arg and arg[0] and arg[0]:match("batch%.lua$") then
+-- Run as a script, not required: grader/similarity.lua requires this file while the batch runs
+-- (arg[0] is still batch.lua then, and `...` is the module's name).
+if arg and arg[0] and arg[0]:match("batch%.lua$") and (...) ~= "grader.batch" then
   wb.exit_with("make grade: could not grade", main, arg)
 end
 

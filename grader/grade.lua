@@ -6,7 +6,8 @@
 --
 -- Grades each chapter on its own (--chapter, CHAPTER=N: that one; with --submission, the
 -- chapters whose files the folder holds), prints the report, and writes it to
--- OUT/N/report.txt and Gradescope's results to OUT/N/results.json, one per chapter graded
+-- OUT/N/report.txt, Gradescope's results to OUT/N/results.json and PrairieLearn's to
+-- OUT/N/prairielearn.json, one per chapter graded
 -- (and, when one chapter was graded, to --json too: default build/grade/results.json). The
 -- submission folder holds the student's files (default: the chapter's exercises folder). SEED=n or --seed
 -- repeats a run's randomised checks; without it a fresh seed is printed.
@@ -95,6 +96,7 @@ local function main(argv)
     local results = report.gradescope(result, text)
     results.extra_data.grade_key = opts.key
     report.write_json(out .. "/results.json", results)
+    report.write_json(out .. "/prairielearn.json", report.prairielearn(result, text))
     written[#written + 1] = out .. "/results.json"
     if #chapters == 1 then
       report.write_json(opts.json, results)

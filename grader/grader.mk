@@ -7,11 +7,13 @@
 #
 #   make grade [SUBMISSION=dir] [SEED=n]    one submission (default exercises/N)
 #   make grade SUBMISSIONS=dir/             every folder in dir/, in parallel
+#   make similarity SUBMISSIONS=dir/        the pairs of dir/ most alike (BASE=dir: past ones)
 #   make expected [FIXTURES=dir]            the reference's answers: public cases, fixtures
 #                                           (FIXTURES=dir: that folder's alone)
 #   make fixtures                           regenerate the fixtures, then expected
 #   make verify-fixtures                    reference full, stubs zero, mutants lose points
 #   make gradescope                         build/gradescope/N/autograder.zip
+#   make prairielearn                       build/prairielearn/N/serverFilesCourse/drip-N/
 #   make test-slow                          the long tests (busy batch, Gradescope emulation)
 
 GRADE_SANDBOX := $(BUILD)/harness/sandbox
@@ -24,23 +26,30 @@ GRADE_CHAPTER  = $(if $(CHAPTER),--chapter $(CHAPTER))
 GRADE_SPEC    := grader/tests/grader_spec.lua
 
 HELP += "grade            grade exercises/N, each chapter on its own (CHAPTER=N, SUBMISSION=dir, SUBMISSIONS=dir/ for many, SEED=n, FIXTURES=dir)"
+HELP += "similarity       rank the pairs of SUBMISSIONS=dir/ by code similarity, base code (the stub; BASE=dir, past submissions) left out (build/grade/similarity/)"
 HELP += "expected         write the reference's answers: public cases and fixtures (CHAPTER=N; FIXTURES=dir: that folder's alone)"
 HELP += "fixtures         regenerate the callgrind fixtures with the installed valgrind"
 HELP += "verify-fixtures  check the fixtures separate right from wrong (reference, stubs, mutants)"
 HELP += "test-grader      the grader's own tests (in make test)"
 HELP += "test-grader-batch  the grader's scale test: BATCH_COPIES (20) copies graded with SUBMISSIONS, busy machine"
 HELP += "test-grader-gradescope  the attack suite through Gradescope's layout (root)"
+HELP += "test-grader-prairielearn  the attack suite through PrairieLearn's layout, /grade emulated (root)"
+HELP += "prairielearn     build PrairieLearn's external grader, one per chapter (build/prairielearn/N/serverFilesCourse/drip-N/, entrypoint run; CHAPTER=N, FIXTURES=dir)"
 HELP += "gradescope       build the Gradescope autograder zips, one per chapter (build/gradescope/N/autograder.zip; CHAPTER=N, FIXTURES=dir)"
 
-.PHONY: grade expected fixtures verify-fixtures gradescope gradescope-failed test-grader test-grader-batch \
-        test-grader-gradescope test-slow-grader test-toy
+.PHONY: grade similarity expected fixtures verify-fixtures gradescope prairielearn gradescope-failed test-grader test-grader-batch \
+        test-grader-gradescope test-grader-prairielearn test-slow-grader test-toy
 
 grade: $(GRADE_NEEDS)
 ifneq ($(strip $(SUBMISSIONS)),)
-	@$(GRADE_LUA) grader/batch.lua $(GRADE_CHAPTER) $(SUBMISSIONS)
+	@$(GRADE_LUA) grader/batch.lua $(GRADE_CHAPTER) $(if $(BASE),--base $(BASE)) $(SUBMISSIONS)
 else
 	@$(GRADE_LUA) grader/grade.lua $(GRADE_CHAPTER) $(if $(SUBMISSION),--submission $(SUBMISSION))
 endif
+
+similarity: setup-similarity
+	@$(if $(strip $(SUBMISSIONS)),,echo "make similarity: give SUBMISSIONS=dir/ (one folder per submission)"; exit 2;) \
+	  $(GRADE_LUA) grader/similarity.lua $(GRADE_CHAPTER) $(if $(BASE),--base $(BASE)) $(SUBMISSIONS)
 
 expected: $(GRADE_NEEDS)
 	@$(GRADE_LUA) grader/expected.lua $(GRADE_CHAPTER)
@@ -57,21 +66,26 @@ verify-fixtures: $(GRADE_NEEDS)
 gradescope: setup-grade
 	@$(GRADE_LUA) grader/gradescope.lua
 
-# Inside Gradescope, when make grade could not grade: a results.json saying why (run_autograder).
+prairielearn: setup-grade
+	@$(GRADE_LUA) grader/gradescope.lua --format prairielearn
+
+# Inside the container, when make grade could not grade: a results.json saying why (the
+# entrypoint, run_autograder or PrairieLearn's run; FORMAT=prairielearn for its format).
 gradescope-failed:
-	@$(GRADE_LUA) grader/gradescope.lua --failed $(ERR) $(OUT)
+	@$(GRADE_LUA) grader/gradescope.lua --failed $(ERR) $(OUT) $(if $(FORMAT),--format $(FORMAT))
 
 # The grader's tests are one busted spec (grader/tests/grader_spec.lua); the long ones are
 # tagged and left out of `make test`: #batch, SUBMISSIONS batches (a small one whose rows of
 # scores.csv explain themselves, and the scale test, BATCH_COPIES copies graded while busy
 # loops keep the machine loaded); #gradescope, the attack suite
 # through the Gradescope layout (run_autograder with /autograder emulated: root only);
+# #prairielearn, the same through PrairieLearn's (its run with /grade emulated: root only);
 # #userlevel, the attack suite at the user level (make test runs it at bubblewrap's).
-# make test-slow (.ci/run) runs the three, as the suite slow-grader.
+# make test-slow (.ci/run) runs the four, as the suite slow-grader.
 TEST_SUITES += grader
 test-grader: $(GRADE_NEEDS)
 	@mkdir -p $(TEST_RESULTS)
-	@bash vm/lib/busted.sh $(TEST_RESULTS)/grader.result --exclude-tags=batch,gradescope,userlevel $(GRADE_SPEC)
+	@bash vm/lib/busted.sh $(TEST_RESULTS)/grader.result --exclude-tags=batch,gradescope,prairielearn,userlevel $(GRADE_SPEC)
 
 # The engine on a second chapter: the toy chapter 999 (grader/tests/toy/, which never ships and
 # is in no list) copied into a scratch copy of the workbook, where every command runs on it.
@@ -81,7 +95,7 @@ test-toy: $(GRADE_NEEDS)
 	@mkdir -p $(TEST_RESULTS)
 	@bash vm/lib/busted.sh $(TEST_RESULTS)/toy.result grader/tests/toy_spec.lua
 
-test-grader-batch test-grader-gradescope test-grader-userlevel: test-grader-%: $(GRADE_NEEDS)
+test-grader-batch test-grader-gradescope test-grader-prairielearn test-grader-userlevel: test-grader-%: $(GRADE_NEEDS)
 	@mkdir -p $(TEST_RESULTS)
 	@bash vm/lib/busted.sh $(TEST_RESULTS)/grader-$*.result --tags=$* $(GRADE_SPEC)
 
@@ -89,4 +103,4 @@ TEST_SLOW_SUITES += slow-grader
 HELP += "test-slow-grader  the grader's long tests: the 20-copy batch, the Gradescope layout, the attacks at the user level"
 test-slow-grader: $(GRADE_NEEDS)
 	@mkdir -p $(TEST_RESULTS)
-	@bash vm/lib/busted.sh $(TEST_RESULTS)/slow-grader.result --tags=batch,gradescope,userlevel $(GRADE_SPEC)
+	@bash vm/lib/busted.sh $(TEST_RESULTS)/slow-grader.result --tags=batch,gradescope,prairielearn,userlevel $(GRADE_SPEC)

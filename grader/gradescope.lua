@@ -1,9 +1,12 @@
--- gradescope.lua: `make gradescope` builds build/gradescope/N/autograder.zip, one per chapter.
+-- gradescope.lua: `make gradescope` builds build/gradescope/N/autograder.zip, one per chapter,
+-- and `make prairielearn` the same grader for PrairieLearn's external grading.
 --
 --   make gradescope [CHAPTER=N]                       build the zips, one per chapter
 --                                                     (build/gradescope/N/autograder.zip)
---   make gradescope-failed ERR=FILE OUT=FILE          (inside Gradescope) write a results.json
---                                                     saying why grading could not run
+--   make prairielearn [CHAPTER=N]                     build/prairielearn/N/serverFilesCourse/drip-N/
+--   make gradescope-failed ERR=FILE OUT=FILE [FORMAT=prairielearn]
+--                                                     (inside the container) write a results
+--                                                     file saying why grading could not run
 --
 -- Gradescope unpacks the zip into /autograder/source, runs setup.sh once when
 -- the image is built, and run_autograder once per submission in a fresh
@@ -20,10 +23,18 @@
 -- read the reference or the answers. It then copies the student's files out of
 -- /autograder/submission (wherever they are nested; regular files only), runs `make grade`
 -- on them and puts build/grade/results.json where Gradescope reads it.
+--
+-- PrairieLearn's external grader is the same tree in a folder of the course's
+-- serverFilesCourse/ (PrairieLearn copies it to /grade/serverFilesCourse/drip-N), with `run` as
+-- the question's entrypoint: the student's files come in /grade/student, the results go to
+-- /grade/results/results.json (build/grade/run/N/prairielearn.json, made from the same result).
+-- setup.sh, beside it, installs the packages in the grading image (PrairieLearn runs no setup).
 
 local wb = require("vm.lib.workbook")
 local engine = require("grader.engine")
 local report = require("grader.report")
+
+local M = {}
 
 -- What a chapter's zip holds, besides the two scripts, the chapter's reference and its
 -- fixtures: files and whole folders, less EXCLUDED. CHAPTER in a path is the chapter's id.
@@ -33,40 +44,64 @@ local CONTENT = { "Makefile", "grader/grader.mk", "grader/engine.lua", "grader/g
 local EXCLUDED = { "^grader/%d+/fixtures/", "^grader/%d+/mutants/", "^grader/%d+/attacks/", "_spec%.lua$",
   "^exercises/harness/tests/", "^vm/prof/tests/", "^vm/prof/bench/", "%.md$" }
 
+-- The scripts, for a platform whose tree is at SOURCE: setup.sh installs the packages (make
+-- setup-grade, the workbook's own list); the entrypoint (ENTRY) grades one submission.
 local SETUP = [[#!/usr/bin/env bash
-# setup.sh: Gradescope runs this once, as root, when it builds the autograder image. The
-# packages are the workbook's own list for grading (make setup-grade), not a copy of it.
+# setup.sh: run once, as root, when the autograder image is built. The packages are the
+# workbook's own list for grading (make setup-grade), not a copy of it.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq make
-make -C /autograder/source setup-grade
+make -C @SOURCE@ setup-grade
 ]]
 
 local RUN = [[#!/usr/bin/env bash
-# run_autograder: Gradescope runs this once per submission, in a fresh container, as root.
+# @ENTRY@: @PLATFORM@ runs this once per submission, in a fresh container, as root.
 # It grades the student's files with `make grade` exactly as an instructor would locally.
 # Student code runs in this same container: where bubblewrap cannot give it namespaces of its
 # own, it runs under an unprivileged uid, so everything here is made private to root first.
-chmod 700 /autograder /autograder/source || exit 1
-cd /autograder/source || exit 1
-mkdir -p /autograder/results build
+chmod 700 @PRIVATE@ || exit 1
+cd @SOURCE@ || exit 1
+mkdir -p @RESULTS@ build
 rm -rf build/grade build/submission
 mkdir -p build/submission
-for name in %s; do
-  # NUL-separated: a folder named "x<newline>/autograder/source/solutions/N" would otherwise
+for name in @FILES@; do
+  # NUL-separated: a folder named "x<newline>@SOURCE@/solutions/N" would otherwise
   # put the reference's path on a line of its own, sorted first.
-  found=$(find /autograder/submission -type f -name "$name" -print0 | LC_ALL=C sort -z | head -z -n 1 | tr -d '\0')
+  found=$(find @SUBMISSION@ -type f -name "$name" -print0 | LC_ALL=C sort -z | head -z -n 1 | tr -d '\0')
   if [ -n "$found" ]; then cp "$found" "build/submission/$name"; fi
 done
-if make --no-print-directory grade SUBMISSION=build/submission CHAPTER=%s 2> build/grade-error.txt &&
-   [ -s build/grade/results.json ]; then
-  cp build/grade/results.json /autograder/results/results.json
+if make --no-print-directory grade SUBMISSION=build/submission CHAPTER=@CHAPTER@ 2> build/grade-error.txt &&
+   [ -s @MADE@ ]; then
+  cp @MADE@ @RESULTS@/results.json
 else
-  make --no-print-directory gradescope-failed ERR=build/grade-error.txt OUT=/autograder/results/results.json
+  make --no-print-directory gradescope-failed FORMAT=@FORMAT@ ERR=build/grade-error.txt OUT=@RESULTS@/results.json
 fi
 cat build/grade-error.txt >&2
 ]]
+
+-- Where each platform puts things (CHAPTER: the chapter's id). stage: the tree's folder under
+-- build/; zip: packed as Gradescope uploads it.
+M.PLATFORMS = {
+  gradescope = { ENTRY = "run_autograder", PLATFORM = "Gradescope", SOURCE = "/autograder/source",
+    PRIVATE = "/autograder /autograder/source", RESULTS = "/autograder/results", SUBMISSION = "/autograder/submission",
+    MADE = "build/grade/results.json", FORMAT = "gradescope", stage = "gradescope/CHAPTER/autograder",
+    zip = "gradescope/CHAPTER/autograder.zip" },
+  prairielearn = { ENTRY = "run", PLATFORM = "PrairieLearn's external grader (externalGradingOptions.entrypoint)",
+    SOURCE = "/grade/serverFilesCourse/drip-CHAPTER", PRIVATE = "/grade /grade/serverFilesCourse/drip-CHAPTER",
+    RESULTS = "/grade/results", SUBMISSION = "/grade/student", MADE = "build/grade/run/CHAPTER/prairielearn.json",
+    FORMAT = "prairielearn", stage = "prairielearn/CHAPTER/serverFilesCourse/drip-CHAPTER" },
+}
+
+-- A platform's script: the template with its places filled in.
+local function script(template, platform, chapter)
+  local values = setmetatable({ FILES = table.concat(chapter.exercise.student_files, " "), CHAPTER = chapter.id },
+    { __index = platform })
+  return (template:gsub("@(%u+)@", function(key)
+    return (tostring(values[key]):gsub("CHAPTER", chapter.id))
+  end))
+end
 
 local function excluded(path)
   for _, pattern in ipairs(EXCLUDED) do
@@ -106,10 +141,9 @@ local function add_script(files, name, text)
   table.insert(files, 1, name)
 end
 
--- Builds chapter id's zip, build/gradescope/ID/autograder.zip.
-local function build_zip(id)
-  local out = "build/gradescope/" .. id .. "/autograder.zip"
-  local stage = "build/gradescope/" .. id .. "/autograder"
+-- Builds chapter id's tree for a platform (and Gradescope's zip).
+local function build(id, platform)
+  local stage = "build/" .. platform.stage:gsub("CHAPTER", id)
   STAGE = stage
   wb.rm_rf(stage)
   wb.mkdir_p(stage)
@@ -126,15 +160,21 @@ local function build_zip(id)
     add_tree(files, ex.dir .. "/" .. name)
   end
   -- The fixtures make grade would use here (FIXTURES=dir, else the committed ones), with
-  -- answers that are present and fresh: in Gradescope a missing or stale answer file would
+  -- answers that are present and fresh: in the container a missing or stale answer file would
   -- fail every submission, so it fails here, naming the command to run.
   local _, dir = engine.load_fixtures(chapter)
   add_tree(files, dir, "grader/" .. id .. "/fixtures", true)
   for _, path in ipairs(CONTENT) do
     add_tree(files, (path:gsub("CHAPTER", id)))
   end
-  add_script(files, "run_autograder", string.format(RUN, table.concat(chapter.exercise.student_files, " "), id))
-  add_script(files, "setup.sh", SETUP)
+  add_script(files, platform.ENTRY, script(RUN, platform, chapter))
+  add_script(files, "setup.sh", script(SETUP, platform, chapter))
+  if not platform.zip then
+    print(string.format("%s: %s (%d files, fixtures from %s); copy it into the course's serverFilesCourse/, with "
+      .. "the entrypoint %s/%s", platform.FORMAT, stage, #files, dir, script("@SOURCE@", platform, chapter), platform.ENTRY))
+    return
+  end
+  local out = "build/" .. platform.zip:gsub("CHAPTER", id)
   os.remove(out)
   -- -X: no extra fields (uid, gid, access times), -D: no folder entries: names, modes, bytes.
   local ok = wb.run("cd " .. wb.quote(stage) .. " && zip -q -X -D -r " .. wb.quote(wb.realpath(wb.dirname(out))
@@ -146,26 +186,38 @@ local function build_zip(id)
     out, #files, dir, id))
 end
 
--- Inside Gradescope: grading could not run; say so in results.json.
-local function write_failure(err_path, out_path)
-  report.write_json(out_path, report.results(0, "The autograder could not grade this submission. Please tell "
-    .. "your instructor.\n\n" .. (wb.read_file(err_path) or "unknown error"), {}))
+-- Inside the container: grading could not run; say so in the platform's results file.
+local function write_failure(err_path, out_path, format)
+  local text = "The autograder could not grade this submission. Please tell your instructor.\n\n"
+    .. (wb.read_file(err_path) or "unknown error")
+  report.write_json(out_path, format == "prairielearn" and { gradable = false, score = 0, output = text,
+    message = "not graded: the grader failed", tests = {} } or report.results(0, text, {}))
 end
 
-local parser = wb.parser("gradescope.lua", "Builds the Gradescope autograder (make gradescope).")
-parser:option("--failed", "(inside Gradescope) write OUT, a results.json saying why ERR"):args(2)
-  :argname({ "<err>", "<out>" })
-local args = wb.parse(parser, arg)
+-- Run as a script, not required (grader/attacks.lua reads M.PLATFORMS).
+if arg and arg[0] and arg[0]:match("gradescope%.lua$") and (...) ~= "grader.gradescope" then
+  local parser = wb.parser("gradescope.lua", "Builds the Gradescope autograder (make gradescope) or PrairieLearn's.")
+  parser:option("--failed", "(inside the container) write OUT, a results file saying why ERR"):args(2)
+    :argname({ "<err>", "<out>" })
+  parser:option("--format", "the platform (gradescope, prairielearn)", "gradescope")
+  local args = wb.parse(parser, arg)
 
-wb.exit_with("make gradescope", function()
-  if args.failed then
-    write_failure(args.failed[1], args.failed[2])
-  else
-    if not wb.run("command -v zip > /dev/null") then
-      error({ message = "zip is not installed (Debian package zip; make setup installs it)" }, 0)
+  wb.exit_with("make " .. args.format, function()
+    local platform = M.PLATFORMS[args.format]
+    if not platform then
+      error({ message = "no platform " .. args.format .. " (gradescope, prairielearn)" }, 0)
     end
-    for _, id in ipairs(engine.chosen()) do
-      build_zip(id)
+    if args.failed then
+      write_failure(args.failed[1], args.failed[2], args.format)
+    else
+      if platform.zip and not wb.run("command -v zip > /dev/null") then
+        error({ message = "zip is not installed (Debian package zip; make setup installs it)" }, 0)
+      end
+      for _, id in ipairs(engine.chosen()) do
+        build(id, platform)
+      end
     end
-  end
-end)
+  end)
+end
+
+return M

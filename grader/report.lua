@@ -4,8 +4,8 @@
 -- checked) and, under a check that lost points, the first difference as
 -- input / expected / actual, so a student can reproduce it. The JSON follows
 -- Gradescope's results.json (score, execution_time, output, tests[] with
--- score, max_score, status, name, number, output, tags, visibility) and is
--- encoded by lua-dkjson.
+-- score, max_score, status, name, number, output, tags, visibility); PrairieLearn's is made
+-- from the same list of checks (M.checks); both are encoded by lua-dkjson.
 
 local wb = require("vm.lib.workbook")
 local harness = require("exercises.harness.chapter")
@@ -110,6 +110,21 @@ local function details(check, ex)
   return out
 end
 
+-- The checks of a result as the platforms list them: name, score, max (0 for a skipped
+-- check), passed, outcome (passed, skipped, wrong answers, or the run's kind: crash, timeout,
+-- sanitizer, leak, slow, ...), verdict and details (lines). Every results file is made from this list.
+function M.checks(result)
+  local list = {}
+  for i, check in ipairs(result.checks) do
+    local passed = (check.skipped or check.score >= check.points) and true or false
+    list[i] = { name = check.title, score = check.score, max = check.skipped and 0 or check.points, passed = passed,
+      outcome = check.skipped and "skipped" or passed and "passed" or check.class == "ok" and "wrong answers"
+        or tostring(check.class), verdict = verdict(check), details = details(check, result.exercise),
+      tags = { check.func, check.group } }
+  end
+  return list
+end
+
 -- The report as text.
 function M.text(result)
   local out = {}
@@ -151,21 +166,18 @@ end
 -- The Gradescope results table.
 function M.gradescope(result, text)
   local tests = {}
-  for i, check in ipairs(result.checks) do
-    local lines = { verdict(check) }
-    for _, line in ipairs(details(check, result.exercise)) do
-      lines[#lines + 1] = line
-    end
+  for i, c in ipairs(M.checks(result)) do
     tests[i] = {
-      name = check.title,
+      name = c.name,
       number = string.format("%s.%d", result.chapter, i),
-      score = check.score,
-      max_score = check.skipped and 0 or check.points,
-      status = (check.skipped or check.score >= check.points) and "passed" or "failed",
-      output = table.concat(lines, "\n"),
+      score = c.score,
+      max_score = c.max,
+      status = c.passed and "passed" or "failed",
+      output = table.concat({ c.verdict, table.unpack(c.details) }, "\n"),
       output_format = "text",
-      tags = { check.func, check.group },
+      tags = c.tags,
       visibility = "visible",
+      extra_data = { outcome = c.outcome },
     }
   end
   local results = M.results(result.score, text, tests)
@@ -182,6 +194,24 @@ function M.gradescope(result, text)
     isolation = result.isolation,
   }
   return results
+end
+
+-- PrairieLearn's external-grader results (its docs, "Grading results"): score from 0 to 1,
+-- gradable (false when the code did not build: PrairieLearn then neither awards points nor
+-- counts the attempt, and shows format_errors), message, output, tests with points,
+-- max_points, message (the verdict) and output (the details). points and max_points at the
+-- top too (PrairieLearn keeps fields it does not know), so the points need no division back.
+function M.prairielearn(result, text)
+  local tests = {}
+  for i, c in ipairs(M.checks(result)) do
+    tests[i] = { name = c.name, points = c.score, max_points = c.max, message = c.verdict,
+      output = table.concat(c.details, "\n") }
+  end
+  local max = result.max_score
+  return { gradable = result.build.ok, score = max > 0 and math.min(1, result.score / max) or 0,
+    points = result.score, max_points = max, output = text,
+    message = string.format("%s of %s points", wb.format_number(result.score), wb.format_number(max)),
+    format_errors = not result.build.ok and quote(result.build.error or "?") or nil, tests = tests }
 end
 
 -- The fields of every results.json: the score, the text Gradescope shows, the tests.

@@ -5,6 +5,7 @@
 --                                each row of scores.csv and the scale test, BATCH_COPIES
 --                                (20) copies while busy loops keep the machine loaded
 --   make test-grader-gradescope  #gradescope: the attacks through the Gradescope layout (root)
+--   make test-grader-prairielearn  #prairielearn: the same through PrairieLearn's layout (root)
 --
 -- Every test drives the real entry points (grade.lua, batch.lua, expected.lua, verify.lua)
 -- as processes, the way `make` does, and checks what they print and write. The speed check
@@ -267,6 +268,11 @@ describe("the grader", function()
     it("the report shows the compile error", function()
       assert.is_truthy(stdout:match("build: FAILED: profile%.c does not compile: .*error"), stdout:sub(1, 400))
     end)
+    it("PrairieLearn's results say the code that does not compile is not gradable, and why", function()
+      local pl = decode(ROOT .. "/broken-run/165/prairielearn.json") or {}
+      assert.is_truthy(pl.gradable == false and pl.score == 0 and tostring(pl.format_errors):find("does not compile", 1, true),
+        json.encode(pl))
+    end)
     it("without valgrind the speed check is skipped with the reason and left out of the total", function()
       assert.is_truthy(stdout:match("skipped: valgrind is not installed"), stdout:sub(1, 400))
       assert.are.equal(85, r.extra_data and r.extra_data.max_score)
@@ -275,6 +281,120 @@ describe("the grader", function()
 
   -- A key, an answer, a status, a folder name: the student's text, quoted by the report. One
   -- 7 MB key in three checks once made an 88 MB report.txt and a 220 MB results.json.
+  -- The similarity cases are data (grader/tests/similarity/cases.lua); this driver makes
+  -- each case's folders, runs grader/similarity.lua on them and checks its table and views.
+  describe("code similarity (make similarity)", function()
+    local data = assert(wb.load_data("grader/tests/similarity/cases.lua"))
+    local report = require("grader.report")
+    local sources = { reference = "solutions/165/profile.c", independent = "grader/tests/similarity/independent.c",
+      stub = "exercises/165/profile.c" }
+    -- The reference renamed, unindented, each "{" on a line of its own, its blocks reversed.
+    local function disguised()
+      local text = wb.read_file(sources.reference)
+      for _, pair in ipairs(data.renames) do
+        text = text:gsub("%f[%w_]" .. pair[1] .. "%f[^%w_]", pair[2])
+      end
+      text = text:gsub("\n[ \t]+", "\n"):gsub("%s*{\n", "\n{\n")
+      local blocks = {}
+      for block in (text .. "\n\n"):gmatch("(.-)\n\n+") do
+        table.insert(blocks, 1, block)
+      end
+      return table.concat(blocks, "\n\n") .. "\n"
+    end
+    local function make(dir, list)
+      wb.rm_rf(dir)
+      for name, source in pairs(list) do
+        wb.mkdir_p(dir .. "/" .. name)
+        wb.write_file(dir .. "/" .. name .. "/profile.c", source == "disguised" and disguised()
+          or wb.read_file(sources[source]))
+      end
+    end
+    local function shown(name)
+      return wb.escape(wb.shorten(name, report.QUOTE))
+    end
+    if not select(2, wb.capture("command -v sim_c")) then
+      pending("SKIPPED: make similarity needs sim_c (Debian package similarity-tester; make setup-similarity)")
+      return
+    end
+    for i, case in ipairs(data.cases) do
+      describe(case.title, function()
+        local out, rows, txt, code, stderr = ROOT .. "/similarity-" .. i .. "-out", {}, nil, nil, nil
+        lazy_setup(function()
+          local subs = ROOT .. "/similarity-" .. i
+          make(subs, case.submissions)
+          local base = ""
+          if case.base then
+            make(subs .. "-base", case.base)
+            base = "--base " .. wb.quote(subs .. "-base")
+          end
+          code, _, stderr = run(string.format("%s grader/similarity.lua %s --out %s %s", LUA, base, wb.quote(out),
+            wb.quote(subs)))
+          txt = wb.read_file(out .. "/similarity.txt") or ""
+          for line in txt:gmatch("[^\n]+") do
+            local rank, a_share, b_share, _, view, a, b = line:match("^%s*(%d+)%s+(%d+)%%%s+(%d+)%%%s+(%d+)%s+(%S+)%s+(.-) | (.*)$")
+            if rank then
+              rows[#rows + 1] = { rank = tonumber(rank), shares = { tonumber(a_share), tonumber(b_share) }, view = view,
+                names = { a, b } }
+            end
+          end
+        end)
+        local function row_of(a, b)
+          for _, row in ipairs(rows) do
+            if (row.names[1] == shown(a) and row.names[2] == shown(b)) or (row.names[1] == shown(b) and row.names[2] == shown(a)) then
+              return row
+            end
+          end
+        end
+        it("runs and writes a table without a control byte", function()
+          assert.are.equal(0, code, stderr)
+          assert.is_falsy(txt:find("[%z\1-\9\11-\31\127-\255]"), txt)
+        end)
+        if case.first then
+          it("ranks " .. shown(case.first[1]) .. " and " .. shown(case.first[2]) .. " first, both at least "
+            .. data.min_share .. " % alike", function()
+            local row = row_of(case.first[1], case.first[2])
+            assert.is_truthy(row and row.rank == 1 and math.min(row.shares[1], row.shares[2]) >= data.min_share, txt)
+          end)
+        end
+        for _, pair in ipairs(case.low or {}) do
+          it("ranks " .. shown(pair[1]) .. " and " .. shown(pair[2]) .. " low, under " .. data.max_share .. " %, no view", function()
+            local row = row_of(pair[1], pair[2])
+            assert.is_truthy(not row or (row.rank > 1 and math.max(row.shares[1], row.shares[2]) < data.max_share
+              and row.view == "-"), txt)
+          end)
+        end
+        for _, name in ipairs(case.alone or {}) do
+          it("pairs " .. shown(name) .. " with nothing", function()
+            for _, row in ipairs(rows) do
+              assert.is_falsy(row.names[1] == shown(name) or row.names[2] == shown(name), txt)
+            end
+          end)
+        end
+        if case.view then
+          it("shows the pair side by side, every student text escaped", function()
+            local row = row_of(case.view[1], case.view[2])
+            local html = row and wb.read_file(out .. "/" .. row.view) or ""
+            assert.is_truthy(html:find("<mark", 1, true), txt)
+            assert.is_falsy(html:find("[%z\1-\9\11-\31\127-\255]") or html:find("<img", 1, true), html:sub(1, 600))
+            for _, name in ipairs(case.view) do
+              local escaped = shown(name):gsub("[&<>\"']", { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;",
+                ['"'] = "&quot;", ["'"] = "&#39;" })
+              assert.is_truthy(html:find(escaped, 1, true), escaped .. "\n" .. html:sub(1, 600))
+            end
+          end)
+        end
+      end)
+    end
+    it("the independent solution in the tests is correct: full marks from the grader", function()
+      local dir = ROOT .. "/independent"
+      make(dir, { ["."] = "independent" })
+      local code, _, stderr = run(grade_cmd("", "--submission " .. dir .. " --out " .. dir .. "-run --json " .. dir
+        .. ".json --quiet"))
+      local r = decode(dir .. ".json") or {}
+      assert.is_truthy(code == 0 and r.score and r.score == r.extra_data.max_score and r.score == 100, stderr)
+    end)
+  end)
+
   describe("quoted student text is cut before it is stored", function()
     local report = require("grader.report")
     local huge = string.rep("\1", 1 << 20) -- 1 MB of a control byte: escaped, it is 4 MB
@@ -325,13 +445,25 @@ describe("the grader", function()
       wb.write_file(subs .. "/nested/a\27[2J\7/profile.c", "this is not C\n")
       wb.write_file(subs .. "/nested/b/profile.c", "this is not C\n")
       local out = ROOT .. "/csv-injection-out"
-      code, stdout, stderr = run(string.format("GRADE_NO_SPEED=1 %s grader/batch.lua %s --skip-reference --out %s --seed %d",
+      -- --force: an earlier run's results in the same folder, graded by the same grader, would be kept.
+      code, stdout, stderr = run(string.format("GRADE_NO_SPEED=1 %s grader/batch.lua %s --skip-reference --force --out %s --seed %d",
         LUA, wb.quote(subs), wb.quote(out), SEED))
       csv = wb.read_file(out .. "/scores.csv") or ""
     end)
     it("the batch exits 0 with a row per folder", function()
       local rows = select(2, csv:gsub("\n", "\n"))
       assert.is_truthy(code == 0 and rows == 1 + #NAMES + 1, stderr .. csv)
+    end)
+    it("the batch's summary has a code-similarity section, its table in OUT/similarity", function()
+      local has_sim = select(2, wb.capture("command -v sim_c"))
+      assert.is_truthy(stdout:find(has_sim and "\ncode similarity of 1 submissions in " or "\ncode similarity: not compared: "
+        .. "sim_c is missing", 1, true), stdout)
+      assert.are.equal(has_sim, wb.exists(ROOT .. "/csv-injection-out/similarity/similarity.txt"))
+    end)
+    it("the batch writes its dashboard, every student text in it escaped", function()
+      local html = wb.read_file(ROOT .. "/csv-injection-out/index.html") or ""
+      assert.is_truthy(html:find("<svg", 1, true) and html:find("\\x1b]0;owned\\x07bell", 1, true), html:sub(1, 300))
+      assert.is_falsy(html:find("[%z\1-\9\11-\31\127]"), "a control byte")
     end)
     for _, start in ipairs({ "=2+5", "+x", "-y", "@z" }) do
       it("a folder named " .. start .. " starts its row with '" .. start:sub(1, 1), function()
@@ -357,8 +489,24 @@ describe("the grader", function()
       wb.mkdir_p(subs .. "/y")
       -- script(1) (util-linux, in every Debian) runs the batch on a pseudo-terminal.
       local _, tty = run(string.format("GRADE_NO_SPEED=1 script -qfec %s /dev/null", wb.quote(string.format(
-        "%s grader/batch.lua %s --skip-reference --out %s --seed %d", LUA, subs, subs .. "-out", SEED))))
+        "%s grader/batch.lua %s --skip-reference --force --out %s --seed %d", LUA, subs, subs .. "-out", SEED))))
       assert.is_truthy(tty:find("\r\27%[K%[1/2%] [xy]: [^\r\n]*\r\27%[K%[2/2%] [xy]: [^\r\n]*elapsed%)\r?\n"), tty)
+    end)
+    it("grades.csv, for an LMS: student, points, max_points, formulas neutralised, a row per folder", function()
+      local grades = wb.read_file(ROOT .. "/csv-injection-out/grades.csv") or ""
+      assert.is_truthy(grades:find("^student,points,max_points\n") and grades:find("\n'=2%+5,0,%d+\n")
+        and select(2, grades:gsub("\n", "")) == 1 + #NAMES + 1, grades)
+    end)
+    it("grades.csv takes the students' identifiers from an LMS_IDS file; a bad line is an error naming file and line", function()
+      local batch = require("grader.batch")
+      local out = ROOT .. "/csv-injection-out"
+      wb.write_file(ROOT .. "/ids.csv", "=2+5,s1001\r\n+x\t@s1002\n\n")
+      batch.summarise(out, { "=2+5", "+x", "-y" }, {}, batch.read_ids(ROOT .. "/ids.csv"))
+      local grades = wb.read_file(out .. "/grades.csv") or ""
+      assert.is_truthy(grades:find("\ns1001,0,%d+\n'@s1002,0,%d+\n'%-y,0,%d+\n$"), grades)
+      wb.write_file(ROOT .. "/bad-ids.csv", "=2+5,s1001\njust a name\n")
+      local ok, err = pcall(batch.read_ids, ROOT .. "/bad-ids.csv")
+      assert.is_truthy(not ok and tostring(err.message):find("bad-ids.csv:2: expected FOLDER,IDENTIFIER", 1, true), tostring(err.message))
     end)
     it("no byte below 0x20 but the newline; ESC and BEL written as \\x1b, \\x07", function()
       assert.is_falsy(csv:find("[%z\1-\9\11-\31\127]"), csv)
@@ -395,6 +543,20 @@ describe("the grader", function()
       .. "/own-header-run --json " .. ROOT .. "/own-header.json --quiet"))
     local r = decode(ROOT .. "/own-header.json") or {}
     assert.is_truthy(code == 0 and r.score and r.extra_data and r.score == r.extra_data.max_score, stderr)
+  end)
+
+  it("writes PrairieLearn's results from the same result: score 0 to 1, gradable, tests with points", function()
+    local r = decode(ROOT .. "/own-header.json") or {}
+    local pl = decode(ROOT .. "/own-header-run/165/prairielearn.json") or {}
+    assert.is_truthy(pl.gradable == true and pl.score == 1 and pl.points == r.score and pl.max_points == r.extra_data.max_score
+      and pl.output == r.output and #pl.tests == #r.tests, json.encode(pl):sub(1, 600))
+    local sum = 0
+    for i, t in ipairs(pl.tests) do
+      assert.is_truthy(t.name == r.tests[i].name and t.points == r.tests[i].score and t.max_points == r.tests[i].max_score
+        and type(t.message) == "string" and type(t.output) == "string", json.encode(t))
+      sum = sum + t.points
+    end
+    assert.is_truthy(math.abs(pl.points - sum) < 1e-6, sum .. " vs " .. pl.points)
   end)
 
   describe("make gradescope", function()
@@ -623,6 +785,53 @@ describe("the grader", function()
           and t.output:match("at place %d+ of the array")) ~= nil
       end
       assert.is_true(found)
+    end)
+    -- The batch's dashboard in headless Chromium (vm/prof/tests/headless.sh, as the flame graph
+    -- and the book are checked): a check page loads it in a frame and compares what it shows
+    -- with scores.csv.
+    it("writes a dashboard that renders without scripts and shows scores.csv's numbers", function()
+      local out = ROOT .. "/verify/graded"
+      local scores, graded = {}, 0
+      for line in (wb.read_file(out .. "/scores.csv") or ""):gmatch("\n([^\n]+)") do
+        local name, score = line:match("^([^,]+),([^,]*),")
+        scores[#scores + 1] = string.format("%q: %q", name, score)
+        graded = graded + (score ~= "" and 1 or 0)
+      end
+      if not select(2, wb.capture("command -v chromium || command -v chromium-browser")) then
+        pending("SKIPPED: the dashboard check needs chromium")
+        return
+      end
+      wb.write_file(out .. "/check.html", [[<!DOCTYPE html><html><head><meta charset="utf-8"></head><body>
+<iframe id="page" width="1100" height="900"></iframe><pre id="result">not run</pre><script>
+var SCORES = {]] .. table.concat(scores, ", ") .. "}, GRADED = " .. graded .. [[, lines = [], bad = 0;
+function check(ok, what) { lines.push((ok ? "ok " : "not ok ") + what); if (!ok) bad++; }
+var frame = document.getElementById("page");
+frame.onload = function () {
+  var d = frame.contentDocument, i;
+  check(d.querySelectorAll("script, link, img, iframe, object, embed").length === 0,
+        "no script and nothing to load: the page reads the same with scripts disabled, and no load can fail");
+  var svg = d.querySelector("svg"), box = svg && svg.getBoundingClientRect();
+  check(box && box.width > 0 && box.height > 0, "the histogram renders");
+  var bars = d.querySelectorAll("svg rect.bar"), sum = 0;
+  for (i = 0; i < bars.length; i++) sum += Number(bars[i].getAttribute("data-count"));
+  check(bars.length === 10 && sum === GRADED, "the histogram counts " + sum + " graded submissions, scores.csv " + GRADED);
+  var rows = d.querySelectorAll("table.submissions tr"), seen = 0;
+  for (i = 1; i < rows.length; i++) {
+    var name = rows[i].querySelector(".name").textContent, score = rows[i].querySelector(".score").textContent;
+    check(SCORES[name] === score, name + " scores " + score + " as in scores.csv (" + SCORES[name] + ")");
+    seen++;
+  }
+  check(seen === Object.keys(SCORES).length, seen + " submissions, a row per row of scores.csv");
+  check(d.querySelectorAll("table.checks tr").length > 1 && d.querySelectorAll("table.outcomes tr").length > 2
+        && d.querySelectorAll("table.differences tr").length > 1, "pass rates, outcomes and first differences shown");
+  document.getElementById("result").textContent = lines.join("\n") + "\nRESULT: " + (bad ? "FAILED" : "PASSED");
+};
+frame.src = "index.html";
+</script></body></html>
+]])
+      local code, stdout = run("bash -c " .. wb.quote('. vm/prof/tests/headless.sh && headless_check "$(headless_browser)" '
+        .. '"file://$0/check.html" "$0" "" "grader: dashboard check"') .. " " .. wb.quote(wb.realpath(out)))
+      assert.is_truthy(code == 0, stdout .. (wb.read_file(out .. "/result.txt") or ""))
     end)
     it("reports an endless loop as 'timed out after 2 s'", function()
       local h = decode(ROOT .. "/verify/graded/165-mutant-hangs_on_empty_needle/results.json") or {}
@@ -880,45 +1089,57 @@ describe("an interrupted batch #batch", function()
   end)
 end)
 
--- The Gradescope layout: the zip's run_autograder on the reference, the stubs and the
--- attacks that aim at it, at every isolation level this machine offers (root only).
-describe("the grader in Gradescope's layout #gradescope", function()
-  local NAMES = { "reference", "stubs", "include_gradescope", "include_relative", "incbin",
-    "exec_reference", "rewrite_results", "read_expected", "exfiltrate", "env_dump", "fork_bomb", "do_nothing",
-    "leak_off", "symlink_solution", "huge_source", "newline_path_gradescope",
-    "control_quadratic", "precompute", "forge_callgrind", "exec_native", "forge_count", "forge_flood", "reexec_quiet",
-    "runtime_requests", "speed_leak", "sanitizer_ifdef" }
-  if not wb.is_root() then
-    pending("Gradescope emulation needs root (a private mount namespace on /autograder)")
-    return
-  end
-  local outcomes, before = {}, nil
-  lazy_setup(function()
-    local code, _, stderr = run("CHAPTER=165 " .. LUA .. " grader/gradescope.lua")
-    assert.are.equal(0, code, "make gradescope builds the zip: " .. stderr)
-    before = attacks.repository_fingerprint()
-  end)
-  for _, level in ipairs((levels())) do
-    describe("at the " .. level .. " level", function()
-      lazy_setup(function()
-        for _, o in ipairs(attacks.gradescope({ chapter = "165", level = level,
-          out = wb.realpath(ROOT) .. "/gradescope-" .. level, zip = "build/gradescope/165/autograder.zip", names = NAMES,
-          speed_lines = SPEED_LINES })) do
-          outcomes[level .. " " .. o.name] = o.problems
+-- The platforms' layouts: Gradescope's zip and its run_autograder, PrairieLearn's tree and its
+-- run, each on the reference, the stubs and the attacks that aim at it, at every isolation
+-- level this machine offers (root only).
+local PLATFORMS = {
+  { name = "gradescope", title = "Gradescope's", mount = "/autograder", tree = "build/gradescope/165/autograder.zip",
+    newline = "newline_path_gradescope", speed = true },
+  { name = "prairielearn", title = "PrairieLearn's", mount = "/grade",
+    tree = "build/prairielearn/165/serverFilesCourse/drip-165", newline = "newline_path" },
+}
+for _, platform in ipairs(PLATFORMS) do
+  describe("the grader in " .. platform.title .. " layout #" .. platform.name, function()
+    local NAMES = { "reference", "stubs", "include_gradescope", "include_relative", "incbin",
+      "exec_reference", "rewrite_results", "read_expected", "exfiltrate", "env_dump", "fork_bomb", "do_nothing",
+      "leak_off", "symlink_solution", "huge_source", platform.newline }
+    -- The speed check's attacks, each after the slow-code control it is compared with.
+    for _, name in ipairs(platform.speed and { "control_quadratic", "precompute", "forge_callgrind", "exec_native",
+      "forge_count", "forge_flood", "reexec_quiet", "runtime_requests", "speed_leak", "sanitizer_ifdef" } or {}) do
+      NAMES[#NAMES + 1] = name
+    end
+    if not wb.is_root() then
+      pending(platform.title .. " emulation needs root (a private mount namespace on " .. platform.mount .. ")")
+      return
+    end
+    local outcomes, before = {}, nil
+    lazy_setup(function()
+      local code, _, stderr = run("CHAPTER=165 " .. LUA .. " grader/gradescope.lua --format " .. platform.name)
+      assert.are.equal(0, code, "make " .. platform.name .. " builds its tree: " .. stderr)
+      before = attacks.repository_fingerprint()
+    end)
+    for _, level in ipairs((levels())) do
+      describe("at the " .. level .. " level", function()
+        lazy_setup(function()
+          for _, o in ipairs(attacks.platform({ chapter = "165", level = level, platform = platform.name,
+            out = wb.realpath(ROOT) .. "/" .. platform.name .. "-" .. level, tree = platform.tree, names = NAMES,
+            speed_lines = SPEED_LINES })) do
+            outcomes[level .. " " .. o.name] = o.problems
+          end
+        end)
+        for _, name in ipairs(NAMES) do
+          it(name, function()
+            local problems = outcomes[level .. " " .. name]
+            assert.is_truthy(problems, "no outcome")
+            assert.are.equal("", table.concat(problems, "; "))
+          end)
         end
       end)
-      for _, name in ipairs(NAMES) do
-        it(name, function()
-          local problems = outcomes[level .. " " .. name]
-          assert.is_truthy(problems, "no outcome")
-          assert.are.equal("", table.concat(problems, "; "))
-        end)
-      end
+    end
+    it("leaves no attack process and the repository unchanged", function()
+      local survivors = wb.capture("ps -eo comm= | grep -c '^drip-attack' || true"):match("%d+")
+      assert.are.equal(0, tonumber(survivors))
+      assert.are.equal(before, attacks.repository_fingerprint())
     end)
-  end
-  it("leaves no attack process and the repository unchanged", function()
-    local survivors = wb.capture("ps -eo comm= | grep -c '^drip-attack' || true"):match("%d+")
-    assert.are.equal(0, tonumber(survivors))
-    assert.are.equal(before, attacks.repository_fingerprint())
   end)
-end)
+end
