@@ -31,6 +31,15 @@ function M.parse(text)
   return items
 end
 
+-- Items as a checker writes them, KEY<TAB>RESULT lines (parse reads them back).
+function M.text(items)
+  local lines = {}
+  for i, item in ipairs(items) do
+    lines[i] = item.key .. "\t" .. item.result .. "\n"
+  end
+  return table.concat(lines)
+end
+
 -- Writes an answers file. what: { path (the input), made_by, settings (or nil), cases =
 -- { { name = NAME or nil, items = {...} }, ... } }.
 function M.write(path, what)
