@@ -165,8 +165,7 @@ end
 -- missing or stale, naming the file and what to do.
 local function load_cases(ch)
   local list = {}
-  local fix = wb.exists(ch.solution) and ("run `make expected CHAPTER=" .. ch.id .. "`")
-    or "the file should be as your instructor shipped it (git checkout restores it)"
+  local fix = chapter.expected_fix(ch)
   for _, path in ipairs(chapter.case_files(ch)) do
     local expected, why = answers.read(chapter.expected_path(path), { path = path, fix = fix })
     if not expected then

@@ -16,6 +16,7 @@
 local wb = require("vm.lib.workbook")
 local cases = require("exercises.harness.cases")
 local answers = require("exercises.harness.answers")
+local chapter = require("exercises.harness.chapter")
 local runner = require("exercises.harness.runner")
 
 local M = {}
@@ -160,12 +161,13 @@ end
 
 local TABLE_WORDS = { "lines", "reference", "cpu", "answers", "input" }
 
--- The table of speed.txt: { limit, half_limit, rows = { { lines, reference, cpu, answers,
--- input } } }, or nil and "FILE:LINE: why".
-function M.read_table(path)
+-- The table of chapter ch's speed.txt: { limit, half_limit, rows = { { lines, reference, cpu,
+-- answers, input } } }, or nil and "FILE:LINE: why".
+function M.read_table(ch)
+  local path = M.table_path(ch)
   local text = wb.read_file(path)
   if not text then
-    return nil, path .. ": missing (make expected writes it)"
+    return nil, path .. ": missing; " .. chapter.expected_fix(ch)
   end
   local t = { rows = {} }
   for number, line in ipairs(wb.split_lines(text)) do
@@ -184,12 +186,12 @@ function M.read_table(path)
     end
   end
   if not t.limit or #t.rows == 0 then
-    return nil, path .. ": no rule line or no size line (make expected writes them)"
+    return nil, path .. ": no rule line or no size line; " .. chapter.expected_fix(ch)
   end
   return t
 end
 
-local BEGIN = "<!-- BEGIN speed budget: make expected writes this table -->"
+local BEGIN = "<!-- BEGIN speed budget: written from the reference, do not edit -->"
 local END = "<!-- END speed budget -->"
 
 -- The handout's table: the budgets per size, as instruction counts.
@@ -216,10 +218,12 @@ function M.write_budgets(ch, program, rule, dir)
   for _, n in ipairs(ch.speed.sizes) do
     local m = M.measure({ program = program, case = M.case(ch, n), dir = dir, tag = "size-" .. n, cpu = M.REFERENCE_CPU,
       sources = ch.student_files })
-    local row = { lines = n, reference = m.ir - m.base, cpu = M.cpu_limit(m.cpu, rule), answers = answers_hash(m.items),
-      input = input_hash(ch, n, dir) }
+    -- Rounded (to 1,000 instructions, 10 s), so that the table changes only when the reference's
+    -- count does: its last digits and its CPU time differ a little from run to run.
+    local row = { lines = n, reference = (m.ir - m.base + 500) // 1000 * 1000,
+      cpu = math.ceil(M.cpu_limit(m.cpu, rule) / 10) * 10, answers = answers_hash(m.items), input = input_hash(ch, n, dir) }
     t.rows[#t.rows + 1] = row
-    lines[#lines + 1] = string.format("size %d %d %.1f %s %s", n, row.reference, row.cpu, row.answers, row.input)
+    lines[#lines + 1] = string.format("size %d %d %d %s %s", n, row.reference, row.cpu, row.answers, row.input)
   end
   wb.write_file(M.table_path(ch), table.concat(lines, "\n") .. "\n")
   local handout = ch.dir .. "/" .. (ch.handout or "README.md")
@@ -238,7 +242,7 @@ end
 -- build) on the size's input, counted, against the table's budget. Exit status: 0 within the
 -- budget for full marks, 1 over it or wrong, 2 when it cannot run.
 function M.budget(ch, program, out, size)
-  local t, why = M.read_table(M.table_path(ch))
+  local t, why = M.read_table(ch)
   if not t then
     error({ message = why }, 0)
   end
@@ -253,7 +257,7 @@ function M.budget(ch, program, out, size)
       M.table_path(ch), lines, table.concat(sizes, ", "), ch.speed.lines) }, 0)
   end
   if input_hash(ch, lines, out) ~= row.input then
-    error({ message = M.table_path(ch) .. " was written for another input (run make expected)" }, 0)
+    error({ message = M.table_path(ch) .. " was written for another input; " .. chapter.expected_fix(ch) }, 0)
   end
   io.write(string.format("Counting the instructions of %s() on %s generated stacks%s under valgrind (%.0f s of CPU"
     .. " time at most)...\n", ch.speed.func, wb.commas(lines), lines == ch.speed.lines and ", the graded size," or "",
