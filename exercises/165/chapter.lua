@@ -35,6 +35,7 @@ local M = {
   -- What to do once every public test passes, in the order to do it: the commands of the
   -- handout's "Profiling the VM yourself" (grader/165/student-README.md) and README.md.
   next_steps = {
+    { "make exercise-165 BUDGET=1", "your inclusive() against the grader's speed budget" },
     { "make", "builds the VM (build/drip) and the profiler" },
     { "make profile-165 FIB_N=25", "the chapter's profile, quick (build/profile/)" },
     { "build/dripprof top --with build/exercise/165/check build/profile/callgrind.out.fib",

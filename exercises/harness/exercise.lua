@@ -128,7 +128,8 @@ local function build_checker(ch, opts, out, flavour)
   local program = out .. "/check" .. (flavour == "asan" and "" or "-" .. flavour)
   os.remove(program) -- the last good build must never answer for code that no longer compiles
   local ok, why = build.prepare(spec)
-  local r = ok and build.link(spec, flavour, wb.basename(program)) or { ok = false, error = why, log = why, warnings = 0 }
+  local r = ok and build.link(spec, flavour, wb.basename(program))
+    or { ok = false, error = why, log = why, warnings = 0 }
   if r.ours then
     error({ message = r.error }, 0)
   end

@@ -216,12 +216,13 @@ function M.write_budgets(ch, program, rule, dir)
     "# size STACKS REFERENCE_INSTRUCTIONS CPU_LIMIT ANSWERS_SHA256 INPUT_SHA256",
     string.format("rule %s %s", rule.limit, rule.half_limit) }
   for _, n in ipairs(ch.speed.sizes) do
-    local m = M.measure({ program = program, case = M.case(ch, n), dir = dir, tag = "size-" .. n, cpu = M.REFERENCE_CPU,
-      sources = ch.student_files })
+    local m = M.measure({ program = program, case = M.case(ch, n), dir = dir, tag = "size-" .. n,
+      cpu = M.REFERENCE_CPU, sources = ch.student_files })
     -- Rounded (to 1,000 instructions, 10 s), so that the table changes only when the reference's
     -- count does: its last digits and its CPU time differ a little from run to run.
     local row = { lines = n, reference = (m.ir - m.base + 500) // 1000 * 1000,
-      cpu = math.ceil(M.cpu_limit(m.cpu, rule) / 10) * 10, answers = answers_hash(m.items), input = input_hash(ch, n, dir) }
+      cpu = math.ceil(M.cpu_limit(m.cpu, rule) / 10) * 10, answers = answers_hash(m.items),
+      input = input_hash(ch, n, dir) }
     t.rows[#t.rows + 1] = row
     lines[#lines + 1] = string.format("size %d %d %d %s %s", n, row.reference, row.cpu, row.answers, row.input)
   end
@@ -230,7 +231,8 @@ function M.write_budgets(ch, program, rule, dir)
   local text = wb.read_file(handout) or ""
   local from, to = text:find(BEGIN, 1, true), select(2, text:find(END, 1, true))
   if not from or not to then
-    error({ message = handout .. ": no speed budget table to rewrite (a line " .. BEGIN .. " and one " .. END .. ")" }, 0)
+    error({ message = string.format("%s: no speed budget table to rewrite (a line %s and one %s)", handout, BEGIN,
+      END) }, 0)
   end
   wb.write_file(handout, text:sub(1, from - 1) .. budget_table(ch, t) .. text:sub(to + 1))
   return t
