@@ -101,13 +101,6 @@ function M.expected_path(case_file)
   return wb.dirname(case_file) .. "/expected/" .. wb.basename(case_file) .. ".expected"
 end
 
--- What fixes a missing or stale file of tests/expected/: in the instructor's workbook make
--- expected, in the student's edition the file as shipped.
-function M.expected_fix(ch)
-  return wb.exists(ch.solution) and ("run `make expected CHAPTER=" .. ch.id .. "`")
-    or "the file should be as your instructor shipped it (git checkout restores it)"
-end
-
 -- The call a function's cases make, for the report.
 function M.call(ch, func)
   return (ch.calls or {})[func] or (func .. "(...)")

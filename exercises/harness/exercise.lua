@@ -166,7 +166,7 @@ end
 -- missing or stale, naming the file and what to do.
 local function load_cases(ch)
   local list = {}
-  local fix = chapter.expected_fix(ch)
+  local fix = answers.fix(ch)
   for _, path in ipairs(chapter.case_files(ch)) do
     local expected, why = answers.read(chapter.expected_path(path), { path = path, fix = fix })
     if not expected then

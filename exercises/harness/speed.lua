@@ -16,7 +16,6 @@
 local wb = require("vm.lib.workbook")
 local cases = require("exercises.harness.cases")
 local answers = require("exercises.harness.answers")
-local chapter = require("exercises.harness.chapter")
 local runner = require("exercises.harness.runner")
 
 local M = {}
@@ -167,7 +166,7 @@ function M.read_table(ch)
   local path = M.table_path(ch)
   local text = wb.read_file(path)
   if not text then
-    return nil, path .. ": missing; " .. chapter.expected_fix(ch)
+    return nil, path .. ": missing; " .. answers.fix(ch)
   end
   local t = { rows = {} }
   for number, line in ipairs(wb.split_lines(text)) do
@@ -186,7 +185,7 @@ function M.read_table(ch)
     end
   end
   if not t.limit or #t.rows == 0 then
-    return nil, path .. ": no rule line or no size line; " .. chapter.expected_fix(ch)
+    return nil, path .. ": no rule line or no size line; " .. answers.fix(ch)
   end
   return t
 end
@@ -259,7 +258,7 @@ function M.budget(ch, program, out, size)
       M.table_path(ch), lines, table.concat(sizes, ", "), ch.speed.lines) }, 0)
   end
   if input_hash(ch, lines, out) ~= row.input then
-    error({ message = M.table_path(ch) .. " was written for another input; " .. chapter.expected_fix(ch) }, 0)
+    error({ message = M.table_path(ch) .. " was written for another input; " .. answers.fix(ch) }, 0)
   end
   io.write(string.format("Counting the instructions of %s() on %s generated stacks%s under valgrind (%.0f s of CPU"
     .. " time at most)...\n", ch.speed.func, wb.commas(lines), lines == ch.speed.lines and ", the graded size," or "",
