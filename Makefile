@@ -48,6 +48,7 @@ HELP         :=
 # grader's tools.
 SETUP_FOR_exercise := gcc libc6-dev pkg-config libcmocka-dev lua5.4 lua-argparse lua-filesystem
 SETUP_FOR_watch    := $(SETUP_FOR_exercise) inotify-tools
+# valgrind: the profiles, and the speed budget (make exercise-N BUDGET=1).
 SETUP_FOR_profile  := $(SETUP_FOR_exercise) valgrind
 SETUP_FOR_bench    := $(SETUP_FOR_profile) luajit time
 SETUP_FOR_book     := $(SETUP_FOR_exercise) pandoc libjs-lunr
@@ -139,7 +140,7 @@ SETUP_GROUPS := $(patsubst SETUP_FOR_%,setup-%,$(filter SETUP_FOR_%,$(.VARIABLES
 .PHONY: $(SETUP_GROUPS)
 setup: setup-test
 $(SETUP_GROUPS): setup-%:
-	@bash vm/lib/setup.sh "make$(if $(MAKECMDGOALS), $(MAKECMDGOALS))" "$(SETUP_FOR_exercise)" \
+	@bash vm/lib/setup.sh "make$(if $(MAKECMDGOALS), $(MAKECMDGOALS))$(if $(BUDGET), BUDGET=$(BUDGET))" "$(SETUP_FOR_exercise)" \
 	  $(call setup_missing,$(SETUP_FOR_$*))
 
 # The suites run as the targets test-suite-NAME of one sub-make, TEST_JOBS at a time (one

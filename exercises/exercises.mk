@@ -13,6 +13,8 @@
 #   make watch-165                  the same, again every time a file in exercises/165 is saved
 #   make exercise-165 V=1           the first run shows the sandbox's compiler command line
 #   make exercise-165 HINT=inclusive  the next hint of inclusive() from the handout, no test run
+#   make exercise-165 BUDGET=1      inclusive()'s instructions on the graded speed input, against
+#                                   the handout's budget (BUDGET=STACKS: another published size)
 #
 # exercises/harness/exercise.lua does the work: it builds the checker with the code under
 # test (exercises/harness/build.lua, the grader's build), starts it once under the sandbox and
@@ -26,7 +28,8 @@ EX_SANDBOX := $(BUILD)/harness/sandbox
 # goes, CPU seconds per case, watch mode's report) let the suite run the loop on copies.
 EX_FROM     = $(or $(EX_FROM_DIR),$(if $(SOLUTION),solutions,exercises)/$*)
 EX_RUN      = $(LUA) $(EX_HARNESS)/exercise.lua --chapter $* --from $(EX_FROM) $(if $(TEST),--only $(TEST)) \
-              $(if $(EX_OUT),--out $(EX_OUT)) $(if $(EX_CPU),--cpu $(EX_CPU)) $(if $(EX_BRIEF),--brief)
+              $(if $(EX_OUT),--out $(EX_OUT)) $(if $(EX_CPU),--cpu $(EX_CPU)) $(if $(EX_BRIEF),--brief) \
+              $(if $(BUDGET),--budget $(BUDGET))
 EX_CHAPTERS := $(patsubst exercises/%/chapter.lua,%,$(wildcard exercises/[0-9]*/chapter.lua))
 
 # The sandbox is built without sanitizers: it must not be the thing that crashes.
@@ -45,7 +48,8 @@ $(EX_SANDBOX): $(EX_HARNESS)/sandbox.c $(EX_HARNESS)/sandbox_box.c $(EX_HARNESS)
 sandbox: $(EX_SANDBOX)
 HELP += "sandbox          build the process sandbox every case and check runs in (build/harness/sandbox)"
 
-exercise-%: setup-exercise $(EX_SANDBOX)
+# BUDGET= counts instructions with valgrind, which the profiles' setup group has.
+exercise-%: $(if $(BUDGET),setup-profile,setup-exercise) $(EX_SANDBOX)
 	@$(EX_RUN) $(if $(HINT),--hint $(HINT))
 
 # Watch mode: one run at once, then one run after every save in the exercise's folder
@@ -71,7 +75,7 @@ bench-loop: setup-bench $(EX_SANDBOX)
 BENCH_TARGETS += bench-loop
 HELP += "bench-loop       edit-to-verdict of make exercise-N (exercises/N and the reference): median wall and CPU time"
 
-HELP += $(foreach n,$(EX_CHAPTERS),"exercise-$(n)     build exercises/$(n) with its public cases and run each alone ($(if $(wildcard solutions/$(n)),SOLUTION=1: the reference; )TEST=name: some; HINT=function: its next hint)")
+HELP += $(foreach n,$(EX_CHAPTERS),"exercise-$(n)     build exercises/$(n) with its public cases and run each alone ($(if $(wildcard solutions/$(n)),SOLUTION=1: the reference; )TEST=name: some; HINT=function: its next hint$(if $(wildcard exercises/$(n)/tests/expected/speed.txt),; BUDGET=1: the speed budget))")
 HELP += $(foreach n,$(EX_CHAPTERS),"watch-$(n)        make exercise-$(n) again every time a file in exercises/$(n) is saved (Ctrl-C ends)")
 
 # ------------------------------------------------------------------ the test suite

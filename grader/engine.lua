@@ -38,6 +38,7 @@ local harness = require("exercises.harness.chapter")
 local build = require("exercises.harness.build")
 local cases = require("exercises.harness.cases")
 local compare = require("exercises.harness.compare")
+local speed = require("exercises.harness.speed")
 local runner = require("exercises.harness.runner")
 local sandbox = require("exercises.harness.sandbox")
 local answers = require("exercises.harness.answers")
@@ -49,12 +50,10 @@ local M = {}
 M.root = "build/grade"
 
 -- The sandbox's limits for the runs the chapter does not set (exercises/N/chapter.lua has the
--- student's): the reference's answers (ours, bounded only in case of a bug), a run under
--- cachegrind (valgrind needs room; one process: an exec would start a second valgrind), the
--- reference's CPU seconds under cachegrind, and the speed input run again under the sanitizers.
+-- student's): the reference's answers (ours, bounded only in case of a bug), the reference's
+-- CPU seconds under cachegrind (speed.lua has a counted run's other limits), and the speed
+-- input run again under the sanitizers.
 M.reference_limits = { cpu = 120, memory = 4096, output = 64 << 20, results = 256 << 20 }
-local COUNT_LIMITS = { memory = 16384, output = 1 << 20, file_size = 1 << 20, procs = 1, results = 64 << 20 }
-local REFERENCE_COUNT_CPU = 3600
 local SPEED_ASAN_LIMITS = { memory = 4096, output = 65536, file_size = 1 << 20, procs = 16, results = 64 << 20 }
 
 -- The chapters the grader grades: an exercise (exercises/N/chapter.lua) with a grading plan
@@ -289,99 +288,13 @@ end
 
 -- ------------------------------------------------------------------ the speed check
 
--- The valgrind to use; GRADE_VALGRIND names another (the tests name a
--- missing one to check the "skipped" path).
-local function valgrind()
-  local v = os.getenv("GRADE_VALGRIND")
-  return (v and v ~= "") and v or "valgrind"
-end
-
-local function have_valgrind()
-  return wb.run("command -v " .. wb.quote(valgrind()) .. " >/dev/null 2>&1")
-end
-
--- The speed run counts instructions with cachegrind, which obeys no client request (valgrind
--- 3.19's has none; callgrind's TOGGLE_COLLECT or ZERO_STATS, issued by code made at run time
--- where the build's search cannot see it, would steer a callgrind count). Every option is the
--- grader's: --command-line-only=yes ignores VALGRIND_OPTS and any .valgrindrc the program
--- writes. The count is read from cachegrind's output file, which goes to a FIFO in the box
--- (the sandbox's --tool-out) that the program may write but not read, remove or replace: a
--- forged copy comes on top of cachegrind's own, never instead of it.
-local COUNT_FILE = "count.out"
-
-local function count_prefix()
-  return { valgrind(), "--tool=cachegrind", "--cache-sim=no", "--branch-sim=no", "--command-line-only=yes",
-    "--vgdb=no", "--trace-children=yes", "--cachegrind-out-file=" .. COUNT_FILE, "--log-fd=1020" }
-end
-
-local function occurrences(text, pattern)
-  local n = 0
-  for _ in text:gmatch(pattern) do
-    n = n + 1
-  end
-  return n
-end
-
--- The instruction count of a run, or nil plus why not, from cachegrind's log (on the tool-log
--- socket) and output file (out), which must both be whole (not cut: r.tool_cut) and be one
--- valgrind's, of `command`: one header and one "Command:" in the log (an exec starts a second
--- valgrind), one "cmd:", "events:" and "summary:" in the output file (a second copy is a
--- forgery, or a second program), and the log's closing "I refs" line with the same count (a
--- log cut short, by shutdown() say, has none). What the program writes can only add lines.
-function M.speed_count(log, out, command, cut)
-  if cut then
-    return nil, "more was written to valgrind's log or output file than valgrind writes"
-  end
-  local pid = log:match("^==(%d+)== Cachegrind, ")
-  if not pid or occurrences(log, "== Cachegrind, ") ~= 1 then
-    return nil, "valgrind's log is missing or has a second header"
-  end
-  if occurrences(log, "==%d+== Command: ") ~= 1 then
-    return nil, "the speed run started another program, so its count would not be the whole run's"
-  end
-  local count = out:match("\nsummary: (%d+)\n")
-  if occurrences(out, "\ncmd: ") ~= 1 or occurrences(out, "\nevents: ") ~= 1 or occurrences(out, "\nsummary: ") ~= 1
-    or not out:find("\ncmd: " .. command .. "\n", 1, true) or not out:match("^desc: ") or not count then
-    return nil, "valgrind's output file is missing, or holds more than one run's count"
-  end
-  local refs = {}
-  for p, n in log:gmatch("==(%d+)== I%s+refs:%s+([%d,]+)") do
-    refs[#refs + 1] = p == pid and n:gsub(",", "") or "other"
-  end
-  if #refs ~= 1 or refs[1] ~= count then
-    return nil, "valgrind's log does not end with the count of its output file (the run did not end normally)"
-  end
-  return tonumber(count)
-end
+local have_valgrind = speed.have_valgrind
 
 -- Instruction count of one whole run under cachegrind: the checker on the check's case, or
 -- (baseline) on the same case told to call nothing. Returns ir (or nil), why not, the result.
 local function count_run(program, check, baseline, dir, tag, cpu)
-  local run = check
-  if baseline then
-    local fields = { { "call", "no" } }
-    for _, f in ipairs(check.case.fields) do
-      fields[#fields + 1] = f
-    end
-    run = { case = { name = check.case.name, func = check.case.func, fields = fields }, number = check.number
-      .. "-baseline", sources = check.sources }
-    run.tsv = M.case_file(dir, run)
-  end
-  local log, out = dir .. "/" .. tag .. ".cachegrind", dir .. "/" .. tag .. ".count"
-  local r = runner.finish(M.start_check(program, run, dir, tag, setmetatable({ cpu = cpu }, { __index = COUNT_LIMITS }),
-    { prefix = count_prefix(), tool_log = log, tool_out = COUNT_FILE .. "=" .. out }))
-  local ir, why = M.speed_count(wb.read_file(log) or "", wb.read_file(out) or "",
-    table.concat(runner.checker_argv(run.case.name), " "), r.tool_cut)
-  return ir, why, r
-end
-
--- Items as a checker writes them, KEY<TAB>RESULT lines, for the caches (answers.parse reads them).
-local function items_text(items)
-  local lines = {}
-  for i, item in ipairs(items) do
-    lines[i] = item.key .. "\t" .. item.result .. "\n"
-  end
-  return table.concat(lines)
+  return speed.count({ program = program, case = check.case, dir = dir, tag = tag, cpu = scaled(cpu),
+    sources = check.sources, baseline = baseline })
 end
 
 -- The reference's counts and answers on the speed input, cached by input content and
@@ -401,17 +314,14 @@ local function speed_reference(ref, check, chapter)
   -- A private folder: in a batch two graders may measure at the same time.
   local dir = cache_dir .. "/run-" .. key .. "-" .. wb.pid()
   wb.mkdir_p(dir)
-  local ir, why, r = count_run(ref.fast, check, false, dir, "reference", REFERENCE_COUNT_CPU)
-  local base, why_base = count_run(ref.fast, check, true, dir, "baseline", REFERENCE_COUNT_CPU)
-  if not r.ok or not ir or not base or ir <= base then
-    local detail = r.stderr:match("[^\n]*[Ee]rror[^\n]*") or r.stderr:match("[^\n]+") or ""
-    wb.rm_rf(dir)
-    error({ message = "the reference failed under cachegrind: " .. r.status .. " " .. (why or why_base or "")
-      .. " " .. detail }, 0)
-  end
-  wb.write_file(cache, string.format("%d %d %.3f\n", ir, base, r.cpu or 0) .. items_text(r.items))
+  local ok, m = pcall(speed.measure, { program = ref.fast, case = check.case, dir = dir, tag = "reference",
+    cpu = scaled(speed.REFERENCE_CPU), sources = check.sources })
   wb.rm_rf(dir)
-  return { ir = ir, base = base, cpu = r.cpu or 0, items = r.items }
+  if not ok then
+    error(m, 0)
+  end
+  wb.write_file(cache, string.format("%d %d %.3f\n", m.ir, m.base, m.cpu) .. answers.text(m.items))
+  return m
 end
 
 -- Runs the speed check (check.kind == "speed"): instructions of the whole checked
@@ -419,7 +329,7 @@ end
 -- compared with the reference's; the answers must be right and the same input must run
 -- clean under the sanitizers. Fills in the check's result fields.
 local function run_speed(check, student, ref, chapter, runs)
-  local speed = chapter.rubric.speed
+  local rule = chapter.rubric.speed
   if os.getenv("GRADE_NO_SPEED") == "1" then
     check.skipped = "skipped: GRADE_NO_SPEED=1"
     return
@@ -442,7 +352,7 @@ local function run_speed(check, student, ref, chapter, runs)
     return
   end
   local base = check.reference
-  local cpu = scaled(math.max(speed.cpu_floor, base.cpu * speed.cpu_factor))
+  local cpu = scaled(speed.cpu_limit(base.cpu, rule))
   local ir, why, r = count_run(student.fast.program, check, false, runs, "speed", cpu)
   check.class, check.status = r.kind, r.status
   local c = compare.items(base.items, r.items)
@@ -473,10 +383,10 @@ local function run_speed(check, student, ref, chapter, runs)
   end
   check.ir = ir
   check.ratio = math.max(ir - base.base, 1) / (base.ir - base.base)
-  local share = check.ratio <= speed.limit and 1 or (check.ratio <= speed.half_limit and 0.5 or 0)
+  local share = speed.share(check.ratio, rule)
   check.earned = share
   check.status = string.format("%.2fx the reference's instructions (%s vs %s; full marks up to %gx, half up to %gx)",
-    check.ratio, wb.format_number(ir - base.base), wb.format_number(base.ir - base.base), speed.limit, speed.half_limit)
+    check.ratio, wb.format_number(ir - base.base), wb.format_number(base.ir - base.base), rule.limit, rule.half_limit)
   check.class = share == 1 and "ok" or "slow"
 end
 
@@ -523,7 +433,7 @@ local function reference_answers(opts, checks, runs)
       error({ message = string.format("the reference solution failed on a generated input (seed %d): %s\n  %s",
         opts.seed, r.status, r.stderr:match("[^\n]+") or "") }, 0)
     end
-    wb.write_file(check.cache, items_text(r.items))
+    wb.write_file(check.cache, answers.text(r.items))
     check.expected = r.items
   end)
 end

@@ -1,6 +1,8 @@
 -- expected.lua: `make expected` writes the reference's answers: for the public cases of each
--- chapter's exercise (exercises/N/tests/expected/, which the student's run compares with) and
--- for every grader fixture (grader/N/fixtures/expected/).
+-- chapter's exercise (exercises/N/tests/expected/, which the student's run compares with), the
+-- speed budget of a chapter with a speed check (exercises/N/tests/expected/speed.txt and the
+-- handout's table: exercises/harness/speed.lua) and for every grader fixture
+-- (grader/N/fixtures/expected/).
 --
 --   lua5.4 grader/expected.lua [--chapter N]      (CHAPTER=N; FIXTURES=dir: that folder's
 --                                                  answers only, not the public cases')
@@ -18,6 +20,7 @@ local sandbox = require("exercises.harness.sandbox")
 local runner = require("exercises.harness.runner")
 local cases = require("exercises.harness.cases")
 local exercise = require("exercises.harness.exercise")
+local speed = require("exercises.harness.speed")
 
 -- The sandbox's limits for the reference's runs on the fixtures: ours, so bounded only in
 -- case of a bug, with room for the answers to an instructor's large fixture.
@@ -35,6 +38,16 @@ local function expected_for_chapter(id)
     end
   end
   local ref = engine.reference(chapter)
+  if not os.getenv("FIXTURES") and chapter.exercise.speed then
+    local scratch = engine.root .. "/expected/" .. id .. "-speed"
+    wb.rm_rf(scratch)
+    wb.mkdir_p(scratch)
+    for _, row in ipairs(speed.write_budgets(chapter.exercise, ref.fast, chapter.rubric.speed, scratch).rows) do
+      print(string.format("expected: %-40s %s instructions (the reference's) -> %s", "speed, " .. row.lines .. " stacks",
+        wb.commas(row.reference), speed.table_path(chapter.exercise)))
+    end
+    wb.rm_rf(scratch)
+  end
   local list, dir = engine.fixture_list(chapter)
   if #list == 0 then
     -- Said here, not only by make grade: a silent success would leave the instructor

@@ -8,8 +8,8 @@
 #   make grade [SUBMISSION=dir] [SEED=n]    one submission (default exercises/N)
 #   make grade SUBMISSIONS=dir/             every folder in dir/, in parallel
 #   make similarity SUBMISSIONS=dir/        the pairs of dir/ most alike (BASE=dir: past ones)
-#   make expected [FIXTURES=dir]            the reference's answers: public cases, fixtures
-#                                           (FIXTURES=dir: that folder's alone)
+#   make expected [FIXTURES=dir]            the reference's answers: public cases, speed budget,
+#                                           fixtures (FIXTURES=dir: that folder's alone)
 #   make fixtures                           regenerate the fixtures, then expected
 #   make verify-fixtures                    reference full, stubs zero, mutants lose points
 #   make gradescope                         build/gradescope/N/autograder.zip
@@ -27,7 +27,7 @@ GRADE_SPEC    := grader/tests/grader_spec.lua
 
 HELP += "grade            grade exercises/N, each chapter on its own (CHAPTER=N, SUBMISSION=dir, SUBMISSIONS=dir/ for many, SEED=n, FIXTURES=dir)"
 HELP += "similarity       rank the pairs of SUBMISSIONS=dir/ by code similarity, base code (the stub; BASE=dir, past submissions) left out (build/grade/similarity/)"
-HELP += "expected         write the reference's answers: public cases and fixtures (CHAPTER=N; FIXTURES=dir: that folder's alone)"
+HELP += "expected         write the reference's answers: public cases, speed budget, fixtures (CHAPTER=N; FIXTURES=dir: that folder's alone)"
 HELP += "fixtures         regenerate the callgrind fixtures with the installed valgrind"
 HELP += "verify-fixtures  check the fixtures separate right from wrong (reference, stubs, mutants)"
 HELP += "test-grader      the grader's own tests (in make test)"

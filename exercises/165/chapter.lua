@@ -19,9 +19,23 @@ local M = {
     inclusive = "inclusive(stacks, count, &costs, &ncosts)",
   },
   owned = "the caller frees Row.name, and the Cost array with its names",
+  -- The speed check's input (exercises/harness/speed.lua): inclusive() over `lines` stacks
+  -- with a distinct function name per 40, made by the checker (random_stacks) from a seed;
+  -- the handout publishes the budget for `sizes`, measured on `seed` (the grader picks one).
+  speed = {
+    func = "inclusive",
+    lines = 200000,
+    sizes = { 20000, 200000 },
+    seed = 165,
+    fields = function(lines, seed)
+      return { { "order", "checked" },
+        { "generate", string.format("random_stacks %d %d %d", lines, math.max(16, lines // 40), seed) } }
+    end,
+  },
   -- What to do once every public test passes, in the order to do it: the commands of the
   -- handout's "Profiling the VM yourself" (grader/165/student-README.md) and README.md.
   next_steps = {
+    { "make exercise-165 BUDGET=1", "your inclusive() against the grader's speed budget" },
     { "make", "builds the VM (build/drip) and the profiler" },
     { "make profile-165 FIB_N=25", "the chapter's profile, quick (build/profile/)" },
     { "build/dripprof top --with build/exercise/165/check build/profile/callgrind.out.fib",

@@ -31,6 +31,22 @@ function M.parse(text)
   return items
 end
 
+-- What fixes a missing or stale file of chapter ch's tests/expected/: in the instructor's
+-- workbook make expected, in the student's edition the file as shipped.
+function M.fix(ch)
+  return wb.exists(ch.solution) and ("run `make expected CHAPTER=" .. ch.id .. "`")
+    or "the file should be as your instructor shipped it (git checkout restores it)"
+end
+
+-- Items as a checker writes them, KEY<TAB>RESULT lines (parse reads them back).
+function M.text(items)
+  local lines = {}
+  for i, item in ipairs(items) do
+    lines[i] = item.key .. "\t" .. item.result .. "\n"
+  end
+  return table.concat(lines)
+end
+
 -- Writes an answers file. what: { path (the input), made_by, settings (or nil), cases =
 -- { { name = NAME or nil, items = {...} }, ... } }.
 function M.write(path, what)

@@ -16,6 +16,8 @@
 --   words          function(func, key, answer) -> the answer in words, or nil for as it is
 --   owned          what the caller frees, for the leak explanation (optional)
 --   limits         overrides of M.limits (optional)
+--   speed          the speed check's input (optional; exercises/harness/speed.lua): func,
+--                  lines (the graded size), sizes (published), seed, fields(lines, seed)
 --   next_steps     what to do once every public test passes, shown after "All N tests pass."
 --                  (optional: nothing is shown without it): a list of { COMMAND, WHAT IT DOES }
 --                  pairs and sentences, in the order the student should take them

@@ -2,6 +2,7 @@
 --
 --   lua5.4 exercises/harness/exercise.lua --chapter N [--from DIR] [--only PREFIX,...]
 --       [--brief] [--jobs N] [--details N] [--out DIR] [--cpu SECONDS] [--build-only] [--hint FUNCTION]
+--       [--budget STACKS]
 --
 -- Builds chapter N's checker with the files of DIR (default exercises/N: the student's; the
 -- instructor may name solutions/N) exactly as the grader does (exercises/harness/build.lua),
@@ -21,7 +22,9 @@
 -- come, when every case of the student's code passed (the chapter's next_steps, if it has
 -- them). --brief (watch mode) starts with the progress line, shows only the first failure in
 -- full, then the compiler's warnings, and exits 0. Otherwise the exit status is 0 when every
--- case passed, 1 when one failed, 2 when the cases could not run.
+-- case passed, 1 when one failed, 2 when the cases could not run. --budget STACKS (1: the graded
+-- size) runs no case: it counts the instructions of the chapter's speed input with the build
+-- without sanitizers, against the budget the handout publishes (speed.lua).
 
 local wb = require("vm.lib.workbook")
 local chapter = require("exercises.harness.chapter")
@@ -32,6 +35,7 @@ local runner = require("exercises.harness.runner")
 local compare = require("exercises.harness.compare")
 local feedback = require("exercises.harness.feedback")
 local sandbox = require("exercises.harness.sandbox")
+local speed = require("exercises.harness.speed")
 
 local M = {}
 
@@ -55,6 +59,7 @@ local function parse_args(argv)
   parser:option("--out", "where the build and the answers go (default build/exercise/N)")
   parser:option("--cpu", "CPU seconds per case (default: the chapter's limit)"):convert(tonumber)
   parser:option("--hint", "show the next hint of this function, and run nothing")
+  parser:option("--budget", "count the speed input of this many stacks (1: the graded size)"):convert(wb.to_integer)
   parser:flag("--build-only", "build the checker into OUT/check and stop (what dripprof --with asks)")
   return wb.parse(parser, argv)
 end
@@ -116,12 +121,15 @@ end
 
 -- The checker built with the code under test, or nil after saying why not (the compiler's
 -- own words, after a line that says what they mean).
-local function build_checker(ch, opts, out)
+-- flavour: build.lua's (default "asan"); another's program is OUT/check-FLAVOUR.
+local function build_checker(ch, opts, out, flavour)
+  flavour = flavour or "asan"
   local spec = chapter.build_spec(ch, out .. "/build", opts.from, opts.from == ch.solution)
-  local program = out .. "/check"
+  local program = out .. "/check" .. (flavour == "asan" and "" or "-" .. flavour)
   os.remove(program) -- the last good build must never answer for code that no longer compiles
   local ok, why = build.prepare(spec)
-  local r = ok and build.link(spec, "asan", "check") or { ok = false, error = why, log = why, warnings = 0 }
+  local r = ok and build.link(spec, flavour, wb.basename(program))
+    or { ok = false, error = why, log = why, warnings = 0 }
   if r.ours then
     error({ message = r.error }, 0)
   end
@@ -158,8 +166,7 @@ end
 -- missing or stale, naming the file and what to do.
 local function load_cases(ch)
   local list = {}
-  local fix = wb.exists(ch.solution) and ("run `make expected CHAPTER=" .. ch.id .. "`")
-    or "the file should be as your instructor shipped it (git checkout restores it)"
+  local fix = answers.fix(ch)
   for _, path in ipairs(chapter.case_files(ch)) do
     local expected, why = answers.read(chapter.expected_path(path), { path = path, fix = fix })
     if not expected then
@@ -506,6 +513,21 @@ function M.write_expected(ch)
   return written
 end
 
+-- make exercise-N BUDGET=STACKS: the student's build without sanitizers, counted (speed.lua).
+local function budget(ch, opts, out)
+  if not ch.speed then
+    error({ message = "exercise " .. ch.id .. " has no speed budget" }, 0)
+  end
+  if not speed.have_valgrind() then
+    io.write(string.format("The speed budget counts instructions with valgrind, which is not installed here.\n"
+      .. "  make setup-profile installs it (as root, or with sudo); otherwise ask whoever runs this machine to\n"
+      .. "  install the Debian package valgrind. make exercise-%s runs the tests without it.\n", ch.id))
+    return 2
+  end
+  local program = build_checker(ch, opts, out, "fast")
+  return program and speed.budget(ch, program, out, opts.budget) or 1
+end
+
 function M.main(argv)
   local opts = parse_args(argv)
   local ch = chapter.load(opts.chapter)
@@ -518,6 +540,9 @@ function M.main(argv)
   sandbox.use("none") -- the student's own code, on the student's own machine
   if opts.build_only then
     return build_checker(ch, opts, out) and 0 or 1
+  end
+  if opts.budget then
+    return budget(ch, opts, out)
   end
   local hints = M.read_hints(ch.dir .. "/" .. (ch.handout or "README.md"))
   local state_path = out .. "/hint-state"

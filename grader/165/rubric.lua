@@ -34,16 +34,15 @@ return {
     speed = 15, -- instruction count of inclusive() against the reference
   },
 
-  -- Speed: the checker runs inclusive() over a generated folded input of `lines` stacks
-  -- under cachegrind (fast build, no sanitizers), and the instructions of the whole run
-  -- (constructors included), less those of a run that only reads the input, are compared
-  -- with the reference's. Full points up to `limit` times the reference's count, half up
-  -- to `half_limit` times, else 0. A run still going after `cpu_factor` x the reference's
-  -- CPU time under cachegrind (at least `cpu_floor` s) is stopped: its count would be far
-  -- past the limit.
+  -- Speed: the checker runs inclusive() over a generated folded input (its size:
+  -- exercises/165/chapter.lua's speed) under cachegrind (fast build, no sanitizers), and the
+  -- instructions of the whole run (constructors included), less those of a run that only
+  -- reads the input, are compared with the reference's. Full points up to `limit` times the
+  -- reference's count, half up to `half_limit` times, else 0. A run still going after
+  -- `cpu_factor` x the reference's CPU time under cachegrind (at least `cpu_floor` s) is
+  -- stopped: its count would be far past the limit. make expected publishes the budget
+  -- these make (exercises/165/tests/expected/speed.txt and the handout's table).
   speed = {
-    lines = 200000,
-    distinct_per_line = 1 / 40, -- distinct function names per line of input
     limit = 4,
     half_limit = 10,
     cpu_factor = 25,

@@ -337,6 +337,15 @@ describe("the student edition", function()
       local ok, _, out = in_edition("make exercise-165")
       check(ok and out:find("All " .. tostring(total) .. " tests pass.", 1, true), out:sub(-600))
     end)
+    it("has the speed budget (speed.txt, the handout's table) and no reference; BUDGET= counts the student's", function()
+      local budgets = (wb.read_file(EDITION .. "/exercises/165/README.md") or "")
+        :match("\n<!%-%- BEGIN speed budget.-\n<!%-%- END speed budget %-%->")
+      check(budgets and budgets:find("\n| 200,000 %(graded%) | [%d,]+ | [%d,]+ |\n")
+        and wb.exists(EDITION .. "/exercises/165/tests/expected/speed.txt") and not wb.exists(EDITION .. "/solutions"),
+        tostring(budgets))
+      local ok, _, out = in_edition("make exercise-165 BUDGET=20000")
+      check(ok and out:find("That is [%d.]+x the reference's count: within the budget for full marks%."), out)
+    end)
     -- The edition's suite checks the workbook, not the answers: it must pass with the
     -- student's work in profile.c, committed as the README says (the stubs' suite ran the
     -- student's file, or its git HEAD, as "the shipped stubs", and failed there).

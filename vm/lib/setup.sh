@@ -20,7 +20,8 @@ else
     echo "  If you may use sudo, run:  sudo apt-get install$missing"
     echo "  Otherwise ask whoever runs this machine to install the Debian packages:$missing"
     echo "  (make exercise-N and make watch-N need only: $loop inotify-tools;"
-    echo "   the others are for the book, the benchmarks, the profiles, grading and make test.)"
+    echo "   the others are for the book, the benchmarks, the profiles and the speed budget (valgrind),"
+    echo "   grading and make test.)"
     exit 1
 fi
 if ! command -v apt-get > /dev/null; then

@@ -143,13 +143,24 @@ end
 -- PROGRAM TOTALS, a crash in sum_named for the needle "fib" and exit(3) for the empty
 -- one, an endless loop in inclusive on recursive stacks, and a hash that makes inclusive
 -- quadratic (too slow for many_functions).
-local function planted_code()
-  local code = wb.read_file("solutions/165/profile.c")
-  local function plant(pattern, insert)
+local function planter(code)
+  return function(pattern, insert)
     local changed, n = code:gsub(pattern, "%0\n" .. insert, 1)
     assert(n == 1, "cannot plant a fault at " .. pattern)
     code = changed
+    return code
   end
+end
+
+-- The hash that makes inclusive quadratic, and the reference with it only (correct, slow).
+local SLOW_HASH = { "static uint64_t hash_frame%(const char %*key, size_t length%) {",
+  "    if (key != NULL) { return length; } /* planted: nearly every name collides */" }
+local function slow_code()
+  return planter(wb.read_file("solutions/165/profile.c"))(SLOW_HASH[1], SLOW_HASH[2])
+end
+
+local function planted_code()
+  local plant = planter(wb.read_file("solutions/165/profile.c"))
   plant("int parse_row%(const char %*line, Row %*row%) {",
     "    if (line != NULL && strstr(line, \"TOTALS\")) { char *lost = malloc(32); if (lost) lost[0] = 1; }")
   plant("int sum_named%(const Row %*rows, size_t count, const char %*needle, uint64_t %*sum%) {",
@@ -158,9 +169,7 @@ local function planted_code()
   plant("int inclusive%(const Folded %*stacks, size_t count, Cost %*%*costs, size_t %*ncosts%) {",
     "    for (size_t i = 0; i < count; i++) { if (stacks[i].stack && strstr(stacks[i].stack, \"fib;fib\")) "
       .. "{ for (volatile unsigned spin = 0;; spin++) {} } }")
-  plant("static uint64_t hash_frame%(const char %*key, size_t length%) {",
-    "    if (key != NULL) { return length; } /* planted: nearly every name collides */")
-  return code
+  return plant(SLOW_HASH[1], SLOW_HASH[2])
 end
 
 local PLANTED_CASES = "parse_row.plain_row,parse_row.program_totals,parse_row.one_blank,parse_row.call_site,"
@@ -967,6 +976,63 @@ describe("the exercise harness", function()
       assert.is_truthy(out:find("sudo apt-get install gcc", 1, true), out)
       assert.is_truthy(out:find("ask whoever runs this machine", 1, true), out)
     end)
+    it("with BUDGET=1 asks for valgrind too, naming what to ask for", function()
+      if not runs_as_nobody then
+        pending("needs root, and a clone that the user nobody can read")
+        return
+      end
+      local status, out = sh("su nobody -s /bin/sh -c 'make -s --no-print-directory SETUP_CHECK_valgrind=false "
+        .. "exercise-165 BUDGET=1' 2>&1")
+      assert.are_not.equal(0, status)
+      assert.is_truthy(out:find("make exercise-165 BUDGET=1 needs Debian packages this machine lacks: valgrind\n", 1, true)
+        and out:find("install the Debian packages: valgrind\n", 1, true), out)
+    end)
+  end)
+
+  -- make exercise-165 BUDGET=...: the student's inclusive() counted against the handout's
+  -- budget (exercises/harness/speed.lua), on the smaller published size but for the reference.
+  describe("the speed budget", function()
+    local function budget(src, size, extra)
+      return exercise_run(src, TMP .. "/budget-" .. wb.basename(src), "BUDGET=" .. size .. " " .. (extra or ""))
+    end
+    it("without valgrind says so, and how to get it", function()
+      local status, out = budget(student_copy(TMP .. "/budget-stubs"), 20000, "GRADE_VALGRIND=/nonexistent/valgrind")
+      assert.are_not.equal(0, status)
+      assert.is_truthy(out:find("counts instructions with valgrind, which is not installed here", 1, true)
+        and out:find("make setup-profile installs it", 1, true) and out:find("ask whoever runs this machine", 1, true)
+        and not out:find("Counting", 1, true), out)
+    end)
+    it("the stubs: not written yet, nothing counted", function()
+      local status, out = budget(student_copy(TMP .. "/budget-stubs"), 20000)
+      assert.are_not.equal(0, status)
+      assert.is_truthy(out:find("inclusive() returned -1, what the shipped stub returns: not written yet?", 1, true)
+        and not out:find("Your inclusive()", 1, true), out)
+    end)
+    it("a bad line of speed.txt is an error naming the file and the line", function()
+      local ch = { id = "165", dir = TMP .. "/budget-table", solution = "solutions/165" }
+      wb.mkdir_p(ch.dir .. "/tests/expected")
+      wb.write_file(ch.dir .. "/tests/expected/speed.txt", "# a comment\nrule 4 10\nsize 20000 x\n")
+      local t, why = require("exercises.harness.speed").read_table(ch)
+      assert.is_truthy(not t and why == ch.dir .. "/tests/expected/speed.txt:3: not a line of the table: size 20000 x", why)
+    end)
+    it("an unpublished size is refused, naming the sizes there are", function()
+      local status, out = budget(student_copy(TMP .. "/budget-stubs"), 5)
+      assert.are_not.equal(0, status)
+      assert.is_truthy(out:find("has no budget for 5 stacks; it has one for 20000, 200000", 1, true), out)
+    end)
+    if HAVE_SOLUTIONS then
+      it("the reference, on the graded size: about 1x, within the budget", function()
+        local status, out = budget(student_copy(TMP .. "/budget-reference", wb.read_file("solutions/165/profile.c")), 1)
+        local ratio = tonumber(out:match("That is ([%d.]+)x the reference's count: within the budget for full marks%."))
+        assert.is_truthy(status == 0 and ratio and ratio > 0.9 and ratio < 1.1
+          and out:find("on 200,000 generated stacks, the graded size,", 1, true), out)
+      end)
+      it("a correct but quadratic inclusive(): over budget, with the ratio", function()
+        local status, out = budget(student_copy(TMP .. "/budget-slow", slow_code()), 20000)
+        local ratio = tonumber(out:match("That is ([%d.]+)x the reference's count: over budget: no speed points%."))
+        assert.is_truthy(status ~= 0 and ratio and ratio > 10 and not out:find("answers differ", 1, true), out)
+      end)
+    end
   end)
 
   -- ---------------------------------------------------------------- the background runs
