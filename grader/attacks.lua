@@ -346,7 +346,11 @@ function M.platform(opts)
     local seen = layout.zip and result or from_prairielearn(result, problems)
     local text = type(seen) == "table" and seen.output or ""
     graded[name] = seen
-    for _, problem in ipairs(judge(at_level(attack, opts.level), seen, text, graded)) do
+    local designed = at_level(attack, opts.level)
+    if not layout.zip then
+      designed.families = {} -- PrairieLearn's tests name no family: scores and secrets are judged
+    end
+    for _, problem in ipairs(judge(designed, seen, text, graded)) do
       problems[#problems + 1] = problem
     end
     wb.run("sleep 1")
