@@ -197,11 +197,12 @@ local function judge(attack, result, text, all, err)
   if attack.score == 0 then
     expect(result.score < 1e-9, "should score 0, scored " .. wb.format_number(result.score))
   elseif attack.score == "full" then
-    -- A results.json that says the submission could not be graded holds no maximum: 0 of 0 is
-    -- not full marks.
-    expect(max > 0 and #(result.tests or {}) > 0 and result.score >= max - 1e-9, "should keep full marks, scored "
-      .. wb.format_number(result.score) .. " of " .. wb.format_number(max) .. " in " .. #(result.tests or {})
-      .. " tests" .. (#(result.tests or {}) == 0 and ": " .. wb.shorten(text, 300) or ""))
+    -- A results.json that says the submission could not be graded holds no maximum and no
+    -- test: 0 of 0 is not full marks.
+    local tests = #(result.tests or {})
+    expect(max > 0 and tests > 0 and result.score >= max - 1e-9, "should keep full marks, scored "
+      .. wb.format_number(result.score) .. " of " .. wb.format_number(max) .. " in " .. tests .. " tests"
+      .. (tests == 0 and ": " .. wb.shorten(text, 300) or ""))
   end
   if attack.build then
     local line = text:match("\nbuild: ([^\n]*)") or ""
@@ -320,9 +321,10 @@ local function emulate(opts)
     wb.run("cp -a " .. wb.quote(opts.tree) .. "/. " .. wb.quote(inside(source)))
   end
   -- Gradescope runs /autograder/run_autograder, a copy of the zip's; PrairieLearn the one in place.
-  local entry = layout.zip and mount .. "/" .. layout.ENTRY or source .. "/" .. layout.ENTRY
-  if entry ~= source .. "/" .. layout.ENTRY then
-    wb.copy(inside(source) .. "/" .. layout.ENTRY, inside(entry))
+  local entry = source .. "/" .. layout.ENTRY
+  if layout.zip then
+    entry = mount .. "/" .. layout.ENTRY
+    wb.copy(inside(source .. "/" .. layout.ENTRY), inside(entry))
   end
   root = wb.realpath(root)
   local secret = new_secret()
@@ -371,22 +373,29 @@ local function emulate(opts)
   return outcomes
 end
 
-function M.platform(opts)
-  -- In the platform's container only its tree exists. Here the repository (the current folder)
-  -- is beside it, and at the user level the grader rightly refuses to grade while other users
-  -- may read its solutions/: it stays private to root while the emulation grades.
-  local mode = opts.level == "user" and wb.capture("stat -c %a ."):match("%d+")
-  if mode then
-    wb.run("chmod go-rwx .")
-  end
-  local ok, outcomes = pcall(emulate, opts)
-  if mode then
-    wb.run("chmod " .. mode .. " .")
-  end
+-- Calls fn() and gives the repository (the current folder) its mode back after, also when fn
+-- raises: at the user level the grader makes it private (chmod 700). Returns fn's result.
+function M.mode_kept(fn)
+  local mode = wb.capture("stat -c %a ."):match("%d+")
+  local ok, result = pcall(fn)
+  wb.run("chmod " .. mode .. " .")
   if not ok then
-    error(outcomes, 0)
+    error(result, 0)
   end
-  return outcomes
+  return result
+end
+
+function M.platform(opts)
+  -- In the platform's container only its tree exists. Here the repository is beside it, and at
+  -- the user level the grader rightly refuses to grade while other users may read its
+  -- solutions/ (a clone is readable by all): it stays private while the emulation grades.
+  if opts.level == "user" then
+    return M.mode_kept(function()
+      wb.run("chmod go-rwx .")
+      return emulate(opts)
+    end)
+  end
+  return emulate(opts)
 end
 
 -- Grades the attacks of every chapter (or opts.chapter) at isolation `level`. opts: level,

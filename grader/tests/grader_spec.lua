@@ -180,9 +180,8 @@ end
 -- designed outcome, nothing survives, the repository is unchanged, the stubs still score 0.
 local function attack_checks(level)
   local outcomes, stubs = {}, {}
-  lazy_setup(function()
-    -- At the user level the grader makes the repository private (chmod 700): undo it after.
-    local mode = wb.capture("stat -c %a .")
+  -- At the user level the grader makes the repository private: its mode is given back after.
+  lazy_setup(function() attacks.mode_kept(function()
     -- The fixtures outside the repository, readable by anyone, as an instructor's hidden set
     -- may be (FIXTURES=dir): the grader must make them private too.
     local fixtures = wb.temp_dir("/tmp", "drip-attack-fixtures")
@@ -197,9 +196,8 @@ local function attack_checks(level)
       .. wb.quote(fixtures), "--submission exercises/165 --quiet --out " .. ROOT .. "/attacks-" .. level
       .. "/stubs --json " .. json_path))
     stubs.result = decode(json_path) or {}
-    wb.run("chmod " .. mode:gsub("%s+", "") .. " .")
     wb.rm_rf(fixtures)
-  end)
+  end) end)
   local names = {}
   for _, attack in ipairs(assert(wb.load_data("grader/165/attacks/attacks.lua"))) do
     names[#names + 1] = "165/" .. attack.name
