@@ -303,12 +303,12 @@ end
 local function speed_reference(ref, check, chapter)
   local cache_dir = M.root .. "/cache"
   wb.mkdir_p(cache_dir)
-  local key = wb.sha256(check.tsv) .. "-" .. (wb.sha256(ref.fast) or "") .. "-cachegrind"
+  local key = wb.sha256(check.tsv) .. "-" .. (wb.sha256(ref.fast) or "") .. "-cachegrind-cpu"
   local cache = cache_dir .. "/speed-" .. chapter.id .. "-" .. key
   local text = wb.read_file(cache)
   if text then
-    local ir, base, cpu = text:match("^(%d+) (%d+) ([%d.]+)\n")
-    return { ir = tonumber(ir), base = tonumber(base), cpu = tonumber(cpu),
+    local ir, base, cpu, base_cpu = text:match("^(%d+) (%d+) ([%d.]+) ([%d.]+)\n")
+    return { ir = tonumber(ir), base = tonumber(base), cpu = tonumber(cpu), base_cpu = tonumber(base_cpu),
       items = answers.parse(text:match("\n(.*)$") or "") }
   end
   -- A private folder: in a batch two graders may measure at the same time.
@@ -320,7 +320,7 @@ local function speed_reference(ref, check, chapter)
   if not ok then
     error(m, 0)
   end
-  wb.write_file(cache, string.format("%d %d %.3f\n", m.ir, m.base, m.cpu) .. answers.text(m.items))
+  wb.write_file(cache, string.format("%d %d %.3f %.3f\n", m.ir, m.base, m.cpu, m.base_cpu) .. answers.text(m.items))
   return m
 end
 
@@ -383,6 +383,14 @@ local function run_speed(check, student, ref, chapter, runs)
   end
   check.ir = ir
   check.ratio = math.max(ir - base.base, 1) / (base.ir - base.base)
+  local agrees, allowed = speed.witness(base, check.ratio, r.cpu or 0, rule)
+  if not agrees then
+    check.class = "wrong"
+    check.status = string.format("its count (%.2fx the reference's instructions) is contradicted by its CPU time: "
+      .. "%.1f s, more than the %.1f s such a count allows (the reference: %.1f s), so speed is not credited",
+      check.ratio, r.cpu or 0, allowed, base.cpu)
+    return
+  end
   local share = speed.share(check.ratio, rule)
   check.earned = share
   check.status = string.format("%.2fx the reference's instructions (%s vs %s; full marks up to %gx, half up to %gx)",

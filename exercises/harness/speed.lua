@@ -111,16 +111,17 @@ function M.count(opts)
 end
 
 -- The reference's measure of case c: { ir (the whole run), base (the run calling nothing),
--- cpu (seconds of the whole run), items (its answers) }; raises when it fails.
+-- cpu and base_cpu (their CPU seconds), items (its answers) }; raises when it fails.
 function M.measure(opts)
   local ir, why, r = M.count(opts)
-  local base, why_base = M.count(setmetatable({ baseline = true, tag = opts.tag .. "-baseline" }, { __index = opts }))
+  local base, why_base, rb = M.count(setmetatable({ baseline = true, tag = opts.tag .. "-baseline" },
+    { __index = opts }))
   if not r.ok or not ir or not base or ir <= base then
     local detail = r.stderr:match("[^\n]*[Ee]rror[^\n]*") or r.stderr:match("[^\n]+") or ""
     error({ message = "the reference failed under cachegrind: " .. r.status .. " " .. (why or why_base or "")
       .. " " .. detail }, 0)
   end
-  return { ir = ir, base = base, cpu = r.cpu or 0, items = r.items }
+  return { ir = ir, base = base, cpu = r.cpu or 0, base_cpu = rb.cpu or 0, items = r.items }
 end
 
 -- The share of the speed points for a count `ratio` times the reference's (rule: limit,
@@ -133,6 +134,24 @@ end
 -- (at least cpu_floor); one still going then would be far past the limit.
 function M.cpu_limit(reference_cpu, rule)
   return math.max(rule.cpu_floor, reference_cpu * rule.cpu_factor)
+end
+
+-- The CPU-time witness: a second opinion on a count, from the kernel. Under cachegrind a
+-- run's CPU time is close to a fixed start-up plus a cost per counted instruction (measured
+-- here: 1.0 to 1.75 ns, whatever the code, idle or loaded), so a count that is `ratio` times
+-- the reference's predicts the run's CPU time from the reference's two runs (ref: measure's
+-- cpu, base_cpu): base_cpu plus ratio times the difference. A run that took more than
+-- `witness_factor` times that, plus `witness_slack` seconds (rule: the rubric's speed
+-- figures), did work its count does not show. Returns whether the run's `cpu` agrees with its
+-- count, and the most it may take.
+function M.cpu_allowed(ref, ratio, rule)
+  local predicted = ref.base_cpu + ratio * math.max(ref.cpu - ref.base_cpu, 0)
+  return rule.witness_factor * predicted + rule.witness_slack
+end
+
+function M.witness(ref, ratio, cpu, rule)
+  local allowed = M.cpu_allowed(ref, ratio, rule)
+  return cpu <= allowed, allowed
 end
 
 -- ------------------------------------------------------------------ the published budget

@@ -42,10 +42,15 @@ return {
   -- `cpu_factor` x the reference's CPU time under cachegrind (at least `cpu_floor` s) is
   -- stopped: its count would be far past the limit. make expected publishes the budget
   -- these make (exercises/165/tests/expected/speed.txt and the handout's table).
+  -- The kernel's CPU time is a second witness: a run that took more than `witness_factor`
+  -- times what its count predicts (from the reference's CPU time), plus `witness_slack`
+  -- seconds, did work its count does not show, and earns no speed points.
   speed = {
     limit = 4,
     half_limit = 10,
     cpu_factor = 25,
     cpu_floor = 30,
+    witness_factor = 2.5,
+    witness_slack = 1,
   },
 }

@@ -936,6 +936,44 @@ frame.src = "index.html";
   -- Verdicts do not depend on load: the reference, an endless loop and a crash, graded with
   -- CPU limits scaled down to a quarter, on the machine as it is and with three busy loops
   -- per core beside it, get the same points and the same statuses.
+  describe("the CPU-time witness", function()
+    local speed = require("exercises.harness.speed")
+    local rule = engine.load_chapter("165").rubric.speed
+    -- Measured at 200,000 stacks: the reference's runs idle (whole, calling nothing) and the
+    -- same run with load 7 to 9 beside it; 0.57 s of CPU per reference count, 1.0 to 1.75 ns
+    -- per instruction whatever the code.
+    local ref = { cpu = 1.9, base_cpu = 1.33 }
+    for _, c in ipairs({
+      { "the reference's own run under load agrees with its count", 1.0, 2.31, true },
+      { "honest code at the half limit, 1.75 ns per instruction, under load, agrees", 10, 1.33 * 1.38
+        + 10 * 0.57 * 1.5 * 1.38, true },
+      { "code 12x the reference's that claims 1x does not", 1.0, 1.33 + 12 * 0.57, false },
+      { "code 12x the reference's that claims 2x does not", 2.0, 1.33 + 12 * 0.57, false },
+    }) do
+      it(c[1], function()
+        assert.are.equal(c[4], (speed.witness(ref, c[2], c[3], rule)))
+      end)
+    end
+    it("a run that took more CPU than its count allows earns no speed points (the rubric's witness at 0)",
+      function()
+        local fixtures = fixture_subset("witness", { "book-fib-self.txt", "toy-vm.folded" })
+        local json_path = ROOT .. "/witness.json"
+        local edit = [['local r = require("grader.165.rubric"); r.speed.witness_factor = 0; r.speed.witness_slack = 0']]
+        local code, _, stderr = run(string.format("FIXTURES=%s %s -e %s grader/grade.lua --seed %d --speed-lines %d "
+          .. "--submission solutions/165 --quiet --out %s --json %s", wb.quote(fixtures), LUA, edit, SEED, SPEED_LINES,
+          ROOT .. "/witness", json_path))
+        assert.are.equal(0, code, stderr)
+        local result, seen = decode(json_path) or {}, nil
+        for _, t in ipairs(result.tests or {}) do
+          seen = t.name:match("speed") and t or seen
+        end
+        assert.is_truthy(seen, "no speed check in " .. json_path)
+        assert.are.equal(0, seen.score)
+        assert.is_truthy(seen.output:match("is contradicted by its CPU time: [%d.]+ s, more than the 0%.0 s"),
+          seen.output)
+      end)
+  end)
+
   describe("verdicts under load", function()
     local chapter = engine.load_chapter("165")
     local all = mutants.of(chapter)
@@ -1030,6 +1068,27 @@ frame.src = "index.html";
 end)
 
 -- The long tests (make test-slow).
+-- The witness's worst case: the reference's CPU time measured on an idle machine (the cache a
+-- batch reuses), the student's run at the graded size with 3 busy loops per core beside it.
+describe("the CPU-time witness under load #batch", function()
+  it("a copy of the reference keeps its speed points at the graded size", function()
+    local json_path = ROOT .. "/witness-load.json"
+    local command = grade_cmd("FIXTURES=" .. wb.quote(fixture_subset("witness-load", { "toy-vm.folded" })),
+      "--submission solutions/165 --quiet --out " .. ROOT .. "/witness-load --json " .. json_path)
+      :gsub("%-%-speed%-lines %d+", "")
+    local code, _, stderr = run(command)
+    assert.are.equal(0, code, stderr)
+    code, _, stderr = wb.while_busy(3 * wb.nproc(), run, command)
+    assert.are.equal(0, code, stderr)
+    local speed
+    for _, t in ipairs((decode(json_path) or {}).tests or {}) do
+      speed = t.name:match("speed") and t or speed
+    end
+    assert.is_truthy(speed and speed.name:match("200000 stacks"), json_path)
+    assert.are.equal(speed.max_score, speed.score, speed.output)
+  end)
+end)
+
 describe("the grader at scale #batch", function()
   local batch
   lazy_setup(function()
