@@ -27,6 +27,12 @@ local speed = require("exercises.harness.speed")
 local LIMITS = { cpu = 120, wall = 1200, memory = 4096, output = 1 << 20, file_size = 1 << 20, procs = 16,
   results = 512 << 20 }
 
+-- Says which step make expected is on, before a step that may take a while.
+local function step(format, ...)
+  print("expected: " .. string.format(format, ...) .. " ...")
+  io.stdout:flush()
+end
+
 local function expected_for_chapter(id)
   local chapter = engine.load_chapter(id)
   -- FIXTURES=dir asks for that folder's answers; the public cases are the chapter's own files
@@ -37,11 +43,18 @@ local function expected_for_chapter(id)
         w.path))
     end
   end
+  step("chapter %s: building the reference", id)
   local ref = engine.reference(chapter)
   if not os.getenv("FIXTURES") and chapter.exercise.speed then
     local scratch = engine.root .. "/expected/" .. id .. "-speed"
     wb.rm_rf(scratch)
     wb.mkdir_p(scratch)
+    local sizes = {}
+    for i, n in ipairs(chapter.exercise.speed.sizes) do
+      sizes[i] = wb.commas(n)
+    end
+    step("chapter %s: counting the reference's instructions under cachegrind on %s stacks", id,
+      table.concat(sizes, " and "))
     for _, row in ipairs(speed.write_budgets(chapter.exercise, ref.fast, chapter.rubric.speed, scratch).rows) do
       print(string.format("expected: %-40s %s instructions (the reference's) -> %s", "speed, " .. row.lines .. " stacks",
         wb.commas(row.reference), speed.table_path(chapter.exercise)))
@@ -66,6 +79,7 @@ local function expected_for_chapter(id)
         limits = LIMITS, sources = chapter.exercise.student_files })
     end,
   }
+  step("chapter %s: running the reference on %d fixture%s from %s", id, #list, #list == 1 and "" or "s", dir)
   local failures = 0
   for _, f in ipairs(list) do
     local items, why = chapter.expected(f, f.settings, env)

@@ -94,12 +94,29 @@ local function judge(c, result)
   return problems, summary
 end
 
+-- Runs a batch (cmd, its output on stdout), keeping its output in `log` and passing its
+-- progress lines ("[N/M] ...", one per graded candidate) to say. True when it succeeded.
+local function follow_batch(cmd, log, say)
+  local pipe = assert(io.popen(cmd))
+  local kept = {}
+  for line in pipe:lines() do
+    kept[#kept + 1] = line
+    if line:match("^%[%d+/%d+%]") then
+      say(line)
+    end
+  end
+  local ok = pipe:close()
+  wb.write_file(log, table.concat(kept, "\n") .. "\n")
+  return ok
+end
+
 -- Grades the candidates and checks every expectation. opts: out, seed,
 -- speed_lines, no_speed (bool: speed off except for slow mutants), fixtures
--- (a fixture folder instead of the default).
+-- (a fixture folder instead of the default), say (called with each progress line).
 -- Returns problems (list), lines (a readable summary).
 function M.verify(opts)
   local problems, lines = {}, {}
+  local say = opts.say or function() end
   for _, id in ipairs(engine.chosen(opts.chapter)) do
     local chapter = engine.load_chapter(id)
     local runs = opts.no_speed and { { slow = false, speed = false }, { slow = true, speed = true } }
@@ -113,10 +130,13 @@ function M.verify(opts)
           .. (opts.fixtures and ("FIXTURES=" .. wb.quote(opts.fixtures) .. " ") or "")
         -- batch.lua spawns grade.lua processes; the variables reach them through the environment.
         local out = opts.out .. "/graded" .. (run.slow and "-slow" or "")
-        local cmd = string.format("%s%s grader/batch.lua %s --chapter %s --skip-reference --out %s --seed %d %s > %s 2>&1",
+        local cmd = string.format("%s%s grader/batch.lua %s --chapter %s --skip-reference --out %s --seed %d %s 2>&1",
           prefix, os.getenv("LUA") or "lua5.4", wb.quote(subs), id, wb.quote(out), opts.seed,
-          opts.speed_lines and ("--speed-lines " .. opts.speed_lines) or "", wb.quote(opts.out .. "/batch.log"))
-        if not wb.run(cmd) then
+          opts.speed_lines and ("--speed-lines " .. opts.speed_lines) or "")
+        say(string.format("chapter %s: grading %d candidates (%s)", id, #candidates,
+          run.slow and "the slow mutants, with the speed check" or (run.speed and "with the speed check"
+            or "without the speed check")))
+        if not follow_batch(cmd, opts.out .. "/batch.log", say) then
           error({ message = "grading the candidates failed:\n" .. (wb.read_file(opts.out .. "/batch.log") or "") }, 0)
         end
         for _, c in ipairs(candidates) do
@@ -144,6 +164,10 @@ local function main(argv)
   parser:option("--chapter", "this chapter only (default: CHAPTER, else every chapter)")
   local opts = engine.seed_and_lines(wb.parse(parser, argv))
   print("verify-fixtures: seed " .. opts.seed .. " (SEED=" .. opts.seed .. " repeats it)")
+  opts.say = function(line)
+    print("verify-fixtures: " .. line)
+    io.stdout:flush()
+  end
   local problems, lines = M.verify(opts)
   print(table.concat(lines, "\n"))
   if #problems > 0 then

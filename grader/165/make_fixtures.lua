@@ -33,6 +33,12 @@ local function sh(cmd)
   end
 end
 
+-- Says which step make fixtures is on, before a run that may take a while.
+local function step(what)
+  print("fixtures: " .. what .. " ...")
+  io.stdout:flush()
+end
+
 local function in_work(cmd)
   sh("cd " .. wb.quote(work) .. " && " .. cmd)
 end
@@ -75,6 +81,7 @@ if wb.exists("build/drip") then
   zoo = zoo:gsub("sum < 10000000", "sum < 20000")
   wb.write_file(work .. "/zoo.drip", zoo)
   for _, prog in ipairs({ "fib", "zoo" }) do
+    step("profiling build/drip on " .. prog .. ".drip under callgrind")
     in_work(string.format("valgrind --tool=callgrind --callgrind-out-file=callgrind.out.%s ./drip %s.drip "
       .. "> /dev/null 2> valgrind-%s.log", prog, prog, prog))
     annotate("callgrind.out." .. prog, "vm-" .. prog .. "-self.txt", "")
@@ -89,6 +96,7 @@ end
 
 -- A program that is not the VM.
 sh("cp grader/165/fixtures/programs/wordfreq.c " .. wb.quote(work .. "/wordfreq.c"))
+step("building and profiling programs/wordfreq.c under callgrind")
 in_work("${CC:-cc} -std=c11 -O1 -g -fno-inline wordfreq.c -o wordfreq")
 in_work("valgrind --tool=callgrind --callgrind-out-file=callgrind.out.wordfreq ./wordfreq > /dev/null "
   .. "2> valgrind-wordfreq.log")

@@ -619,6 +619,10 @@ describe("the grader", function()
       local code, stdout, stderr = expected()
       assert.are.equal(0, code, stderr)
       assert.is_truthy(stdout:match("toy%-vm%.folded +%d+ answers") and not stdout:match(" cases +%->"), stdout)
+      -- It says which step it is on, each before the step's results.
+      local build, run_on = stdout:find("expected: chapter 165: building the reference ...", 1, true),
+        stdout:find("expected: chapter 165: running the reference on 3 fixtures from " .. dir .. " ...", 1, true)
+      assert.is_truthy(build and run_on and build < run_on and run_on < stdout:find("toy-vm.folded", 1, true), stdout)
     end)
     it("a swapped-in folder is graded after make expected alone; a dropped-in file becomes a check", function()
       local code, _, stderr = run(grade_cmd(env .. " GRADE_NO_SPEED=1", "--submission solutions/165 --json "
@@ -754,12 +758,12 @@ describe("the grader", function()
   describe("verify-fixtures", function()
     local SUBSET = { "book-fib-self.txt", "c-wordfreq-self.txt", "c-wordfreq-nopct.txt", "vm-fib.folded",
       "vm-zoo.folded", "toy-vm.folded", "book-fib.folded" }
-    local lines, problems = {}, {}
+    local lines, problems, said = {}, {}, {}
     lazy_setup(function()
       local dir = fixture_subset("subset", SUBSET)
       local list
       problems, list = verify.verify({ out = ROOT .. "/verify", seed = SEED, speed_lines = SPEED_LINES,
-        no_speed = true, fixtures = dir })
+        no_speed = true, fixtures = dir, say = function(line) said[#said + 1] = line end })
       for _, line in ipairs(list) do
         lines[line:match("^%S+%s+(%S+)") or line] = line
       end
@@ -774,6 +778,15 @@ describe("the grader", function()
         assert.is_truthy(line:match("^ok"), line .. "\n" .. table.concat(problems, "\n"))
       end)
     end
+    it("says which step it is on: each batch, then a line per graded candidate", function()
+      local steps, graded = 0, 0
+      for _, line in ipairs(said) do
+        steps = steps + (line:match("^chapter 165: grading %d+ candidates %(") and 1 or 0)
+        graded = graded + (line:match("^%[%d+/%d+%] 165%-[%w_-]+: [%d.]+ of [%d.]+") and 1 or 0)
+      end
+      assert.are.equal(2, steps, table.concat(said, "\n"))
+      assert.are.equal(#candidates, graded, table.concat(said, "\n"))
+    end)
     it("shows a wrong inclusive()'s first difference as input/expected/actual", function()
       local r = decode(ROOT .. "/verify/graded/165-mutant-every_occurrence/results.json") or {}
       local found = false
