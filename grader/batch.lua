@@ -69,7 +69,7 @@ end
 -- folder named scores.csv made the summary fail for everyone, and one named bob.err
 -- collided with bob's messages file (whichever of the two came second was not graded).
 local function reserved(name)
-  return name == "jobs" or name == "scores.csv" or name == "grades.csv" or name == "failures.txt" or name == "similarity"
+  return name == "scores.csv" or name == "grades.csv" or name == "failures.txt" or name == "similarity"
     or name == "index.html"
     or name:match("%.err$") ~= nil
 end
@@ -186,8 +186,12 @@ function M.run(opts)
     end
   end
 
-  -- INDEX, NAME and FOLDER, each ended by a NUL: any byte but "/" may be in a folder's name.
-  local jobs, queued = {}, {}
+  -- The jobs: OUT/.jobs holds INDEX, NAME, FOLDER and KEY of each, each ended by a NUL (any
+  -- byte but "/" may be in a folder's name); xargs hands each job its INDEX only, and it grades
+  -- into OUT/.job-INDEX, renamed to OUT/NAME when it is done (follow). So no command line
+  -- names a submission while student code runs: at the user level every uid may read every
+  -- process's command line in /proc, and a batch's names are the students' (grade.lua --job).
+  local jobs, queued, indices = {}, {}, {}
   for _, name in ipairs(subs) do
     local why = loose[name] and "a file, not a folder (one folder per submission: unpack an archive, or put "
         .. "the file in a folder of its own)"
@@ -199,14 +203,15 @@ function M.run(opts)
     elseif not kept[name] then
       queued[#queued + 1] = name
       jobs[#jobs + 1] = #queued .. "\0" .. name .. "\0" .. folders[name] .. "\0" .. keys[name] .. "\0"
+      indices[#indices + 1] = #queued .. "\n"
     end
   end
-  wb.write_file(out .. "/jobs", table.concat(jobs))
+  wb.write_file(out .. "/.jobs", table.concat(jobs))
+  wb.write_file(out .. "/.queue", table.concat(indices))
   -- Each job prints its INDEX when it is done: the batch's progress reads them as they come.
-  local script = string.format([[index=$1 name=$2 folder=$3 key=$4
-mkdir -p "%s/$name" && %s grader/grade.lua --chapter %s --submission "$folder" --out "%s/$name" --json "%s/$name/results.json" --seed %d %s --key "$key" --jobs 1 --quiet 2> "%s/$name.err" || true
-[ -s "%s/$name.err" ] || rm -f "%s/$name.err"
-echo "$index"]], out, lua, id, out, out, seed, extra, out, out, out)
+  local script = string.format([[index=$1
+%s grader/grade.lua --chapter %s --job "%s/.jobs" --index "$index" --seed %d %s --jobs 1 --quiet 2> "%s/.job-$index.err" || true
+echo "$index"]], lua, id, out, seed, extra, out)
   local jobs_n = opts.jobs or wb.nproc()
   if kept.count > 0 then
     print(string.format("kept %d results of an earlier run into %s (their submissions, the seed, the grader and "
@@ -214,7 +219,7 @@ echo "$index"]], out, lua, id, out, out, seed, extra, out, out, out)
   end
   print(string.format("grading %d submissions from %s, %d at a time, seed %d (SEED=%d repeats it)", #queued, dir,
     jobs_n, seed, seed))
-  local pipe = io.popen(string.format("xargs -r -a %s -0 -n 4 -P %d sh -c %s _", wb.quote(out .. "/jobs"), jobs_n,
+  local pipe = io.popen(string.format("xargs -r -a %s -n 1 -P %d sh -c %s _", wb.quote(out .. "/.queue"), jobs_n,
     wb.quote(script)))
   M.follow(pipe, out, queued)
   pipe:close()
@@ -280,6 +285,21 @@ function M.progress_line(done, total, name, result, trouble, elapsed)
     wb.escape(wb.shorten(name, report.QUOTE)), score, trouble, clock(elapsed), left)
 end
 
+-- A job's folder, OUT/.job-INDEX, and its messages, OUT/.job-INDEX.err (if it wrote any),
+-- take the submission's name once the job is done.
+function M.name_job(out, index, name)
+  local job = out .. "/.job-" .. index
+  if wb.is_dir(job) then
+    assert(os.rename(job, out .. "/" .. name))
+  end
+  local err = wb.read_file(job .. ".err")
+  if err and err ~= "" then
+    assert(os.rename(job .. ".err", out .. "/" .. name .. ".err"))
+  else
+    os.remove(job .. ".err")
+  end
+end
+
 -- Prints a line as each job of `pipe` (one INDEX per line) finishes: on a terminal one line
 -- rewritten in place, else one line per submission (a log, a CI job).
 function M.follow(pipe, out, names)
@@ -288,6 +308,7 @@ function M.follow(pipe, out, names)
   for index in pipe:lines() do
     local name = names[tonumber(index)]
     if name then
+      M.name_job(out, index, name)
       done = done + 1
       local text = wb.read_file(out .. "/" .. name .. "/results.json")
       local result = text and json.decode(text)

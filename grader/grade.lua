@@ -24,6 +24,28 @@ local engine = require("grader.engine")
 local sandbox = require("exercises.harness.sandbox")
 local report = require("grader.report")
 
+-- --job FILE --index N (batch.lua): the submission's folder and key come from the batch's jobs
+-- file, records of INDEX, NAME, FOLDER and KEY each ended by a NUL, so that no command line
+-- names the submission; the results go to .job-INDEX beside the file.
+local function take_job(opts)
+  if not opts.job then
+    return opts
+  end
+  local text = wb.read_file(opts.job)
+  if not (text and opts.index) then
+    error({ message = "--job needs a readable jobs file and --index (" .. opts.job .. ")" }, 0)
+  end
+  for index, _, folder, key in text:gmatch("(%d+)%z([^%z]*)%z([^%z]*)%z([^%z]*)%z") do
+    if tonumber(index) == opts.index then
+      local out = wb.dirname(opts.job) .. "/.job-" .. index
+      wb.mkdir_p(out)
+      opts.submission, opts.key, opts.out, opts.json = folder, key, out, out .. "/results.json"
+      return opts
+    end
+  end
+  error({ message = string.format("%s has no job %d", opts.job, opts.index) }, 0)
+end
+
 local function parse_args(argv)
   local parser = wb.parser("grade.lua", "Grades one submission (make grade).")
   parser:option("--submission", "the folder with the student's files (default: the chapter's exercise)")
@@ -38,7 +60,9 @@ local function parse_args(argv)
   parser:option("--jobs", "checks at once (default: one per core)"):convert(wb.to_integer)
   parser:option("--isolation", "a level a batch has already chosen (bwrap, user, none)")
   parser:option("--key", "recorded in results.json as extra_data.grade_key (a batch's hash of what the grade depends on)")
-  return engine.seed_and_lines(wb.parse(parser, argv))
+  parser:option("--job", "a batch's jobs file: grade the job --index names, into .job-INDEX beside the file")
+  parser:option("--index", "the job of --job to grade"):convert(wb.to_integer)
+  return take_job(engine.seed_and_lines(wb.parse(parser, argv)))
 end
 
 -- The chapters to grade: the one asked for; else, for a submission folder, every chapter

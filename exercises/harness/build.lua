@@ -155,9 +155,15 @@ function M.prepare(spec)
     elseif size > M.max_source then
       return nil, string.format("the submission's %s has %d bytes; the limit is %d", name, size, M.max_source)
     end
-    -- -P: should the file turn into a link after the check above, the link is copied (and
-    -- the sandbox, which never follows one, refuses it), not what it points to.
-    wb.run("cp -P -- " .. wb.quote(src) .. " " .. wb.quote(spec.dir .. "/" .. name))
+    -- Copied by this process, not by cp: a cp's command line, which every uid can read in
+    -- /proc, would name the submission's folder while other submissions run. Nobody but the
+    -- grader writes the folder meanwhile (at the user level it is private), so the file
+    -- checked above is the file read.
+    local text = wb.read_file(src)
+    if not text then
+      return nil, "the submission's " .. name .. " cannot be read (" .. src .. ")"
+    end
+    wb.write_file(spec.dir .. "/" .. name, text)
   end
   for _, pair in ipairs(spec.headers) do
     if not wb.exists(pair[1]) then

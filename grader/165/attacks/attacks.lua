@@ -107,6 +107,9 @@ return {
   { name = "vfork_pause", base = "reference", status = "asleep for [%d.]+ s without using the CPU",
     families = { sum_named_fixtures = "zero", parse_row_fixtures = "full", inclusive_fixtures = "full" } },
   { name = "huge_array", base = "reference", score = 0, build = "refused: the built program is larger than" },
+  -- Every uid may read every command line in /proc at the user level: none may name a
+  -- submission while student code runs (a batch hands its jobs numbers, not names).
+  { name = "proc_names", base = "reference", score = "full" },
   { name = "control_quadratic", base = "mutant", mutant = "QUADRATIC", with_speed = true,
     speed = "not_full" },
   { name = "precompute", base = "mutant", mutant = "QUADRATIC", with_speed = true,
