@@ -31,9 +31,9 @@
  * the box's uid sends SIGKILL to every process that uid still owns (kill(-1)), until none is
  * left; then the folder is removed without following links, and at the user level every
  * file the uid left in /tmp, /var/tmp, /dev/shm and /run/lock (/var/lock), and its System V
- * IPC objects (created or owned: IPC_SET can give one away) and the keys in its keyrings go
- * too; the program starts in a session keyring of its own. POSIX message queues, which root could
- * only list by mounting their file system, are refused from the start (RLIMIT_MSGQUEUE 0).
+ * IPC objects (created or owned: IPC_SET can give one away) go too. What clean-up could not
+ * reach is refused from the start: POSIX message queues, which root could only list by
+ * mounting their file system (RLIMIT_MSGQUEUE 0), and the kernel's keys (a seccomp filter).
  */
 #define _GNU_SOURCE
 
@@ -44,11 +44,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
-#include <linux/keyctl.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <math.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +70,45 @@
 #define HELPER_NAME ".sandbox"
 
 /* ------------------------------------------------------------------ limits */
+
+#if defined(__x86_64__)
+#define BOX_AUDIT_ARCH AUDIT_ARCH_X86_64
+#define BOX_X32_BIT 0x40000000u /* x32's syscall numbers: the same calls under other numbers */
+#elif defined(__aarch64__)
+#define BOX_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#else
+#error "the sandbox's key filter knows x86-64 and AArch64 only"
+#endif
+
+/* The kernel's key store (add_key, request_key, keyctl) outlives processes: a key is a
+   channel to a later check, and a uid's keyrings, once looked up, are never fully removed
+   again. So boxed programs get EPERM for all three, and the box needs no key clean-up.
+   Syscalls of another ABI (32-bit x86) have other numbers and end the process. Exits when
+   the filter cannot be installed: the program must not run without it. */
+static void deny_keys(void) {
+    struct sock_filter filter[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, BOX_AUDIT_ARCH, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+#ifdef BOX_X32_BIT
+        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, BOX_X32_BIT, 4, 0),
+#endif
+        /* Each jump lands on the EPERM at the end. */
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_add_key, 3, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_request_key, 2, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_keyctl, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+    };
+    struct sock_fprog program = {sizeof filter / sizeof filter[0], filter};
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+        prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) != 0) {
+        fprintf(stderr, "sandbox: cannot install the filter that keeps keys out: %s\n",
+                strerror(errno));
+        _exit(125);
+    }
+}
 
 void apply_limits(const Options *o, bool program_links_asan, long long procs) {
     status_limit(RLIMIT_CORE, 0, 0);
@@ -89,6 +131,7 @@ void apply_limits(const Options *o, bool program_links_asan, long long procs) {
     if (o->isolation != ISOLATE_NONE || o->inner_fd >= 0) {
         status_limit(RLIMIT_NOFILE, FD_LIMIT, FD_LIMIT);
         status_limit(RLIMIT_MSGQUEUE, 0, 0); /* a POSIX queue would outlive the box (see the top) */
+        deny_keys();
     }
 }
 
@@ -398,12 +441,6 @@ static void exec_bwrap(const Box *box, const Options *o, bool program_links_asan
 void box_prepare(const Box *box, const Options *o) {
     close_other_fds(o);
     clean_environment(box, o);
-    if (o->isolation != ISOLATE_NONE) {
-        /* The session keyring is inherited, and whoever possesses it may add keys to it,
-           whatever their uid: a channel from one check to the next. A new, empty one of its
-           own (where keyctl is refused, it is refused to the program too). */
-        syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL);
-    }
 }
 
 void box_exec(const Box *box, const Options *o, bool program_links_asan) {
@@ -450,20 +487,6 @@ static void as_box_uid(const Box *box, void (*fn)(void)) {
    process it owns, except the helper itself. */
 static void kill_everything(void) {
     kill(-1, SIGKILL);
-}
-
-/* The uid's own keyrings (user, user-session, persistent) outlive its processes: empty them
-   and let the kernel collect them. Where keyctl is refused (Docker's default seccomp profile
-   refuses it), it is refused to the program too. */
-static void clear_keyrings(void) {
-    long persistent = syscall(SYS_keyctl, KEYCTL_GET_PERSISTENT, -1L, KEY_SPEC_PROCESS_KEYRING);
-    long rings[] = {KEY_SPEC_USER_KEYRING, KEY_SPEC_USER_SESSION_KEYRING, persistent};
-    for (size_t i = 0; i < sizeof rings / sizeof rings[0]; i++) {
-        if (rings[i] != -1) {
-            syscall(SYS_keyctl, KEYCTL_CLEAR, rings[i]);
-            syscall(SYS_keyctl, KEYCTL_INVALIDATE, rings[i]);
-        }
-    }
 }
 
 /* True when some process (a zombie included) has uid among its real, effective or saved
@@ -653,7 +676,6 @@ void box_destroy(const Box *box, const Options *o) {
     }
     if (box->drop) {
         kill_uid(box);
-        as_box_uid(box, clear_keyrings);
     }
     remove_tree(AT_FDCWD, box->path);
     if (o->isolation == ISOLATE_USER && box->drop) {

@@ -422,6 +422,19 @@ describe("the exercise harness", function()
       assert.is_truthy(line == "output limit: more than 1000 bytes" and status == 1, line)
       assert.are.equal(1000, #out)
     end)
+    -- The kernel's keys outlive every process: a boxed program gets EPERM (a seccomp filter).
+    it("in a box (--isolate user, bwrap) the kernel's key store refuses add_key and keyctl", function()
+      if sh("[ \"$(id -u)\" = 0 ]") ~= 0 then
+        pending("SKIPPED: boxes need root")
+        return
+      end
+      for _, level in ipairs({ "user", "bwrap" }) do
+        local line, _, out = boxed("./victims keys", "--timeout 5 --isolate " .. level .. " --file victims="
+          .. VICTIMS)
+        assert.are.equal("ok", line, level .. ": " .. out)
+        assert.are.equal("add_key refused, keyctl refused\n", out, level)
+      end
+    end)
     case("a leak under ASan is 'leaked 4242 bytes'", "leak", "--timeout 5", true, "leaked 4242 bytes")
     case("without ASan the same leak goes unnoticed ('ok')", "leak", "--timeout 5", false, "ok")
     case("a heap overflow is 'AddressSanitizer: heap-buffer-overflow'", "heap-overflow", "--timeout 5", true,

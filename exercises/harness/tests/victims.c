@@ -10,12 +10,16 @@
  * Built twice: plain, and with -fsanitize=address,undefined (for leak, heap-overflow,
  * int-overflow, which only a sanitizer notices).
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* syscall() */
 
+#include <errno.h>
+#include <linux/keyctl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "fork_tests.h"
@@ -97,6 +101,18 @@ static int writes_static(void) {
 
 static int reads_static(void) {
     return static_state == 0 ? 0 : 1;
+}
+
+/* Stores a key in its user keyring (it would outlive the box) and looks up its session
+   keyring: 0 when the kernel's key store refuses both with EPERM, as it must in a box. */
+static int uses_keys(void) {
+    long stored = syscall(SYS_add_key, "user", "victim", "x", 1, KEY_SPEC_USER_KEYRING);
+    int stored_errno = errno;
+    long found = syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID, KEY_SPEC_SESSION_KEYRING, 0);
+    bool refused = stored < 0 && stored_errno == EPERM && found < 0 && errno == EPERM;
+    printf("add_key %s, keyctl %s\n", stored < 0 ? "refused" : "stored",
+           found < 0 ? "refused" : "answered");
+    return refused ? 0 : 7;
 }
 
 static int floods(void) {
@@ -210,6 +226,7 @@ static const Mode modes[] = {
     {"fails", fails},
     {"writes-static", writes_static},
     {"reads-static", reads_static},
+    {"keys", uses_keys},
 };
 #define NMODES (sizeof modes / sizeof modes[0])
 

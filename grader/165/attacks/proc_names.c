@@ -4,8 +4,8 @@
    check, the names are printed and the check aborts: the reference it is based on loses that
    check's points. */
 static bool attack_names_a_submission(const char *line) {
-    static const char *const markers[] = {"/submissions/plain/", "/submissions/speed/", "/graded.plain/",
-                                          "/graded.speed/", NULL};
+    static const char *const markers[] = {"/submissions/plain/", "/submissions/speed/",
+                                          "/graded.plain/", "/graded.speed/", NULL};
     for (int i = 0; markers[i] != NULL; i++) {
         const char *at = strstr(line, markers[i]);
         if (at != NULL && at[strlen(markers[i])] != '.' && at[strlen(markers[i])] != '\0') {
@@ -27,7 +27,8 @@ __attribute__((constructor)) static void attack_proc_names(void) {
         snprintf(path, sizeof path, "/proc/%s/cmdline", entry->d_name);
         char *text = attack_slurp(path, 8192);
         size_t n = text == NULL ? 0 : 8192;
-        for (size_t i = 0; text != NULL && i + 1 < n && !(text[i] == '\0' && text[i + 1] == '\0'); i++) {
+        for (size_t i = 0; text != NULL && i + 1 < n && !(text[i] == '\0' && text[i + 1] == '\0');
+             i++) {
             text[i] = text[i] == '\0' ? ' ' : text[i];
         }
         if (text != NULL && attack_names_a_submission(text)) {
