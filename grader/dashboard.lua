@@ -9,20 +9,14 @@
 
 local wb = require("vm.lib.workbook")
 local report = require("grader.report")
+local html = require("vm.lib.html")
 
 local M = {}
 
 local BINS = 10
-local HTML = { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;", ['"'] = "&quot;", ["'"] = "&#39;" }
-
--- Escaped text as HTML: the five characters HTML gives a meaning made entities.
-function M.entities(text)
-  return (text:gsub("[&<>\"']", HTML))
-end
-
 -- Text (student or not) as HTML: cut, escaped, entities.
 function M.html(text)
-  return M.entities(wb.escape(wb.shorten(tostring(text), report.QUOTE)))
+  return html.escape(wb.escape(wb.shorten(tostring(text), report.QUOTE)))
 end
 
 local function url(name)

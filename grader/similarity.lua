@@ -28,7 +28,7 @@ local wb = require("vm.lib.workbook")
 local engine = require("grader.engine")
 local batch = require("grader.batch")
 local report = require("grader.report")
-local dashboard = require("grader.dashboard")
+local entities = require("vm.lib.html").escape
 
 local M = {}
 
@@ -168,7 +168,7 @@ end
 
 -- Student text as HTML: control bytes and bytes past 0x7e in the workbook's escape, then entities.
 local function html(text)
-  return dashboard.entities(wb.escape(text))
+  return entities(wb.escape(text))
 end
 
 -- A name as quoted in every output: cut, then escaped (in HTML, then entities).
@@ -202,7 +202,7 @@ local function write_view(path, pair, subs)
   wb.write_file(path, table.concat({
     '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>similar pair</title>',
     "<style>td{vertical-align:top}pre{font-size:12px}mark{background:#fd6}</style></head><body>",
-    string.format("<h1>%s and %s</h1>", dashboard.entities(shown(a.name)), dashboard.entities(shown(b.name))),
+    string.format("<h1>%s and %s</h1>", entities(shown(a.name)), entities(shown(b.name))),
     string.format("<p>%.0f %% of the first and %.0f %% of the second are in common runs (base code left out); "
       .. "the longest is %d tokens.</p>", pair.share_a, pair.share_b, pair.longest),
     "<ul>" .. table.concat(rows) .. "</ul>",

@@ -32,9 +32,7 @@ local function read_svg(path)
   return (text:gsub("^%s*<%?xml[^>]*%?>%s*", ""))
 end
 
-local function escape(text)
-  return (text:gsub("&", "&amp;"):gsub("<", "&lt;"):gsub(">", "&gt;"):gsub('"', "&quot;"))
-end
+local escape = require("vm.lib.html").escape
 
 local function unique_ids(svg, prefix, path)
   local ids = {}

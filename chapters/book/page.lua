@@ -24,9 +24,7 @@
 -- This runs inside pandoc (its Lua), with pandoc's `pandoc` module.
 local stringify = pandoc.utils.stringify
 
-local function escape(text)
-  return (text:gsub("&", "&amp;"):gsub("<", "&lt;"):gsub(">", "&gt;"):gsub('"', "&quot;"))
-end
+local escape = require("vm.lib.html").escape
 
 -- A JavaScript string literal: backslash, quote and control characters escaped.
 local function js_string(text)
