@@ -227,17 +227,27 @@ describe("the student edition", function()
 
   -- The edition's text is true to it: every `make TARGET` its README, chapter, handouts,
   -- headers, sources' comments and `make help` name is a target of the edition, and none is one
-  -- that refuses there (an instructor's target, SOLUTION=1). Left out: the build files (make
-  -- help speaks for them) and the engine's Lua and data (case files, answers), which describe
-  -- the instructor's workbook too. A mention is "make WORD [VAR=value]..." with WORD a target
-  -- of the instructor's workbook (so English "make the" is none), -N standing for a chapter.
+  -- that refuses there (an instructor's target, SOLUTION=1). The harness's Lua, whose messages
+  -- the student reads, is held to the first rule only: it also serves the instructor's
+  -- workbook (`make expected` writes the answers it compares with), and an instructor's target
+  -- refuses in the edition in one line. Left out: the build files (make help speaks for them)
+  -- and the data (case files, answers). A mention is "make WORD [VAR=value]..." with WORD a
+  -- target of the instructor's workbook (so English "make the" is none), -N standing for a chapter.
   describe("its text", function()
-    it("make help offers no instructor's target and no SOLUTION=1, and each refuses in one line", function()
-      local _, _, help = in_edition("make -s help")
+    -- The targets the edition refuses (the Makefile's INSTRUCTOR_ONLY), by name.
+    local function instructor_only()
       local _, _, only = sh("env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory "
         .. "--eval 'only: ; @echo $(INSTRUCTOR_ONLY)' only 2> /dev/null")
-      local asked = {}
+      local set = {}
       for target in only:gmatch("%S+") do
+        set[#set + 1], set[target] = target, true
+      end
+      return set
+    end
+    it("make help offers no instructor's target and no SOLUTION=1, and each refuses in one line", function()
+      local _, _, help = in_edition("make -s help")
+      local asked = {}
+      for _, target in ipairs(instructor_only()) do
         check(not help:find("make " .. target .. " ", 1, true), target .. " in the edition's make help:\n" .. help)
         asked[#asked + 1] = target
       end
@@ -267,11 +277,24 @@ describe("the student edition", function()
         return names[word]
       end
       local _, _, chapter = in_edition("ls exercises | grep -m1 '^[0-9]'")
-      local _, _, text = in_edition("find . \\( -path ./build -o -path ./.git -o -path '*/tests/expected' \\) -prune "
-        .. "-o -path './exercises/harness/*.lua' -o -type f \\( -name '*.md' -o -name '*.h' -o -name '*.c' "
+      local pruned = "find . \\( -path ./build -o -path ./.git -o -path '*/tests/expected' \\) -prune -o "
+      local _, _, text = in_edition(pruned .. "-type f \\( -name '*.md' -o -name '*.h' -o -name '*.c' "
         .. "-o -name chapter.lua \\) -print0 | xargs -0 cat && make -s help")
+      local _, _, lua = in_edition(pruned .. "-path './exercises/harness/*.lua' -print0 | xargs -0 cat")
+      check(lua:find("make exercise-", 1, true), "read none of the harness's Lua")
+      local only = instructor_only()
       local commands, tried = {}, {}
+      local mentions = {}
       for target, rest in text:gmatch("make ([%w_%-]+)([^\n`\"'(),;:]*)") do
+        mentions[#mentions + 1] = { target, rest }
+      end
+      for target, rest in lua:gmatch("make ([%w_%-]+)([^\n`\"'(),;:]*)") do
+        if not only[target] then
+          mentions[#mentions + 1] = { target, rest }
+        end
+      end
+      for _, mention in ipairs(mentions) do
+        local target, rest = mention[1], mention[2]
         if is_target(target) then
           local words = { (target:gsub("%-N$", "-" .. chapter)) }
           for word in rest:gmatch("%S+") do
