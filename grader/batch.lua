@@ -202,7 +202,7 @@ function M.run(opts)
       wb.write_file(out .. "/" .. name .. ".err", "not graded: " .. why .. "\n")
     elseif not kept[name] then
       queued[#queued + 1] = name
-      jobs[#jobs + 1] = #queued .. "\0" .. name .. "\0" .. folders[name] .. "\0" .. keys[name] .. "\0"
+      jobs[#jobs + 1] = M.job_record(#queued, name, folders[name], keys[name])
       indices[#indices + 1] = #queued .. "\n"
     end
   end
@@ -285,18 +285,42 @@ function M.progress_line(done, total, name, result, trouble, elapsed)
     wb.escape(wb.shorten(name, report.QUOTE)), score, trouble, clock(elapsed), left)
 end
 
+-- One job of the jobs file: INDEX, NAME, FOLDER and KEY, each ended by a NUL (a folder's
+-- name may hold any byte but "/" and NUL).
+function M.job_record(index, name, folder, key)
+  return table.concat({ index, name, folder, key }, "\0") .. "\0"
+end
+
+-- Job `index` of the jobs file `path` (grade.lua --job): its folder and key, and the folder
+-- it grades into, .job-INDEX beside the file; nil and why when there is none.
+function M.job(path, index)
+  local text = wb.read_file(path)
+  if not text then
+    return nil, "the jobs file " .. path .. " cannot be read"
+  end
+  for i, _, folder, key in text:gmatch("(%d+)\0([^\0]*)\0([^\0]*)\0([^\0]*)\0") do
+    if tonumber(i) == index then
+      return { folder = folder, key = key, out = wb.dirname(path) .. "/.job-" .. i }
+    end
+  end
+  return nil, string.format("%s has no job %s", path, tostring(index))
+end
+
 -- A job's folder, OUT/.job-INDEX, and its messages, OUT/.job-INDEX.err (if it wrote any),
--- take the submission's name once the job is done.
+-- take the submission's name once the job is done; a move that fails is the job's message.
 function M.name_job(out, index, name)
-  local job = out .. "/.job-" .. index
+  local job, err_path = out .. "/.job-" .. index, out .. "/" .. name .. ".err"
+  local moved, why = true, nil
   if wb.is_dir(job) then
-    assert(os.rename(job, out .. "/" .. name))
+    moved, why = os.rename(job, out .. "/" .. name)
   end
   local err = wb.read_file(job .. ".err")
+  os.remove(job .. ".err")
+  if not moved then
+    err = (err or "") .. "not graded: its results could not be moved into place: " .. tostring(why) .. "\n"
+  end
   if err and err ~= "" then
-    assert(os.rename(job .. ".err", out .. "/" .. name .. ".err"))
-  else
-    os.remove(job .. ".err")
+    wb.write_file(err_path, err)
   end
 end
 

@@ -25,25 +25,18 @@ local sandbox = require("exercises.harness.sandbox")
 local report = require("grader.report")
 
 -- --job FILE --index N (batch.lua): the submission's folder and key come from the batch's jobs
--- file, records of INDEX, NAME, FOLDER and KEY each ended by a NUL, so that no command line
--- names the submission; the results go to .job-INDEX beside the file.
+-- file, so that no command line names the submission; the results go to the job's folder.
 local function take_job(opts)
   if not opts.job then
     return opts
   end
-  local text = wb.read_file(opts.job)
-  if not (text and opts.index) then
-    error({ message = "--job needs a readable jobs file and --index (" .. opts.job .. ")" }, 0)
+  local job, why = require("grader.batch").job(opts.job, opts.index)
+  if not job then
+    error({ message = why }, 0)
   end
-  for index, _, folder, key in text:gmatch("(%d+)%z([^%z]*)%z([^%z]*)%z([^%z]*)%z") do
-    if tonumber(index) == opts.index then
-      local out = wb.dirname(opts.job) .. "/.job-" .. index
-      wb.mkdir_p(out)
-      opts.submission, opts.key, opts.out, opts.json = folder, key, out, out .. "/results.json"
-      return opts
-    end
-  end
-  error({ message = string.format("%s has no job %d", opts.job, opts.index) }, 0)
+  wb.mkdir_p(job.out)
+  opts.submission, opts.key, opts.out, opts.json = job.folder, job.key, job.out, job.out .. "/results.json"
+  return opts
 end
 
 local function parse_args(argv)

@@ -427,6 +427,26 @@ describe("the grader", function()
   -- scores.csv opens in a spreadsheet: a field starting with = + - @ is a formula there, and
   -- ESC/BEL bytes drive the terminal that prints it. Folders without a profile.c (or with one
   -- that does not compile) keep the batch cheap: every row is a quick 0.
+  describe("a batch's jobs file", function()
+    local batch = require("grader.batch")
+    it("gives each job its folder and key by number, whatever bytes the names hold", function()
+      local path = ROOT .. "/jobs-test/.jobs"
+      wb.mkdir_p(ROOT .. "/jobs-test")
+      local names = { "12", "a\nb 3\t", "=2+5" }
+      local records = {}
+      for i, name in ipairs(names) do
+        records[i] = batch.job_record(i, name, "downloads/" .. name, "key-" .. i)
+      end
+      wb.write_file(path, table.concat(records))
+      for i, name in ipairs(names) do
+        local job = batch.job(path, i)
+        assert.are.same({ folder = "downloads/" .. name, key = "key-" .. i, out = ROOT .. "/jobs-test/.job-" .. i }, job)
+      end
+      local none, why = batch.job(path, 4)
+      assert.is_truthy(none == nil and why:match("has no job 4"), why)
+    end)
+  end)
+
   describe("scores.csv neutralises formulas and escapes control bytes", function()
     local csv, code, stdout, stderr
     local NAMES = { "=2+5", "+x", "-y", "@z", "\27]0;owned\7bell" }
