@@ -14,6 +14,7 @@
 #   make verify-fixtures                    reference full, stubs zero, mutants lose points
 #   make gradescope                         build/gradescope/N/autograder.zip
 #   make prairielearn                       build/prairielearn/N/serverFilesCourse/drip-N/
+#   make bench-grade [BENCH_BASE=ref]       CPU per grade, batch throughput, against another commit
 #   make test-slow                          the long tests (busy batch, Gradescope emulation)
 
 GRADE_SANDBOX := $(BUILD)/harness/sandbox
@@ -30,6 +31,7 @@ HELP += "similarity       rank the pairs of SUBMISSIONS=dir/ by code similarity,
 HELP += "expected         write the reference's answers: public cases, speed budget, fixtures (CHAPTER=N; FIXTURES=dir: that folder's alone)"
 HELP += "fixtures         regenerate the callgrind fixtures with the installed valgrind"
 HELP += "verify-fixtures  check the fixtures separate right from wrong (reference, stubs, mutants)"
+HELP += "bench-grade      CPU per grade and a batch's throughput, this tree against BENCH_BASE (default HEAD~1) side by side (BENCH_RUNS, BENCH_COPIES)"
 HELP += "test-grader      the grader's own tests (in make test)"
 HELP += "test-grader-batch  the grader's scale test: BATCH_COPIES (20) copies graded with SUBMISSIONS, busy machine"
 HELP += "test-grader-gradescope  the attack suite through Gradescope's layout (root)"
@@ -37,7 +39,7 @@ HELP += "test-grader-prairielearn  the attack suite through PrairieLearn's layou
 HELP += "prairielearn     build PrairieLearn's external grader, one per chapter (build/prairielearn/N/serverFilesCourse/drip-N/, entrypoint run; CHAPTER=N, FIXTURES=dir)"
 HELP += "gradescope       build the Gradescope autograder zips, one per chapter (build/gradescope/N/autograder.zip; CHAPTER=N, FIXTURES=dir)"
 
-.PHONY: grade similarity expected fixtures verify-fixtures gradescope prairielearn gradescope-failed test-grader test-grader-batch \
+.PHONY: grade bench-grade similarity expected fixtures verify-fixtures gradescope prairielearn gradescope-failed test-grader test-grader-batch \
         test-grader-gradescope test-grader-prairielearn test-slow-grader test-toy
 
 grade: $(GRADE_NEEDS)
@@ -46,6 +48,12 @@ ifneq ($(strip $(SUBMISSIONS)),)
 else
 	@$(GRADE_LUA) grader/grade.lua $(GRADE_CHAPTER) $(if $(SUBMISSION),--submission $(SUBMISSION))
 endif
+
+# The machine's CPU per grade and a batch's throughput, against another commit (a worktree
+# under build/bench-grade/, built by its own make), the two taking turns: grader/bench.lua.
+BENCH_TARGETS += bench-grade
+bench-grade: $(GRADE_NEEDS)
+	@$(GRADE_LUA) grader/bench.lua $(GRADE_CHAPTER) $(if $(BENCH_BASE),--base $(BENCH_BASE))
 
 similarity: setup-similarity
 	@$(if $(strip $(SUBMISSIONS)),,echo "make similarity: give SUBMISSIONS=dir/ (one folder per submission)"; exit 2;) \
