@@ -169,7 +169,8 @@ function M.run(opts)
     end
     keys[name] = table.concat(parts, ":")
   end
-  local kept = M.keep(out, subs, keys)
+  -- --force keeps nothing: no key is the one a result records.
+  local kept = M.keep(out, subs, opts.force and {} or keys)
 
   if not opts.skip_reference and kept.count < #subs then
     local ref_json = out .. "/.reference-" .. id .. ".json"

@@ -126,6 +126,7 @@ local function main(argv)
     for _, tree in ipairs(trees) do
       local cpu, wall = timed(tree.dir, grade)
       tree.grade_cpu[run], tree.grade_wall[run] = cpu, wall
+      wb.rm_rf(tree.dir .. "/build/grade/bench-batch") -- every submission graded again, whatever the tree's --force
       cpu, wall = timed(tree.dir, batch)
       tree.batch_cpu[run], tree.batch_wall[run] = cpu / opts.copies, wall
       print(string.format("  run %d, %s: grade %.2f s CPU, %.2f s wall; batch %.2f s CPU per submission, %.1f s wall",

@@ -472,6 +472,15 @@ describe("the grader", function()
       local rows = select(2, csv:gsub("\n", "\n"))
       assert.is_truthy(code == 0 and rows == 1 + #NAMES + 1, stderr .. csv)
     end)
+    it("run again it keeps every result, and with --force it grades every submission again", function()
+      local out = ROOT .. "/csv-injection-out"
+      local command = string.format("GRADE_NO_SPEED=1 %s grader/batch.lua %s --skip-reference --out %s --seed %d",
+        LUA, wb.quote(ROOT .. "/csv-injection"), wb.quote(out), SEED)
+      local _, again = run(command)
+      local _, forced = run(command .. " --force")
+      assert.is_truthy(again:match("kept %d+ results") and again:match("grading 0 submissions"), again)
+      assert.is_truthy(not forced:match("kept %d+ results") and not forced:match("grading 0 submissions"), forced)
+    end)
     it("the batch's summary has a code-similarity section, its table in OUT/similarity", function()
       local has_sim = select(2, wb.capture("command -v sim_c"))
       assert.is_truthy(stdout:find(has_sim and "\ncode similarity of 1 submissions in " or "\ncode similarity: not compared: "
