@@ -137,13 +137,13 @@ function M.cpu_limit(reference_cpu, rule)
 end
 
 -- The CPU-time witness: a second opinion on a count, from the kernel. Under cachegrind a
--- run's CPU time is close to a fixed start-up plus a cost per counted instruction (measured
--- here: 1.0 to 1.75 ns, whatever the code, idle or loaded), so a count that is `ratio` times
--- the reference's predicts the run's CPU time from the reference's two runs (ref: measure's
--- cpu, base_cpu): base_cpu plus ratio times the difference. A run that took more than
--- `witness_factor` times that, plus `witness_slack` seconds (rule: the rubric's speed
--- figures), did work its count does not show. Returns whether the run's `cpu` agrees with its
--- count, and the most it may take.
+-- run's CPU time is close to a fixed start-up plus a cost per counted instruction (measured at
+-- 200,000 stacks for the reference and for quadratic code, idle and loaded: 1.0 to 1.75 ns),
+-- so a count that is `ratio` times the reference's predicts the run's CPU time from the
+-- reference's two runs (ref: measure's cpu, base_cpu): base_cpu plus ratio times the
+-- difference. A run that took more than `witness_factor` times that, plus `witness_slack`
+-- seconds (rule: the rubric's speed figures), did work its count does not show. Returns
+-- whether the run's `cpu` agrees with its count, and the most it may take.
 function M.cpu_allowed(ref, ratio, rule)
   local predicted = ref.base_cpu + ratio * math.max(ref.cpu - ref.base_cpu, 0)
   return rule.witness_factor * predicted + rule.witness_slack
