@@ -42,10 +42,6 @@ end
 
 local HZ = tonumber(wb.capture("getconf CLK_TCK"):match("%d+") or "") or 100
 
-local function now()
-  return tonumber((wb.capture("date +%s.%N"))) or os.time()
-end
-
 -- Runs command (a shell command, from tree's root, with its make's Lua variables set) in tree;
 -- returns the machine's busy CPU seconds and the wall seconds. Raises with its last lines
 -- when it fails.
@@ -53,20 +49,13 @@ local function timed(tree, command)
   local log = wb.realpath(OUT) .. "/last.log"
   command = string.format("cd %s && unset MAKEFLAGS MFLAGS MAKELEVEL && eval \"$(make -s --no-print-directory "
     .. "lua-path)\" && %s > %s 2>&1", wb.quote(tree), command, wb.quote(log))
-  local wall, ticks = now(), busy_ticks()
+  local wall, ticks = wb.wall_clock(), busy_ticks()
   local ok = wb.run(command)
-  ticks, wall = busy_ticks() - ticks, now() - wall
+  ticks, wall = busy_ticks() - ticks, wb.wall_clock() - wall
   if not ok then
     error({ message = command .. " failed:\n" .. wb.shorten(wb.read_file(log) or "", 2000) }, 0)
   end
   return ticks / HZ, wall
-end
-
-local function median(list)
-  local sorted = { table.unpack(list) }
-  table.sort(sorted)
-  local n = #sorted
-  return n % 2 == 1 and sorted[(n + 1) // 2] or (sorted[n // 2] + sorted[n // 2 + 1]) / 2
 end
 
 -- A worktree of `ref` (its commit's own tree, built by its own make), made once per commit.
@@ -139,11 +128,11 @@ local function main(argv)
     print(string.format("%-36s %12.2f %12.2f   %.2fx", what, x, y, x > 0 and y / x or 0))
   end
   print(string.format("\n%-36s %12s %12s   %s", "median of " .. opts.runs .. " runs", "base", "this tree", "this/base"))
-  row("CPU per grade (machine, s)", median(a.grade_cpu), median(b.grade_cpu))
-  row("wall per grade (s)", median(a.grade_wall), median(b.grade_wall))
-  row("batch: CPU per submission (s)", median(a.batch_cpu), median(b.batch_cpu))
+  row("CPU per grade (machine, s)", wb.median(a.grade_cpu), wb.median(b.grade_cpu))
+  row("wall per grade (s)", wb.median(a.grade_wall), wb.median(b.grade_wall))
+  row("batch: CPU per submission (s)", wb.median(a.batch_cpu), wb.median(b.batch_cpu))
   local per_minute = function(t)
-    return opts.copies / median(t.batch_wall) * 60
+    return opts.copies / wb.median(t.batch_wall) * 60
   end
   row("batch: submissions per minute", per_minute(a), per_minute(b))
   print(string.format("(%s: %s; this tree: %s)", a.name, a.dir, b.dir))

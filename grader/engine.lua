@@ -281,11 +281,6 @@ function M.load_fixtures(chapter)
   return list, dir
 end
 
-local function wall_clock()
-  local text = wb.capture("date +%s.%N")
-  return tonumber(text) or os.time()
-end
-
 -- ------------------------------------------------------------------ the speed check
 
 local have_valgrind = speed.have_valgrind
@@ -498,7 +493,7 @@ end
 function M.grade(opts)
   local chapter, rubric = opts.chapter, opts.chapter.rubric
   opts.jobs = opts.jobs or 1
-  local started = wall_clock()
+  local started = wb.wall_clock()
   wb.rm_rf(opts.out)
   local bdir, gen, runs = opts.out .. "/build", opts.out .. "/gen", opts.out .. "/runs"
   wb.mkdir_p(gen)
@@ -584,7 +579,7 @@ function M.grade(opts)
     result.checks[#result.checks + 1] = check
   end
   M.score(result, rubric)
-  result.execution_time = wall_clock() - started
+  result.execution_time = wb.wall_clock() - started
   return result
 end
 

@@ -48,15 +48,7 @@ local function succeeds(command)
   return wb.run(command .. " >/dev/null 2>&1")
 end
 
-local function median(values)
-  if #values == 0 then return nil end
-  local sorted = {}
-  for i, v in ipairs(values) do sorted[i] = v end
-  table.sort(sorted)
-  local middle = (#sorted + 1) // 2
-  if #sorted % 2 == 1 then return sorted[middle] end
-  return (sorted[middle] + sorted[middle + 1]) / 2
-end
+local median = wb.median
 
 -- One run of command: CPU seconds and peak memory in KiB (nil without GNU
 -- time). Output is thrown away; only the measurements are kept.

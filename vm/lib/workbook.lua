@@ -89,6 +89,22 @@ function M.while_busy(n, fn, ...)
   return table.unpack(results, 2, results.n)
 end
 
+-- Seconds since the epoch, to the nanosecond date gives (os.time's whole seconds without it).
+function M.wall_clock()
+  return tonumber((M.capture("date +%s.%N"))) or os.time()
+end
+
+-- The median of a list of numbers (nil for none).
+function M.median(values)
+  if #values == 0 then
+    return nil
+  end
+  local sorted = { table.unpack(values) }
+  table.sort(sorted)
+  local middle = (#sorted + 1) // 2
+  return #sorted % 2 == 1 and sorted[middle] or (sorted[middle] + sorted[middle + 1]) / 2
+end
+
 -- Number of processors for parallel jobs (at least 1).
 function M.nproc()
   local text = M.capture("nproc 2>/dev/null")
