@@ -272,6 +272,11 @@ local function clock(seconds)
   return h > 0 and string.format("%d:%02d:%02d", h, m, sec) or string.format("%d:%02d", m, sec)
 end
 
+-- Whether a line the batch printed is a progress line (progress_line's, "[N/M] ...").
+function M.is_progress_line(line)
+  return line:match("^%[%d+/%d+%] ") ~= nil
+end
+
 -- The progress line after `done` of `total` submissions, the last one `name` with what its
 -- results.json says (nil: none was written), `trouble` of them not built or not graded.
 function M.progress_line(done, total, name, result, trouble, elapsed)

@@ -446,7 +446,7 @@ end
 -- Phase 3: the student's builds (the fast one only when the speed check runs).
 local function build_submission(opts, bdir)
   local spec = harness.build_spec(opts.chapter.exercise, bdir, opts.submission)
-  -- Reports name the student's files by their own names ("./profile.c:12"), not by the
+  -- Reports name the student's files by their own names ("./FILE.c:12"), not by the
   -- folder they were graded from: that path is the instructor's (a batch's download folder,
   -- another student's name beside it), and the compiler's command line, which every uid can
   -- read in /proc at the user level, would show it while other submissions run.

@@ -16,6 +16,7 @@
 
 local wb = require("vm.lib.workbook")
 local engine = require("grader.engine")
+local batch = require("grader.batch")
 local mutants = require("grader.mutants")
 local report = require("grader.report")
 local json = require("dkjson")
@@ -95,13 +96,13 @@ local function judge(c, result)
 end
 
 -- Runs a batch (cmd, its output on stdout), keeping its output in `log` and passing its
--- progress lines ("[N/M] ...", one per graded candidate) to say. True when it succeeded.
+-- progress lines (one per graded candidate) to say. True when it succeeded.
 local function follow_batch(cmd, log, say)
   local pipe = assert(io.popen(cmd))
   local kept = {}
   for line in pipe:lines() do
     kept[#kept + 1] = line
-    if line:match("^%[%d+/%d+%]") then
+    if batch.is_progress_line(line) then
       say(line)
     end
   end

@@ -43,6 +43,15 @@ local function decode(path)
   return json.decode(wb.read_file(path) or "null")
 end
 
+-- The speed check's test in a results.json, or nil.
+local function speed_test(path)
+  for _, t in ipairs((decode(path) or {}).tests or {}) do
+    if t.name:match("speed") then
+      return t
+    end
+  end
+end
+
 -- A fixture folder with some of the committed fixtures and their answers.
 local function fixture_subset(tag, names)
   local dir = ROOT .. "/fixtures-" .. tag
@@ -424,9 +433,6 @@ describe("the grader", function()
     end)
   end)
 
-  -- scores.csv opens in a spreadsheet: a field starting with = + - @ is a formula there, and
-  -- ESC/BEL bytes drive the terminal that prints it. Folders without a profile.c (or with one
-  -- that does not compile) keep the batch cheap: every row is a quick 0.
   describe("a batch's jobs file", function()
     local batch = require("grader.batch")
     it("gives each job its folder and key by number, whatever bytes the names hold", function()
@@ -447,6 +453,9 @@ describe("the grader", function()
     end)
   end)
 
+  -- scores.csv opens in a spreadsheet: a field starting with = + - @ is a formula there, and
+  -- ESC/BEL bytes drive the terminal that prints it. Folders without a profile.c (or with one
+  -- that does not compile) keep the batch cheap: every row is a quick 0.
   describe("scores.csv neutralises formulas and escapes control bytes", function()
     local csv, code, stdout, stderr
     local NAMES = { "=2+5", "+x", "-y", "@z", "\27]0;owned\7bell" }
@@ -975,15 +984,12 @@ frame.src = "index.html";
     end)
   end)
 
-  -- Verdicts do not depend on load: the reference, an endless loop and a crash, graded with
-  -- CPU limits scaled down to a quarter, on the machine as it is and with three busy loops
-  -- per core beside it, get the same points and the same statuses.
   describe("the CPU-time witness", function()
     local speed = require("exercises.harness.speed")
     local rule = engine.load_chapter("165").rubric.speed
     -- Measured at 200,000 stacks: the reference's runs idle (whole, calling nothing) and the
     -- same run with load 7 to 9 beside it; 0.57 s of CPU per reference count, 1.0 to 1.75 ns
-    -- per instruction whatever the code.
+    -- per instruction for the reference and for quadratic code.
     local ref = { cpu = 1.9, base_cpu = 1.33 }
     for _, c in ipairs({
       { "the reference's own run under load agrees with its count", 1.0, 2.31, true },
@@ -1005,10 +1011,7 @@ frame.src = "index.html";
           .. "--submission solutions/165 --quiet --out %s --json %s", wb.quote(fixtures), LUA, edit, SEED, SPEED_LINES,
           ROOT .. "/witness", json_path))
         assert.are.equal(0, code, stderr)
-        local result, seen = decode(json_path) or {}, nil
-        for _, t in ipairs(result.tests or {}) do
-          seen = t.name:match("speed") and t or seen
-        end
+        local seen = speed_test(json_path)
         assert.is_truthy(seen, "no speed check in " .. json_path)
         assert.are.equal(0, seen.score)
         assert.is_truthy(seen.output:match("is contradicted by its CPU time: [%d.]+ s, more than the 0%.0 s"),
@@ -1016,6 +1019,9 @@ frame.src = "index.html";
       end)
   end)
 
+  -- Verdicts do not depend on load: the reference, an endless loop and a crash, graded with
+  -- CPU limits scaled down to a quarter, on the machine as it is and with three busy loops
+  -- per core beside it, get the same points and the same statuses.
   describe("verdicts under load", function()
     local chapter = engine.load_chapter("165")
     local all = mutants.of(chapter)
@@ -1122,10 +1128,7 @@ describe("the CPU-time witness under load #batch", function()
     assert.are.equal(0, code, stderr)
     code, _, stderr = wb.while_busy(3 * wb.nproc(), run, command)
     assert.are.equal(0, code, stderr)
-    local speed
-    for _, t in ipairs((decode(json_path) or {}).tests or {}) do
-      speed = t.name:match("speed") and t or speed
-    end
+    local speed = speed_test(json_path)
     assert.is_truthy(speed and speed.name:match("200000 stacks"), json_path)
     assert.are.equal(speed.max_score, speed.score, speed.output)
   end)
