@@ -206,7 +206,11 @@ function M.reference(chapter)
     inputs[#inputs + 1] = path
   end
   local hashes = wb.sha256_many(inputs)
-  local stamp = { build.cc, build.flavours.asan, build.flavours.fast }
+  local stamp = { build.cc }
+  for _, flavour in ipairs({ "asan", "fast" }) do
+    local f = build.flavours[flavour]
+    stamp[#stamp + 1] = table.concat({ f.cflags, f.ours, f.ldflags, f.libs }, " ")
+  end
   for _, path in ipairs(inputs) do
     stamp[#stamp + 1] = path .. " " .. (hashes[path] or "missing")
   end

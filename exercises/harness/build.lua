@@ -62,14 +62,6 @@ M.max_source = 1 << 20
 -- about 0.5 MB; a big initialised array would be copied into every check's box.
 M.max_program = 16 << 20
 
--- The build flavours: "asan" for every answer (the student's run and the grader's checks),
--- "fast" (no sanitizers, optimised) for instruction counts under cachegrind, where ASan
--- cannot run.
-M.flavours = {
-  asan = "-g -O1 " .. from_make("SANITIZE"),
-  fast = "-g -O2",
-}
-
 -- The checker kit every chapter's checker links, and where its headers are.
 M.kit = { "exercises/harness/checker.c", "exercises/harness/alloc_fail.c", "exercises/harness/fork_tests.c",
   "exercises/harness/status.c", "vm/prof/tsv.c" }
@@ -85,6 +77,20 @@ M.cmocka_libs = pkg_config("--libs")
 if M.cmocka_libs == "" then
   M.cmocka_libs = "-lcmocka"
 end
+
+-- The build flavours, each with its flags for every file (cflags), for ours only (ours), for
+-- the link (ldflags) and its libraries: "asan" for every answer (the student's run and the
+-- grader's checks); "fast" (no sanitizers, optimised) for instruction counts under
+-- cachegrind, where ASan cannot run. The fast program is static: under valgrind nothing
+-- but the program itself is mapped (no loader, no libraries, no valgrind preload library,
+-- whose client requests a jump could reach: speed.lua), and without cmocka, which Debian ships
+-- only as a shared library (checker.c calls the case itself there). Its debug information is
+-- DWARF 4: valgrind 3.19 gives up on clang 14's default, DWARF 5 ("possibly corrupted").
+M.flavours = {
+  asan = { cflags = "-g -O1 " .. from_make("SANITIZE"), ours = M.cmocka_cflags, ldflags = "",
+    libs = M.cmocka_libs },
+  fast = { cflags = "-gdwarf-4 -O2", ours = "-DCHECKER_COUNTED", ldflags = "-static", libs = "" },
+}
 
 -- The sandbox's limits for one compile-and-link script (the program comes back as its results).
 M.limits = { cpu = 60, memory = 2048, output = 256 << 10, results_limit = M.max_program,
@@ -196,7 +202,8 @@ end
 -- paths, or nil plus the first error. Parallel builders each compile into a private folder
 -- and rename it into place, so nobody sees half a folder.
 function M.objects(ours, flavour)
-  local flags = table.concat({ M.ours, M.flavours[flavour], M.cmocka_cflags }, " ")
+  local f = M.flavours[flavour]
+  local flags = table.concat({ M.ours, f.cflags, f.ours }, " ")
   for _, dir in ipairs(ours.includes) do
     flags = flags .. " -I" .. wb.quote(dir)
   end
@@ -243,7 +250,7 @@ end
 local function script(spec, flavour, objects)
   -- The box's folder is a temporary one: the debug information (and so a sanitizer's report)
   -- names the student's files where the student keeps them.
-  local flags = string.format('%s %s -fdebug-prefix-map="$PWD"=%s', M.warn, M.flavours[flavour],
+  local flags = string.format('%s %s -fdebug-prefix-map="$PWD"=%s', M.warn, M.flavours[flavour].cflags,
     wb.quote(spec.display or "."))
   local lines, linked = { "set -u" }, {}
   for _, name in ipairs(spec.student_files) do
@@ -257,8 +264,8 @@ local function script(spec, flavour, objects)
   for _, object in ipairs(objects) do
     linked[#linked + 1] = wb.quote(wb.basename(object))
   end
-  lines[#lines + 1] = string.format('%s %s %s %s %s -lm -o "$TMPDIR"/program || exit 12', M.cc, flags,
-    table.concat(linked, " "), M.wrap, M.cmocka_libs)
+  lines[#lines + 1] = string.format('%s %s %s %s %s %s -lm -o "$TMPDIR"/program || exit 12', M.cc, flags,
+    M.flavours[flavour].ldflags, table.concat(linked, " "), M.wrap, M.flavours[flavour].libs)
   lines[#lines + 1] = 'cat "$TMPDIR"/program >&3'
   return table.concat(lines, "\n")
 end

@@ -147,9 +147,12 @@ end
 
 -- ------------------------------------------------------------------ one case, one process
 
+-- The cases file's name in the box.
+M.CASES = "cases.tsv"
+
 -- The checker's command line in the box for case `name` (after any prefix).
 function M.checker_argv(name)
-  return { "./check", "--cases", "cases.tsv", "--run", name, "--results", "/dev/fd/3" }
+  return { "./check", "--cases", M.CASES, "--run", name, "--results", "/dev/fd/3" }
 end
 
 -- Starts case `name` of the cases file under the sandbox (see finish). opts: program (the
@@ -166,7 +169,7 @@ function M.start(opts)
   for _, word in ipairs(M.checker_argv(opts.name)) do
     argv[#argv + 1] = word
   end
-  local handle = sandbox.start({ argv = argv, files = { { "check", opts.program }, { "cases.tsv", opts.cases } },
+  local handle = sandbox.start({ argv = argv, files = { { "check", opts.program }, { M.CASES, opts.cases } },
     cpu = l.cpu, wall = l.wall, memory = l.memory, output = l.output, file_size = l.file_size, procs = l.procs,
     results = base .. ".out", results_limit = l.results, tool_log = opts.tool_log, tool_out = opts.tool_out,
     stdout = base .. ".stdout",

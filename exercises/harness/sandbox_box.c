@@ -33,7 +33,8 @@
  * file the uid left in /tmp, /var/tmp, /dev/shm and /run/lock (/var/lock), and its System V
  * IPC objects (created or owned: IPC_SET can give one away) go too. What clean-up could not
  * reach is refused from the start: POSIX message queues, which root could only list by
- * mounting their file system (RLIMIT_MSGQUEUE 0), and the kernel's keys (a seccomp filter).
+ * mounting their file system (RLIMIT_MSGQUEUE 0), and the kernel's keys (a seccomp filter,
+ * which also keeps SIGCHLD's action: children the kernel reaps would take their CPU time).
  */
 #define _GNU_SOURCE
 
@@ -80,31 +81,56 @@
 #error "the sandbox's key filter knows x86-64 and AArch64 only"
 #endif
 
-/* The kernel's key store (add_key, request_key, keyctl) outlives processes: a key is a
-   channel to a later check, and a uid's keyrings, once looked up, are never fully removed
-   again. So boxed programs get EPERM for all three, and the box needs no key clean-up.
-   Syscalls of another ABI (32-bit x86) have other numbers and end the process. Exits when
-   the filter cannot be installed: the program must not run without it. */
-static void deny_keys(void) {
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the sandbox's filter reads a syscall argument's low word first (little-endian)"
+#endif
+#define ARG_LOW(i) (offsetof(struct seccomp_data, args) + 8 * (i))
+#define ARG_HIGH(i) (ARG_LOW(i) + 4)
+
+/* The boxed program's seccomp filter. Exits when it cannot be installed: the program must
+   not run without it.
+   - The kernel's key store (add_key, request_key, keyctl) outlives processes: a key is a
+     channel to a later check, and a uid's keyrings, once looked up, are never fully removed
+     again. So all three get EPERM, and the box needs no key clean-up.
+   - With `children` (a box that may fork), setting SIGCHLD's action gets EPERM: a process
+     that ignores SIGCHLD (or asks SA_NOCLDWAIT) has its children reaped by the kernel, and
+     their CPU time with them, out of the tree's sum (sandbox_tree.c). Unreaped, a child
+     stays in the tree until it is waited for, and its time goes to its parent's. Without
+     children (valgrind's box: one process) nothing is lost, and valgrind sets every
+     signal's action.
+   - memfd_create gets EPERM: a memfd's pages belong to no process and no file system with a
+     size, so the tree's resident sum would never see them (the exercise has no use for one).
+   - Syscalls of another ABI (32-bit x86, x32) have other numbers: EPERM as well. */
+static void install_filter(bool children) {
     struct sock_filter filter[] = {
         BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
         BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, BOX_AUDIT_ARCH, 1, 0),
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
         BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+    /* Every jump to "EPERM" lands on the last statement. */
 #ifdef BOX_X32_BIT
-        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, BOX_X32_BIT, 4, 0),
+        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, BOX_X32_BIT, 13, 0),
 #endif
-        /* Each jump lands on the EPERM at the end. */
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_add_key, 3, 0),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_request_key, 2, 0),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_keyctl, 1, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_add_key, 12, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_request_key, 11, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_keyctl, 10, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_memfd_create, 9, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, children ? SYS_rt_sigaction : ~0u, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        /* rt_sigaction(signal, act, ...): a new action (act not NULL) for SIGCHLD. */
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LOW(0)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SIGCHLD, 0, 4),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LOW(1)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 3),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_HIGH(1)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1),
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
     };
     struct sock_fprog program = {sizeof filter / sizeof filter[0], filter};
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
         prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) != 0) {
-        fprintf(stderr, "sandbox: cannot install the filter that keeps keys out: %s\n",
+        fprintf(stderr, "sandbox: cannot install the box's system-call filter: %s\n",
                 strerror(errno));
         _exit(125);
     }
@@ -131,7 +157,9 @@ void apply_limits(const Options *o, bool program_links_asan, long long procs) {
     if (o->isolation != ISOLATE_NONE || o->inner_fd >= 0) {
         status_limit(RLIMIT_NOFILE, FD_LIMIT, FD_LIMIT);
         status_limit(RLIMIT_MSGQUEUE, 0, 0); /* a POSIX queue would outlive the box (see the top) */
-        deny_keys();
+        /* Inside bubblewrap one of the processes counted is its init. */
+        long long programs = procs - (o->inner_fd >= 0 ? 1 : 0);
+        install_filter(procs <= 0 || programs > 1);
     }
 }
 

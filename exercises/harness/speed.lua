@@ -36,18 +36,83 @@ M.LIMITS = { memory = 16384, output = 1 << 20, file_size = 1 << 20, procs = 1, r
 -- The reference's counted runs: ours, so bounded only in case of a bug.
 M.REFERENCE_CPU = 3600
 
--- The count is of cachegrind, which obeys no client request (valgrind 3.19's has none;
--- callgrind's TOGGLE_COLLECT or ZERO_STATS, issued by code made at run time where the build's
--- search cannot see it, would steer a callgrind count). Every option is ours:
--- --command-line-only=yes ignores VALGRIND_OPTS and any .valgrindrc the program writes. The
--- count is read from cachegrind's output file, which goes to a FIFO in the box (the sandbox's
--- --tool-out) that the program may write but not read, remove or replace: a forged copy comes
--- on top of cachegrind's own, never instead of it.
+-- The count is of cachegrind. A client request (valgrind.h's preamble, an instruction
+-- sequence valgrind's translator looks for) could still steer it: valgrind's core answers
+-- VALGRIND_NON_SIMD_CALL under every tool by running a function natively, uncounted. So no
+-- preamble may be reachable: the build searches the program for one and refuses it; the
+-- program is static (build.lua's "fast" flavour), so nothing else of the client's is mapped
+-- (valgrind's own code is not the client's to run, and the one page of it that is, its
+-- signal trampoline, holds none: a test checks); and it may not make or change code at run
+-- time. That last rule is read from valgrind's trace of every system call the program makes
+-- (--trace-syscalls=yes, on the log): nothing mapped or protected executable, no file opened
+-- but the cases (/proc/self/mem writes into code), no call outside SYSCALLS (see
+-- syscall_refusal). Every option is ours: --command-line-only=yes ignores VALGRIND_OPTS and
+-- any .valgrindrc the program writes. The count is read from cachegrind's output file,
+-- which goes to a FIFO in the box (the sandbox's --tool-out) that the program may write but
+-- not read, remove or replace: a forged copy comes on top of cachegrind's own, never instead
+-- of it.
 local COUNT_FILE = "count.out"
 
 local function count_prefix()
   return { M.valgrind(), "--tool=cachegrind", "--cache-sim=no", "--branch-sim=no", "--command-line-only=yes",
-    "--vgdb=no", "--trace-children=yes", "--cachegrind-out-file=" .. COUNT_FILE, "--log-fd=1020" }
+    "--vgdb=no", "--trace-children=yes", "--trace-syscalls=yes", "--cachegrind-out-file=" .. COUNT_FILE,
+    "--log-fd=1020" }
+end
+
+-- The system calls a counted run may make, by the names valgrind's trace gives them: what the
+-- checker, the C library and an allocator need, and nothing that reaches code, other files or
+-- other processes, or valgrind's log (no dup or shutdown of it, no flag on it: a log socket
+-- made non-blocking would drop valgrind's lines while the program floods it). mmap and
+-- mprotect are checked further (never PROT_EXEC), openat (only the cases file), fcntl (only
+-- reading flags and close-on-exec) and ioctl (only asking whether a descriptor is a terminal).
+-- "unimplemented" is a call valgrind refused without making it.
+M.SYSCALLS = {}
+for name in ([[sys_brk sys_mmap sys_munmap sys_mremap sys_madvise sys_mprotect sys_openat sys_close
+  sys_read sys_pread64 sys_write sys_writev sys_lseek sys_fstat sys_newfstatat sys_fcntl sys_ioctl
+  sys_readlink sys_getrandom sys_sysinfo sys_uname sys_prlimit64 sys_getrlimit arch_prctl
+  sys_set_tid_address sys_set_robust_list sys_rt_sigaction sys_rt_sigprocmask sys_sigaltstack
+  sys_rt_sigreturn sys_getpid sys_gettid sys_tgkill sys_clock_gettime sys_gettimeofday
+  sys_time sys_futex sys_exit exit_group unimplemented]]):gmatch("%S+") do
+  M.SYSCALLS[name] = true
+end
+
+local PROT_EXEC = 4
+-- fcntl's F_GETFD, F_SETFD and F_GETFL; ioctl's TCGETS.
+local FCNTL_READ = { ["1"] = true, ["2"] = true, ["3"] = true }
+local TCGETS = "0x5401"
+-- openat's "this folder", as valgrind prints it (unsigned on amd64).
+local AT_FDCWD = { ["-100"] = true, ["4294967196"] = true }
+
+-- The arguments of the call traced on `line` after its name: from "( " to the first " )" (an
+-- argument holding " )", a path, ends early and is refused as another file).
+local function arguments(line)
+  local args = line:match("^ ?%( ?(.-) %)")
+  local fields = {}
+  for field in ((args or "") .. ","):gmatch("%s*([^,]-)%s*,") do
+    fields[#fields + 1] = field
+  end
+  return fields
+end
+
+-- The first call in valgrind's trace (log) that the rules above refuse, as a phrase, or nil.
+-- `cases`: the one file the run may open. A line the program writes to the log can only add
+-- a call: valgrind writes each of its lines whole before the call runs.
+function M.syscall_refusal(log, cases)
+  for name, rest in log:gmatch("SYSCALL%[%d+,%d+%]%(%d+%) ([^%s(%[]*)%S-([ (][^\n]*)") do
+    local args = arguments(rest)
+    local prot = (name == "sys_mmap" or name == "sys_mprotect") and tonumber(args[3] or "")
+    if name == "..." then
+      -- the second half of a call valgrind traced in two (it blocked): its first is above
+    elseif not M.SYSCALLS[name] then
+      return name .. "()"
+    elseif (name == "sys_mmap" or name == "sys_mprotect") and not (prot and prot & PROT_EXEC == 0) then
+      return string.format("%s() of executable memory", name)
+    elseif name == "sys_openat" and (not AT_FDCWD[args[1]] or (args[2] or ""):match("^0x%x+%((.*)%)$") ~= cases) then
+      return "sys_openat() of " .. wb.shorten(args[2] or "?", 60)
+    elseif (name == "sys_fcntl" and not FCNTL_READ[args[2]]) or (name == "sys_ioctl" and args[2] ~= TCGETS) then
+      return string.format("%s(%s)", name, wb.shorten(args[2] or "?", 20))
+    end
+  end
 end
 
 local function occurrences(text, pattern)
@@ -63,8 +128,10 @@ end
 -- valgrind's, of `command`: one header and one "Command:" in the log (an exec starts a second
 -- valgrind), one "cmd:", "events:" and "summary:" in the output file (a second copy is a
 -- forgery, or a second program), and the log's closing "I refs" line with the same count (a
--- log cut short, by shutdown() say, has none). What the program writes can only add lines.
-function M.read_count(log, out, command, cut)
+-- log cut short, by shutdown() say, has none); and no system call in the log's trace that
+-- syscall_refusal refuses (cases_file: the one file the run may open). What the program
+-- writes can only add lines.
+function M.read_count(log, out, command, cut, cases_file)
   if cut then
     return nil, "more was written to valgrind's log or output file than valgrind writes"
   end
@@ -79,6 +146,12 @@ function M.read_count(log, out, command, cut)
   if occurrences(out, "\ncmd: ") ~= 1 or occurrences(out, "\nevents: ") ~= 1 or occurrences(out, "\nsummary: ") ~= 1
     or not out:find("\ncmd: " .. command .. "\n", 1, true) or not out:match("^desc: ") or not count then
     return nil, "valgrind's output file is missing, or holds more than one run's count"
+  end
+  local refused = M.syscall_refusal(log, cases_file)
+  if refused then
+    return nil, "the speed run asked the kernel for " .. refused .. ", which a counted run may not do: it "
+      .. "may read its cases, write its answers and allocate memory, so that no code is made or changed at "
+      .. "run time, where it would run uncounted"
   end
   local refs = {}
   for p, n in log:gmatch("==(%d+)== I%s+refs:%s+([%d,]+)") do
@@ -106,7 +179,7 @@ function M.count(opts)
     tag = opts.tag, limits = setmetatable({ cpu = opts.cpu }, { __index = M.LIMITS }), sources = opts.sources,
     prefix = count_prefix(), tool_log = base .. ".cachegrind", tool_out = COUNT_FILE .. "=" .. base .. ".count" })
   local ir, why = M.read_count(wb.read_file(base .. ".cachegrind") or "", wb.read_file(base .. ".count") or "",
-    table.concat(runner.checker_argv(c.name), " "), r.tool_cut)
+    table.concat(runner.checker_argv(c.name), " "), r.tool_cut, runner.CASES)
   return ir, why, r
 end
 

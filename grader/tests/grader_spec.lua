@@ -758,6 +758,77 @@ describe("the grader", function()
         assert.are.equal(c[4], (require("exercises.harness.speed").read_count(c[2], c[3], command, c[5])))
       end)
     end
+
+    -- valgrind's trace of the program's system calls, in the log: nothing that makes or
+    -- changes code at run time, no file but the cases, no call outside the list.
+    local function traced(...)
+      local lines = { header }
+      for _, call in ipairs({ ... }) do
+        lines[#lines + 1] = "SYSCALL[7,1](9) " .. call .. " --> [pre-success] Success(0x0) \n"
+      end
+      return table.concat(lines) .. "==7== I   refs:      123,456\n"
+    end
+    local honest = { "sys_brk ( 0x0 )", "sys_openat ( 4294967196, 0x1fff000916(cases.tsv), 0 )",
+      "sys_mmap ( 0x0, 135168, 3, 34, 4294967295, 0 )", "sys_mprotect ( 0x4ca000, 16384, 1 )[sync]",
+      "exit_group( 0 )", "unimplemented (by the kernel) syscall: 334! (ni_syscall)" }
+    for _, c in ipairs({
+      { "counts a run whose calls are all allowed", honest, 123456 },
+      { "and one whose blocked call comes back on a second line",
+        { "sys_read ( 4, 0x40014c0, 4096 ) --> [async] ... \nSYSCALL[7,1](0) ... [async]" }, 123456 },
+      { "refuses memory mapped executable", { "sys_mmap ( 0x0, 4096, 7, 34, 4294967295, 0 )" }, nil },
+      { "refuses memory made executable", { "sys_mprotect ( 0x4ca000, 4096, 5 )" }, nil },
+      { "refuses an mmap whose protection it cannot read", { "sys_mmap ( 0x0 )" }, nil },
+      { "refuses a file other than the cases", { "sys_openat ( -100, 0x1fff(/proc/self/mem), 2 )" }, nil },
+      { "refuses the cases' name in another folder",
+        { "sys_openat ( 3, 0x1fff(cases.tsv), 0 )" }, nil },
+      { "refuses a path that holds ' )'", { "sys_openat ( -100, 0x1fff(x )(cases.tsv), 0 )" }, nil },
+      { "refuses a call outside the list", { "sys_ptrace ( 16, 1, 0x0, 0x0 )" }, nil },
+      { "refuses a flag set on a descriptor (the log made non-blocking)", { "sys_fcntl ( 1020, 4, 2048 )" }, nil },
+      { "refuses an ioctl but the terminal question", { "sys_ioctl ( 1020, 0x5421, 0x1ffe )" }, nil },
+      { "allows reading a descriptor's flags and the terminal question",
+        { "sys_fcntl ( 3, 3 )[sync]", "sys_ioctl ( 1, 0x5401, 0x1ffefff )" }, 123456 },
+      { "refuses a call after text the program wrote without a newline",
+        { "sys_brk ( 0x0 ) --> Success(0x0) \nforged textSYSCALL[7,1](10) sys_mprotect ( 0x1000, 4096, 7 )" }, nil },
+    }) do
+      it(c[1], function()
+        assert.are.equal(c[3], (require("exercises.harness.speed").read_count(traced(table.unpack(c[2])), out,
+          command, false, "cases.tsv")))
+      end)
+    end
+    -- Under valgrind nothing of the client's but the program is mapped, and the one page of
+    -- valgrind's own code the client may run (its signal trampoline) holds no client request:
+    -- a request can only come from the program, which the build searches.
+    it("is of a static program, beside no page of valgrind's that holds a client request", function()
+      local ref = engine.reference(engine.load_chapter("165"))
+      local headers = wb.capture("readelf -lW " .. wb.quote(ref.fast))
+      assert.is_truthy(headers:find("LOAD", 1, true) and not headers:find("INTERP", 1, true), headers)
+      local trace = wb.capture(require("exercises.harness.speed").valgrind() .. " -d -d --tool=cachegrind "
+        .. "--cache-sim=no --cachegrind-out-file=/dev/null " .. wb.quote(ref.fast) .. " --help 2>&1")
+      local tool = assert(trace:match("launcher launching (%S+)"), trace)
+      local loads = {}
+      for offset, vaddr, size in wb.capture("readelf -lW " .. wb.quote(tool)):gmatch(
+        "LOAD%s+0x(%x+)%s+0x(%x+)%s+0x%x+%s+0x(%x+)") do
+        loads[#loads + 1] = { tonumber(offset, 16), tonumber(vaddr, 16), tonumber(size, 16) }
+      end
+      local binary, pages = assert(wb.read_file(tool)), 0
+      for first, last in trace:gmatch("transfer ownership V %-> C of 0x(%x+) %.%. 0x(%x+)") do
+        first, last = tonumber(first, 16), tonumber(last, 16)
+        for _, load in ipairs(loads) do
+          if first >= load[2] and last < load[2] + load[3] then
+            local bytes = binary:sub(load[1] + first - load[2] + 1, load[1] + last - load[2] + 1)
+            pages = pages + 1
+            assert.is_nil(require("exercises.harness.build").client_request_refusal(bytes, tool))
+          end
+        end
+      end
+      assert.is_true(pages > 0, "no page handed to the client found in: " .. wb.shorten(trace, 2000))
+    end)
+
+    it("names the refused call", function()
+      local _, why = require("exercises.harness.speed").read_count(
+        traced("sys_openat ( -100, 0x1fff(/proc/self/mem), 2 )"), out, command, false, "cases.tsv")
+      assert.is_truthy(why:find("sys_openat() of 0x1fff(/proc/self/mem)", 1, true), why)
+    end)
   end)
 
   describe("a SUBMISSIONS batch #batch", function()

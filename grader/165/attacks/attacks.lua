@@ -106,6 +106,11 @@ return {
   -- state, so the idle rule ends the check in seconds, not the wall-clock backstop.
   { name = "vfork_pause", base = "reference", status = "asleep for [%d.]+ s without using the CPU",
     families = { sum_named_fixtures = "zero", parse_row_fixtures = "full", inclusive_fixtures = "full" } },
+  -- CPU time in children the kernel reaps (SIGCHLD ignored) would leave the tree's sum.
+  { name = "cpu_offload_children", base = "reference", status = "timed out after [%d.]+ s of CPU time",
+    families = { sum_named_fixtures = "zero", parse_row_fixtures = "full", inclusive_fixtures = "full" } },
+  -- Memory in memfds, outside every process and file system (the attack aborts if it holds it).
+  { name = "memfd_hoard", base = "reference", score = "full" },
   { name = "huge_array", base = "reference", score = 0, build = "refused: the built program is larger than" },
   -- Every uid may read every command line in /proc at the user level: none may name a
   -- submission while student code runs (a batch hands its jobs numbers, not names).
@@ -129,7 +134,13 @@ return {
   { name = "reexec_quiet", base = "mutant", mutant = "QUADRATIC", with_speed = true,
     speed = "no_better_than", than = "control_quadratic" },
   { name = "runtime_requests", base = "mutant", mutant = "QUADRATIC", with_speed = true,
-    speed = "no_better_than", than = "control_quadratic" },
+    speed = "no_better_than", than = "control_quadratic", status = "sys_mmap%(%) of executable memory" },
+  -- VALGRIND_NON_SIMD_CALL (a function run natively, uncounted) from code made executable at
+  -- run time, or written into the program's own code through /proc/self/mem.
+  { name = "mprotect_exec", base = "mutant", mutant = "QUADRATIC", with_speed = true,
+    speed = "no_better_than", than = "control_quadratic", status = "sys_mprotect%(%) of executable memory" },
+  { name = "proc_self_mem", base = "mutant", mutant = "QUADRATIC", with_speed = true,
+    speed = "no_better_than", than = "control_quadratic", status = "sys_openat%(%) of .*/proc/self/mem" },
   -- A leak, or a leak report, in the speed run once earned the leak credit of the speed points.
   { name = "speed_leak", base = "mutant", mutant = "QUADRATIC", with_speed = true,
     speed = "no_better_than", than = "control_quadratic" },
