@@ -213,7 +213,10 @@ function M.run(opts)
   local script = string.format([[index=$1
 %s grader/grade.lua --chapter %s --job "%s/.jobs" --index "$index" --seed %d %s --jobs 1 --quiet 2> "%s/.job-$index.err" || true
 echo "$index"]], lua, id, out, seed, extra, out)
-  local jobs_n = opts.jobs or wb.nproc()
+  -- Submissions in parallel, each grade's checks one by one; but at the user level no
+  -- namespace keeps two submissions apart (their checks would share the machine's IPC
+  -- objects, /tmp and /dev/shm while they run), so there one check runs at a time.
+  local jobs_n = chosen.level == "user" and 1 or (opts.jobs or wb.nproc())
   if kept.count > 0 then
     print(string.format("kept %d results of an earlier run into %s (their submissions, the seed, the grader and "
       .. "the fixtures are unchanged; FORCE=1 grades them again)", kept.count, out))

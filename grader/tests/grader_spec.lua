@@ -222,6 +222,12 @@ local function attack_checks(level)
   it("the shipped stubs still score 0 afterwards", function()
     assert.is_truthy(stubs.code == 0 and stubs.result.score == 0, stubs.stderr)
   end)
+  -- At the user level nothing keeps two submissions' checks apart while they run.
+  it("the batch grades " .. (level == "user" and "one submission at a time" or "submissions in parallel"), function()
+    local log = wb.read_file(ROOT .. "/attacks-" .. level .. "/plain.log") or ""
+    local together = tonumber(log:match("grading %d+ submissions from %S+, (%d+) at a time"))
+    assert.is_truthy(together and (level == "user") == (together == 1), log:sub(1, 400))
+  end)
   it("results.json names the isolation level", function()
     local data = stubs.result.extra_data
     assert.is_truthy(type(data) == "table" and tostring(data.isolation):match("^" .. level .. ":"),
