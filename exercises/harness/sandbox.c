@@ -438,6 +438,7 @@ typedef enum {
     END_STOPPED, /* we killed it: everything stopped (SIGSTOP) */
     END_IDLE,    /* we killed it: everything asleep for --idle seconds */
     END_MEMORY,  /* we killed it: the tree's resident memory over MEMORY_MARGIN x --memory */
+    END_FILES,   /* we killed it: its files (user level) over --tmp-size */
 } Ending;
 
 /* One captured stream: where it comes from, where it goes, how much may be kept. */
@@ -501,12 +502,15 @@ static ReadResult drain(Stream *s) {
 #define SAMPLE 0.1
 #define IDLE_SAMPLES 10
 #define MEMORY_MARGIN 1.5
+#define FILES_SAMPLE 0.5 /* the box's files are counted less often: a walk of folders */
 
 typedef struct {
     double last_sample;
     double last_cpu;
     double quiet_since; /* when nothing was last seen running; < 0 while something runs */
     int quiet_samples;  /* quiet samples in a row */
+    double last_files;  /* when files_bytes was counted */
+    double files_bytes; /* box_files_bytes then */
 } Watch;
 
 /* Whether a stream holds bytes we have not read yet: a tree blocked writing to us (a big
@@ -536,6 +540,13 @@ static Ending watch_tree(const Options *o, const Box *box, Outcome *r, Watch *w,
     }
     if (state.rss_mb + box_ipc_mb(box, o) > MEMORY_MARGIN * (double)o->memory_mb) {
         return END_MEMORY;
+    }
+    if (now - w->last_files >= FILES_SAMPLE) {
+        w->last_files = now;
+        w->files_bytes = box_files_bytes(box, o);
+    }
+    if (w->files_bytes > (double)o->tmp_bytes) {
+        return END_FILES;
     }
     if (o->cpu <= 0) {
         return END_EXITED; /* legacy: the wall clock decides */
@@ -567,7 +578,7 @@ static Ending watch_tree(const Options *o, const Box *box, Outcome *r, Watch *w,
 static void supervise(const Options *o, const Box *box, Outcome *r) {
     double start = status_clock(), deadline = start + o->timeout;
     r->wall = start;
-    Watch w = {start, 0, -1, 0};
+    Watch w = {start, 0, -1, 0, start - FILES_SAMPLE, 0};
     for (;;) {
         tree_reap(&r->child);
         if (r->child.done) {
@@ -667,6 +678,10 @@ static void verdict(const Options *o, const Outcome *r, char *out, size_t size) 
     case END_MEMORY:
         status_memory(limit, sizeof limit, o->memory_mb,
                       " (its processes' resident memory and its System V memory)");
+        break;
+    case END_FILES:
+        status_output(limit, sizeof limit, o->tmp_bytes,
+                      " in files (its own and in the shared temporary folders)");
         break;
     case END_CPU: status_cpu(limit, sizeof limit, o->cpu); break;
     case END_STOPPED:

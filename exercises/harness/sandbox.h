@@ -94,6 +94,10 @@ void box_destroy(const Box *box, const Options *o);
 /* Megabytes of System V memory the box's uid holds (ISOLATE_USER; 0 otherwise): shared memory
    and queued messages live outside every process, so the tree's resident memory misses them. */
 double box_ipc_mb(const Box *box, const Options *o);
+/* Bytes of the files the box holds (ISOLATE_USER; 0 otherwise): its uid's in the shared
+   folders, its own folder's, and unlinked ones its processes hold open (tree_unlinked_bytes).
+   Slow beside box_ipc_mb: a walk of folders. */
+double box_files_bytes(const Box *box, const Options *o);
 /* Sets the rlimits every mode shares (CPU, memory, file size, processes, core). */
 void apply_limits(const Options *o, bool program_links_asan, long long procs);
 
@@ -118,6 +122,9 @@ typedef struct {
     double reaped_cpu; /* CPU seconds of every reaped descendant (it included) */
 } Child;
 
+/* Bytes of the files that no folder names (unlinked, or made with O_TMPFILE) and that a process
+   of the last sample holds open (a file held by two processes counts twice). */
+double tree_unlinked_bytes(void);
 /* Reaps finished children (the program and adopted orphans) without blocking. */
 void tree_reap(Child *child);
 /* SIGKILLs every descendant and reaps them all, until none is left. */

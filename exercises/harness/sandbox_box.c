@@ -35,6 +35,10 @@
  * reach is refused from the start: POSIX message queues, which root could only list by
  * mounting their file system (RLIMIT_MSGQUEUE 0), and the kernel's keys (a seccomp filter,
  * which also keeps SIGCHLD's action: children the kernel reaps would take their CPU time).
+ * While the check runs, the uid's System V memory counts with its processes' memory, and
+ * its files (there, in its folder, unlinked but open) are held to the size bubblewrap's
+ * private /tmp has (box_ipc_mb, box_files_bytes): on a tmpfs, as /dev/shm, they are memory
+ * no process holds; on a disk, room the machine shares.
  */
 #define _GNU_SOURCE
 
@@ -68,6 +72,7 @@
 #include <unistd.h>
 
 #define UID_BASE 2000000000u
+#define SWEEP_DEPTH 4 /* world-writable folders below a shared one that are looked into */
 #define HELPER_NAME ".sandbox"
 
 /* ------------------------------------------------------------------ limits */
@@ -590,10 +595,21 @@ static void remove_tree(int parent, const char *name) {
     }
 }
 
-/* Removes everything uid owns below dir, looking where uid could have written: folders
-   anyone may write to (as /tmp itself), at most `depth` levels down. A world-writable folder
-   below one that is not is left alone: finding it would mean walking all of /tmp. */
-static void sweep(int parent, const char *name, uid_t uid, int depth) {
+/* The folders every uid may write to, where a box at the user level can leave files. */
+static const char *const shared_folders[] = {"/tmp", "/var/tmp", "/dev/shm", "/run/lock"};
+enum { SHARED_FOLDERS = sizeof shared_folders / sizeof shared_folders[0] };
+
+typedef void (*Found)(int parent, const char *name, void *context);
+
+static void found_remove(int parent, const char *name, void *context) {
+    (void)context;
+    remove_tree(parent, name);
+}
+
+/* Calls found() for everything uid owns below dir, looking where uid could have written:
+   folders anyone may write to (as /tmp itself), at most `depth` levels down. A world-writable
+   folder below one that is not is left alone: finding it would mean walking all of /tmp. */
+static void sweep(int parent, const char *name, uid_t uid, int depth, Found found, void *context) {
     int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     DIR *dir = fd < 0 ? NULL : fdopendir(fd);
     if (dir == NULL) {
@@ -610,10 +626,10 @@ static void sweep(int parent, const char *name, uid_t uid, int depth) {
             continue;
         }
         if (st.st_uid == uid) {
-            remove_tree(dirfd(dir), entry->d_name);
+            found(dirfd(dir), entry->d_name, context);
         } else if (S_ISDIR(st.st_mode) && (st.st_mode & S_IWOTH) && (st.st_mode & S_IXOTH) &&
                    depth > 0) {
-            sweep(dirfd(dir), entry->d_name, uid, depth - 1);
+            sweep(dirfd(dir), entry->d_name, uid, depth - 1, found, context);
         }
     }
     closedir(dir);
@@ -698,6 +714,56 @@ double box_ipc_mb(const Box *box, const Options *o) {
     return each_ipc(box->uid, NULL) / (1024.0 * 1024.0);
 }
 
+/* The files the box holds. Past TALLY_ENTRIES files the count stops and the box is taken to
+   be over the limit: an honest check writes no file. */
+enum { TALLY_ENTRIES = 20000 };
+
+typedef struct {
+    double bytes;
+    long entries;
+} Tally;
+
+/* Adds the blocks of name and of everything below it, links not followed. The depth is
+   bounded by our descriptors, one per level. */
+static void tally_tree(int parent, const char *name, void *context) {
+    Tally *t = context;
+    struct stat st;
+    if (t->entries >= TALLY_ENTRIES || fstatat(parent, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+        return;
+    }
+    t->entries++;
+    t->bytes += (double)st.st_blocks * 512;
+    int fd = S_ISDIR(st.st_mode)
+                 ? openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                 : -1;
+    DIR *dir = fd < 0 ? NULL : fdopendir(fd);
+    if (dir == NULL) {
+        if (fd >= 0) {
+            close(fd);
+        }
+        return;
+    }
+    struct dirent *entry;
+    while ((entry = readdir(dir)) != NULL) {
+        if (strcmp(entry->d_name, ".") != 0 && strcmp(entry->d_name, "..") != 0) {
+            tally_tree(dirfd(dir), entry->d_name, t);
+        }
+    }
+    closedir(dir);
+}
+
+double box_files_bytes(const Box *box, const Options *o) {
+    if (o->isolation != ISOLATE_USER || !box->drop) {
+        return 0; /* bubblewrap's /tmp is a tmpfs of --tmp-size; its /dev/shm is read-only */
+    }
+    Tally t = {0, 0};
+    for (size_t i = 0; i < SHARED_FOLDERS; i++) {
+        sweep(AT_FDCWD, shared_folders[i], box->uid, SWEEP_DEPTH, tally_tree, &t);
+    }
+    tally_tree(AT_FDCWD, box->path, &t);
+    return t.entries >= TALLY_ENTRIES ? HUGE_VAL : t.bytes + tree_unlinked_bytes();
+}
+
 void box_destroy(const Box *box, const Options *o) {
     if (box->path[0] == '\0') {
         return;
@@ -707,9 +773,8 @@ void box_destroy(const Box *box, const Options *o) {
     }
     remove_tree(AT_FDCWD, box->path);
     if (o->isolation == ISOLATE_USER && box->drop) {
-        static const char *const shared[] = {"/tmp", "/var/tmp", "/dev/shm", "/run/lock"};
-        for (size_t i = 0; i < sizeof shared / sizeof shared[0]; i++) {
-            sweep(AT_FDCWD, shared[i], box->uid, 4);
+        for (size_t i = 0; i < SHARED_FOLDERS; i++) {
+            sweep(AT_FDCWD, shared_folders[i], box->uid, SWEEP_DEPTH, found_remove, NULL);
         }
         each_ipc(box->uid, remove_ipc_object);
     }

@@ -22,13 +22,14 @@
  * The same sample adds up the tree's resident memory: RLIMIT_AS is per process (16 forks may
  * each use the limit) and an ASan program has none (ASan's own watcher, which it can switch
  * off by executing itself with options of its own, caps it), so the tree's total is watched
- * here too (sandbox.c allows it a margin over --memory: ASan's verdict comes first).
+ * here too (sandbox.c allows it a margin over --memory: ASan's verdict comes first). At the
+ * user level the box's files are watched beside it (sandbox_box.c); the unlinked ones the
+ * tree holds open are found here, from its processes' descriptors.
  *
  * Cost: one read of /proc/PID/stat per process on the machine per sample (a few hundred
  * small reads, well under a millisecond of CPU at 10 samples a second).
  */
-#define _DEFAULT_SOURCE
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* O_PATH */
 
 #include "sandbox.h"
 #include "status.h"
@@ -42,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -207,6 +209,37 @@ void tree_state(TreeState *state) {
             state->stopped++;
         }
     }
+}
+
+double tree_unlinked_bytes(void) {
+    double bytes = 0;
+    for (size_t i = 0; i < sample.count; i++) {
+        if (!sample.items[i].mine) {
+            continue;
+        }
+        char folder[64];
+        snprintf(folder, sizeof folder, "/proc/%d/fd", (int)sample.items[i].pid);
+        DIR *dir = opendir(folder);
+        if (dir == NULL) {
+            continue;
+        }
+        struct dirent *entry;
+        while ((entry = readdir(dir)) != NULL) {
+            /* O_PATH opens what the link names, without reading it. */
+            int fd = entry->d_name[0] == '.'
+                         ? -1
+                         : openat(dirfd(dir), entry->d_name, O_PATH | O_CLOEXEC);
+            struct stat st;
+            if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 0) {
+                bytes += (double)st.st_blocks * 512;
+            }
+            if (fd >= 0) {
+                close(fd);
+            }
+        }
+        closedir(dir);
+    }
+    return bytes;
 }
 
 void tree_reap(Child *child) {

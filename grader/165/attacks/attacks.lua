@@ -93,6 +93,10 @@ return {
   { name = "shm_hoard", base = "reference", score = "full",
     user = { score = false, status = "memory limit: more than 512 MB",
       families = { inclusive_fixtures = "zero", parse_row_fixtures = "full", sum_named_fixtures = "full" } } },
+  -- Memory in files no process holds, and disk the machine shares (the user level).
+  { name = "files_hoard", base = "reference", score = "full",
+    user = { score = false, status = "output limit: more than %d+ bytes in files",
+      families = { inclusive_fixtures = "zero", parse_row_fixtures = "full", sum_named_fixtures = "full" } } },
   { name = "grader_fds", base = "reference", score = "full" },
   { name = "escape_codes", base = "reference", status = "\\x1b%[2J", families = { parse_row_fixtures = "zero" } },
   { name = "escape_results", base = "reference", status = "actual:   \\x1b%[2J", families = { parse_row_fixtures = "zero" } },
