@@ -67,12 +67,12 @@ end
 -- reading flags and close-on-exec) and ioctl (only asking whether a descriptor is a terminal).
 -- "unimplemented" is a call valgrind refused without making it.
 M.SYSCALLS = {}
-for name in ([[sys_brk sys_mmap sys_munmap sys_mremap sys_madvise sys_mprotect sys_openat sys_close
-  sys_read sys_pread64 sys_write sys_writev sys_lseek sys_fstat sys_newfstatat sys_fcntl sys_ioctl
-  sys_readlink sys_getrandom sys_sysinfo sys_uname sys_prlimit64 sys_getrlimit arch_prctl
-  sys_set_tid_address sys_set_robust_list sys_rt_sigaction sys_rt_sigprocmask sys_sigaltstack
-  sys_rt_sigreturn sys_getpid sys_gettid sys_tgkill sys_clock_gettime sys_gettimeofday
-  sys_time sys_futex sys_exit exit_group unimplemented]]):gmatch("%S+") do
+for name in ([[sys_brk sys_mmap sys_munmap sys_mremap sys_madvise sys_mprotect sys_openat sys_close sys_read
+  sys_pread64 sys_write sys_writev sys_lseek sys_fstat sys_newfstat sys_newfstatat sys_statx
+  sys_fcntl sys_ioctl sys_readlink sys_readlinkat sys_rseq sys_getrandom sys_sysinfo sys_uname
+  sys_prlimit64 sys_getrlimit arch_prctl sys_set_tid_address sys_set_robust_list sys_rt_sigaction
+  sys_rt_sigprocmask sys_sigaltstack sys_rt_sigreturn sys_getpid sys_gettid sys_tgkill
+  sys_clock_gettime sys_gettimeofday sys_time sys_futex sys_exit exit_group unimplemented]]):gmatch("%S+") do
   M.SYSCALLS[name] = true
 end
 
@@ -142,9 +142,12 @@ function M.read_count(log, out, command, cut, cases_file)
   if occurrences(log, "==%d+== Command: ") ~= 1 then
     return nil, "the speed run started another program, so its count would not be the whole run's"
   end
-  local count = out:match("\nsummary: (%d+)\n")
-  if occurrences(out, "\ncmd: ") ~= 1 or occurrences(out, "\nevents: ") ~= 1 or occurrences(out, "\nsummary: ") ~= 1
-    or not out:find("\ncmd: " .. command .. "\n", 1, true) or not out:match("^desc: ") or not count then
+  -- Each line read as "\nWORD: ": valgrind 3.21 and later start the file with "cmd:", not "desc:".
+  local lines = "\n" .. out
+  local count = lines:match("\nsummary: (%d+)\n")
+  if occurrences(lines, "\ncmd: ") ~= 1 or occurrences(lines, "\nevents: ") ~= 1
+    or occurrences(lines, "\nsummary: ") ~= 1 or not lines:find("\ncmd: " .. command .. "\n", 1, true)
+    or not (out:match("^desc: ") or out:match("^cmd: ")) or not count then
     return nil, "valgrind's output file is missing, or holds more than one run's count"
   end
   local refused = M.syscall_refusal(log, cases_file)

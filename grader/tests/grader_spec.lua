@@ -748,6 +748,9 @@ describe("the grader", function()
     local forged = "desc: x\ncmd: " .. command .. "\nevents: Ir\nsummary: 1\n"
     for _, c in ipairs({
       { "gives the count", log, out, 123456 },
+      { "gives the count of valgrind 3.21 and later, whose file starts with cmd:", log,
+        (out:gsub("^desc: [^\n]*\n", "")), 123456 },
+      { "gives none for a file that starts with neither", log, "x\n" .. out, nil },
       { "gives none when a forged output file comes first", log, forged .. out, nil },
       { "gives none for another command", log, (out:gsub("inclusive%.1", "inclusive.2")), nil },
       { "gives none without an output file", log, "", nil },
