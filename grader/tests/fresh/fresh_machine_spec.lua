@@ -13,13 +13,15 @@
 --              names the missing packages, what they are for and both ways out (sudo
 --              apt-get install, or ask whoever runs the machine); as root: `make
 --              exercise-165` installs what the loop needs and fails with the stubs' report,
---              then passes with the reference's profile.c copied in; as the user again,
+--              then passes with the reference's profile.c copied in, and `make exercise-165
+--              BUDGET=1` installs valgrind and counts it within the budget; as the user again,
 --              with those packages present and pandoc and luajit absent: `make
 --              exercise-165` runs the tests; then the student edition (made on the host
 --              by `make student-edition`, copied in): its `make exercise-165`, stubs and
 --              reference.
 --   Debian 13  the student edition first, on the bare system: its `make exercise-165`
---              installs what the loop needs, stubs and reference; then the workbook's
+--              installs what the loop needs, stubs and reference, and BUDGET=1 (valgrind
+--              3.24: its cachegrind writes another output file); then the workbook's
 --              `make exercise-165`, stubs and reference.
 --
 -- Then, in both, `make test`: with FRESH_FULL=1 the README's `make test` itself (and the
@@ -288,6 +290,12 @@ describe("make test-fresh-machine", function()
   end)
 
   local reference = "solutions/165/profile.c"
+  -- The speed budget's count (valgrind, the static counted build, its system-call trace) on
+  -- this system's valgrind and C library, for the reference already copied into `folder`.
+  local function within_budget(system, folder)
+    local ok, _, out = system:run("cd " .. folder .. " && make exercise-165 BUDGET=1")
+    check(ok and out:find("within the budget for full marks", 1, true), out)
+  end
 
   each_system({
     bookworm = function(test)
@@ -319,6 +327,10 @@ describe("make test-fresh-machine", function()
       test("as root, with the reference copied in: make exercise-165 passes", function(system)
         copy_reference(system, mine, reference)
         all_pass(system:run("cd drip && make exercise-165"))
+      end)
+      test("as root: make exercise-165 BUDGET=1 installs valgrind and counts the reference within the budget",
+        function(system)
+        within_budget(system, "drip")
       end)
       test("without root, the loop's packages present and pandoc and luajit absent: make exercise-165 "
         .. "runs the tests", function(system)
@@ -358,6 +370,10 @@ describe("make test-fresh-machine", function()
       test("the student edition, with the reference copied in: make exercise-165 passes", function(system)
         copy_reference(system, there, reference)
         all_pass(system:run("cd " .. there .. " && make exercise-165"))
+      end)
+      test("the student edition: make exercise-165 BUDGET=1 installs valgrind and counts the reference within "
+        .. "the budget", function(system)
+        within_budget(system, there)
       end)
       test("the workbook: make exercise-165 fails with the stubs' report", function(system)
         mine = system:clone_workbook("root")
