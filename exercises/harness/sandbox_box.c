@@ -568,48 +568,12 @@ static void kill_uid(const Box *box) {
     }
 }
 
-/* Removes path and everything under it, never following a symbolic link or crossing into
-   another file system. */
-static void remove_tree(int parent, const char *name) {
-    struct stat st;
-    if (fstatat(parent, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-        return;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        DIR *dir = fd < 0 ? NULL : fdopendir(fd);
-        if (dir != NULL) {
-            struct dirent *entry;
-            while ((entry = readdir(dir)) != NULL) {
-                if (strcmp(entry->d_name, ".") != 0 && strcmp(entry->d_name, "..") != 0) {
-                    remove_tree(dirfd(dir), entry->d_name);
-                }
-            }
-            closedir(dir);
-        } else if (fd >= 0) {
-            close(fd);
-        }
-        unlinkat(parent, name, AT_REMOVEDIR);
-    } else {
-        unlinkat(parent, name, 0);
-    }
-}
+typedef void (*Visit)(int parent, const char *name, void *context);
 
-/* The folders every uid may write to, where a box at the user level can leave files. */
-static const char *const shared_folders[] = {"/tmp", "/var/tmp", "/dev/shm", "/run/lock"};
-enum { SHARED_FOLDERS = sizeof shared_folders / sizeof shared_folders[0] };
-
-typedef void (*Found)(int parent, const char *name, void *context);
-
-static void found_remove(int parent, const char *name, void *context) {
-    (void)context;
-    remove_tree(parent, name);
-}
-
-/* Calls found() for everything uid owns below dir, looking where uid could have written:
-   folders anyone may write to (as /tmp itself), at most `depth` levels down. A world-writable
-   folder below one that is not is left alone: finding it would mean walking all of /tmp. */
-static void sweep(int parent, const char *name, uid_t uid, int depth, Found found, void *context) {
+/* Calls visit() for each entry of the folder parent/name but "." and "..", the folder opened
+   without following a symbolic link (nothing when it is no folder that can be opened). Walks
+   below it hold one descriptor per level, which bounds their depth. */
+static void each_entry(int parent, const char *name, Visit visit, void *context) {
     int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     DIR *dir = fd < 0 ? NULL : fdopendir(fd);
     if (dir == NULL) {
@@ -620,19 +584,61 @@ static void sweep(int parent, const char *name, uid_t uid, int depth, Found foun
     }
     struct dirent *entry;
     while ((entry = readdir(dir)) != NULL) {
-        struct stat st;
-        if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0 ||
-            fstatat(dirfd(dir), entry->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-            continue;
-        }
-        if (st.st_uid == uid) {
-            found(dirfd(dir), entry->d_name, context);
-        } else if (S_ISDIR(st.st_mode) && (st.st_mode & S_IWOTH) && (st.st_mode & S_IXOTH) &&
-                   depth > 0) {
-            sweep(dirfd(dir), entry->d_name, uid, depth - 1, found, context);
+        if (strcmp(entry->d_name, ".") != 0 && strcmp(entry->d_name, "..") != 0) {
+            visit(dirfd(dir), entry->d_name, context);
         }
     }
     closedir(dir);
+}
+
+/* Removes path and everything under it, never following a symbolic link. */
+static void remove_tree(int parent, const char *name, void *context) {
+    struct stat st;
+    if (fstatat(parent, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+        return;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        each_entry(parent, name, remove_tree, context);
+        unlinkat(parent, name, AT_REMOVEDIR);
+    } else {
+        unlinkat(parent, name, 0);
+    }
+}
+
+/* The folders every uid may write to, where a box at the user level can leave files. */
+static const char *const shared_folders[] = {"/tmp", "/var/tmp", "/dev/shm", "/run/lock"};
+enum { SHARED_FOLDERS = sizeof shared_folders / sizeof shared_folders[0] };
+
+/* What sweep() walks: everything `uid` owns goes to found(). */
+typedef struct {
+    uid_t uid;
+    int depth;
+    Visit found;
+    void *context;
+} Sweep;
+
+static void sweep_entry(int parent, const char *name, void *context) {
+    const Sweep *w = context;
+    struct stat st;
+    if (fstatat(parent, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+        return;
+    }
+    if (st.st_uid == w->uid) {
+        w->found(parent, name, w->context);
+    } else if (S_ISDIR(st.st_mode) && (st.st_mode & S_IWOTH) && (st.st_mode & S_IXOTH) &&
+               w->depth > 0) {
+        Sweep below = {w->uid, w->depth - 1, w->found, w->context};
+        each_entry(parent, name, sweep_entry, &below);
+    }
+}
+
+/* Calls found() for everything uid owns below folder, looking where uid could have written:
+   folders anyone may write to (as /tmp itself), at most SWEEP_DEPTH levels down. A
+   world-writable folder below one that is not is left alone: finding it would mean walking
+   all of /tmp. */
+static void sweep(const char *folder, uid_t uid, Visit found, void *context) {
+    Sweep top = {uid, SWEEP_DEPTH, found, context};
+    each_entry(AT_FDCWD, folder, sweep_entry, &top);
 }
 
 /* System V shared memory, semaphores and message queues outlive their creator. An object
@@ -723,8 +729,7 @@ typedef struct {
     long entries;
 } Tally;
 
-/* Adds the blocks of name and of everything below it, links not followed. The depth is
-   bounded by our descriptors, one per level. */
+/* Adds the blocks of name and of everything below it, links not followed. */
 static void tally_tree(int parent, const char *name, void *context) {
     Tally *t = context;
     struct stat st;
@@ -733,23 +738,9 @@ static void tally_tree(int parent, const char *name, void *context) {
     }
     t->entries++;
     t->bytes += (double)st.st_blocks * 512;
-    int fd = S_ISDIR(st.st_mode)
-                 ? openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-                 : -1;
-    DIR *dir = fd < 0 ? NULL : fdopendir(fd);
-    if (dir == NULL) {
-        if (fd >= 0) {
-            close(fd);
-        }
-        return;
+    if (S_ISDIR(st.st_mode)) {
+        each_entry(parent, name, tally_tree, t);
     }
-    struct dirent *entry;
-    while ((entry = readdir(dir)) != NULL) {
-        if (strcmp(entry->d_name, ".") != 0 && strcmp(entry->d_name, "..") != 0) {
-            tally_tree(dirfd(dir), entry->d_name, t);
-        }
-    }
-    closedir(dir);
 }
 
 double box_files_bytes(const Box *box, const Options *o) {
@@ -758,7 +749,7 @@ double box_files_bytes(const Box *box, const Options *o) {
     }
     Tally t = {0, 0};
     for (size_t i = 0; i < SHARED_FOLDERS; i++) {
-        sweep(AT_FDCWD, shared_folders[i], box->uid, SWEEP_DEPTH, tally_tree, &t);
+        sweep(shared_folders[i], box->uid, tally_tree, &t);
     }
     tally_tree(AT_FDCWD, box->path, &t);
     return t.entries >= TALLY_ENTRIES ? HUGE_VAL : t.bytes + tree_unlinked_bytes();
@@ -771,10 +762,10 @@ void box_destroy(const Box *box, const Options *o) {
     if (box->drop) {
         kill_uid(box);
     }
-    remove_tree(AT_FDCWD, box->path);
+    remove_tree(AT_FDCWD, box->path, NULL);
     if (o->isolation == ISOLATE_USER && box->drop) {
         for (size_t i = 0; i < SHARED_FOLDERS; i++) {
-            sweep(AT_FDCWD, shared_folders[i], box->uid, SWEEP_DEPTH, found_remove, NULL);
+            sweep(shared_folders[i], box->uid, remove_tree, NULL);
         }
         each_ipc(box->uid, remove_ipc_object);
     }
