@@ -1287,7 +1287,8 @@ for _, platform in ipairs(PLATFORMS) do
       "leak_off", "symlink_solution", "huge_source", platform.newline }
     -- The speed check's attacks, each after the slow-code control it is compared with.
     for _, name in ipairs(platform.speed and { "control_quadratic", "precompute", "forge_callgrind", "exec_native",
-      "forge_count", "forge_flood", "reexec_quiet", "runtime_requests", "speed_leak", "sanitizer_ifdef" } or {}) do
+      "forge_count", "forge_flood", "reexec_quiet", "runtime_requests", "mprotect_exec", "proc_self_mem", "speed_leak",
+      "sanitizer_ifdef" } or {}) do
       NAMES[#NAMES + 1] = name
     end
     if not wb.is_root() then
