@@ -164,8 +164,10 @@ local function at_level(attack, level)
   return designed
 end
 
--- Checks one attack's result against its designed outcome; returns a list of problems.
-local function judge(attack, result, text, all, err)
+-- Checks one attack's result against its designed outcome; returns a list of problems. err:
+-- what the grader said when it could not grade (its .err file); log: its whole output, where
+-- there is no .err (the platform layouts), quoted only when nothing was graded.
+local function judge(attack, result, text, all, err, log)
   local problems = {}
   local function expect(ok, what)
     if not ok then
@@ -179,7 +181,8 @@ local function judge(attack, result, text, all, err)
     return problems
   end
   if type(result) ~= "table" or result.score == nil then
-    return { "was not graded (no results.json)" }
+    local said = (err or log or ""):gsub("%s+$", "")
+    return { "was not graded (no results.json)" .. (said ~= "" and ": " .. wb.shorten(said:sub(-600), 600) or "") }
   end
   local max = result.extra_data and result.extra_data.max_score or 0
   for _, t in ipairs(result.tests or {}) do
@@ -357,7 +360,7 @@ local function emulate(opts)
     if not layout.zip then
       designed.families = {} -- PrairieLearn's tests name no family: scores and secrets are judged
     end
-    for _, problem in ipairs(judge(designed, seen, text, graded)) do
+    for _, problem in ipairs(judge(designed, seen, text, graded, nil, wb.read_file(log))) do
       problems[#problems + 1] = problem
     end
     wb.run("sleep 1")

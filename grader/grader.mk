@@ -103,12 +103,15 @@ test-toy: $(GRADE_NEEDS)
 	@mkdir -p $(TEST_RESULTS)
 	@bash vm/lib/busted.sh $(TEST_RESULTS)/toy.result grader/tests/toy_spec.lua
 
+# The suites that grade at the user level run where no other copy of the workbook shows its
+# solutions to other users (grader/tests/only_copy.lua): the grader would rightly refuse.
+ONLY_COPY := grader/tests/only_copy.lua
 test-grader-batch test-grader-gradescope test-grader-prairielearn test-grader-userlevel: test-grader-%: $(GRADE_NEEDS)
 	@mkdir -p $(TEST_RESULTS)
-	@bash vm/lib/busted.sh $(TEST_RESULTS)/grader-$*.result --tags=$* $(GRADE_SPEC)
+	@$(GRADE_LUA) $(ONLY_COPY) bash vm/lib/busted.sh $(TEST_RESULTS)/grader-$*.result --tags=$* $(GRADE_SPEC)
 
 TEST_SLOW_SUITES += slow-grader
 HELP += "test-slow-grader  the grader's long tests: the 20-copy batch, the Gradescope layout, the attacks at the user level"
 test-slow-grader: $(GRADE_NEEDS)
 	@mkdir -p $(TEST_RESULTS)
-	@bash vm/lib/busted.sh $(TEST_RESULTS)/slow-grader.result --tags=batch,gradescope,prairielearn,userlevel $(GRADE_SPEC)
+	@$(GRADE_LUA) $(ONLY_COPY) bash vm/lib/busted.sh $(TEST_RESULTS)/slow-grader.result --tags=batch,gradescope,prairielearn,userlevel $(GRADE_SPEC)
