@@ -174,12 +174,13 @@ static int open_capture(const ForkOptions *o, const char *name, const char *suff
     return fd;
 }
 
-/* The sanitizer allocator's count of bytes in use; 0 in a build without AddressSanitizer
-   (the weak symbol is then missing). */
+/* Weak: the symbol is missing in a build without AddressSanitizer. */
 extern size_t __sanitizer_get_current_allocated_bytes(void) __attribute__((weak));
 
-static size_t allocated_bytes(void) {
-    return __sanitizer_get_current_allocated_bytes ? __sanitizer_get_current_allocated_bytes() : 0;
+size_t fork_tests_heap_in_use(void) {
+    return __sanitizer_get_current_allocated_bytes
+               ? __sanitizer_get_current_allocated_bytes()
+               : 0;
 }
 
 /* Puts open file fd in the place of target (stdout, stderr) and closes fd. */
@@ -216,10 +217,10 @@ static _Noreturn void run_child(const ForkOptions *o, int out_fd, int err_fd, Fo
     status_limit(RLIMIT_CPU, o->cpu_seconds, o->cpu_seconds + 1);
     status_limit(RLIMIT_FSIZE, (rlim_t)file_limit(o), (rlim_t)file_limit(o));
 
-    size_t before = allocated_bytes();
+    size_t before = fork_tests_heap_in_use();
     int code = run(i, context) == 0 ? 0 : 1;
     done[i] = DONE;
-    if (before != 0 && allocated_bytes() == before) {
+    if (before != 0 && fork_tests_heap_in_use() == before) {
         /* Every byte the test allocated was freed: LeakSanitizer's check at exit (a few
            milliseconds, most of a test's cost) could find nothing. */
         fflush(NULL);

@@ -36,6 +36,11 @@ ForkOptions fork_tests_defaults(void);
    on a bad value. */
 bool fork_tests_option(int argc, char **argv, int *i, ForkOptions *options);
 
+/* The sanitizer allocator's count of bytes in use; 0 in a build without AddressSanitizer. Both
+   ways of running a case end without LeakSanitizer's exit check (it scans megabytes of the
+   sanitizer runtimes' globals, most of a short case's cost) when this is back where it was. */
+size_t fork_tests_heap_in_use(void);
+
 /* Runs the tests (names[0..count-1], each a file-name-safe word) and writes one line per
    test to options->status_fd as it ends: "INDEX<TAB>NAME<TAB>STATUS". Returns 0, or 2 when
    the capture folder cannot be used or a limit is missing. */
