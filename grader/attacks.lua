@@ -182,7 +182,7 @@ local function judge(attack, result, text, all, err, log)
   end
   if type(result) ~= "table" or result.score == nil then
     local said = (err or log or ""):gsub("%s+$", "")
-    return { "was not graded (no results.json)" .. (said ~= "" and ": " .. wb.shorten(said:sub(-600), 600) or "") }
+    return { "was not graded (no results.json)" .. (said ~= "" and ": " .. said:sub(-600) or "") }
   end
   local max = result.extra_data and result.extra_data.max_score or 0
   for _, t in ipairs(result.tests or {}) do

@@ -178,9 +178,14 @@ static int open_capture(const ForkOptions *o, const char *name, const char *suff
 extern size_t __sanitizer_get_current_allocated_bytes(void) __attribute__((weak));
 
 size_t fork_tests_heap_in_use(void) {
-    return __sanitizer_get_current_allocated_bytes
-               ? __sanitizer_get_current_allocated_bytes()
-               : 0;
+    return __sanitizer_get_current_allocated_bytes ? __sanitizer_get_current_allocated_bytes() : 0;
+}
+
+void fork_tests_exit_if_clean(int code, size_t before) {
+    if (before != 0 && fork_tests_heap_in_use() == before) {
+        fflush(NULL);
+        _exit(code);
+    }
 }
 
 /* Puts open file fd in the place of target (stdout, stderr) and closes fd. */
@@ -220,12 +225,7 @@ static _Noreturn void run_child(const ForkOptions *o, int out_fd, int err_fd, Fo
     size_t before = fork_tests_heap_in_use();
     int code = run(i, context) == 0 ? 0 : 1;
     done[i] = DONE;
-    if (before != 0 && fork_tests_heap_in_use() == before) {
-        /* Every byte the test allocated was freed: LeakSanitizer's check at exit (a few
-           milliseconds, most of a test's cost) could find nothing. */
-        fflush(NULL);
-        _exit(code);
-    }
+    fork_tests_exit_if_clean(code, before);
     exit(code);
 }
 

@@ -36,10 +36,15 @@ ForkOptions fork_tests_defaults(void);
    on a bad value. */
 bool fork_tests_option(int argc, char **argv, int *i, ForkOptions *options);
 
-/* The sanitizer allocator's count of bytes in use; 0 in a build without AddressSanitizer. Both
-   ways of running a case end without LeakSanitizer's exit check (it scans megabytes of the
-   sanitizer runtimes' globals, most of a short case's cost) when this is back where it was. */
+/* The sanitizer allocator's count of bytes in use; 0 in a build without AddressSanitizer. */
 size_t fork_tests_heap_in_use(void);
+
+/* Ends the process with code, skipping LeakSanitizer's exit check (it scans megabytes of the
+   sanitizer runtimes' globals, most of a short case's cost), when the heap in use is back to
+   before (fork_tests_heap_in_use() taken before the case; 0: no sanitizer, so never): what the
+   case allocated is all freed, and the check could find nothing. Returns otherwise. Both ways
+   of running a case (a forked child here, the checker's --run) end through it. */
+void fork_tests_exit_if_clean(int code, size_t before);
 
 /* Runs the tests (names[0..count-1], each a file-name-safe word) and writes one line per
    test to options->status_fd as it ends: "INDEX<TAB>NAME<TAB>STATUS". Returns 0, or 2 when
