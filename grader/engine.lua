@@ -469,14 +469,52 @@ local function build_submission(opts, bdir)
   return { asan = asan, fast = fast }
 end
 
--- How many bytes of answers a check may write: the chapter's limit, or twice the size of
--- the reference's answers when an instructor's fixtures make those larger.
-local function results_room(check)
+-- The size of the reference's answers to a check, as written on the results channel.
+local function answers_bytes(check)
   local bytes = 0
   for _, item in ipairs(check.expected) do
     bytes = bytes + #item.key + #item.result + 2
   end
-  return math.max(check.limits.results, 2 * bytes)
+  return bytes
+end
+
+-- How many bytes of answers a check may write: the chapter's limit, or twice the size of
+-- the reference's answers when an instructor's fixtures make those larger.
+local function results_room(check)
+  return math.max(check.limits.results, 2 * answers_bytes(check))
+end
+
+-- The first of the checks whose answers from the build without sanitizers differ from the
+-- graded build's clean ones (graded: check -> items), or nil. Every case runs in one box, in a
+-- child of its own forked there: only the answers count here, and a case's code could not
+-- gain from the others' (they all run the same code, and the graded build already answered
+-- them), so a box per case would buy nothing but start-ups. The limits per case are the
+-- largest any check has; the channel has room for one check's answers at their limit and
+-- for every check's captures and twice its reference's answers (so what it reads stays
+-- near one check's worth, not the sum of every limit).
+local function first_difference(program, checks, graded, jobs, gen, runs)
+  local list, names, limits = {}, {}, { results = 0, results_total = 0 }
+  for i, check in ipairs(checks) do
+    local name = check.case.name:match("^[^.]+") .. "." .. check.number
+    list[i], names[i] = setmetatable({ name = name }, { __index = check.case }), name
+    for _, key in ipairs({ "cpu", "wall", "memory", "output", "file_size", "procs" }) do
+      local value = key == "cpu" and scaled(check.limits.cpu) or check.limits[key]
+      limits[key] = math.max(limits[key] or 0, value)
+    end
+    limits.results = math.max(limits.results, results_room(check))
+    limits.results_total = limits.results_total + 2 * check.limits.output + 2 * answers_bytes(check) + 256
+  end
+  limits.results_total = limits.results_total + limits.results
+  local path = gen .. "/fast.tsv"
+  cases.write_tsv(path, list)
+  local results = runner.run_packed({ program = program, cases = path, names = names, dir = runs, tag = "fast",
+    limits = limits, jobs = jobs, sources = checks[1] and checks[1].sources })
+  for i, check in ipairs(checks) do
+    if graded[check] and compare.items(graded[check], results[names[i]].items).first then
+      return check
+    end
+  end
+  return nil
 end
 
 -- Phase 4: one check's result from its run.
@@ -569,12 +607,7 @@ function M.grade(opts)
   -- graded build answered cleanly exactly as that build did: code may differ between the
   -- two (#ifdef __SANITIZE_ADDRESS__, a run-time test), and only one is graded.
   if student.fast ~= asan and student.fast.ok then
-    run_parallel(runnable, opts.jobs, start(student.fast.program, "fast-"), function(check, handle)
-      local r = runner.finish(handle)
-      if graded[check] and not student.differs and compare.items(graded[check], r.items).first then
-        student.differs = check
-      end
-    end)
+    student.differs = first_difference(student.fast.program, runnable, graded, opts.jobs, gen, runs)
   end
   for _, check in ipairs(checks) do
     if check.kind == "speed" then

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifndef CHECKER_COUNTED
 #include <cmocka.h>
@@ -409,6 +410,56 @@ static int run_child(size_t i, void *context) {
     return status;
 }
 
+/* --pack: when --each's folder cannot be read afterwards (a sandbox removes its box), every
+   case's files leave through one stream once all cases have ended: for each case in the cases'
+   order its results, stdout and stderr, each as "NAME.SUFFIX<TAB>BYTES\n" and then its bytes
+   (a missing file as 0 bytes), and the folder is emptied. The code under test ran in this
+   process too, so the stream is its words: the reader (runner.lua's unpack) keeps only the
+   names it asked for. */
+static const char *const packed_suffixes[] = {"results", "stdout", "stderr"};
+
+/* Appends one file of the folder to out and removes it; at most limit bytes of it. */
+static void pack_file(FILE *out, const char *name, const char *suffix, size_t limit) {
+    char *path = check_format("%s/%s.%s", each_dir, name, suffix);
+    char *data = check_malloc(limit + 1);
+    size_t length = 0;
+    FILE *in = fopen(path, "rb");
+    if (in != NULL) {
+        length = fread(data, 1, limit, in);
+        fclose(in);
+        unlink(path);
+    }
+    fprintf(out, "%s.%s\t%zu\n", name, suffix, length);
+    fwrite(data, 1, length, out);
+    free(data);
+    free(path);
+}
+
+static void pack_folder(const char *pack, const ForkOptions *each) {
+    FILE *out = open_answers(pack);
+    size_t limit = (size_t)(each->results_bytes > each->output_bytes ? each->results_bytes
+                                                                     : each->output_bytes);
+    for (size_t i = 0; i < ncases; i++) {
+        for (size_t k = 0; k < sizeof packed_suffixes / sizeof packed_suffixes[0]; k++) {
+            pack_file(out, cases[i].c.name, packed_suffixes[k], limit);
+        }
+    }
+    fclose(out);
+    rmdir(each_dir);
+}
+
+/* --pack without --each DIR: a fresh folder under $TMPDIR (the box's own). */
+static const char *private_folder(void) {
+    const char *tmp = getenv("TMPDIR");
+    static char *dir;
+    dir = check_format("%s/check-XXXXXX", tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
+    if (mkdtemp(dir) == NULL) {
+        fprintf(stderr, "check: cannot make a folder %s\n", dir);
+        exit(2);
+    }
+    return dir;
+}
+
 static size_t find_case(const char *name) {
     for (size_t i = 0; i < ncases; i++) {
         if (strcmp(cases[i].c.name, name) == 0) {
@@ -453,8 +504,8 @@ static int finish_run(int status, size_t at_start) {
 
 static _Noreturn void usage(void) {
     fputs("usage: check --cases FILE [--list | --run NAME [--results PATH] |\n"
-          "             --each DIR --cpu S --wall S --memory MB --output BYTES [--jobs N]\n"
-          "             [--results-limit BYTES] [--only PREFIX] [--status-fd FD]]\n",
+          "             {--each DIR | --pack PATH} --cpu S --wall S --memory MB --output BYTES\n"
+          "             [--jobs N] [--results-limit BYTES] [--only PREFIX] [--status-fd FD]]\n",
           stderr);
     exit(2);
 }
@@ -463,7 +514,7 @@ int check_main(int argc, char **argv, const CheckFunction *list, size_t count) {
     size_t at_start = fork_tests_heap_in_use();
     functions = list;
     nfunctions = count;
-    const char *cases_path = NULL, *run = NULL, *results = NULL;
+    const char *cases_path = NULL, *run = NULL, *results = NULL, *pack = NULL;
     bool listing = false;
     ForkOptions each = fork_tests_defaults();
     for (int i = 1; i < argc; i++) {
@@ -476,11 +527,17 @@ int check_main(int argc, char **argv, const CheckFunction *list, size_t count) {
             run = argv[++i];
         } else if (strcmp(argv[i], "--results") == 0 && has_value) {
             results = argv[++i];
+        } else if (strcmp(argv[i], "--pack") == 0 && has_value) {
+            pack = argv[++i];
         } else if (!fork_tests_option(argc, argv, &i, &each)) {
             usage();
         }
     }
-    if (cases_path == NULL || (listing + (run != NULL) + (each.dir != NULL)) != 1) {
+    if (pack != NULL && each.dir == NULL) {
+        each.dir = private_folder();
+    }
+    if (cases_path == NULL || (listing + (run != NULL) + (each.dir != NULL)) != 1 ||
+        (pack != NULL && run != NULL)) {
         usage();
     }
     read_cases(cases_path);
@@ -507,5 +564,8 @@ int check_main(int argc, char **argv, const CheckFunction *list, size_t count) {
     each_dir = each.dir;
     int status = fork_tests_run(&each, names, ncases, run_child, NULL);
     free(names);
+    if (status == 0 && pack != NULL) {
+        pack_folder(pack, &each);
+    }
     return status;
 }

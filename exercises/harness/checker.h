@@ -20,6 +20,12 @@
  *                                             (fork_tests.h); answers to DIR/NAME.results,
  *                                             at most --results-limit bytes (default
  *                                             --output), as the grader's results channel
+ *   CHECKER --cases FILE --pack PATH --cpu S ... (as --each)
+ *                                             the same in a fresh folder under $TMPDIR;
+ *                                             when all have ended, every case's results,
+ *                                             stdout and stderr to PATH, each file as
+ *                                             "NAME.SUFFIX<TAB>BYTES\n" and its bytes: for a
+ *                                             box whose folder is gone afterwards
  *
  * A run of a case ends its answers with "end<TAB>ok": without it, the case never returned
  * (exit() in the code under test, a crash). Every case runs as a cmocka test, with the

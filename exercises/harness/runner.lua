@@ -1,6 +1,7 @@
 -- runner.lua: runs a chapter's checker on cases and reads what came back, for the student's
 -- run (run_each: every case in its own forked child, fork_tests.c, under one sandbox) and for
--- the grader (start/finish: one case, one sandboxed process).
+-- the grader (start/finish: one case, one sandboxed process; run_packed: every case of a
+-- file in one sandbox, each in its own forked child).
 --
 -- A case's run becomes a result table:
 --     { name = "group_digits.zero", func = "group_digits", status = "crashed: SIGSEGV",
@@ -84,13 +85,25 @@ end
 
 -- ------------------------------------------------------------------ the student's run
 
+-- The result of one case from its status and its child's files ({ results, stdout, stderr },
+-- texts or nil).
+local function case_result(name, status, files, sources)
+  local stderr = files.stderr or ""
+  return settle({ name = name, func = name:match("^([^.]+)") or name, status = status,
+    items = answers.parse(files.results or ""), stdout = files.stdout or "", stderr = stderr,
+    where = M.where(stderr, sources), stacks = M.stacks(stderr, sources) })
+end
+
+-- The suffixes of a forked case's files (DIR/NAME.SUFFIX), as checker.c's --pack sends them.
+local CASE_FILES = { "results", "stdout", "stderr" }
+
 -- The result of one case from its status and the files its child left in workdir.
 local function child_result(opts, name, status)
-  local base = opts.workdir .. "/" .. name
-  local stderr = wb.read_file(base .. ".stderr") or ""
-  return settle({ name = name, func = name:match("^([^.]+)") or name, status = status,
-    items = answers.parse(wb.read_file(base .. ".results") or ""), stdout = wb.read_file(base .. ".stdout") or "",
-    stderr = stderr, where = M.where(stderr, opts.sources), stacks = M.stacks(stderr, opts.sources) })
+  local files = {}
+  for _, suffix in ipairs(CASE_FILES) do
+    files[suffix] = wb.read_file(opts.workdir .. "/" .. name .. "." .. suffix)
+  end
+  return case_result(name, status, files, opts.sources)
 end
 
 -- Runs every case of the cases file (or those whose name starts with opts.only), each in its
@@ -143,6 +156,72 @@ function M.run_each(opts)
     results[i] = by_index[index]
   end
   return results
+end
+
+-- ------------------------------------------------------------------ every case, one box
+
+-- The files of a checker's --pack stream ("NAME.SUFFIX<TAB>BYTES\n" and the bytes, repeated)
+-- as { [NAME] = { results = TEXT, stdout = TEXT, stderr = TEXT } }, for the names in the set
+-- `wanted` only. The stream comes from a process that ran the code under test: a name or
+-- suffix it was not asked for is dropped, and a malformed header ends the reading.
+function M.unpack(text, wanted)
+  local files, at = {}, 1
+  local known = {}
+  for _, suffix in ipairs(CASE_FILES) do
+    known[suffix] = true
+  end
+  while at <= #text do
+    local name, suffix, bytes, body = text:match("^([^\t\n]+)%.(%a+)\t(%d+)\n()", at)
+    if not name then
+      break
+    end
+    local after = body + tonumber(bytes)
+    if wanted[name] and known[suffix] then
+      files[name] = files[name] or {}
+      files[name][suffix] = text:sub(body, after - 1)
+    end
+    at = after
+  end
+  return files
+end
+
+-- Runs every case of a cases file in one sandbox, each in a child the checker forks (as the
+-- student's run does) and with the per-case limits there; their files come back on the
+-- results channel (--pack), since the box's folder goes with the box. opts: program, cases,
+-- names (the cases' names), dir and tag (files DIR/TAG.*), limits (per case: cpu, wall,
+-- memory, output, results, file_size, procs; results_total: the channel's room), jobs,
+-- sources. Returns { [NAME] = result } (a case that never reported has the box's status)
+-- and the box's own result.
+function M.run_packed(opts)
+  local l, jobs, n = opts.limits, opts.jobs or 1, #opts.names
+  local argv = { "./check", "--cases", M.CASES, "--pack", "/dev/fd/3", "--cpu", math.ceil(l.cpu), "--wall", l.wall,
+    "--memory", l.memory, "--output", l.output, "--results-limit", l.results, "--jobs", jobs }
+  for i, word in ipairs(argv) do
+    argv[i] = tostring(word)
+  end
+  local base = opts.dir .. "/" .. opts.tag
+  local box = sandbox.run({ argv = argv, files = { { "check", opts.program }, { M.CASES, opts.cases } },
+    cpu = l.cpu * n + 1, wall = l.wall * n, memory = l.memory * (jobs + 1), output = 1 << 20,
+    file_size = math.max(l.output, l.results, l.file_size), procs = l.procs * jobs + 1,
+    tmp_size = l.results_total, results = base .. ".out", results_limit = l.results_total,
+    stdout = base .. ".stdout", stderr = base .. ".stderr", usage = base .. ".usage" })
+  local wanted, status = {}, {}
+  for _, name in ipairs(opts.names) do
+    wanted[name] = true
+  end
+  for line in (wb.read_file(base .. ".stdout") or ""):gmatch("[^\n]+") do
+    local name, said = line:match("^%d+\t([^\t]+)\t(.*)$")
+    if name and wanted[name] then
+      status[name] = said
+    end
+  end
+  local files = M.unpack(wb.read_file(base .. ".out") or "", wanted)
+  local results = {}
+  for _, name in ipairs(opts.names) do
+    local said = status[name] or (box.ok and "error: the checker never reported this case" or box.status)
+    results[name] = case_result(name, said, files[name] or {}, opts.sources)
+  end
+  return results, box
 end
 
 -- ------------------------------------------------------------------ one case, one process

@@ -540,6 +540,27 @@ describe("the exercise harness", function()
       local _, listed = sh(CHECKER .. " --cases " .. path .. " --list")
       assert.are.equal("parse_row.x\n", listed)
     end)
+    it("--pack sends every case's files through one stream and leaves no folder behind", function()
+      local path = tsv("two", "parse_row.a\tline\t5  a\\tb\\n\nparse_row.b\tline\tx\n")
+      local scratch = TMP .. "/pack-tmp"
+      wb.mkdir_p(scratch)
+      local status, output = sh("TMPDIR=" .. wb.quote(scratch) .. " " .. CHECKER .. " --cases " .. path
+        .. " --pack /dev/fd/3 --cpu 2 --wall 10 --memory 512 --output 65536 3>" .. TMP .. "/two.pack")
+      assert.are.equal(0, status, output)
+      assert.is_truthy(output:find("0\tparse_row.a\tok\n1\tparse_row.b\tok\n", 1, true), output)
+      local files = runner.unpack(wb.read_file(TMP .. "/two.pack"), { ["parse_row.a"] = true, ["parse_row.b"] = true })
+      for _, name in ipairs({ "parse_row.a", "parse_row.b" }) do
+        assert.are.equal("row:1\t-1\nend\tok\n", files[name].results)
+        assert.is_truthy(files[name].stdout:find("[ RUN      ] " .. name, 1, true), files[name].stdout)
+      end
+      local _, left = sh("ls -A " .. wb.quote(scratch))
+      assert.are.equal("", left)
+    end)
+    it("runner.unpack keeps only the names and files it asked for and stops at a bad header", function()
+      local stream = "a.results\t3\nonea.secret\t2\nxxb.results\t1\nBb.stdout\t2\nB2not a header\nc.results\t1\nC"
+      local files = runner.unpack(stream, { a = true, b = true, c = true })
+      assert.are.same({ a = { results = "one" }, b = { results = "B", stdout = "B2" } }, files)
+    end)
     -- The header is the API's only copy: the shipped stubs (and the reference) define each of
     -- its functions with its very signature.
     local function signatures(text, ending)
