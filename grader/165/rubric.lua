@@ -51,6 +51,6 @@ return {
     cpu_factor = 25,
     cpu_floor = 30,
     witness_factor = 2.5,
-    witness_slack = 1,
+    witness_slack = 0.5,
   },
 }
