@@ -418,32 +418,33 @@ static int run_child(size_t i, void *context) {
    names it asked for. */
 static const char *const packed_suffixes[] = {"results", "stdout", "stderr"};
 
-/* Appends one file of the folder to out and removes it; at most limit bytes of it. */
-static void pack_file(FILE *out, const char *name, const char *suffix, size_t limit) {
+/* Appends one file of the folder to out and removes it: at most size bytes of it, read
+   through buffer. */
+static void pack_file(FILE *out, const char *name, const char *suffix, char *buffer, size_t size) {
     char *path = check_format("%s/%s.%s", each_dir, name, suffix);
-    char *data = check_malloc(limit + 1);
     size_t length = 0;
     FILE *in = fopen(path, "rb");
     if (in != NULL) {
-        length = fread(data, 1, limit, in);
+        length = fread(buffer, 1, size, in);
         fclose(in);
         unlink(path);
     }
     fprintf(out, "%s.%s\t%zu\n", name, suffix, length);
-    fwrite(data, 1, length, out);
-    free(data);
+    fwrite(buffer, 1, length, out);
     free(path);
 }
 
 static void pack_folder(const char *pack, const ForkOptions *each) {
     FILE *out = open_answers(pack);
-    size_t limit = (size_t)(each->results_bytes > each->output_bytes ? each->results_bytes
-                                                                     : each->output_bytes);
+    size_t size = (size_t)(each->results_bytes > each->output_bytes ? each->results_bytes
+                                                                    : each->output_bytes);
+    char *buffer = check_malloc(size);
     for (size_t i = 0; i < ncases; i++) {
         for (size_t k = 0; k < sizeof packed_suffixes / sizeof packed_suffixes[0]; k++) {
-            pack_file(out, cases[i].c.name, packed_suffixes[k], limit);
+            pack_file(out, cases[i].c.name, packed_suffixes[k], buffer, size);
         }
     }
+    free(buffer);
     fclose(out);
     rmdir(each_dir);
 }

@@ -21,7 +21,8 @@
  *                                             at most --results-limit bytes (default
  *                                             --output), as the grader's results channel
  *   CHECKER --cases FILE --pack PATH --cpu S ... (as --each)
- *                                             the same in a fresh folder under $TMPDIR;
+ *                                             the same (in --each's DIR, else a fresh
+ *                                             folder under $TMPDIR);
  *                                             when all have ended, every case's results,
  *                                             stdout and stderr to PATH, each file as
  *                                             "NAME.SUFFIX<TAB>BYTES\n" and its bytes: for a
