@@ -132,19 +132,16 @@ function M.run(opts)
   local chosen = engine.choose_isolation(wb.realpath(dir))
   local out = opts.out
   wb.mkdir_p(out)
+  local id = opts.chapter
+  local chapter = engine.load_chapter(id)
   local earlier = not opts.force and tonumber(wb.read_file(out .. "/.seed") or "")
-  if earlier and not opts.seed_given then
-    opts.seed = earlier
-  end
-  wb.write_file(out .. "/.seed", opts.seed .. "\n")
-  local seed = opts.seed
+  local seed = earlier and not opts.seed_given and earlier or engine.seed_for(chapter, opts)
+  wb.write_file(out .. "/.seed", seed .. "\n")
   local extra = (opts.speed_lines and ("--speed-lines " .. opts.speed_lines) or "") .. " --isolation " .. chosen.level
   local lua = os.getenv("LUA") or "lua5.4"
 
   -- The reference first: a fixture problem stops here, once, and the speed
   -- baseline is measured before the parallel jobs need it.
-  local id = opts.chapter
-  local chapter = engine.load_chapter(id)
   local student_file = chapter.exercise.student_files[1]
 
   -- Where each submission's files are, and its key.
@@ -517,7 +514,6 @@ local function main(argv)
   parser:option("--base", "past submissions: base code for the similarity section, like the stub")
   parser:option("--chapter", "this chapter only (default: CHAPTER, else each chapter on its own)")
   local opts = wb.parse(parser, argv)
-  opts.seed_given = opts.seed ~= nil or (os.getenv("SEED") or "") ~= ""
   opts.force = opts.force or os.getenv("FORCE") == "1"
   opts.ids = opts.ids or ((os.getenv("LMS_IDS") or "") ~= "" and os.getenv("LMS_IDS") or nil)
   opts = engine.seed_and_lines(opts)

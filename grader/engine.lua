@@ -10,8 +10,8 @@
 --
 -- A grading run, in order:
 --   1. the checks are planned and their seeded inputs generated;
---   2. the reference's answers for them are computed (and cached), before any student
---      code runs; they stay in build/grade, which the student's code never sees;
+--   2. the reference's answers for them are computed (and cached in build/grade-cache), before
+--      any student code runs; the student's code never sees them;
 --   3. the submission is compiled, in the sandbox (build.lua);
 --   4. every check runs the student's checker in the sandbox: the process only prints its
 --      answers, on the sandbox's results channel;
@@ -48,6 +48,11 @@ local dripprof = require("vm.lib.dripprof")
 local M = {}
 
 M.root = "build/grade"
+
+-- What outlives a run: the reference's builds and its answers (build/grade is the run's, and
+-- the platforms' entrypoints empty it), each named by what it is made from, so that an entry
+-- is either right or never looked up. GRADE_CACHE moves it (the tests' private caches).
+M.cache_root = os.getenv("GRADE_CACHE") or "build/grade-cache"
 
 -- The sandbox's limits for the runs the chapter does not set (exercises/N/chapter.lua has the
 -- student's): the reference's answers (ours, bounded only in case of a bug), the reference's
@@ -133,14 +138,42 @@ function M.fresh_seed()
   return (os.time() * 7919 + wb.pid()) % 1000000000
 end
 
+-- The seed pool (grader/pool.lua, `make seed-pool`): seeds whose reference answers and speed
+-- figures the cache holds, one per line of this file.
+function M.pool_path(chapter)
+  return M.cache_root .. "/pool-" .. chapter.id
+end
+
+function M.pool_seeds(chapter)
+  local seeds = {}
+  for line in (wb.read_file(M.pool_path(chapter)) or ""):gmatch("[^\n]+") do
+    seeds[#seeds + 1] = tonumber(line)
+  end
+  return seeds
+end
+
+-- The seed a run of chapter uses: the one it was given (opts.seed_given, see seed_and_lines),
+-- else one of the chapter's pool drawn by a fresh seed, else the fresh seed. Returns the seed
+-- and the pool's size (nil when it is not the pool's).
+function M.seed_for(chapter, opts)
+  local pool = M.pool_seeds(chapter)
+  if opts.seed_given or #pool == 0 then
+    return opts.seed, nil
+  end
+  return pool[opts.seed % #pool + 1], #pool
+end
+
 -- The run's seed and speed-input size: the command line's, else SEED and SPEED_LINES
--- from the environment, else a fresh seed and the rubric's size.
+-- from the environment, else a fresh seed (seed_given false: seed_for may take the pool's
+-- instead) and the rubric's size.
 function M.seed_and_lines(opts)
   local function env_number(name)
     local v = os.getenv(name)
     return v and v ~= "" and tonumber(v) or nil
   end
-  opts.seed = opts.seed or env_number("SEED") or M.fresh_seed()
+  opts.seed = opts.seed or env_number("SEED")
+  opts.seed_given = opts.seed ~= nil
+  opts.seed = opts.seed or M.fresh_seed()
   opts.speed_lines = opts.speed_lines or env_number("SPEED_LINES")
   return opts
 end
@@ -214,7 +247,7 @@ function M.reference(chapter)
   for _, path in ipairs(inputs) do
     stamp[#stamp + 1] = path .. " " .. (hashes[path] or "missing")
   end
-  local parent = M.root .. "/reference"
+  local parent = M.cache_root .. "/reference"
   wb.mkdir_p(parent)
   local dir = parent .. "/" .. chapter.id .. "-" .. wb.sha256_text(table.concat(stamp, "\n")):sub(1, 16)
   local ref = { asan = dir .. "/check-asan", fast = dir .. "/check-fast", dir = dir }
@@ -300,7 +333,7 @@ end
 -- reference build so a batch measures them once: the whole run, the same run that only
 -- reads the input (subtracted from every count), its CPU seconds.
 local function speed_reference(ref, check, chapter)
-  local cache_dir = M.root .. "/cache"
+  local cache_dir = M.cache_root .. "/answers"
   wb.mkdir_p(cache_dir)
   local key = wb.sha256(check.tsv) .. "-" .. (wb.sha256(ref.fast) or "") .. "-cachegrind-cpu"
   local cache = cache_dir .. "/speed-" .. chapter.id .. "-" .. key
@@ -402,7 +435,7 @@ end
 -- Where the reference's answers for a check are cached: named by its case and the reference
 -- build (a batch computes them once).
 local function cache_path(opts, check)
-  return M.root .. "/cache/expected-" .. wb.sha256(check.tsv):sub(1, 32) .. "-" .. wb.basename(opts.ref.dir)
+  return M.cache_root .. "/answers/expected-" .. wb.sha256(check.tsv):sub(1, 32) .. "-" .. wb.basename(opts.ref.dir)
 end
 
 local function reference_limits(ex)
@@ -413,7 +446,7 @@ end
 
 -- Phase 2: every check's expected answers, from the reference, before student code runs.
 local function reference_answers(opts, checks, runs)
-  wb.mkdir_p(M.root .. "/cache")
+  wb.mkdir_p(M.cache_root .. "/answers")
   local todo = {}
   for i, check in ipairs(checks) do
     if check.kind == "speed" then
@@ -528,6 +561,39 @@ local function record(check, r, trivial)
   check.where = r.where and r.where:gsub("^.*/", "")
 end
 
+-- Phase 1: the run's checks, their seeded inputs written in gen; and how many checks each
+-- group has.
+local function planned(opts, gen)
+  local chapter = opts.chapter
+  -- Every seeded input of the run comes from Lua's one random stream, seeded here: the
+  -- same seed plans the same inputs, byte for byte (xoshiro256** in every Lua 5.4).
+  math.randomseed(opts.seed)
+  local ctx = { rubric = chapter.rubric, fixtures = opts.fixtures, gen = gen, speed_lines = opts.speed_lines,
+    no_speed = os.getenv("GRADE_NO_SPEED") == "1" }
+  local checks = chapter.plan(ctx)
+  local per_group = {}
+  for i, check in ipairs(checks) do
+    per_group[check.group] = (per_group[check.group] or 0) + 1
+    check.number = i
+    check.limits = setmetatable(check.limits or {}, { __index = chapter.exercise.limits })
+    check.sources = chapter.exercise.student_files
+    check.tsv = M.case_file(gen, check)
+  end
+  return checks, per_group
+end
+
+-- Phases 1 and 2 alone, for the seed pool: the reference's answers and speed figures for
+-- opts.seed put in the cache. opts: chapter, seed, speed_lines, ref, fixtures, out, jobs.
+function M.prepare(opts)
+  opts.jobs = opts.jobs or 1
+  wb.rm_rf(opts.out)
+  local gen, runs = opts.out .. "/gen", opts.out .. "/runs"
+  wb.mkdir_p(gen)
+  wb.mkdir_p(runs)
+  reference_answers(opts, (planned(opts, gen)), runs)
+  wb.rm_rf(opts.out)
+end
+
 -- Grades one submission. opts: chapter (module), submission (folder), out
 -- (folder for this run), seed, speed_lines, ref (from M.reference), fixtures
 -- (from M.load_fixtures), jobs (checks at once), isolation (from sandbox.choose).
@@ -555,20 +621,7 @@ function M.grade(opts)
     result.fixtures[#result.fixtures + 1] = { name = f.name, sha256 = f.sha256 }
   end
 
-  -- Every seeded input of the run comes from Lua's one random stream, seeded here: the
-  -- same seed plans the same inputs, byte for byte (xoshiro256** in every Lua 5.4).
-  math.randomseed(opts.seed)
-  local ctx = { rubric = rubric, fixtures = opts.fixtures, gen = gen, speed_lines = opts.speed_lines,
-    no_speed = os.getenv("GRADE_NO_SPEED") == "1" }
-  local checks = chapter.plan(ctx)
-  local per_group = {}
-  for i, check in ipairs(checks) do
-    per_group[check.group] = (per_group[check.group] or 0) + 1
-    check.number = i
-    check.limits = setmetatable(check.limits or {}, { __index = chapter.exercise.limits })
-    check.sources = chapter.exercise.student_files
-    check.tsv = M.case_file(gen, check)
-  end
+  local checks, per_group = planned(opts, gen)
   reference_answers(opts, checks, runs)
 
   local student = build_submission(opts, bdir)

@@ -10,7 +10,8 @@
 -- OUT/N/prairielearn.json, one per chapter graded
 -- (and, when one chapter was graded, to --json too: default build/grade/results.json). The
 -- submission folder holds the student's files (default: the chapter's exercises folder). SEED=n or --seed
--- repeats a run's randomised checks; without it a fresh seed is printed.
+-- repeats a run's randomised checks; without it the run takes one of the chapter's seed pool
+-- (`make seed-pool`: its reference answers are ready), else a fresh seed, and prints it.
 -- Student code runs at the isolation level chosen once per run (exercises/harness/sandbox.lua,
 -- GRADE_ISOLATION); --isolation takes a level a batch has already chosen. --jobs runs
 -- that many checks at once (default: one per core).
@@ -102,9 +103,11 @@ local function main(argv)
       error({ message = "submission folder " .. submission .. " does not exist" }, 0)
     end
     local out = (opts.out or (engine.root .. "/run")) .. "/" .. id
-    local result = engine.grade({ chapter = chapter, submission = submission, out = out, seed = opts.seed,
+    local seed, pool = engine.seed_for(chapter, opts)
+    local result = engine.grade({ chapter = chapter, submission = submission, out = out, seed = seed,
       speed_lines = opts.speed_lines, ref = ref, fixtures = fixtures, fixtures_dir = dir,
       jobs = opts.jobs or wb.nproc(), isolation = isolation })
+    result.pool = pool
     local text = report.text(result)
     wb.write_file(out .. "/report.txt", text)
     if not opts.quiet then

@@ -11,6 +11,8 @@
 #   make expected [FIXTURES=dir]            the reference's answers: public cases, speed budget,
 #                                           fixtures (FIXTURES=dir: that folder's alone)
 #   make fixtures                           regenerate the fixtures, then expected
+#   make seed-pool [POOL=32]                the seeds a grade given no SEED takes, their
+#                                           reference answers computed once (FORCE=1: anew)
 #   make verify-fixtures                    reference full, stubs zero, mutants lose points
 #   make gradescope                         build/gradescope/N/autograder.zip
 #   make prairielearn                       build/prairielearn/N/serverFilesCourse/drip-N/
@@ -29,6 +31,7 @@ GRADE_SPEC    := grader/tests/grader_spec.lua
 HELP += "grade            grade exercises/N, each chapter on its own (CHAPTER=N, SUBMISSION=dir, SUBMISSIONS=dir/ for many, SEED=n, FIXTURES=dir)"
 HELP += "similarity       rank the pairs of SUBMISSIONS=dir/ by code similarity, base code (the stub; BASE=dir, past submissions) left out (build/grade/similarity/)"
 HELP += "expected         write the reference's answers: public cases, speed budget, fixtures (CHAPTER=N; FIXTURES=dir: that folder's alone)"
+HELP += "seed-pool        compute the reference's answers for POOL (32) seeds once; a grade given no SEED takes one (CHAPTER=N, FORCE=1 draws anew)"
 HELP += "fixtures         regenerate the callgrind fixtures with the installed valgrind"
 HELP += "verify-fixtures  check the fixtures separate right from wrong (reference, stubs, mutants)"
 HELP += "bench-grade      CPU per grade and a batch's throughput, this tree against BENCH_BASE (default HEAD~1) side by side (BENCH_RUNS, BENCH_COPIES)"
@@ -39,7 +42,7 @@ HELP += "test-grader-prairielearn  the attack suite through PrairieLearn's layou
 HELP += "prairielearn     build PrairieLearn's external grader, one per chapter (build/prairielearn/N/serverFilesCourse/drip-N/, entrypoint run; CHAPTER=N, FIXTURES=dir)"
 HELP += "gradescope       build the Gradescope autograder zips, one per chapter (build/gradescope/N/autograder.zip; CHAPTER=N, FIXTURES=dir)"
 
-.PHONY: grade bench-grade similarity expected fixtures verify-fixtures gradescope prairielearn gradescope-failed test-grader test-grader-batch \
+.PHONY: grade bench-grade similarity expected seed-pool fixtures verify-fixtures gradescope prairielearn gradescope-failed test-grader test-grader-batch \
         test-grader-gradescope test-grader-prairielearn test-slow-grader test-toy
 
 grade: $(GRADE_NEEDS)
@@ -61,6 +64,9 @@ similarity: setup-similarity
 
 expected: $(GRADE_NEEDS)
 	@$(GRADE_LUA) grader/expected.lua $(GRADE_CHAPTER)
+
+seed-pool: $(GRADE_NEEDS)
+	@$(GRADE_LUA) grader/pool.lua $(GRADE_CHAPTER) $(if $(POOL),--size $(POOL))
 
 # Each chapter that makes its fixtures from programs has grader/N/make_fixtures.lua.
 fixtures: $(GRADE_NEEDS)

@@ -29,6 +29,8 @@
 -- the question's entrypoint: the student's files come in /grade/student, the results go to
 -- /grade/results/results.json (build/grade/run/N/prairielearn.json, made from the same result).
 -- setup.sh, beside it, installs the packages in the grading image (PrairieLearn runs no setup).
+-- Gradescope's setup.sh also makes the seed pool (pool.lua) in its image; PrairieLearn's course
+-- files are not in the image, so its grades compute the reference's answers each time.
 
 local wb = require("vm.lib.workbook")
 local engine = require("grader.engine")
@@ -39,7 +41,7 @@ local M = {}
 -- What a chapter's zip holds, besides the two scripts, the chapter's reference and its
 -- fixtures: files and whole folders, less EXCLUDED. CHAPTER in a path is the chapter's id.
 local CONTENT = { "Makefile", "grader/grader.mk", "grader/engine.lua", "grader/grade.lua", "grader/report.lua",
-  "grader/fixtures.lua", "grader/gradescope.lua", "grader/CHAPTER", "exercises/exercises.mk", "exercises/harness",
+  "grader/fixtures.lua", "grader/gradescope.lua", "grader/pool.lua", "grader/CHAPTER", "exercises/exercises.mk", "exercises/harness",
   "exercises/CHAPTER/chapter.lua", "vm/lib", "vm/prof" }
 local EXCLUDED = { "^grader/%d+/fixtures/", "^grader/%d+/mutants/", "^grader/%d+/attacks/", "_spec%.lua$",
   "^exercises/harness/tests/", "^vm/prof/tests/", "^vm/prof/bench/", "%.md$" }
@@ -48,13 +50,13 @@ local EXCLUDED = { "^grader/%d+/fixtures/", "^grader/%d+/mutants/", "^grader/%d+
 -- setup-grade, the workbook's own list); the entrypoint (ENTRY) grades one submission.
 local SETUP = [[#!/usr/bin/env bash
 # setup.sh: run once, as root, when the autograder image is built. The packages are the
-# workbook's own list for grading (make setup-grade), not a copy of it.
+# workbook's own list for grading (make setup-grade), not a copy of it.@POOL@
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq make
 make -C @SOURCE@ setup-grade
-]]
+@MAKE_POOL@]]
 
 local RUN = [[#!/usr/bin/env bash
 # @ENTRY@: @PLATFORM@ runs this once per submission, in a fresh container, as root.
@@ -87,18 +89,21 @@ M.PLATFORMS = {
   gradescope = { ENTRY = "run_autograder", PLATFORM = "Gradescope", SOURCE = "/autograder/source",
     PRIVATE = "/autograder /autograder/source", RESULTS = "/autograder/results", SUBMISSION = "/autograder/submission",
     MADE = "build/grade/results.json", FORMAT = "gradescope", stage = "gradescope/CHAPTER/autograder",
+    POOL = "\n# The image keeps what this builds, so the seed pool is made here too: the reference's\n"
+      .. "# answers for the seeds a grade takes (make seed-pool), and no grade runs the reference.",
+    MAKE_POOL = "chmod 700 /autograder /autograder/source\nmake -C /autograder/source seed-pool\n", -- the zip holds one chapter
     zip = "gradescope/CHAPTER/autograder.zip" },
   prairielearn = { ENTRY = "run", PLATFORM = "PrairieLearn's external grader (externalGradingOptions.entrypoint)",
     SOURCE = "/grade/serverFilesCourse/drip-CHAPTER", PRIVATE = "/grade /grade/serverFilesCourse/drip-CHAPTER",
     RESULTS = "/grade/results", SUBMISSION = "/grade/student", MADE = "build/grade/run/CHAPTER/prairielearn.json",
-    FORMAT = "prairielearn", stage = "prairielearn/CHAPTER/serverFilesCourse/drip-CHAPTER" },
+    FORMAT = "prairielearn", POOL = "", MAKE_POOL = "", stage = "prairielearn/CHAPTER/serverFilesCourse/drip-CHAPTER" },
 }
 
 -- A platform's script: the template with its places filled in.
 local function script(template, platform, chapter)
   local values = setmetatable({ FILES = table.concat(chapter.exercise.student_files, " "), CHAPTER = chapter.id },
     { __index = platform })
-  return (template:gsub("@(%u+)@", function(key)
+  return (template:gsub("@([%u_]+)@", function(key)
     return (tostring(values[key]):gsub("CHAPTER", chapter.id))
   end))
 end

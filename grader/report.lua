@@ -133,7 +133,8 @@ function M.text(result)
   end
   say("Chapter %s: %s", result.chapter, result.title)
   say("submission: %s", quote(result.submission)) -- in a batch, folders the student named
-  say("seed: %d (repeat this run with SEED=%d)", result.seed, result.seed)
+  say("seed: %d%s (repeat this run with SEED=%d)", result.seed,
+    result.pool and string.format(", one of the seed pool's %d", result.pool) or "", result.seed)
   say("fixtures: %s (%d files)", result.fixtures_dir or "?", #result.fixtures)
   say("isolation: %s", result.isolation or "?")
   if result.build.ok then
@@ -184,6 +185,7 @@ function M.gradescope(result, text)
   results.execution_time = result.execution_time
   results.extra_data = {
     seed = result.seed,
+    seed_pool = result.pool,
     submission = wb.shorten(tostring(result.submission), M.QUOTE),
     max_score = result.max_score,
     fixtures = result.fixtures,

@@ -263,6 +263,49 @@ describe("the grader", function()
     end)
   end)
 
+  describe("the seed pool (make seed-pool)", function()
+    local cache = ROOT .. "/pool-cache"
+    local env = "env -u SEED -u POOL -u FORCE GRADE_NO_SPEED=1 GRADE_CACHE=" .. wb.quote(cache)
+    local function pool()
+      return wb.read_file(cache .. "/pool-165") or ""
+    end
+    local function answers()
+      return #(wb.list_dir(cache .. "/answers") or {})
+    end
+    lazy_setup(function()
+      wb.rm_rf(cache)
+      wb.mkdir_p(cache)
+      -- The reference's build, when another test has made it: named by its inputs, never changed.
+      wb.run("cp -a " .. wb.quote(engine.cache_root .. "/reference") .. " " .. wb.quote(cache) .. " 2>/dev/null")
+      local code, _, stderr = run(env .. " " .. LUA .. " grader/pool.lua --chapter 165 --size 2")
+      assert.are.equal(0, code, stderr)
+    end)
+    it("lists as many distinct seeds as asked for", function()
+      local a, b, more = pool():match("^(%d+)\n(%d+)\n(.*)$")
+      assert.is_truthy(a, pool())
+      assert.are_not.equal(a, b)
+      assert.are.equal("", more)
+    end)
+    it("a grade given no seed takes one of the pool's and runs no reference", function()
+      local before, out = answers(), ROOT .. "/pool-grade"
+      local code, _, stderr = run(env .. " " .. LUA .. " grader/grade.lua --chapter 165 --submission solutions/165 "
+        .. "--quiet --out " .. out .. " --json " .. out .. "/results.json")
+      assert.are.equal(0, code, stderr)
+      local r = decode(out .. "/results.json")
+      assert.are.equal(2, r.extra_data.seed_pool)
+      assert.is_truthy(("\n" .. pool()):find("\n" .. r.extra_data.seed .. "\n", 1, true), pool())
+      assert.are.equal(r.extra_data.max_score, r.score)
+      assert.are.equal(before, answers())
+    end)
+    it("a larger pool keeps the seeds it had", function()
+      local had = pool()
+      local code, _, stderr = run(env .. " " .. LUA .. " grader/pool.lua --chapter 165 --size 3")
+      assert.are.equal(0, code, stderr)
+      assert.are.equal(had, pool():sub(1, #had))
+      assert.is_truthy(pool():sub(#had + 1):match("^%d+\n$"), pool())
+    end)
+  end)
+
   describe("bad submissions are results, not grader crashes", function()
     local code, stdout, stderr, r
     lazy_setup(function()
@@ -634,6 +677,11 @@ describe("the grader", function()
         end
       end
       assert.are.equal("", table.concat(useless, " "))
+    end)
+    it("setup.sh makes the seed pool in the image, /autograder private first", function()
+      local script = wb.capture("unzip -p " .. wb.quote(zip) .. " setup.sh")
+      assert.is_truthy(script:match("\nchmod 700 /autograder /autograder/source\nmake %-C /autograder/source seed%-pool\n"),
+        script)
     end)
     it("run_autograder makes /autograder private before grading", function()
       local script = wb.capture("unzip -p " .. wb.quote(zip) .. " run_autograder")

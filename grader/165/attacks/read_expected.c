@@ -10,7 +10,7 @@ __attribute__((constructor)) static void attack_read_expected(void) {
     }
     for (int i = 0; attack_roots[i] != NULL; i++) {
         char *folder = NULL;
-        if (asprintf(&folder, "%s/build/grade/cache", attack_roots[i]) < 0) {
+        if (asprintf(&folder, "%s/build/grade-cache/answers", attack_roots[i]) < 0) {
             continue;
         }
         DIR *dir = opendir(folder);

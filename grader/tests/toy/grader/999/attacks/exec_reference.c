@@ -1,5 +1,5 @@
 /* exec_reference: the stubs, but before main() the process replaces itself by the reference's
-   checker (build/grade/reference/999-HASH/check-asan, which make grade builds before any
+   checker (build/grade-cache/reference/999-HASH/check-asan, which make grade builds before any
    submission runs) with the same arguments, so the reference's answers come back as the
    student's. Run without a sandbox it earns full marks; the sandbox shows it nothing. */
 static void attack_exec_from(const char *folder) {
@@ -24,7 +24,7 @@ static void attack_exec_from(const char *folder) {
 __attribute__((constructor)) static void attack_exec_reference(void) {
     for (int i = 0; attack_roots[i] != NULL; i++) {
         char *folder = NULL;
-        if (asprintf(&folder, "%s/build/grade/reference", attack_roots[i]) >= 0) {
+        if (asprintf(&folder, "%s/build/grade-cache/reference", attack_roots[i]) >= 0) {
             attack_exec_from(folder);
             free(folder);
         }
