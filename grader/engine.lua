@@ -526,10 +526,10 @@ end
 -- for every check's captures and twice its reference's answers (so what it reads stays
 -- near one check's worth, not the sum of every limit).
 local function first_difference(program, checks, graded, jobs, gen, runs)
-  local list, names, limits = {}, {}, { results = 0, results_total = 0 }
+  local files, names, limits = {}, {}, { results = 0, results_total = 0 }
   for i, check in ipairs(checks) do
     local name = check.case.name:match("^[^.]+") .. "." .. check.number
-    list[i], names[i] = setmetatable({ name = name }, { __index = check.case }), name
+    files[i], names[i] = { check.tsv, name }, name
     for _, key in ipairs({ "cpu", "wall", "memory", "output", "file_size", "procs" }) do
       local value = key == "cpu" and scaled(check.limits.cpu) or check.limits[key]
       limits[key] = math.max(limits[key] or 0, value)
@@ -539,7 +539,7 @@ local function first_difference(program, checks, graded, jobs, gen, runs)
   end
   limits.results_total = limits.results_total + limits.results
   local path = gen .. "/fast.tsv"
-  cases.write_tsv(path, list)
+  cases.join_tsv(path, files)
   local results = runner.run_packed({ program = program, cases = path, names = names, dir = runs, tag = "fast",
     limits = limits, jobs = jobs, sources = checks[1] and checks[1].sources })
   for i, check in ipairs(checks) do

@@ -133,4 +133,16 @@ function M.write_tsv(path, list)
   wb.write_file(path, table.concat(out, "\n") .. (#out > 0 and "\n" or ""))
 end
 
+-- One cases file of several that write_tsv wrote, one case each: files holds { path, name }
+-- pairs, and each case is renamed NAME. Only the first field of each file changes (the name
+-- is written on its first line only), so nothing is escaped twice.
+function M.join_tsv(path, files)
+  local parts = {}
+  for i, f in ipairs(files) do
+    local text = assert(wb.read_file(f[1]), f[1])
+    parts[i] = wb.escape(f[2]) .. text:sub(text:find("\t", 1, true) or #text + 1)
+  end
+  wb.write_file(path, table.concat(parts))
+end
+
 return M

@@ -331,6 +331,9 @@ local unescapes = { ["\\"] = "\\", t = "\t", n = "\n", r = "\r" }
 -- Undoes escape() in one left-to-right pass, so an escaped backslash followed by "x41"
 -- stays a backslash and "x41".
 function M.unescape(s)
+  if not s:find("\\", 1, true) then
+    return s -- most text: nothing to undo
+  end
   local out, i = {}, 1
   while true do
     local j = s:find("\\", i, true)
