@@ -293,7 +293,8 @@ end
 -- opts: chapter (id), level, out, platform, tree (the zip, or the folder made by make
 -- prairielearn), names (attacks to run, each after any it is compared with), speed_lines (the
 -- attacks on the speed check are graded with it, on a speed input of that many stacks; default:
--- the rubric's). Returns a list of { name, problems }.
+-- the rubric's). Returns a list of { name, problems, result (the platform's results, as
+-- Gradescope's) }.
 local function emulate(opts)
   local layout = require("grader.gradescope").PLATFORMS[opts.platform]
   local chapter = engine.load_chapter(opts.chapter)
@@ -334,6 +335,17 @@ local function emulate(opts)
   local secrets = secret_lines(chapter)
   secrets[#secrets + 1] = secret
   local made_mountpoint = not wb.is_dir(mount) and wb.run("mkdir " .. mount)
+  -- What the platform's setup.sh does in its image besides installing packages (Gradescope's:
+  -- the seed pool), with a pool of two on the speed input the attacks are graded with.
+  if (layout.MAKE_POOL or "") ~= "" then
+    local script, log = opts.out .. "/setup-pool.sh", opts.out .. "/setup-pool.log"
+    wb.write_file(script, "set -e\n" .. layout.MAKE_POOL)
+    local ok = wb.run(string.format("POOL=2 %sGRADE_ISOLATION=%s unshare -m --propagation private "
+      .. "sh -c 'mount --bind %s %s && exec bash %s' > %s 2>&1",
+      opts.speed_lines and "SPEED_LINES=" .. opts.speed_lines .. " " or "", opts.level, wb.quote(root), mount,
+      wb.quote(script), wb.quote(log)))
+    assert(ok, "the seed pool of setup.sh: " .. (wb.read_file(log) or ""))
+  end
   local outcomes, graded = {}, {}
   for _, name in ipairs(opts.names) do
     local attack = assert(by_name[name], "no attack " .. name)
@@ -368,7 +380,7 @@ local function emulate(opts)
     if not wb.capture("stat -c %a " .. wb.quote(inside(source))):match("^700") then
       problems[#problems + 1] = source .. " is not private to root while grading"
     end
-    outcomes[#outcomes + 1] = { name = name, problems = problems }
+    outcomes[#outcomes + 1] = { name = name, problems = problems, result = seen }
   end
   if made_mountpoint then
     wb.run("rmdir " .. mount)

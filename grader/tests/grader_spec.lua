@@ -1325,7 +1325,7 @@ end)
 -- level this machine offers (root only).
 local PLATFORMS = {
   { name = "gradescope", title = "Gradescope's", mount = "/autograder", tree = "build/gradescope/165/autograder.zip",
-    newline = "newline_path_gradescope", speed = true },
+    newline = "newline_path_gradescope", speed = true, pool = true },
   { name = "prairielearn", title = "PrairieLearn's", mount = "/grade",
     tree = "build/prairielearn/165/serverFilesCourse/drip-165", newline = "newline_path" },
 }
@@ -1357,8 +1357,15 @@ for _, platform in ipairs(PLATFORMS) do
             out = wb.realpath(ROOT) .. "/" .. platform.name .. "-" .. level, tree = platform.tree, names = NAMES,
             speed_lines = SPEED_LINES })) do
             outcomes[level .. " " .. o.name] = o.problems
+            outcomes[level .. " " .. o.name .. " result"] = o.result
           end
         end)
+        if platform.pool then
+          it("grades with a seed of the pool setup.sh made", function()
+            local result = outcomes[level .. " reference result"] or {}
+            assert.are.equal(2, (result.extra_data or {}).seed_pool)
+          end)
+        end
         for _, name in ipairs(NAMES) do
           it(name, function()
             local problems = outcomes[level .. " " .. name]
