@@ -135,7 +135,10 @@ function M.run(opts)
   local id = opts.chapter
   local chapter = engine.load_chapter(id)
   local earlier = not opts.force and tonumber(wb.read_file(out .. "/.seed") or "")
-  local seed = earlier and not opts.seed_given and earlier or engine.seed_for(chapter, opts)
+  local seed, pool = engine.seed_for(chapter, opts)
+  if earlier and not opts.seed_given then
+    seed, pool = earlier, nil
+  end
   wb.write_file(out .. "/.seed", seed .. "\n")
   local extra = (opts.speed_lines and ("--speed-lines " .. opts.speed_lines) or "") .. " --isolation " .. chosen.level
   local lua = os.getenv("LUA") or "lua5.4"
@@ -218,8 +221,8 @@ echo "$index"]], lua, id, out, seed, extra, out)
     print(string.format("kept %d results of an earlier run into %s (their submissions, the seed, the grader and "
       .. "the fixtures are unchanged; FORCE=1 grades them again)", kept.count, out))
   end
-  print(string.format("grading %d submissions from %s, %d at a time, seed %d (SEED=%d repeats it)", #queued, dir,
-    jobs_n, seed, seed))
+  print(string.format("grading %d submissions from %s, %d at a time, seed %d%s (SEED=%d repeats it)", #queued, dir,
+    jobs_n, seed, pool and string.format(", one of the seed pool's %d", pool) or "", seed))
   local pipe = io.popen(string.format("xargs -r -a %s -n 1 -P %d sh -c %s _", wb.quote(out .. "/.queue"), jobs_n,
     wb.quote(script)))
   M.follow(pipe, out, queued)

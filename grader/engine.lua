@@ -145,9 +145,13 @@ function M.pool_path(chapter)
 end
 
 function M.pool_seeds(chapter)
-  local seeds = {}
-  for line in (wb.read_file(M.pool_path(chapter)) or ""):gmatch("[^\n]+") do
-    seeds[#seeds + 1] = tonumber(line)
+  local path, seeds = M.pool_path(chapter), {}
+  for n, line in ipairs(wb.split_lines(wb.read_file(path) or "")) do
+    if not line:match("^%d+$") or #line > 15 then
+      error({ message = string.format("%s:%d: not a seed (a whole number per line; `make seed-pool FORCE=1` "
+        .. "makes the pool anew)", path, n) }, 0)
+    end
+    seeds[n] = tonumber(line)
   end
   return seeds
 end

@@ -96,6 +96,7 @@ local function main(argv)
   local written = {}
   for _, id in ipairs(chapters) do
     local chapter = engine.load_chapter(id)
+    local seed, pool = engine.seed_for(chapter, opts)
     local fixtures, dir = engine.load_fixtures(chapter)
     local ref = engine.reference(chapter)
     local submission = (opts.submission or chapter.exercise.dir):gsub("/+$", "")
@@ -103,7 +104,6 @@ local function main(argv)
       error({ message = "submission folder " .. submission .. " does not exist" }, 0)
     end
     local out = (opts.out or (engine.root .. "/run")) .. "/" .. id
-    local seed, pool = engine.seed_for(chapter, opts)
     local result = engine.grade({ chapter = chapter, submission = submission, out = out, seed = seed,
       speed_lines = opts.speed_lines, ref = ref, fixtures = fixtures, fixtures_dir = dir,
       jobs = opts.jobs or wb.nproc(), isolation = isolation })
