@@ -128,11 +128,11 @@ local function stacks_case(vectors)
   return case("inclusive", fields)
 end
 
--- The stacks of a folded file (vm/prof/folded.c reads it, through `dripprof stacks`), as
--- vectors, in file order.
-local function folded_vectors(path)
+-- A folded file's stacks (vm/prof/folded.c reads it, through dripprof.stacks), as vectors,
+-- in file order.
+local function folded_vectors(stacks)
   local vectors = {}
-  for i, stack in ipairs(dripprof.stacks(path)) do
+  for i, stack in ipairs(stacks) do
     vectors[i] = { stack.count_text, table.concat(stack.frames, ";") }
   end
   return vectors
@@ -194,7 +194,9 @@ function M.expected(fixture, settings, env)
     return nil, bad
   end
   if fixture.kind == "folded" then
-    local ok, vectors = pcall(folded_vectors, fixture.path)
+    local ok, vectors = pcall(function()
+      return folded_vectors(dripprof.stacks(fixture.path))
+    end)
     if not ok then
       return nil, tostring(vectors)
     end
@@ -282,6 +284,12 @@ function M.plan(ctx)
     checks[#checks + 1] = check
   end
   local annotate, folded = {}, {}
+  -- Each folded fixture is read once (two families use its stacks).
+  local read = {}
+  local function stacks_of(f)
+    read[f.path] = read[f.path] or dripprof.stacks(f.path)
+    return read[f.path]
+  end
   for _, f in ipairs(ctx.fixtures) do
     if f.kind == "folded" then
       folded[#folded + 1] = f
@@ -340,7 +348,7 @@ function M.plan(ctx)
 
   for _, f in ipairs(folded) do
     add({ group = "inclusive_fixtures", func = "inclusive", title = "inclusive: " .. f.name,
-      case = stacks_case(folded_vectors(f.path)), expected = f.items, priority = cost_first,
+      case = stacks_case(folded_vectors(stacks_of(f))), expected = f.items, priority = cost_first,
       describe = function()
         return "inclusive(every stack of " .. f.name .. ")"
       end })
@@ -363,7 +371,7 @@ function M.plan(ctx)
 
   local folded_lines = {}
   for _, f in ipairs(folded) do
-    local more = variants.folded_variant(f.path, rename)
+    local more = variants.folded_variant(stacks_of(f), rename)
     table.move(more, 1, #more, #folded_lines + 1, folded_lines)
   end
   if #folded_lines > 0 then

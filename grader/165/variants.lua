@@ -13,12 +13,11 @@
 -- (The large input of the speed check is made by the checker itself, from a seed.)
 -- This module only writes inputs. The right answers always come from running
 -- the reference solution on them, never from a second implementation here, and
--- the fixtures' stacks are read by dripprof (vm/lib/dripprof.lua), the
+-- the fixtures' stacks come from dripprof (vm/lib/dripprof.lua), the
 -- workbook's one reader of folded stacks, and their rows are the reference's own
 -- answers for them.
 
 local wb = require("vm.lib.workbook")
-local dripprof = require("vm.lib.dripprof")
 
 local M = {}
 
@@ -222,11 +221,11 @@ function M.annotate_variant(fixture, rename)
   return M.shuffle(out)
 end
 
--- A variant of a folded fixture: renamed frames, new counts, shuffled, with
--- some stacks repeated (they must add up) and some made recursive.
-function M.folded_variant(path, rename)
+-- A variant of a folded fixture's stacks (dripprof.stacks): renamed frames, new counts,
+-- shuffled, with some stacks repeated (they must add up) and some made recursive.
+function M.folded_variant(stacks, rename)
   local out = {}
-  for _, stack in ipairs(dripprof.stacks(path)) do
+  for _, stack in ipairs(stacks) do
     local frames = {}
     for i, frame in ipairs(stack.frames) do
       frames[i] = rename(frame)

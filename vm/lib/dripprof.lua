@@ -32,11 +32,11 @@ local function records(words)
     error(why:gsub("^dripprof: ", ""), 0)
   end
   io.stderr:write(err)
-  local list = {}
+  local list, plain = {}, not text:find("\\", 1, true) -- plain: nothing to unescape
   for line in text:gmatch("[^\n]+") do
     local fields = {}
     for field in (line .. "\t"):gmatch("([^\t]*)\t") do
-      fields[#fields + 1] = wb.unescape(field)
+      fields[#fields + 1] = plain and field or wb.unescape(field)
     end
     list[#list + 1] = fields
   end
