@@ -6,7 +6,9 @@
 --   lua5.4 grader/bench.lua [--base REF] [--runs N] [--copies N] [--chapter N]
 --
 -- A grade is `make grade SUBMISSION=<the chapter's reference> SEED=5`, caches warm (each tree
--- grades once before it is measured). Its cost is the machine's busy CPU time while it runs
+-- grades once before it is measured); a grade without SEED is the same as an instructor runs it,
+-- which takes a seed of the pool where the tree has `make seed-pool` (made in the warm-up, of
+-- POOL_SIZE seeds), else a fresh seed, whose reference answers it computes. Its cost is the machine's busy CPU time while it runs
 -- (/proc/stat: user, nice, system, irq, softirq, steal), so that kernel threads working for it
 -- (namespace and key clean-up) count too: run it on an otherwise idle machine. The batch grades
 -- --copies copies of the reference with SUBMISSIONS, one job per core, every one again
@@ -16,6 +18,7 @@ local wb = require("vm.lib.workbook")
 local engine = require("grader.engine")
 
 local SEED = 5
+local POOL_SIZE = 4
 local OUT = "build/bench-grade"
 
 local function parse_args(argv)
@@ -101,6 +104,8 @@ local function main(argv)
   -- (a fixed cost, which would weigh on a small batch as it does not on a course's).
   local grade = string.format("make -s --no-print-directory grade CHAPTER=%s SUBMISSION=%s SEED=%d", id,
     chapter.exercise.solution, SEED)
+  local unseeded = string.format("env -u SEED make -s --no-print-directory grade CHAPTER=%s SUBMISSION=%s", id,
+    chapter.exercise.solution)
   local batch = string.format("make -s --no-print-directory build/harness/sandbox build/dripprof && "
     .. "${LUA:-lua5.4} grader/batch.lua %s --chapter %s --skip-reference --force --seed %d --out build/grade/bench-batch",
     wb.quote(submissions(chapter, opts.copies)), id, SEED)
@@ -109,17 +114,22 @@ local function main(argv)
   io.stdout:flush()
   for _, tree in ipairs(trees) do
     timed(tree.dir, grade)
-    tree.grade_cpu, tree.grade_wall, tree.batch_cpu, tree.batch_wall = {}, {}, {}, {}
+    if (wb.read_file(tree.dir .. "/grader/grader.mk") or ""):find("\nseed-pool:") then
+      timed(tree.dir, string.format("make -s --no-print-directory seed-pool CHAPTER=%s POOL=%d", id, POOL_SIZE))
+    end
+    tree.grade_cpu, tree.grade_wall, tree.batch_cpu, tree.batch_wall, tree.unseeded = {}, {}, {}, {}, {}
   end
   for run = 1, opts.runs do
     for _, tree in ipairs(trees) do
       local cpu, wall = timed(tree.dir, grade)
       tree.grade_cpu[run], tree.grade_wall[run] = cpu, wall
+      tree.unseeded[run] = timed(tree.dir, unseeded)
       wb.rm_rf(tree.dir .. "/build/grade/bench-batch") -- every submission graded again, whatever the tree's --force
       cpu, wall = timed(tree.dir, batch)
       tree.batch_cpu[run], tree.batch_wall[run] = cpu / opts.copies, wall
-      print(string.format("  run %d, %s: grade %.2f s CPU, %.2f s wall; batch %.2f s CPU per submission, %.1f s wall",
-        run, tree.name, tree.grade_cpu[run], tree.grade_wall[run], tree.batch_cpu[run], wall))
+      print(string.format("  run %d, %s: grade %.2f s CPU, %.2f s wall, without SEED %.2f s CPU; batch %.2f s CPU "
+        .. "per submission, %.1f s wall", run, tree.name, tree.grade_cpu[run], tree.grade_wall[run], tree.unseeded[run],
+        tree.batch_cpu[run], wall))
       io.stdout:flush()
     end
   end
@@ -130,6 +140,7 @@ local function main(argv)
   print(string.format("\n%-36s %12s %12s   %s", "median of " .. opts.runs .. " runs", "base", "this tree", "this/base"))
   row("CPU per grade (machine, s)", wb.median(a.grade_cpu), wb.median(b.grade_cpu))
   row("wall per grade (s)", wb.median(a.grade_wall), wb.median(b.grade_wall))
+  row("CPU per grade without SEED (s)", wb.median(a.unseeded), wb.median(b.unseeded))
   row("batch: CPU per submission (s)", wb.median(a.batch_cpu), wb.median(b.batch_cpu))
   local per_minute = function(t)
     return opts.copies / wb.median(t.batch_wall) * 60
