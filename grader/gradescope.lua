@@ -41,8 +41,8 @@ local M = {}
 -- What a chapter's zip holds, besides the two scripts, the chapter's reference and its
 -- fixtures: files and whole folders, less EXCLUDED. CHAPTER in a path is the chapter's id.
 local CONTENT = { "Makefile", "grader/grader.mk", "grader/engine.lua", "grader/grade.lua", "grader/report.lua",
-  "grader/fixtures.lua", "grader/gradescope.lua", "grader/pool.lua", "grader/CHAPTER", "exercises/exercises.mk", "exercises/harness",
-  "exercises/CHAPTER/chapter.lua", "vm/lib", "vm/prof" }
+  "grader/fixtures.lua", "grader/gradescope.lua", "grader/pool.lua", "grader/CHAPTER", "exercises/exercises.mk",
+  "exercises/harness", "exercises/CHAPTER/chapter.lua", "vm/lib", "vm/prof" }
 local EXCLUDED = { "^grader/%d+/fixtures/", "^grader/%d+/mutants/", "^grader/%d+/attacks/", "_spec%.lua$",
   "^exercises/harness/tests/", "^vm/prof/tests/", "^vm/prof/bench/", "%.md$" }
 
@@ -92,7 +92,7 @@ M.PLATFORMS = {
     POOL = "\n# The image keeps what this builds, so the seed pool is made here too: the reference's\n"
       .. "# answers for the seeds a grade takes (make seed-pool), and no grade runs the reference.",
     -- The zip holds one chapter. Without a pool every grade still works, computing the answers.
-    MAKE_POOL = "chmod 700 /autograder /autograder/source\nmake -C /autograder/source seed-pool "
+    MAKE_POOL = "chmod 700 @PRIVATE@\nmake -C @SOURCE@ seed-pool "
       .. "|| echo 'setup.sh: no seed pool: each grade will run the reference on its seeded inputs' >&2\n",
     zip = "gradescope/CHAPTER/autograder.zip" },
   prairielearn = { ENTRY = "run", PLATFORM = "PrairieLearn's external grader (externalGradingOptions.entrypoint)",
@@ -101,13 +101,17 @@ M.PLATFORMS = {
     FORMAT = "prairielearn", POOL = "", MAKE_POOL = "", stage = "prairielearn/CHAPTER/serverFilesCourse/drip-CHAPTER" },
 }
 
--- A platform's script: the template with its places filled in.
+-- A platform's script: the template with its places filled in, twice, so that a value may
+-- name other places (MAKE_POOL names SOURCE).
 local function script(template, platform, chapter)
   local values = setmetatable({ FILES = table.concat(chapter.exercise.student_files, " "), CHAPTER = chapter.id },
     { __index = platform })
-  return (template:gsub("@([%u_]+)@", function(key)
-    return (tostring(values[key]):gsub("CHAPTER", chapter.id))
-  end))
+  local function fill(text)
+    return (text:gsub("@([%u_]+)@", function(key)
+      return (tostring(values[key]):gsub("CHAPTER", chapter.id))
+    end))
+  end
+  return fill(fill(template))
 end
 
 local function excluded(path)
