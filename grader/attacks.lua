@@ -296,7 +296,8 @@ end
 -- the rubric's). Returns a list of { name, problems, result (the platform's results, as
 -- Gradescope's) }.
 local function emulate(opts)
-  local layout = require("grader.gradescope").PLATFORMS[opts.platform]
+  local platforms = require("grader.gradescope")
+  local layout = platforms.PLATFORMS[opts.platform]
   local chapter = engine.load_chapter(opts.chapter)
   local function place(key)
     return (layout[key]:gsub("CHAPTER", chapter.id))
@@ -339,7 +340,7 @@ local function emulate(opts)
   -- the seed pool), with a pool of two on the speed input the attacks are graded with.
   if (layout.MAKE_POOL or "") ~= "" then
     local script, log = opts.out .. "/setup-pool.sh", opts.out .. "/setup-pool.log"
-    wb.write_file(script, "set -e\n" .. layout.MAKE_POOL)
+    wb.write_file(script, "set -e\n" .. platforms.script(layout.MAKE_POOL, layout, chapter))
     local ok = wb.run(string.format("POOL=2 %sGRADE_ISOLATION=%s unshare -m --propagation private "
       .. "sh -c 'mount --bind %s %s && exec bash %s' > %s 2>&1",
       opts.speed_lines and "SPEED_LINES=" .. opts.speed_lines .. " " or "", opts.level, wb.quote(root), mount,

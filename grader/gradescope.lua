@@ -103,7 +103,7 @@ M.PLATFORMS = {
 
 -- A platform's script: the template with its places filled in, twice, so that a value may
 -- name other places (MAKE_POOL names SOURCE).
-local function script(template, platform, chapter)
+function M.script(template, platform, chapter)
   local values = setmetatable({ FILES = table.concat(chapter.exercise.student_files, " "), CHAPTER = chapter.id },
     { __index = platform })
   local function fill(text)
@@ -178,11 +178,11 @@ local function build(id, platform)
   for _, path in ipairs(CONTENT) do
     add_tree(files, (path:gsub("CHAPTER", id)))
   end
-  add_script(files, platform.ENTRY, script(RUN, platform, chapter))
-  add_script(files, "setup.sh", script(SETUP, platform, chapter))
+  add_script(files, platform.ENTRY, M.script(RUN, platform, chapter))
+  add_script(files, "setup.sh", M.script(SETUP, platform, chapter))
   if not platform.zip then
     print(string.format("%s: %s (%d files, fixtures from %s); copy it into the course's serverFilesCourse/, with "
-      .. "the entrypoint %s/%s", platform.FORMAT, stage, #files, dir, script("@SOURCE@", platform, chapter), platform.ENTRY))
+      .. "the entrypoint %s/%s", platform.FORMAT, stage, #files, dir, M.script("@SOURCE@", platform, chapter), platform.ENTRY))
     return
   end
   local out = "build/" .. platform.zip:gsub("CHAPTER", id)
