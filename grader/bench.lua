@@ -8,11 +8,11 @@
 -- A grade is `make grade SUBMISSION=<the chapter's reference> SEED=5`, caches warm (each tree
 -- grades once before it is measured); a grade without SEED is the same as an instructor runs it,
 -- which takes a seed of the pool where the tree has `make seed-pool` (made in the warm-up, of
--- POOL_SIZE seeds), else a fresh seed, whose reference answers it computes. Its cost is the machine's busy CPU time while it runs
--- (/proc/stat: user, nice, system, irq, softirq, steal), so that kernel threads working for it
--- (namespace and key clean-up) count too: run it on an otherwise idle machine. The batch grades
--- --copies copies of the reference with SUBMISSIONS, one job per core, every one again
--- (FORCE=1). Figures are medians of --runs runs. Nothing here is asserted: it prints.
+-- POOL_SIZE seeds), else a fresh seed, whose reference answers it computes. Its cost is the
+-- machine's busy CPU time while it runs (/proc/stat: user, nice, system, irq, softirq, steal),
+-- so that kernel threads working for it (namespace and key clean-up) count too: run it on an
+-- otherwise idle machine. The batch grades --copies copies of the reference with SUBMISSIONS,
+-- one job per core, every one again (FORCE=1). Figures are medians of --runs runs. Nothing here is asserted: it prints.
 
 local wb = require("vm.lib.workbook")
 local engine = require("grader.engine")
@@ -114,7 +114,7 @@ local function main(argv)
   io.stdout:flush()
   for _, tree in ipairs(trees) do
     timed(tree.dir, grade)
-    if (wb.read_file(tree.dir .. "/grader/grader.mk") or ""):find("\nseed-pool:") then
+    if wb.exists(tree.dir .. "/grader/pool.lua") then -- the tree has make seed-pool
       timed(tree.dir, string.format("make -s --no-print-directory seed-pool CHAPTER=%s POOL=%d", id, POOL_SIZE))
     end
     tree.grade_cpu, tree.grade_wall, tree.batch_cpu, tree.batch_wall, tree.unseeded = {}, {}, {}, {}, {}

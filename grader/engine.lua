@@ -53,6 +53,7 @@ M.root = "build/grade"
 -- the platforms' entrypoints empty it), each named by what it is made from, so that an entry
 -- is either right or never looked up. GRADE_CACHE moves it (the tests' private caches).
 M.cache_root = os.getenv("GRADE_CACHE") or "build/grade-cache"
+local ANSWERS = M.cache_root .. "/answers" -- the reference's answers and speed figures
 
 -- The sandbox's limits for the runs the chapter does not set (exercises/N/chapter.lua has the
 -- student's): the reference's answers (ours, bounded only in case of a bug), the reference's
@@ -337,7 +338,7 @@ end
 -- reference build so a batch measures them once: the whole run, the same run that only
 -- reads the input (subtracted from every count), its CPU seconds.
 local function speed_reference(ref, check, chapter)
-  local cache_dir = M.cache_root .. "/answers"
+  local cache_dir = ANSWERS
   wb.mkdir_p(cache_dir)
   local key = wb.sha256(check.tsv) .. "-" .. (wb.sha256(ref.fast) or "") .. "-cachegrind-cpu"
   local cache = cache_dir .. "/speed-" .. chapter.id .. "-" .. key
@@ -439,7 +440,7 @@ end
 -- Where the reference's answers for a check are cached: named by its case and the reference
 -- build (a batch computes them once).
 local function cache_path(opts, check)
-  return M.cache_root .. "/answers/expected-" .. wb.sha256(check.tsv):sub(1, 32) .. "-" .. wb.basename(opts.ref.dir)
+  return ANSWERS .. "/expected-" .. wb.sha256(check.tsv):sub(1, 32) .. "-" .. wb.basename(opts.ref.dir)
 end
 
 local function reference_limits(ex)
@@ -450,7 +451,7 @@ end
 
 -- Phase 2: every check's expected answers, from the reference, before student code runs.
 local function reference_answers(opts, checks, runs)
-  wb.mkdir_p(M.cache_root .. "/answers")
+  wb.mkdir_p(ANSWERS)
   local todo = {}
   for i, check in ipairs(checks) do
     if check.kind == "speed" then

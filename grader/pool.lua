@@ -25,7 +25,7 @@ local function parse_args(argv)
   local parser = wb.parser("pool.lua", "Makes the seed pool: reference answers for seeds a grade may take.")
   parser:option("--chapter", "this chapter only (default: CHAPTER, else each chapter)")
   parser:option("--size", "seeds in the pool (default: POOL, else 32)"):convert(wb.to_integer)
-  local opts = wb.parse(parser, argv)
+  local opts = engine.seed_and_lines(wb.parse(parser, argv)) -- SPEED_LINES, as a grade reads it
   opts.size = opts.size or tonumber(os.getenv("POOL") or "") or DEFAULT_SIZE
   if opts.size < 1 then
     error({ message = "a seed pool holds at least one seed (POOL=" .. opts.size .. ")" }, 0)
@@ -54,7 +54,7 @@ local function seeds(chapter, size)
   return list
 end
 
-local function pool_for_chapter(id, size)
+local function pool_for_chapter(id, size, speed_lines)
   local chapter = engine.load_chapter(id)
   local fixtures = engine.load_fixtures(chapter)
   local ref = engine.reference(chapter)
@@ -65,13 +65,9 @@ local function pool_for_chapter(id, size)
       wb.wall_clock() - started))
     io.stdout:flush()
     engine.prepare({ chapter = chapter, seed = seed, ref = ref, fixtures = fixtures, jobs = wb.nproc(),
-      speed_lines = tonumber(os.getenv("SPEED_LINES") or ""), out = engine.root .. "/pool/" .. id })
+      speed_lines = speed_lines, out = engine.root .. "/pool/" .. id })
   end
-  local lines = {}
-  for i, seed in ipairs(list) do
-    lines[i] = tostring(seed)
-  end
-  wb.write_file(engine.pool_path(chapter), table.concat(lines, "\n") .. "\n")
+  wb.write_file(engine.pool_path(chapter), table.concat(list, "\n") .. "\n")
   print(string.format("seed-pool: chapter %s: %d seeds ready -> %s", id, #list, engine.pool_path(chapter)))
 end
 
@@ -80,7 +76,7 @@ local function main(argv)
   engine.require_tools()
   engine.choose_isolation()
   for _, id in ipairs(engine.chosen(opts.chapter)) do
-    pool_for_chapter(id, opts.size)
+    pool_for_chapter(id, opts.size, opts.speed_lines)
   end
 end
 
