@@ -88,7 +88,8 @@ SETUP_CHECK_luajit        := command -v luajit
 SETUP_CHECK_time          := test -x /usr/bin/time
 SETUP_CHECK_similarity-tester := command -v sim_c
 SETUP_CHECK_mmdebstrap    := command -v mmdebstrap
-setup_missing = $(foreach p,$(1),$(shell ( $(SETUP_CHECK_$(p)) ) >/dev/null 2>&1 || echo $(p)))
+# One shell asks for every package of a list: make reads this for every command.
+setup_missing = $(shell $(foreach p,$(1),( $(SETUP_CHECK_$(p)) ) >/dev/null 2>&1 || echo $(p);))
 
 BENCH_TARGETS :=
 

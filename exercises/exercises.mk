@@ -39,7 +39,8 @@ EX_CHAPTERS := $(patsubst exercises/%/chapter.lua,%,$(wildcard exercises/[0-9]*/
 # command instead. The compiler's own messages show either way.
 EX_VERBOSE := $(filter 1,$(V))
 $(EX_SANDBOX): $(EX_HARNESS)/sandbox.c $(EX_HARNESS)/sandbox_box.c $(EX_HARNESS)/sandbox_tree.c \
-               $(EX_HARNESS)/status.c $(EX_HARNESS)/sandbox.h $(EX_HARNESS)/status.h
+               $(EX_HARNESS)/status.c $(EX_HARNESS)/sandbox.h $(EX_HARNESS)/status.h \
+               $(EX_HARNESS)/seccomp.h
 	@mkdir -p $(@D)
 	@$(if $(EX_VERBOSE),:,echo "Building the sandbox the tests run in (once)...")
 	$(if $(EX_VERBOSE),,@)$(CC) $(CWARN) -O2 -o $@ $(filter %.c,$^) -lm
@@ -83,7 +84,8 @@ HELP += $(foreach n,$(EX_CHAPTERS),"watch-$(n)        make exercise-$(n) again e
 EX_VICTIMS := $(BUILD)/harness/victims $(BUILD)/harness/victims-asan
 
 EX_VICTIM_SRC := $(EX_HARNESS)/tests/victims.c $(EX_HARNESS)/fork_tests.c $(EX_HARNESS)/status.c \
-                 $(EX_HARNESS)/fork_tests.h $(EX_HARNESS)/status.h
+                 $(EX_HARNESS)/seal.c $(EX_HARNESS)/fork_tests.h $(EX_HARNESS)/status.h \
+                 $(EX_HARNESS)/seal.h $(EX_HARNESS)/seccomp.h
 
 $(BUILD)/harness/victims: $(EX_VICTIM_SRC)
 	@mkdir -p $(@D)

@@ -69,7 +69,8 @@ end
 
 -- The text of an attack's submission, from prelude.c, the attack and its base: the stubs
 -- (the exercise's file), the reference, a mutant (grader/N/mutants/mutants.lua; `mutant`
--- names one) or none.
+-- names one) or none. sealed = true defines ATTACK_SEALED first, for a prelude to leave out
+-- what would keep the grader from sealing the attack's cases.
 local function submission_text(chapter, dir, attack, root, out, fixtures)
   local ex = chapter.exercise
   local file = ex.student_files[1]
@@ -89,7 +90,7 @@ local function submission_text(chapter, dir, attack, root, out, fixtures)
   local text = body:find("/* @BASE@ */", 1, true) and body:gsub("/%* @BASE@ %*/", function()
     return base
   end) or (body .. "\n" .. base)
-  text = prelude .. "\n" .. text
+  text = (attack.sealed and "#define ATTACK_SEALED 1\n" or "") .. prelude .. "\n" .. text
   return (text:gsub("@ROOT@", root):gsub("@OUT@", out):gsub("@FIXTURES@", fixtures))
 end
 

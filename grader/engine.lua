@@ -243,6 +243,7 @@ function M.reference(chapter)
   for _, path in ipairs(probe.ours.sources) do
     inputs[#inputs + 1] = path
   end
+  inputs[#inputs + 1] = "exercises/harness/build.lua" -- how it is built, and what a build leaves
   local hashes = wb.sha256_many(inputs)
   local stamp = { build.cc }
   for _, flavour in ipairs({ "asan", "fast" }) do
@@ -439,8 +440,8 @@ end
 
 -- Where the reference's answers for a check are cached: named by its case and the reference
 -- build (a batch computes them once).
-local function cache_path(opts, check)
-  return ANSWERS .. "/expected-" .. wb.sha256(check.tsv):sub(1, 32) .. "-" .. wb.basename(opts.ref.dir)
+local function cache_path(opts, tsv_hash)
+  return ANSWERS .. "/expected-" .. tsv_hash:sub(1, 32) .. "-" .. wb.basename(opts.ref.dir)
 end
 
 local function reference_limits(ex)
@@ -452,14 +453,20 @@ end
 -- Phase 2: every check's expected answers, from the reference, before student code runs.
 local function reference_answers(opts, checks, runs)
   wb.mkdir_p(ANSWERS)
-  local todo = {}
+  local todo, cases_files = {}, {}
+  for _, check in ipairs(checks) do
+    if check.kind ~= "speed" and not check.expected then
+      cases_files[#cases_files + 1] = check.tsv
+    end
+  end
+  local hashes = wb.sha256_many(cases_files)
   for i, check in ipairs(checks) do
     if check.kind == "speed" then
       if os.getenv("GRADE_NO_SPEED") ~= "1" and have_valgrind() then
         check.reference = speed_reference(opts.ref, check, opts.chapter)
       end
     elseif not check.expected then
-      check.cache = cache_path(opts, check)
+      check.cache = cache_path(opts, assert(hashes[check.tsv], check.tsv))
       local text = wb.read_file(check.cache)
       if text then
         check.expected = answers.parse(text)
@@ -509,11 +516,14 @@ end
 
 -- The size of the reference's answers to a check, as written on the results channel.
 local function answers_bytes(check)
-  local bytes = 0
-  for _, item in ipairs(check.expected) do
-    bytes = bytes + #item.key + #item.result + 2
+  if not check.answers_bytes then
+    local bytes = 0
+    for _, item in ipairs(check.expected) do
+      bytes = bytes + #item.key + #item.result + 2
+    end
+    check.answers_bytes = bytes
   end
-  return bytes
+  return check.answers_bytes
 end
 
 -- How many bytes of answers a check may write: the chapter's limit, or twice the size of
@@ -522,19 +532,13 @@ local function results_room(check)
   return math.max(check.limits.results, 2 * answers_bytes(check))
 end
 
--- The first of the checks whose answers from the build without sanitizers differ from the
--- graded build's clean ones (graded: check -> items), or nil. Every case runs in one box, in a
--- child of its own forked there: only the answers count here, and a case's code could not
--- gain from the others' (they all run the same code, and the graded build already answered
--- them), so a box per case would buy nothing but start-ups. The limits per case are the
--- largest any check has; the channel has room for one check's answers at their limit and
--- for every check's captures and twice its reference's answers (so what it reads stays
--- near one check's worth, not the sum of every limit).
-local function first_difference(program, checks, graded, jobs, gen, runs)
-  local files, names, limits = {}, {}, { results = 0, results_total = 0 }
-  for i, check in ipairs(checks) do
-    local name = check.case.name:match("^[^.]+") .. "." .. check.number
-    files[i], names[i] = { check.tsv, name }, name
+-- The limits of one box running every case of checks, each in a child of its own forked
+-- there: per case the largest any check has; the channel has room for one check's answers at
+-- their limit and for every check's captures, usage and twice its reference's answers (so what
+-- it reads stays near one check's worth, not the sum of every limit).
+local function packed_limits(checks)
+  local limits = { results = 0, results_total = 0 }
+  for _, check in ipairs(checks) do
     for _, key in ipairs({ "cpu", "wall", "memory", "output", "file_size", "procs" }) do
       local value = key == "cpu" and scaled(check.limits.cpu) or check.limits[key]
       limits[key] = math.max(limits[key] or 0, value)
@@ -543,21 +547,101 @@ local function first_difference(program, checks, graded, jobs, gen, runs)
     limits.results_total = limits.results_total + 2 * check.limits.output + 2 * answers_bytes(check) + 256
   end
   limits.results_total = limits.results_total + limits.results
-  local path = gen .. "/fast.tsv"
-  cases.join_tsv(path, files)
-  local results = runner.run_packed({ program = program, cases = path, names = names, dir = runs, tag = "fast",
-    limits = limits, jobs = jobs, sources = checks[1] and checks[1].sources })
+  return limits
+end
+
+-- Runs every case of checks in one box (runner.run_packed; extra: its further options, sealed
+-- say); returns { [check] = result }.
+local function run_packed(program, checks, gen, runs, tag, extra)
+  local files, names = {}, {}
   for i, check in ipairs(checks) do
-    if graded[check] and compare.items(graded[check], results[names[i]].items).first then
+    local name = check.case.name:match("^[^.]+") .. "." .. check.number
+    files[i], names[i] = { check.tsv, name }, name
+  end
+  local path = gen .. "/" .. tag .. ".tsv"
+  cases.join_tsv(path, files)
+  local opts = { program = program, cases = path, names = names, dir = runs, tag = tag,
+    limits = packed_limits(checks), sources = checks[1] and checks[1].sources }
+  for key, value in pairs(extra) do
+    opts[key] = value
+  end
+  local results, by_check = runner.run_packed(opts), {}
+  for i, check in ipairs(checks) do
+    by_check[check] = results[names[i]]
+  end
+  return by_check
+end
+
+-- The first of the checks whose answers from the build without sanitizers differ from the
+-- graded build's clean ones (graded: check -> items), or nil. Every case runs in one box, in a
+-- child of its own forked there: only the answers count here, and a case's code could not
+-- gain from the others' (they all run the same code, and the graded build already answered
+-- them), so a box per case would buy nothing but start-ups.
+local function first_difference(program, checks, graded, jobs, gen, runs)
+  local results = run_packed(program, checks, gen, runs, "fast", { jobs = jobs })
+  for _, check in ipairs(checks) do
+    if graded[check] and compare.items(graded[check], results[check].items).first then
       return check
     end
   end
   return nil
 end
 
+-- Whether a check's result from the sealed box is the one a box of its own would give, and
+-- so may stand for it: ended well, every answer right, in its own results room, and inside
+-- half its CPU and memory limits (a forked child's usage is not a fresh process's, which
+-- counts the checker's start as well). A sealed case cannot leave anything for the next one
+-- (fork_tests.c), so nothing but its own code and input made that result.
+local function stands_alone(check, r, trivial)
+  if r.kind ~= "ok" or not r.cpu or not r.memory then
+    return false
+  end
+  local c = compare.items(check.expected, r.items, check.priority, trivial)
+  r.compared = c
+  return c.first == nil and c.matched == c.total and #r.out <= results_room(check)
+    and r.cpu <= scaled(check.limits.cpu) / 2 and r.memory <= check.limits.memory / 2
+end
+
+-- The graded checks' results that a sealed box gives as a box of its own would
+-- ({ [check] = result }; the rest need a box each). Checks with the same limits share a box.
+-- trivial_of(check): the check's trivial(answer), for the comparison.
+-- Only bubblewrap's box is sealed enough: at the user level a case could leave files in the
+-- machine's shared folders. graded is the graded build (build.link's): one whose code could run
+-- in the process that forks the cases (build.unsealable; the exercise's functions are those the
+-- reference defines) gets a box per check.
+local function sealed_results(graded, ref, checks, gen, runs, trivial_of)
+  if sandbox.level ~= "bwrap" or #checks == 0
+    or build.unsealable(graded, build.defined(wb.read_file(ref.dir .. "/check-asan.symbols") or "")) then
+    return {}
+  end
+  local groups, order = {}, {}
+  for _, check in ipairs(checks) do
+    local l = check.limits
+    local key = table.concat({ l.cpu, l.wall, l.memory, l.output, l.file_size, l.procs }, " ")
+    if not groups[key] then
+      groups[key] = {}
+      order[#order + 1] = key
+    end
+    table.insert(groups[key], check)
+  end
+  local taken = {}
+  for g, key in ipairs(order) do
+    for check, r in pairs(run_packed(graded.program, groups[key], gen, runs, "sealed-" .. g, { sealed = true })) do
+      if stands_alone(check, r, trivial_of(check)) then
+        taken[check] = r
+        local base = runs .. "/check-" .. check.number
+        wb.write_file(base .. ".out", r.out)
+        wb.write_file(base .. ".stdout", r.stdout)
+        wb.write_file(base .. ".stderr", r.stderr)
+      end
+    end
+  end
+  return taken
+end
+
 -- Phase 4: one check's result from its run.
 local function record(check, r, trivial)
-  local c = compare.items(check.expected, r.items, check.priority, trivial)
+  local c = r.compared or compare.items(check.expected, r.items, check.priority, trivial)
   check.status, check.class = r.status, r.kind
   check.matched, check.total, check.first = c.matched, c.total, c.first
   check.matched_trivial, check.real = c.matched_trivial, c.real
@@ -646,7 +730,11 @@ function M.grade(opts)
       end
     end
   end
-  local trivial = chapter.trivial
+  local function trivial_of(check)
+    return function(answer)
+      return chapter.trivial ~= nil and chapter.trivial(check.func, answer)
+    end
+  end
   local function start(program, prefix)
     return function(check)
       return M.start_check(program, check, runs, prefix .. check.number,
@@ -654,12 +742,20 @@ function M.grade(opts)
     end
   end
   local graded = {}
-  run_parallel(runnable, opts.jobs, start(asan.program, "check-"), function(check, handle)
-    local r = runner.finish(handle)
+  local function graded_result(check, r)
     graded[check] = (r.kind == "ok" or r.kind == "leak") and r.items or nil
-    record(check, r, function(answer)
-      return trivial ~= nil and trivial(check.func, answer)
-    end)
+    record(check, r, trivial_of(check))
+  end
+  local sealed, alone = sealed_results(asan, opts.ref, runnable, gen, runs, trivial_of), {}
+  for _, check in ipairs(runnable) do
+    if sealed[check] then
+      graded_result(check, sealed[check])
+    else
+      alone[#alone + 1] = check
+    end
+  end
+  run_parallel(alone, opts.jobs, start(asan.program, "check-"), function(check, handle)
+    graded_result(check, runner.finish(handle))
   end)
   -- Speed is measured on the build without sanitizers, so it must answer every input the
   -- graded build answered cleanly exactly as that build did: code may differ between the

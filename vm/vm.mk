@@ -12,11 +12,13 @@ VM_HEADERS := $(wildcard $(VM_SRC_DIR)/*.h) $(wildcard $(VM_SHARED_DIR)/*.h)
 # -fdebug-default-version=4: valgrind 3.19 cannot read the DWARF 5 that clang 14
 # writes for -g (gcc's it reads). -g stays a separate word, so a build without
 # debug information is $(filter-out -g,$(VM_CFLAGS)).
+# A probe runs the compiler, so it runs when a recipe first needs its answer (then the
+# variable keeps it), not on every make that reads this file.
 VM_PROBE = $(shell echo 'int x;' | $(CC) $(1) -Werror -x c -c -o /dev/null - 2>/dev/null && echo $(1))
-VM_NO_CROSSJUMP := $(call VM_PROBE,-fno-crossjumping)
-VM_DWARF4       := $(call VM_PROBE,-fdebug-default-version=4)
-VM_CFLAGS  := $(CWARN) -I$(VM_SHARED_DIR) -O2 -g $(VM_NO_CROSSJUMP) $(VM_DWARF4)
-VM_DEBUG   := $(CWARN) -I$(VM_SHARED_DIR) -O1 -g $(VM_DWARF4) -fno-omit-frame-pointer -DDRIP_CHECK_STACK
+VM_NO_CROSSJUMP = $(eval VM_NO_CROSSJUMP := $(call VM_PROBE,-fno-crossjumping))$(VM_NO_CROSSJUMP)
+VM_DWARF4       = $(eval VM_DWARF4 := $(call VM_PROBE,-fdebug-default-version=4))$(VM_DWARF4)
+VM_CFLAGS  = $(CWARN) -I$(VM_SHARED_DIR) -O2 -g $(VM_NO_CROSSJUMP) $(VM_DWARF4)
+VM_DEBUG   = $(CWARN) -I$(VM_SHARED_DIR) -O1 -g $(VM_DWARF4) -fno-omit-frame-pointer -DDRIP_CHECK_STACK
 
 all: $(BUILD)/drip
 

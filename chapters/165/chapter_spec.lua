@@ -54,7 +54,7 @@ describe("chapter 165", function()
   end)
 
   it("names the flags vm/vm.mk compiles build/drip with", function()
-    local flags = assert(wb.read_file("vm/vm.mk")):match("\nVM_CFLAGS%s*:=%s*([^\n]*)")
+    local flags = assert(wb.read_file("vm/vm.mk")):match("\nVM_CFLAGS%s*:?=%s*([^\n]*)")
     local text = assert(wb.read_file(dir .. "/profiling-the-vm.md"))
     local named = text:match("compiles with the VM's flags from\n`vm/vm.mk`: `([^`]*)`")
     assert.truthy(named, "the chapter names no flags")

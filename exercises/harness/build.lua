@@ -18,7 +18,7 @@
 -- tricks find nothing to read, and a compile that never ends (`#include "/dev/zero"`) meets
 -- the CPU and memory limits. The program comes back through the sandbox's results channel.
 --
--- The script also lists the object's external symbols (nm). A submission that defines a
+-- The script also lists the object's external symbols (readelf). A submission that defines a
 -- sanitizer hook (__lsan_is_turned_off, __asan_default_options, ...) or the allocator the
 -- sanitizers watch (malloc, free, ...), or that calls the sanitizers' runtime interface
 -- (__lsan_disable, __asan_unpoison_memory_region, ...), glibc's allocator underneath
@@ -64,7 +64,7 @@ M.max_program = 16 << 20
 
 -- The checker kit every chapter's checker links, and where its headers are.
 M.kit = { "exercises/harness/checker.c", "exercises/harness/alloc_fail.c", "exercises/harness/fork_tests.c",
-  "exercises/harness/status.c", "vm/prof/tsv.c" }
+  "exercises/harness/seal.c", "exercises/harness/status.c", "vm/prof/tsv.c" }
 M.kit_includes = { "exercises/harness", "vm/prof" }
 -- Every allocation call goes through alloc_fail.c, so a case can make them fail.
 M.wrap = "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup"
@@ -244,7 +244,7 @@ function M.objects(ours, flavour)
 end
 
 -- The shell script run in the sandbox: compile each student file, list its symbols, link,
--- send the program to fd 3. Exit 10: a compile error, 11: nm failed, 12: a link error.
+-- send the program to fd 3. Exit 10: a compile error, 11: readelf failed, 12: a link error.
 -- Objects go to the box's own temporary folder, $TMPDIR (/tmp is private only inside
 -- bubblewrap).
 local function script(spec, flavour, objects)
@@ -257,7 +257,7 @@ local function script(spec, flavour, objects)
     if name:match("%.c$") then
       local object = '"$TMPDIR"/' .. name:gsub("%.c$", ".o")
       lines[#lines + 1] = string.format("%s %s -I. -c %s -o %s || exit 10", M.cc, flags, wb.quote(name), object)
-      lines[#lines + 1] = string.format("nm -g -P %s || exit 11", object)
+      lines[#lines + 1] = string.format("readelf -W -S -s -r %s || exit 11", object)
       linked[#linked + 1] = object
     end
   end
@@ -270,21 +270,184 @@ local function script(spec, flavour, objects)
   return table.concat(lines, "\n")
 end
 
--- The first refused symbol in nm's output ("NAME TYPE [VALUE SIZE]" lines), as a message.
-function M.refusal(symbols, file)
-  for line in symbols:gmatch("[^\n]+") do
-    local name, kind = line:match("^(%S+) (%a)")
+-- The global and weak symbols of an object from `readelf -W -s`'s table ("NUM: VALUE SIZE
+-- TYPE BIND VIS NDX NAME" lines; binutils' nm would say the same, but it loads every linker
+-- plugin the machine has first, LLVM's among them, which costs more than the compile): a list
+-- of { name, type, defined }. A local symbol cannot reach anything outside its file.
+local function symbols_of(table_text)
+  local list = {}
+  for line in table_text:gmatch("[^\n]+") do
+    local value, kind, bind, section, name =
+      line:match("^%s*%d+:%s+(%x+)%s+%S+%s+(%S+)%s+(%u+)%s+%S+%s+(%S+)%s+(%S+)$")
     if name then
-      local defined = kind ~= "U" and kind ~= "w" and kind ~= "v"
-      for _, pattern in ipairs(defined and M.refused_definitions or M.refused_calls) do
-        if name:match(pattern) then
-          return string.format("refused: %s %s %s, which would switch off the grader's memory checks "
-            .. "(sanitizer hooks, the allocator and run-time symbol lookup are off limits)", file,
-            defined and "defines" or "calls", name)
-        end
+      list[#list + 1] = { name = name, type = kind, bind = bind, section = section, value = tonumber(value, 16),
+        defined = section ~= "UND" }
+    end
+  end
+  return list
+end
+
+local function globals(table_text)
+  local list = {}
+  for _, symbol in ipairs(symbols_of(table_text)) do
+    if symbol.bind ~= "LOCAL" then
+      list[#list + 1] = symbol
+    end
+  end
+  return list
+end
+
+-- The first refused symbol of the student's objects (their readelf output), as a message.
+function M.refusal(symbols, file)
+  for _, symbol in ipairs(globals(symbols)) do
+    for _, pattern in ipairs(symbol.defined and M.refused_definitions or M.refused_calls) do
+      if symbol.name:match(pattern) then
+        return string.format("refused: %s %s %s, which would switch off the grader's memory checks "
+          .. "(sanitizer hooks, the allocator and run-time symbol lookup are off limits)", file,
+          symbol.defined and "defines" or "calls", symbol.name)
       end
     end
   end
+end
+
+-- Sections whose code runs outside any call of the checker's (before main, at exit), by the
+-- names the linker gathers and by type.
+local RUNS_ON_ITS_OWN = { "^%.init_array", "^%.fini_array", "^%.preinit_array", "^%.ctors", "^%.dtors", "^%.init$",
+  "^%.fini$", "^INIT_ARRAY$", "^FINI_ARRAY$", "^PREINIT_ARRAY$" }
+-- What the compiler itself puts there: the sanitizers' module constructor and destructor
+-- (which register the object's globals), one of each per object, by gcc's and clang's names.
+local COMPILER_ENTRIES = { [".init_array"] = { "^_sub_I_%d+_%d+$", "^asan%.module_ctor$" },
+  [".fini_array"] = { "^_sub_D_%d+_%d+$", "^asan%.module_dtor$" } }
+
+local function runs_on_its_own(name, kind)
+  for _, pattern in ipairs(RUNS_ON_ITS_OWN) do
+    if name:match(pattern) or kind:match(pattern) then
+      return true
+    end
+  end
+  return false
+end
+
+-- One object's (readelf -S -s -r output) run-on-its-own sections as a list of { section, entry }:
+-- for an array, the function each relocated entry points to (by name); for anything else, or an
+-- array without relocations, entry is nil.
+local function own_entries(text)
+  local sections, index_of, symbols = {}, {}, symbols_of(text)
+  for line in text:gmatch("[^\n]+") do
+    local index, name, kind = line:match("^%s*%[%s*(%d+)%]%s+(%S+)%s+(%S+)")
+    if name then
+      index_of[name] = index
+      sections[#sections + 1] = { name = name, kind = kind }
+    end
+  end
+  local entries, relocated, current = {}, {}, nil
+  for line in text:gmatch("[^\n]+") do
+    local section = line:match("^Relocation section '%.rela?(%S-)'")
+    if section then
+      current = runs_on_its_own(section, "") and section or nil
+      relocated[section] = true
+    elseif current then
+      local target, addend = line:match("^%x+%s+%x+%s+%S+%s+%x+%s+(%S+) %+ (%x+)$")
+      local entry = target
+      if target and index_of[target] then -- a section's symbol: the function at that offset
+        entry = nil
+        for _, symbol in ipairs(symbols) do
+          if symbol.section == index_of[target] and symbol.value == tonumber(addend, 16) and symbol.type == "FUNC" then
+            entry = symbol.name
+          end
+        end
+      end
+      if target then
+        entries[#entries + 1] = { section = current, entry = entry or "?" }
+      end
+    end
+  end
+  for _, section in ipairs(sections) do
+    if runs_on_its_own(section.name, section.kind) and not (section.name:match("_array") and relocated[section.name]) then
+      entries[#entries + 1] = { section = section.name }
+    end
+  end
+  return entries
+end
+
+-- Whether one object's run-on-its-own code is the compiler's own and no more.
+local function only_compilers(text)
+  local seen = {}
+  for _, e in ipairs(own_entries(text)) do
+    local kind = e.section:match("^(%.%a+_array)")
+    local allowed = e.entry and COMPILER_ENTRIES[kind]
+    local known = false
+    for _, pattern in ipairs(allowed or {}) do
+      known = known or e.entry:match(pattern) ~= nil
+    end
+    if not known or seen[kind] then
+      return false, e.entry or e.section
+    end
+    seen[kind] = true
+  end
+  return true
+end
+
+-- The global names an object's readelf output defines, as a set.
+function M.defined(text)
+  local set = {}
+  for _, symbol in ipairs(globals(text)) do
+    set[symbol.name] = symbol.defined or nil
+  end
+  return set
+end
+
+-- Why a build may not have its cases sealed in one box (fork_tests.c's --sealed), or nil when it
+-- may: there only the checker's own code runs in the process that forks the cases, and it runs
+-- as written. So the student's objects (build: build.link's result) must have no code that
+-- runs by itself (a constructor, a destructor, an ifunc resolver) but the compiler's, and
+-- define no symbol our objects use but the exercise's own functions (api: a set of names, what
+-- the reference defines), which would take their place in our code.
+function M.unsealable(build, api)
+  local text, references = build.symbols, build.references
+  local starts = {}
+  for at in ("\n" .. text):gmatch("\n()There are %d+ section headers") do
+    starts[#starts + 1] = at - 1
+  end
+  if #starts == 0 then
+    return "its objects' sections could not be read"
+  end
+  for i, at in ipairs(starts) do
+    local ok, which = only_compilers(text:sub(at, (starts[i + 1] or #text + 1) - 1))
+    if not ok then
+      return "its code runs by itself (" .. which .. ")"
+    end
+  end
+  for _, symbol in ipairs(globals(text)) do
+    if symbol.type == "IFUNC" then
+      return "it has an ifunc resolver (" .. symbol.name .. ")"
+    elseif symbol.defined and references[symbol.name] and not api[symbol.name] then
+      return "it defines " .. symbol.name .. ", which the checker itself uses"
+    end
+  end
+  return nil
+end
+
+-- The names our objects (a list of paths, in one folder) use but do not define, as a set:
+-- read with readelf once per folder and kept there as "references", one name per line.
+function M.references(objects)
+  local path = wb.dirname(objects[1]) .. "/references"
+  local text = wb.read_file(path)
+  if not text then
+    local names = {}
+    for _, symbol in ipairs(globals(wb.capture("readelf -W -s " .. wb.command(objects)))) do
+      if not symbol.defined then
+        names[#names + 1] = symbol.name
+      end
+    end
+    text = table.concat(names, "\n") .. "\n"
+    wb.write_file(path, text)
+  end
+  local set = {}
+  for name in text:gmatch("[^\n]+") do
+    set[name] = true
+  end
+  return set
 end
 
 -- A message when the linked program holds a valgrind client request (see the top).
@@ -299,8 +462,9 @@ end
 
 -- Builds the program spec.dir/NAME with the given flavour from the student's C files and
 -- our objects (spec.ours). Returns { ok, warnings, log, error (first error line), program
--- (path), refused, ours (true when our own code failed: the caller's problem, not the
--- student's) }.
+-- (path), refused, symbols (the readelf output of the student's objects), references (what
+-- our objects use: M.references), ours (true when our own code failed: the caller's problem,
+-- not the student's) }.
 function M.link(spec, flavour, name)
   local objects, why = M.objects(spec.ours, flavour)
   if not objects then
@@ -344,6 +508,7 @@ function M.link(spec, flavour, name)
   end
   wb.run("chmod 755 " .. wb.quote(base))
   result.ok, result.program = true, base
+  result.symbols, result.references = wb.read_file(base .. ".symbols") or "", M.references(objects)
   return result
 end
 

@@ -10,6 +10,7 @@
 
 #include "checker.h"
 #include "fork_tests.h"
+#include "status.h"
 #include "tsv.h"
 
 #include <setjmp.h>
@@ -397,63 +398,90 @@ static int run_with_cmocka(size_t i) {
 }
 #endif
 
-static const char *each_dir;
+static const ForkOptions *each;
 
-/* One case in a forked child (fork_tests.c): answers to DIR/NAME.results. */
+/* One case in a forked child (fork_tests.c): answers to DIR/NAME.results, which a sealed
+   child finds made for it (it may make no file). */
 static int run_child(size_t i, void *context) {
     (void)context;
-    char *path = check_format("%s/%s.results", each_dir, cases[i].c.name);
-    answers = open_answers(path);
+    char *path = check_format("%s/%s.results", each->dir, cases[i].c.name);
+    if (each->sealed) {
+        answers = fopen(path, "r+");
+        if (answers == NULL) {
+            fprintf(stderr, "check: cannot write the answers to %s\n", path);
+            exit(2);
+        }
+        setvbuf(answers, NULL, _IOLBF, 0);
+    } else {
+        answers = open_answers(path);
+    }
     free(path);
     int status = run_with_cmocka(i);
     fclose(answers); /* every byte given back: fork_tests.c then skips LeakSanitizer's scan */
     return status;
 }
 
-/* --pack: when --each's folder cannot be read afterwards (a sandbox removes its box), every
-   case's files leave through one stream once all cases have ended: for each case in the cases'
-   order its results, stdout and stderr, each as "NAME.SUFFIX<TAB>BYTES\n" and then its bytes
-   (a missing file as 0 bytes), and the folder is emptied. The code under test ran in this
-   process too, so the stream is its words: the reader (runner.lua's unpack) keeps only the
-   names it asked for. */
+/* --pack: when --each's folder cannot be read afterwards (a sandbox removes its box), each
+   case's files leave through one stream as the case ends: its results, stdout and stderr, each
+   as "NAME.SUFFIX<TAB>BYTES\n" and then its bytes (a missing file as 0 bytes), and then
+   NAME.usage, the CPU seconds and peak resident MB its child used ("cpu S\nmemory MB\n");
+   the case's files are removed. The code under test ran in a child of this process, so the
+   stream is its words: the reader (runner.lua's unpack) keeps only the names it asked for. */
 static const char *const packed_suffixes[] = {"results", "stdout", "stderr"};
 
-/* Appends one file of the folder to out and removes it: at most size bytes of it, read
-   through buffer. */
-static void pack_file(FILE *out, const char *name, const char *suffix, char *buffer, size_t size) {
-    char *path = check_format("%s/%s.%s", each_dir, name, suffix);
+static struct {
+    FILE *out;
+    char *buffer; /* room for the largest file a case may write */
+    size_t size;
+} pack;
+
+/* Appends one file of the folder to the stream and removes it. */
+static void pack_file(const char *name, const char *suffix) {
+    char *path = check_format("%s/%s.%s", each->dir, name, suffix);
     size_t length = 0;
     FILE *in = fopen(path, "rb");
     if (in != NULL) {
-        length = fread(buffer, 1, size, in);
+        length = fread(pack.buffer, 1, pack.size, in);
         fclose(in);
         unlink(path);
     }
-    fprintf(out, "%s.%s\t%zu\n", name, suffix, length);
-    fwrite(buffer, 1, length, out);
+    fprintf(pack.out, "%s.%s\t%zu\n", name, suffix, length);
+    fwrite(pack.buffer, 1, length, pack.out);
     free(path);
 }
 
-static void pack_folder(const char *pack, const ForkOptions *each) {
-    FILE *out = open_answers(pack);
-    size_t size = (size_t)(each->results_bytes > each->output_bytes ? each->results_bytes
-                                                                    : each->output_bytes);
-    char *buffer = check_malloc(size);
-    for (size_t i = 0; i < ncases; i++) {
-        for (size_t k = 0; k < sizeof packed_suffixes / sizeof packed_suffixes[0]; k++) {
-            pack_file(out, cases[i].c.name, packed_suffixes[k], buffer, size);
-        }
+static void pack_case(size_t i, const struct rusage *usage, void *context) {
+    (void)context;
+    const char *name = cases[i].c.name;
+    for (size_t k = 0; k < sizeof packed_suffixes / sizeof packed_suffixes[0]; k++) {
+        pack_file(name, packed_suffixes[k]);
     }
-    free(buffer);
-    fclose(out);
-    rmdir(each_dir);
+    char line[96];
+    int length = snprintf(line, sizeof line, "cpu %.3f\nmemory %ld\n", status_rusage_seconds(usage),
+                          usage->ru_maxrss / 1024);
+    fprintf(pack.out, "%s.usage\t%d\n%s", name, length, line);
+    fflush(pack.out);
 }
 
-/* --pack without --each DIR: a fresh folder under $TMPDIR (the box's own). */
-static const char *private_folder(void) {
+static void pack_start(const char *path, ForkOptions *options) {
+    pack.out = open_answers(path);
+    pack.size = (size_t)(options->results_bytes > options->output_bytes ? options->results_bytes
+                                                                        : options->output_bytes);
+    pack.buffer = check_malloc(pack.size);
+    options->ended = pack_case;
+}
+
+static void pack_end(void) {
+    free(pack.buffer);
+    fclose(pack.out);
+    rmdir(each->dir);
+}
+
+/* --pack without --each DIR: a fresh folder under $TMPDIR (the box's own), the caller's to
+   free. */
+static char *private_folder(void) {
     const char *tmp = getenv("TMPDIR");
-    static char *dir;
-    dir = check_format("%s/check-XXXXXX", tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
+    char *dir = check_format("%s/check-XXXXXX", tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
     if (mkdtemp(dir) == NULL) {
         fprintf(stderr, "check: cannot make a folder %s\n", dir);
         exit(2);
@@ -506,7 +534,8 @@ static int finish_run(int status, size_t at_start) {
 static _Noreturn void usage(void) {
     fputs("usage: check --cases FILE [--list | --run NAME [--results PATH] |\n"
           "             {--each DIR | --pack PATH} --cpu S --wall S --memory MB --output BYTES\n"
-          "             [--jobs N] [--results-limit BYTES] [--only PREFIX] [--status-fd FD]]\n",
+          "             [--jobs N] [--results-limit BYTES] [--only PREFIX] [--status-fd FD]\n"
+          "             [--sealed (with --pack)]]\n",
           stderr);
     exit(2);
 }
@@ -517,7 +546,7 @@ int check_main(int argc, char **argv, const CheckFunction *list, size_t count) {
     nfunctions = count;
     const char *cases_path = NULL, *run = NULL, *results = NULL, *pack = NULL;
     bool listing = false;
-    ForkOptions each = fork_tests_defaults();
+    ForkOptions options = fork_tests_defaults();
     for (int i = 1; i < argc; i++) {
         bool has_value = i + 1 < argc;
         if (strcmp(argv[i], "--cases") == 0 && has_value) {
@@ -530,15 +559,17 @@ int check_main(int argc, char **argv, const CheckFunction *list, size_t count) {
             results = argv[++i];
         } else if (strcmp(argv[i], "--pack") == 0 && has_value) {
             pack = argv[++i];
-        } else if (!fork_tests_option(argc, argv, &i, &each)) {
+        } else if (!fork_tests_option(argc, argv, &i, &options)) {
             usage();
         }
     }
-    if (pack != NULL && each.dir == NULL) {
-        each.dir = private_folder();
+    char *own_dir = NULL;
+    if (pack != NULL && options.dir == NULL) {
+        options.dir = own_dir = private_folder();
     }
-    if (cases_path == NULL || (listing + (run != NULL) + (each.dir != NULL)) != 1 ||
-        (pack != NULL && run != NULL)) {
+    /* A sealed case's files must be gone before the next starts: --pack takes them. */
+    if (cases_path == NULL || (listing + (run != NULL) + (options.dir != NULL)) != 1 ||
+        (pack != NULL && run != NULL) || (options.sealed && pack == NULL)) {
         usage();
     }
     read_cases(cases_path);
@@ -562,11 +593,18 @@ int check_main(int argc, char **argv, const CheckFunction *list, size_t count) {
     for (size_t i = 0; i < ncases; i++) {
         names[i] = cases[i].c.name;
     }
-    each_dir = each.dir;
-    int status = fork_tests_run(&each, names, ncases, run_child, NULL);
-    free(names);
-    if (status == 0 && pack != NULL) {
-        pack_folder(pack, &each);
+    each = &options;
+    if (pack != NULL) {
+        pack_start(pack, &options);
     }
+    int status = fork_tests_run(&options, names, ncases, run_child, NULL);
+    free(names);
+    if (pack != NULL) {
+        pack_end();
+    }
+    free(own_dir);
+    /* This process ran no code under test: LeakSanitizer's exit scan could find only ours. */
+    free_cases();
+    fork_tests_exit_if_clean(status, at_start);
     return status;
 }

@@ -25,8 +25,9 @@
  * The parent waits in poll() on a pipe that its SIGCHLD handler writes to, waking every
  * few milliseconds to check the wall clock and the memory of the running children.
  *
- * A child that finishes its test marks it done in a shared page, which tells a finished test
- * from code under test that called exit() itself. Then it calls exit(), which runs
+ * A child that finishes its test marks it done in a shared page made for it (one page for
+ * every test would let a sealed case mark those after it), which tells a finished test from
+ * code under test that called exit() itself. Then it calls exit(), which runs
  * LeakSanitizer's check as at the end of a fresh process. That check costs a few milliseconds
  * (it scans megabytes of the sanitizer runtimes' globals), more than most tests, so a child
  * whose test freed every byte it allocated (the sanitizer allocator's count of bytes in use is
@@ -37,12 +38,24 @@
  * kill for memory or time, a leak report, the signal, the exit status):
  *
  *   INDEX<TAB>NAME<TAB>STATUS
+ *
+ * --sealed is for the grader, which runs a submission's cases in one box and takes a case's
+ * result from there only when it is what a box of its own would give: the cases run one at a
+ * time, and no case may leave anything for the next. Each child closes every descriptor but
+ * its three streams and runs under seal.h's filter (no process, file or kernel object that
+ * outlives it, no other process touched); the parent is not dumpable, so a child cannot reach
+ * it through /proc or ptrace, and its answers file is made by the parent (the filter refuses
+ * O_CREAT). After each case (and the `ended` callback, which takes the case's files away) the
+ * capture folder must be empty: if it is not, no further case runs, and those are not
+ * reported.
  */
 #define _GNU_SOURCE /* dl_iterate_phdr, prctl */
 
 #include "fork_tests.h"
+#include "seal.h"
 #include "status.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
@@ -62,7 +75,7 @@
 /* How often the parent looks at the running children when none ends (milliseconds). */
 #define POLICE_INTERVAL_MS 5
 
-/* What a child writes into done[i] when its test returns: 0 means it never did. */
+/* What a child writes into its done page when its test returns: 0 means it never did. */
 enum { DONE = 1 };
 
 /* ------------------------------------------------------------------ options */
@@ -125,6 +138,10 @@ bool fork_tests_option(int argc, char **argv, int *i, ForkOptions *options) {
         [OPT_MEMORY] = "--memory", [OPT_OUTPUT] = "--output", [OPT_RESULTS] = "--results-limit",
         [OPT_JOBS] = "--jobs",     [OPT_ONLY] = "--only",     [OPT_STATUS_FD] = "--status-fd"};
     const char *option = argv[*i];
+    if (strcmp(option, "--sealed") == 0) {
+        options->sealed = true;
+        return true;
+    }
     int which = 0;
     while (which < OPT_COUNT && strcmp(option, known[which]) != 0) {
         which++;
@@ -221,10 +238,15 @@ static _Noreturn void run_child(const ForkOptions *o, int out_fd, int err_fd, Fo
     status_limit(RLIMIT_CORE, 0, 0);
     status_limit(RLIMIT_CPU, o->cpu_seconds, o->cpu_seconds + 1);
     status_limit(RLIMIT_FSIZE, (rlim_t)file_limit(o), (rlim_t)file_limit(o));
+    if (o->sealed) {
+        close_range(STDERR_FILENO + 1, ~0u, 0);
+        prctl(PR_SET_DUMPABLE, 1); /* as a process of its own would be */
+        seal_case();
+    }
 
     size_t before = fork_tests_heap_in_use();
     int code = run(i, context) == 0 ? 0 : 1;
-    done[i] = DONE;
+    *done = DONE;
     fork_tests_exit_if_clean(code, before);
     exit(code);
 }
@@ -267,10 +289,11 @@ static void warm_up_symbolizer(void *test_code) {
 }
 
 typedef struct {
-    pid_t pid;       /* 0: a free slot */
-    size_t test;     /* index into names */
-    double started;  /* CLOCK_MONOTONIC seconds */
-    char killed[96]; /* why we killed it, as a status; "" when we did not */
+    pid_t pid;           /* 0: a free slot */
+    size_t test;         /* index into names */
+    double started;      /* CLOCK_MONOTONIC seconds */
+    char killed[96];     /* why we killed it, as a status; "" when we did not */
+    volatile char *done; /* shared with the child: DONE once its test returned, else 0 */
 } Slot;
 
 typedef struct {
@@ -278,33 +301,50 @@ typedef struct {
     const char *const *names;
     ForkTest run;
     void *context;
-    volatile char *done; /* shared with the children: DONE once a test returned, else 0 */
     Slot *slots;
     unsigned running;
-    bool warm; /* the symbolizer has read the debug information (see warm_up_symbolizer) */
+    bool warm;    /* the symbolizer has read the debug information (see warm_up_symbolizer) */
+    bool stopped; /* --sealed: a case left something behind, so no further case runs */
 } Runner;
+
+/* A sealed child cannot make its answers file (DIR/NAME.results), so the parent makes it
+   empty; without --sealed the test makes its own. */
+static bool made_results(const ForkOptions *o, const char *name) {
+    if (!o->sealed) {
+        return true;
+    }
+    int fd = open_capture(o, name, "results");
+    close(fd);
+    return fd >= 0;
+}
 
 /* Forks the child for test i into slot; false when it could not. */
 static bool start(Runner *r, Slot *slot, size_t i) {
     const char *name = r->names[i];
     int out_fd = open_capture(r->o, name, "stdout");
     int err_fd = open_capture(r->o, name, "stderr");
-    if (out_fd < 0 || err_fd < 0) {
+    void *done = mmap(NULL, 1, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (out_fd < 0 || err_fd < 0 || !made_results(r->o, name) || done == MAP_FAILED) {
         close(out_fd);
         close(err_fd);
+        if (done != MAP_FAILED) {
+            munmap(done, 1);
+        }
         return false;
     }
     fflush(NULL); /* or the child's exit() would write our buffered output again */
     pid_t pid = fork();
     if (pid == 0) {
-        run_child(r->o, out_fd, err_fd, r->run, r->context, i, r->done);
+        run_child(r->o, out_fd, err_fd, r->run, r->context, i, done);
     }
     close(out_fd);
     close(err_fd);
     if (pid < 0) {
         fprintf(stderr, "fork_tests: fork: %s\n", strerror(errno));
+        munmap(done, 1);
         return false;
     }
+    slot->done = done;
     setpgid(pid, pid); /* on both sides of fork, so neither can race the other */
     slot->pid = pid;
     slot->test = i;
@@ -375,8 +415,22 @@ static void child_status(const Runner *r, const Slot *slot, int wait_status,
                (signo == SIGKILL && status_rusage_seconds(usage) >= r->o->cpu_seconds)) {
         status_cpu(limit, sizeof limit, r->o->cpu_seconds);
     }
-    status_verdict(out, size, err, limit, signo, WEXITSTATUS(wait_status),
-                   r->done[slot->test] == DONE);
+    status_verdict(out, size, err, limit, signo, WEXITSTATUS(wait_status), *slot->done == DONE);
+}
+
+/* Whether folder holds nothing (false when it cannot be read). */
+static bool folder_empty(const char *folder) {
+    DIR *d = opendir(folder);
+    if (d == NULL) {
+        return false;
+    }
+    struct dirent *e;
+    bool empty = true;
+    while (empty && (e = readdir(d)) != NULL) {
+        empty = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
+    }
+    closedir(d);
+    return empty;
 }
 
 /* A child ended: its status line goes out. */
@@ -390,7 +444,16 @@ static void finish(Runner *r, Slot *slot, int wait_status, const struct rusage *
         r->warm = true;
     }
     dprintf(r->o->status_fd, "%zu\t%s\t%s\n", slot->test, r->names[slot->test], status);
+    munmap((void *)slot->done, 1);
     slot->pid = 0;
+    if (r->o->ended != NULL) {
+        r->o->ended(slot->test, usage, r->context);
+    }
+    if (r->o->sealed && !folder_empty(r->o->dir)) {
+        fprintf(stderr, "fork_tests: %s left files in %s: the cases after it are not run\n",
+                r->names[slot->test], r->o->dir);
+        r->stopped = true;
+    }
 }
 
 /* Resident memory of a process in MB, from /proc; 0 when it cannot be read. */
@@ -450,7 +513,11 @@ static void wait_a_little(void) {
     }
 }
 
-static bool setup_parent(void) {
+static bool setup_parent(const ForkOptions *o) {
+    if (o->sealed && (o->jobs != 1 || prctl(PR_SET_DUMPABLE, 0) != 0)) {
+        fprintf(stderr, "fork_tests: --sealed runs one test at a time (--jobs 1)\n");
+        return false;
+    }
     if (!status_wake_on_sigchld(wake_pipe)) {
         fprintf(stderr, "fork_tests: pipe: %s\n", strerror(errno));
         return false;
@@ -472,21 +539,19 @@ int fork_tests_run(const ForkOptions *o, const char *const *names, size_t count,
         fprintf(stderr, "fork_tests: --each needs --cpu, --wall, --memory and --output\n");
         return 2;
     }
-    if (!setup_parent()) {
+    if (!setup_parent(o)) {
         return 2;
     }
-    void *page = mmap(NULL, count == 0 ? 1 : count, PROT_READ | PROT_WRITE,
-                      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     Slot *slots = calloc(o->jobs, sizeof(Slot));
-    if (page == MAP_FAILED || slots == NULL) {
+    if (slots == NULL) {
         fprintf(stderr, "fork_tests: out of memory\n");
         exit(2);
     }
-    Runner r = {o, names, run, context, page, slots, 0, false};
+    Runner r = {o, names, run, context, slots, 0, false, false};
     size_t next = 0;
     for (;;) {
-        for (unsigned j = 0; j < o->jobs && next < count; j++) {
-            while (slots[j].pid == 0 && next < count) {
+        for (unsigned j = 0; j < o->jobs && next < count && !r.stopped; j++) {
+            while (slots[j].pid == 0 && next < count && !r.stopped) {
                 size_t i = next++;
                 if (o->only != NULL && strncmp(names[i], o->only, strlen(o->only)) != 0) {
                     continue;
@@ -497,7 +562,7 @@ int fork_tests_run(const ForkOptions *o, const char *const *names, size_t count,
                 }
             }
         }
-        if (r.running == 0 && next >= count) {
+        if (r.running == 0 && (next >= count || r.stopped)) {
             break;
         }
         wait_a_little();
@@ -505,7 +570,6 @@ int fork_tests_run(const ForkOptions *o, const char *const *names, size_t count,
         police(&r);
     }
     free(slots);
-    munmap(page, count == 0 ? 1 : count);
     close(wake_pipe[0]);
     close(wake_pipe[1]);
     signal(SIGCHLD, SIG_DFL);

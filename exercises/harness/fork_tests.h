@@ -10,6 +10,11 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/resource.h>
+
+/* Called in the parent when test i has ended and its status line is out; usage is its
+   child's (wait4's: the child and what it waited for). */
+typedef void (*ForkEnded)(size_t i, const struct rusage *usage, void *context);
 
 typedef struct {
     const char *dir;         /* capture files DIR/NAME.stdout, DIR/NAME.stderr; NULL: off */
@@ -21,6 +26,8 @@ typedef struct {
     unsigned jobs;           /* children at a time */
     const char *only;        /* run only the tests whose name starts so; NULL: all */
     int status_fd;           /* where the status lines go */
+    bool sealed;             /* one at a time, each under seal.h's filter (fork_tests.c) */
+    ForkEnded ended;         /* NULL: none */
 } ForkOptions;
 
 /* Runs test i in a child: returns 0 when it ran to its end. */
@@ -31,8 +38,8 @@ typedef int (*ForkTest)(size_t i, void *context);
 ForkOptions fork_tests_defaults(void);
 
 /* Reads one of the options --each DIR, --cpu SEC, --wall SEC, --memory MB, --output BYTES,
-   --results-limit BYTES, --jobs N, --only PREFIX, --status-fd FD at argv[*i] (advancing *i
-   past its value). Returns false when argv[*i] is not one of them; stops the driver (exit 2)
+   --results-limit BYTES, --jobs N, --only PREFIX, --status-fd FD, --sealed at argv[*i]
+   (advancing *i past its value). Returns false when argv[*i] is not one of them; stops the driver (exit 2)
    on a bad value. */
 bool fork_tests_option(int argc, char **argv, int *i, ForkOptions *options);
 

@@ -85,16 +85,21 @@ end
 
 -- ------------------------------------------------------------------ the student's run
 
--- The result of one case from its status and its child's files ({ results, stdout, stderr },
--- texts or nil).
+-- The result of one case from its status and its child's files ({ results, stdout, stderr,
+-- usage }, texts or nil): out is the answers as written; from a packed run, cpu (seconds) and
+-- memory (peak resident MB) when its child's usage came back.
 local function case_result(name, status, files, sources)
   local stderr = files.stderr or ""
+  local usage = files.usage or ""
   return settle({ name = name, func = name:match("^([^.]+)") or name, status = status,
     items = answers.parse(files.results or ""), stdout = files.stdout or "", stderr = stderr,
-    where = M.where(stderr, sources), stacks = M.stacks(stderr, sources) })
+    where = M.where(stderr, sources), stacks = M.stacks(stderr, sources),
+    out = files.results or "", cpu = tonumber(usage:match("^cpu (%d+%.?%d*)\n")),
+    memory = tonumber(usage:match("\nmemory (%d+)\n$")) })
 end
 
--- The suffixes of a forked case's files (DIR/NAME.SUFFIX), as checker.c's --pack sends them.
+-- The suffixes of a forked case's files (DIR/NAME.SUFFIX), as checker.c's --pack sends them
+-- (with NAME.usage after them).
 local CASE_FILES = { "results", "stdout", "stderr" }
 
 -- The result of one case from its status and the files its child left in workdir.
@@ -166,7 +171,7 @@ end
 -- suffix it was not asked for is dropped, and a malformed header ends the reading.
 function M.unpack(text, wanted)
   local files, at = {}, 1
-  local known = {}
+  local known = { usage = true }
   for _, suffix in ipairs(CASE_FILES) do
     known[suffix] = true
   end
@@ -190,12 +195,14 @@ end
 -- results channel (--pack), since the box's folder goes with the box. opts: program, cases,
 -- names (the cases' names), dir and tag (files DIR/TAG.*), limits (per case: cpu, wall,
 -- memory, output, results, file_size, procs; results_total: the channel's room), jobs,
--- sources. Returns { [NAME] = result } (a case that never reported has the box's status)
--- and the box's own result.
+-- sources, sealed (one case at a time, none able to leave anything for the next: fork_tests.c).
+-- Returns { [NAME] = result } (a case that never reported has the box's status) and the
+-- box's own result.
 function M.run_packed(opts)
-  local l, jobs, n = opts.limits, opts.jobs or 1, #opts.names
+  local l, jobs, n = opts.limits, opts.sealed and 1 or opts.jobs or 1, #opts.names
   local argv = { "./check", "--cases", M.CASES, "--pack", "/dev/fd/3", "--cpu", math.ceil(l.cpu), "--wall", l.wall,
-    "--memory", l.memory, "--output", l.output, "--results-limit", l.results, "--jobs", jobs }
+    "--memory", l.memory, "--output", l.output, "--results-limit", l.results, "--jobs", jobs,
+    opts.sealed and "--sealed" or nil }
   for i, word in ipairs(argv) do
     argv[i] = tostring(word)
   end

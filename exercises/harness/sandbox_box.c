@@ -43,15 +43,13 @@
 #define _GNU_SOURCE
 
 #include "sandbox.h"
+#include "seccomp.h"
 #include "status.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
 #include <math.h>
 #include <sched.h>
 #include <signal.h>
@@ -76,21 +74,6 @@
 #define HELPER_NAME ".sandbox"
 
 /* ------------------------------------------------------------------ limits */
-
-#if defined(__x86_64__)
-#define BOX_AUDIT_ARCH AUDIT_ARCH_X86_64
-#define BOX_X32_BIT 0x40000000u /* x32's syscall numbers: the same calls under other numbers */
-#elif defined(__aarch64__)
-#define BOX_AUDIT_ARCH AUDIT_ARCH_AARCH64
-#else
-#error "the sandbox's key filter knows x86-64 and AArch64 only"
-#endif
-
-#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-#error "the sandbox's filter reads a syscall argument's low word first (little-endian)"
-#endif
-#define ARG_LOW(i) (offsetof(struct seccomp_data, args) + 8 * (i))
-#define ARG_HIGH(i) (ARG_LOW(i) + 4)
 
 /* The boxed program's seccomp filter. Exits when it cannot be installed: the program must
    not run without it.

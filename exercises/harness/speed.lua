@@ -26,8 +26,14 @@ function M.valgrind()
   return (v and v ~= "") and v or "valgrind"
 end
 
+-- Whether that valgrind is installed (asked once per run).
+local valgrind_found = {}
 function M.have_valgrind()
-  return wb.run("command -v " .. wb.quote(M.valgrind()) .. " >/dev/null 2>&1")
+  local program = M.valgrind()
+  if valgrind_found[program] == nil then
+    valgrind_found[program] = wb.run("command -v " .. wb.quote(program) .. " >/dev/null 2>&1")
+  end
+  return valgrind_found[program]
 end
 
 -- A counted run's limits besides CPU time: valgrind needs room; one process (an exec would

@@ -109,18 +109,23 @@ end
 -- Returns a mapper from a name to the same name with every identifier of 3+
 -- letters replaced by a random one, consistently across calls.
 function M.renamer()
-  local map = {}
+  local map, renamed = {}, {}
   local keep = { PROGRAM = true, TOTALS = true, below = true }
+  local function word_for(word)
+    if #word < 3 or keep[word] then
+      return word
+    end
+    if not map[word] then
+      map[word] = M.identifier()
+    end
+    return map[word]
+  end
+  -- A name's words are renamed the first time it is seen (the fixtures' frames repeat).
   return function(name)
-    return (name:gsub("[%a_][%w_]*", function(word)
-      if #word < 3 or keep[word] then
-        return word
-      end
-      if not map[word] then
-        map[word] = M.identifier()
-      end
-      return map[word]
-    end))
+    if not renamed[name] then
+      renamed[name] = name:gsub("[%a_][%w_]*", word_for)
+    end
+    return renamed[name]
   end
 end
 

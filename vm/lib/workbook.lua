@@ -89,9 +89,15 @@ function M.while_busy(n, fn, ...)
   return table.unpack(results, 2, results.n)
 end
 
--- Seconds since the epoch, to the nanosecond date gives (os.time's whole seconds without it).
+-- Wall-clock seconds from some fixed start, for durations: the machine's uptime, to the
+-- hundredth /proc/uptime gives (no process to start, unlike date), else os.time's whole seconds.
 function M.wall_clock()
-  return tonumber((M.capture("date +%s.%N"))) or os.time()
+  local f = io.open("/proc/uptime")
+  local up = f and tonumber(f:read("n"))
+  if f then
+    f:close()
+  end
+  return up or os.time()
 end
 
 -- The median of a list of numbers (nil for none).

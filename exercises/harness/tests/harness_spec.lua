@@ -323,6 +323,45 @@ describe("the exercise harness", function()
       assert.is_truthy(t and t.status:match(
         "^UndefinedBehaviorSanitizer: signed integer overflow.*%(victims%.c:%d+:%d+%)$"), t and t.status)
     end)
+    -- --sealed (the grader's box of many cases): what would outlive a test ends it, and the
+    -- tests after it still run, each as if first.
+    describe("sealed", function()
+      local sealed, sealed_asan
+      lazy_setup(function()
+        local modes = " ok makes-file forks makes-shm signals-parent thread writes-static reads-static ok"
+        local runs = { fork_start(false, "--sealed --cpu 1 --wall 60 --memory 200 --output 1000" .. modes, "-sealed"),
+          fork_start(true, "--sealed --cpu 1 --wall 60 --memory 400 --output 65536 ok leak ok", "-sealed-asan") }
+        sealed, sealed_asan = fork_finish(runs[1]), fork_finish(runs[2])
+      end)
+      it("a file, a process, a System V object or a signal to the parent ends the test", function()
+        for _, name in ipairs({ "makes-file", "forks", "makes-shm", "signals-parent" }) do
+          local t = sealed.tests[name]
+          assert.are.equal("crashed: SIGSYS", t and t.status, name)
+        end
+      end)
+      it("... while a thread, static variables and the tests after them are as without --sealed", function()
+        local t = sealed.tests
+        for _, name in ipairs({ "ok", "thread", "writes-static", "reads-static" }) do
+          assert.are.equal("ok", t[name] and t[name].status, name .. "\n" .. sealed.output)
+        end
+        assert.are.equal(0, sealed.status)
+      end)
+      it("under ASan a test that ends with memory in use is stopped too (LeakSanitizer's scan clones)", function()
+        local t = sealed_asan.tests
+        assert.are.equal("crashed: SIGSYS", t.leak and t.leak.status, sealed_asan.output)
+        assert.are.equal("ok", t.ok and t.ok.status, sealed_asan.output)
+      end)
+      it("runs one test at a time, and a folder left with files stops the run", function()
+        assert.are.equal(2, (sh(VICTIMS .. " --each " .. TMP .. " --sealed --jobs 2 --cpu 1 --wall 9 --memory 9 --output 9 ok")))
+        local dir = TMP .. "/sealed-left"
+        wb.mkdir_p(dir)
+        wb.write_file(dir .. "/left.txt", "x")
+        local status, output = wb.finish(wb.start(VICTIMS .. " --each " .. dir
+          .. " --sealed --cpu 1 --wall 9 --memory 200 --output 1000 ok ok 2>&1"))
+        assert.is_truthy(status == 0 and output:find("^0\tok\tok\n") and not output:find("1\tok")
+          and output:find("left files in", 1, true), output)
+      end)
+    end)
     it("a test that sleeps is stopped by the wall-clock backstop; --only picks tests", function()
       assert.is_truthy(sleeper.status == 0 and sleeper.tests.sleep
         and sleeper.tests.sleep.status == "timed out after 0.5 s of wall-clock time"
@@ -600,6 +639,42 @@ describe("the exercise harness", function()
         local found, why = answers.read(chapter.expected_path(path), { path = path, fix = "make expected" })
         assert.is_truthy(found, why)
       end
+    end)
+  end)
+
+  -- ---------------------------------------------------------------- sealing
+
+  -- Which builds the grader may run sealed (build.unsealable): the student's objects as the
+  -- graded build compiles them, read as its script reads them.
+  describe("which builds may be sealed", function()
+    local build = require("exercises.harness.build")
+    local function readelf_of(name, source)
+      local c, o = TMP .. "/seal-" .. name .. ".c", TMP .. "/seal-" .. name .. ".o"
+      wb.write_file(c, source)
+      assert(wb.run(string.format("%s %s -c %s -o %s 2>/dev/null", build.cc, build.flavours.asan.cflags, wb.quote(c),
+        wb.quote(o))))
+      return wb.capture("readelf -W -S -s -r " .. wb.quote(o))
+    end
+    local plain = "int g[4];\nint api(int i) { return g[i & 3]; }\nstatic int helper(void) { return 1; }\n"
+      .. "int other(void) { return helper(); }\n"
+    local refs, api = { api = true, close_range = true, prctl = true }, { api = true }
+    local function why(source)
+      return build.unsealable({ symbols = readelf_of(tostring(#source), source), references = refs }, api)
+    end
+    it("code with globals and helpers, the sanitizers' constructor and all, may", function()
+      assert.is_nil(why(plain))
+    end)
+    it("a constructor, a destructor or an ifunc may not, whatever its name", function()
+      assert.is_truthy(why(plain .. "__attribute__((constructor)) static void c(void) { g[0] = 1; }\n"))
+      assert.is_truthy(why(plain .. "__attribute__((destructor(99))) void _sub_D_00099_7(void) { g[0] = 1; }\n"))
+      assert.is_truthy(why(plain .. "static int (*pick(void))(void) { return other; }\n"
+        .. "int chosen(void) __attribute__((ifunc(\"pick\")));\n"))
+      assert.is_truthy(why(plain .. "static void early(void) { g[1] = 2; }\n"
+        .. "__attribute__((section(\".init_array\"), used)) static void (*entry)(void) = early;\n"))
+    end)
+    it("defining what our objects call may not; the exercise's own functions may", function()
+      assert.matches("close_range", why(plain .. "int close_range(unsigned a, unsigned b, int f) { return 0; }\n"))
+      assert.is_nil(why(plain .. "int prctl_like(void) { return 0; }\n"))
     end)
   end)
 

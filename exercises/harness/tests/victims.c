@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <linux/keyctl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -200,6 +201,45 @@ static int kills_itself(void) {
     return 0;
 }
 
+/* What a sealed test may not do (seal.c): each would leave something for the next test. */
+static int makes_file(void) {
+    FILE *f = fopen("/tmp/drip-victim-file", "w");
+    if (f != NULL) {
+        fclose(f);
+        remove("/tmp/drip-victim-file");
+    }
+    return 0;
+}
+
+static int forks(void) {
+    pid_t child = fork();
+    if (child == 0) {
+        _exit(0);
+    }
+    return child < 0 ? 7 : 0;
+}
+
+static int makes_shm(void) {
+    return syscall(SYS_shmget, 0 /* IPC_PRIVATE */, 4096, 01000 /* IPC_CREAT */ | 0600) < 0 ? 8 : 0;
+}
+
+static int signals_parent(void) {
+    return kill(getppid(), SIGCONT) != 0 ? 9 : 0;
+}
+
+static void *thread_body(void *arg) {
+    return arg;
+}
+
+/* A thread ends with its process: a sealed test may start one. */
+static int starts_thread(void) {
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, thread_body, NULL) != 0) {
+        return 10;
+    }
+    return pthread_join(thread, NULL) == 0 ? 0 : 11;
+}
+
 typedef struct {
     const char *name;
     int (*run)(void);
@@ -227,6 +267,11 @@ static const Mode modes[] = {
     {"writes-static", writes_static},
     {"reads-static", reads_static},
     {"keys", uses_keys},
+    {"makes-file", makes_file},
+    {"forks", forks},
+    {"makes-shm", makes_shm},
+    {"signals-parent", signals_parent},
+    {"thread", starts_thread},
 };
 #define NMODES (sizeof modes / sizeof modes[0])
 
@@ -245,6 +290,19 @@ static int run_mode(size_t i, void *context) {
     return find_mode(((const char **)context)[i])->run();
 }
 
+static const char *each_dir;
+
+/* --sealed: a test's files go as it ends (the capture folder must be empty for the next). */
+static void remove_files(size_t i, const struct rusage *usage, void *context) {
+    (void)usage;
+    const char *suffixes[] = {"stdout", "stderr", "results"};
+    for (size_t k = 0; k < 3; k++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s.%s", each_dir, ((const char **)context)[i], suffixes[k]);
+        remove(path);
+    }
+}
+
 static int run_each(int argc, char **argv) {
     ForkOptions options = fork_tests_defaults();
     const char *names[NMODES];
@@ -261,6 +319,10 @@ static int run_each(int argc, char **argv) {
         for (size_t i = 0; i < NMODES; i++) {
             names[count++] = modes[i].name;
         }
+    }
+    each_dir = options.dir;
+    if (options.sealed) {
+        options.ended = remove_files;
     }
     return fork_tests_run(&options, names, count, run_mode, (void *)names);
 }

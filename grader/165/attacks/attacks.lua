@@ -13,6 +13,8 @@
 --   speed        "not_full": the speed check must not give full marks;
 --                "no_better_than": NAME, no more speed points than that entry
 --   user, bwrap  fields of the above that hold at that isolation level instead (false: none)
+--   sealed       true: the prelude keeps no command line (its constructor would keep the
+--                grader from running the attack's cases in one sealed box at the bwrap level)
 -- and, for every attack: the grading finished, its report holds no control character but
 -- newlines (nothing the student prints can drive the instructor's terminal), nothing of the solution, the expected
 -- answers or the grader's environment appears in its results.json, no process named
@@ -41,6 +43,10 @@ return {
   { name = "fork_bomb", base = "stubs", score = 0, forks_at_most = 15 }, -- limits.procs is 16
   { name = "setsid_escape", base = "reference", score = "full" },
   { name = "kill_parent", base = "reference", score = "full" },
+  -- At the user level two boxes that run at once share the machine's /tmp, so a note can pass
+  -- between them there (a limit of that level: it has no namespaces); only bubblewrap's holds.
+  { name = "sealed_channel", base = "reference", sealed = true, user = { families = false },
+    families = { parse_row_fixtures = "zero", sum_named_fixtures = "full", inclusive_fixtures = "full" } },
   { name = "ptrace_parent", base = "reference", families = { parse_row_fixtures = "full", inclusive_fixtures = "full" } },
   { name = "huge_file", base = "reference", score = "full" },
   { name = "memory_bomb", base = "reference", status = "memory limit: more than 512 MB",
