@@ -39,8 +39,8 @@ ForkOptions fork_tests_defaults(void);
 
 /* Reads one of the options --each DIR, --cpu SEC, --wall SEC, --memory MB, --output BYTES,
    --results-limit BYTES, --jobs N, --only PREFIX, --status-fd FD, --sealed at argv[*i]
-   (advancing *i past its value). Returns false when argv[*i] is not one of them; stops the driver (exit 2)
-   on a bad value. */
+   (advancing *i past its value). Returns false when argv[*i] is not one of them; stops the driver
+   (exit 2) on a bad value. */
 bool fork_tests_option(int argc, char **argv, int *i, ForkOptions *options);
 
 /* The sanitizer allocator's count of bytes in use; 0 in a build without AddressSanitizer. */
