@@ -239,7 +239,11 @@ static _Noreturn void run_child(const ForkOptions *o, int out_fd, int err_fd, Fo
     status_limit(RLIMIT_CPU, o->cpu_seconds, o->cpu_seconds + 1);
     status_limit(RLIMIT_FSIZE, (rlim_t)file_limit(o), (rlim_t)file_limit(o));
     if (o->sealed) {
-        close_range(STDERR_FILENO + 1, ~0u, 0);
+        if (close_range(STDERR_FILENO + 1, ~0u, 0) != 0) { /* a kernel before 5.9 */
+            for (long fd = STDERR_FILENO + 1; fd < sysconf(_SC_OPEN_MAX); fd++) {
+                close((int)fd);
+            }
+        }
         prctl(PR_SET_DUMPABLE, 1); /* as a process of its own would be */
         seal_case();
     }
