@@ -604,11 +604,10 @@ end
 
 -- The graded checks' results that a sealed box gives as a box of its own would
 -- ({ [check] = result }; the rest need a box each). Checks with the same limits share a box.
--- trivial_of(check): the check's trivial(answer), for the comparison.
 -- Only bubblewrap's box is sealed enough: at the user level a case could leave files in the
 -- machine's shared folders. graded is the graded build (build.link's): one whose code could run
 -- in the process that forks the cases (build.unsealable; the exercise's functions are those the
--- reference defines) gets a box per check.
+-- reference defines) gets a box per check. trivial_of(check): the check's trivial(answer).
 local function sealed_results(graded, ref, checks, gen, runs, trivial_of)
   if sandbox.level ~= "bwrap" or #checks == 0
     or build.unsealable(graded, build.defined(wb.read_file(ref.dir .. "/check-asan.symbols") or "")) then

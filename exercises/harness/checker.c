@@ -332,16 +332,17 @@ void check_unchanged(const char *what, const char *before, const char *now) {
     }
 }
 
-/* PATH as a stream for the answers: "/dev/fd/N" is the open fd N (a sandbox's results
-   channel is a pipe, which a boxed uid could not reopen by its name). */
-static FILE *open_answers(const char *path) {
+/* PATH as a stream for the answers, opened with mode ("w"; "r+" for a file that must be there
+   already): "/dev/fd/N" is the open fd N (a sandbox's results channel is a pipe, which a boxed
+   uid could not reopen by its name). */
+static FILE *open_answers(const char *path, const char *mode) {
     FILE *out = NULL;
     const char *digits = path + strlen("/dev/fd/");
     if (strncmp(path, "/dev/fd/", 8) == 0 && *digits != '\0' &&
         strspn(digits, "0123456789") == strlen(digits)) {
         out = fdopen(atoi(digits), "w");
     } else {
-        out = fopen(path, "w");
+        out = fopen(path, mode);
     }
     if (out == NULL) {
         fprintf(stderr, "check: cannot write the answers to %s\n", path);
@@ -405,16 +406,7 @@ static const ForkOptions *each;
 static int run_child(size_t i, void *context) {
     (void)context;
     char *path = check_format("%s/%s.results", each->dir, cases[i].c.name);
-    if (each->sealed) {
-        answers = fopen(path, "r+");
-        if (answers == NULL) {
-            fprintf(stderr, "check: cannot write the answers to %s\n", path);
-            exit(2);
-        }
-        setvbuf(answers, NULL, _IOLBF, 0);
-    } else {
-        answers = open_answers(path);
-    }
+    answers = open_answers(path, each->sealed ? "r+" : "w");
     free(path);
     int status = run_with_cmocka(i);
     fclose(answers); /* every byte given back: fork_tests.c then skips LeakSanitizer's scan */
@@ -464,9 +456,8 @@ static void pack_case(size_t i, const struct rusage *usage, void *context) {
 }
 
 static void pack_start(const char *path, ForkOptions *options) {
-    pack.out = open_answers(path);
-    pack.size = (size_t)(options->results_bytes > options->output_bytes ? options->results_bytes
-                                                                        : options->output_bytes);
+    pack.out = open_answers(path, "w");
+    pack.size = (size_t)fork_tests_file_limit(options);
     pack.buffer = check_malloc(pack.size);
     options->ended = pack_case;
 }
@@ -586,7 +577,7 @@ int check_main(int argc, char **argv, const CheckFunction *list, size_t count) {
            the heap that finish_run() counts. */
         static char stdout_buffer[BUFSIZ];
         setvbuf(stdout, stdout_buffer, _IOFBF, sizeof stdout_buffer);
-        answers = open_answers(results != NULL ? results : "/dev/stdout");
+        answers = open_answers(results != NULL ? results : "/dev/stdout", "w");
         return finish_run(run_with_cmocka(i), at_start);
     }
     const char **names = check_malloc(ncases * sizeof(char *));

@@ -174,9 +174,7 @@ static int wake_pipe[2] = {-1, -1}; /* written on SIGCHLD, read by poll() (statu
 static sigset_t parent_mask;        /* the signal mask to give back to each child */
 static pid_t parent_pid;
 
-/* The largest file a child may write (RLIMIT_FSIZE): its answers' limit when that is larger
-   than the capture files'. */
-static long long file_limit(const ForkOptions *o) {
+long long fork_tests_file_limit(const ForkOptions *o) {
     return o->results_bytes > o->output_bytes ? o->results_bytes : o->output_bytes;
 }
 
@@ -237,7 +235,7 @@ static _Noreturn void run_child(const ForkOptions *o, int out_fd, int err_fd, Fo
     sigprocmask(SIG_SETMASK, &parent_mask, NULL);
     status_limit(RLIMIT_CORE, 0, 0);
     status_limit(RLIMIT_CPU, o->cpu_seconds, o->cpu_seconds + 1);
-    status_limit(RLIMIT_FSIZE, (rlim_t)file_limit(o), (rlim_t)file_limit(o));
+    status_limit(RLIMIT_FSIZE, (rlim_t)fork_tests_file_limit(o), (rlim_t)fork_tests_file_limit(o));
     if (o->sealed) {
         if (close_range(STDERR_FILENO + 1, ~0u, 0) != 0) { /* a kernel before 5.9 */
             for (long fd = STDERR_FILENO + 1; fd < sysconf(_SC_OPEN_MAX); fd++) {
@@ -404,8 +402,8 @@ static void child_status(const Runner *r, const Slot *slot, int wait_status,
        below it came from the test's own file, its answers. */
     long long captured = captured_bytes(r, slot);
     bool over_output = captured > r->o->output_bytes ||
-                       (signo == SIGXFSZ &&
-                        (file_limit(r->o) == r->o->output_bytes || captured >= r->o->output_bytes));
+                       (signo == SIGXFSZ && (fork_tests_file_limit(r->o) == r->o->output_bytes ||
+                                             captured >= r->o->output_bytes));
     char limit[sizeof slot->killed] = "";
     if (slot->killed[0] != '\0') {
         snprintf(limit, sizeof limit, "%s", slot->killed);

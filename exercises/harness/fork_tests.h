@@ -43,6 +43,10 @@ ForkOptions fork_tests_defaults(void);
    (exit 2) on a bad value. */
 bool fork_tests_option(int argc, char **argv, int *i, ForkOptions *options);
 
+/* The largest file a child may write (RLIMIT_FSIZE): --results-limit when that is larger than
+   --output. */
+long long fork_tests_file_limit(const ForkOptions *options);
+
 /* The sanitizer allocator's count of bytes in use; 0 in a build without AddressSanitizer. */
 size_t fork_tests_heap_in_use(void);
 
