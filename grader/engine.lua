@@ -341,7 +341,7 @@ end
 local function speed_reference(ref, check, chapter)
   local cache_dir = ANSWERS
   wb.mkdir_p(cache_dir)
-  local key = wb.sha256(check.tsv) .. "-" .. (wb.sha256(ref.fast) or "") .. "-cachegrind-cpu"
+  local key = wb.sha256(check.tsv) .. "-" .. (wb.sha256(ref.fast) or "") .. "-" .. speed.COUNTER
   local cache = cache_dir .. "/speed-" .. chapter.id .. "-" .. key
   local text = wb.read_file(cache)
   if text then
