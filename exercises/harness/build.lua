@@ -86,10 +86,22 @@ end
 -- whose client requests a jump could reach: speed.lua), and without cmocka, which Debian ships
 -- only as a shared library (checker.c calls the case itself there). Its debug information is
 -- DWARF 4: valgrind 3.19 gives up on clang 14's default, DWARF 5 ("possibly corrupted").
+--
+-- Both link with gold where binutils has it: it links them in half the time of ld.bfd (45 and
+-- 65 ms against 90 and 145 here), which is a tenth of a grade's compiling.
+local function on_path(name)
+  for dir in (os.getenv("PATH") or ""):gmatch("[^:]+") do
+    if wb.exists(dir .. "/" .. name) then
+      return true
+    end
+  end
+  return false
+end
+local linker = on_path("ld.gold") and "-fuse-ld=gold" or ""
 M.flavours = {
-  asan = { cflags = "-g -O1 " .. from_make("SANITIZE"), ours = M.cmocka_cflags, ldflags = "",
+  asan = { cflags = "-g -O1 " .. from_make("SANITIZE"), ours = M.cmocka_cflags, ldflags = linker,
     libs = M.cmocka_libs },
-  fast = { cflags = "-gdwarf-4 -O2", ours = "-DCHECKER_COUNTED", ldflags = "-static", libs = "" },
+  fast = { cflags = "-gdwarf-4 -O2", ours = "-DCHECKER_COUNTED", ldflags = "-static " .. linker, libs = "" },
 }
 
 -- The sandbox's limits for one compile-and-link script (the program comes back as its results).
