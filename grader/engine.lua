@@ -649,6 +649,38 @@ local function record(check, r, trivial)
   check.where = r.where and r.where:gsub("^.*/", "")
 end
 
+-- The chapter's inputs for a run (chapter.inputs, plain data), from the cache when they were
+-- made before: they are named by the hash of all they are made from (the seed, each fixture
+-- with its expected answers, the chapter's modules, the Lua and C that read folded files).
+-- A seed of the pool has them from `make seed-pool`; making them is most of a grade's Lua.
+local function inputs_for(chapter, ctx, seed)
+  local dir = "grader/" .. chapter.id
+  local paths = { "vm/lib/workbook.lua", "vm/lib/dripprof.lua", dripprof.program() }
+  for _, name in ipairs(wb.list_dir(dir) or {}) do
+    if name:match("%.lua$") then
+      paths[#paths + 1] = dir .. "/" .. name
+    end
+  end
+  local stamp = { "seed " .. seed }
+  for _, f in ipairs(ctx.fixtures) do
+    paths[#paths + 1] = fixtures.expected_path(f)
+    stamp[#stamp + 1] = table.concat({ f.path, f.kind, f.sha256 }, " ")
+  end
+  local hashes = wb.sha256_many(paths)
+  for _, path in ipairs(paths) do
+    stamp[#stamp + 1] = path .. " " .. (hashes[path] or "missing")
+  end
+  local path = ANSWERS .. "/inputs-" .. chapter.id .. "-" .. wb.sha256_text(table.concat(stamp, "\n")):sub(1, 32)
+  local kept = wb.load_data(path)
+  if type(kept) == "table" then
+    return kept
+  end
+  local inputs = chapter.inputs(ctx)
+  wb.mkdir_p(ANSWERS)
+  wb.write_file(path, wb.serialize(inputs))
+  return inputs
+end
+
 -- Phase 1: the run's checks, their seeded inputs written in gen; and how many checks each
 -- group has.
 local function planned(opts, gen)
@@ -658,7 +690,7 @@ local function planned(opts, gen)
   math.randomseed(opts.seed)
   local ctx = { rubric = chapter.rubric, fixtures = opts.fixtures, gen = gen, speed_lines = opts.speed_lines,
     no_speed = os.getenv("GRADE_NO_SPEED") == "1" }
-  local checks = chapter.plan(ctx)
+  local checks = chapter.plan(ctx, chapter.inputs and inputs_for(chapter, ctx, opts.seed))
   local per_group = {}
   for i, check in ipairs(checks) do
     per_group[check.group] = (per_group[check.group] or 0) + 1

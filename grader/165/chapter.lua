@@ -4,7 +4,8 @@
 -- asks this module:
 --   kind(name)                    which fixtures are annotate outputs and which folded;
 --   expected(fixture, settings, env)  the reference's answers for one fixture (make expected);
---   plan(ctx)                     the checks of one grading run.
+--   inputs(ctx)                   the seeded and generated data of one grading run;
+--   plan(ctx, inputs)             the checks of one grading run.
 -- Every check is one case of chapter 165's checker (exercises/165/tests/check.c, which the
 -- student's `make exercise-165` runs too): a function and its fields; its answers are compared
 -- item by item with the reference's.
@@ -275,28 +276,61 @@ local function cost_first(expected, actual)
   return 1
 end
 
--- The checks of one grading run. ctx: rubric, fixtures (each with kind, path, name, items),
--- gen (a folder for generated inputs, already made). The seeded inputs come from
--- math.random, which the engine has seeded with the run's seed.
-function M.plan(ctx)
-  local checks = {}
-  local function add(check)
-    checks[#checks + 1] = check
-  end
+-- The fixtures of each kind, in the folder's order.
+local function by_kind(fixtures)
   local annotate, folded = {}, {}
-  -- Each folded fixture is read once (two families use its stacks).
-  local read = {}
-  local function stacks_of(f)
-    read[f.path] = read[f.path] or dripprof.stacks(f.path)
-    return read[f.path]
-  end
-  for _, f in ipairs(ctx.fixtures) do
+  for _, f in ipairs(fixtures) do
     if f.kind == "folded" then
       folded[#folded + 1] = f
     else
       annotate[#annotate + 1] = f
     end
   end
+  return annotate, folded
+end
+
+-- The data a run's checks are made of that takes work to make: every seeded input (from
+-- math.random, which the engine has seeded with the run's seed) and the folded fixtures'
+-- stacks as dripprof reads them. Plain data only, so the engine may keep it per seed
+-- (engine.lua, planned); plan() below makes the checks from it. ctx: as for plan.
+function M.inputs(ctx)
+  local annotate, folded = by_kind(ctx.fixtures)
+  local stacks, vectors = {}, {}
+  for _, f in ipairs(folded) do
+    stacks[f.path] = stacks[f.path] or dripprof.stacks(f.path)
+    vectors[f.path] = folded_vectors(stacks[f.path])
+  end
+  local inputs = { vectors = vectors, edge_rows = variants.edge_rows() }
+  local rename = variants.renamer()
+  local lines = {}
+  for _, f in ipairs(annotate) do
+    local more = variants.annotate_variant(f, rename)
+    table.move(more, 1, #more, #lines + 1, lines)
+  end
+  inputs.variant_rows = table.concat(variants.shuffle(lines))
+  inputs.sum_rows, inputs.sum_needles = variants.sum_edges()
+  inputs.stack_edges = variants.stack_edges()
+  inputs.overflow_stacks = variants.overflow_stacks()
+  local folded_lines = {}
+  for _, f in ipairs(folded) do
+    local more = variants.folded_variant(stacks[f.path], rename)
+    table.move(more, 1, #more, #folded_lines + 1, folded_lines)
+  end
+  inputs.folded_lines = variants.shuffle(folded_lines)
+  inputs.speed_seed = math.random(1, 1 << 30)
+  return inputs
+end
+
+-- The checks of one grading run. ctx: rubric, fixtures (each with kind, path, name, items),
+-- gen (a folder for generated inputs, already made), speed_lines; inputs: M.inputs(ctx), made
+-- here when not given.
+function M.plan(ctx, inputs)
+  inputs = inputs or M.inputs(ctx)
+  local checks = {}
+  local function add(check)
+    checks[#checks + 1] = check
+  end
+  local annotate, folded = by_kind(ctx.fixtures)
 
   for _, f in ipairs(annotate) do
     add({ group = "parse_row_fixtures", func = "parse_row", title = "parse_row: every line of " .. f.name,
@@ -305,21 +339,15 @@ function M.plan(ctx)
   end
 
   local edges = ctx.gen .. "/edge-rows.txt"
-  wb.write_file(edges, variants.edge_rows())
+  wb.write_file(edges, inputs.edge_rows)
   add({ group = "parse_row_edges", func = "parse_row", title = "parse_row: edge cases from the rules (seeded)",
-    case = lines_case(wb.read_file(edges)), describe = line_describer(edges) })
+    case = lines_case(inputs.edge_rows), describe = line_describer(edges) })
 
-  local rename = variants.renamer()
-  local lines = {}
-  for _, f in ipairs(annotate) do
-    local more = variants.annotate_variant(f, rename)
-    table.move(more, 1, #more, #lines + 1, lines)
-  end
   local variant_rows = ctx.gen .. "/variant-rows.txt"
-  wb.write_file(variant_rows, table.concat(variants.shuffle(lines)))
+  wb.write_file(variant_rows, inputs.variant_rows)
   add({ group = "parse_row_variants", func = "parse_row",
     title = "parse_row: fixtures renamed, renumbered and shuffled (seeded)",
-    case = lines_case(wb.read_file(variant_rows)), describe = line_describer(variant_rows) })
+    case = lines_case(inputs.variant_rows), describe = line_describer(variant_rows) })
 
   for _, f in ipairs(annotate) do
     local expected = with_prefix(f.items, "sum:")
@@ -334,10 +362,10 @@ function M.plan(ctx)
       end })
   end
 
-  local rows, needles = variants.sum_edges()
+  local rows = inputs.sum_rows
   add({ group = "sum_named_edges", func = "sum_named",
     title = "sum_named: substrings, case, overflow past UINT64_MAX (seeded)",
-    case = sums_case(rows, needles),
+    case = sums_case(rows, inputs.sum_needles),
     describe = function(key)
       local listing = {}
       for i, r in ipairs(rows) do
@@ -348,7 +376,7 @@ function M.plan(ctx)
 
   for _, f in ipairs(folded) do
     add({ group = "inclusive_fixtures", func = "inclusive", title = "inclusive: " .. f.name,
-      case = stacks_case(folded_vectors(stacks_of(f))), expected = f.items, priority = cost_first,
+      case = stacks_case(inputs.vectors[f.path]), expected = f.items, priority = cost_first,
       describe = function()
         return "inclusive(every stack of " .. f.name .. ")"
       end })
@@ -365,17 +393,12 @@ function M.plan(ctx)
       end })
   end
   vector_check("inclusive_edges", "inclusive: recursion, empty frames, duplicates, zero counts (seeded)",
-    variants.stack_edges())
+    inputs.stack_edges)
   vector_check("inclusive_overflow", "inclusive: a cost past UINT64_MAX is an error (seeded)",
-    variants.overflow_stacks())
+    inputs.overflow_stacks)
 
-  local folded_lines = {}
-  for _, f in ipairs(folded) do
-    local more = variants.folded_variant(stacks_of(f), rename)
-    table.move(more, 1, #more, #folded_lines + 1, folded_lines)
-  end
-  if #folded_lines > 0 then
-    local shuffled = variants.shuffle(folded_lines)
+  local shuffled = inputs.folded_lines
+  if #shuffled > 0 then
     add({ group = "inclusive_variants", func = "inclusive",
       title = "inclusive: folded fixtures renamed, renumbered, shuffled (seeded)",
       case = stacks_case(text_vectors(shuffled)), priority = cost_first,
@@ -390,7 +413,7 @@ function M.plan(ctx)
   add({ group = "speed", func = "inclusive", kind = "speed",
     title = string.format("speed: inclusive() over %d stacks, at most %gx the reference's instructions",
       lines_wanted, ctx.rubric.speed.limit),
-    case = case("inclusive", input.fields(lines_wanted, math.random(1, 1 << 30))) })
+    case = case("inclusive", input.fields(lines_wanted, inputs.speed_seed)) })
 
   return checks
 end

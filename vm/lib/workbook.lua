@@ -299,6 +299,40 @@ function M.load_data(path)
   return value
 end
 
+-- Plain data (strings, numbers, booleans, tables of them, nil in a list) as the text of a Lua
+-- data file that load_data reads back equal: for the grader's own caches. A function, a
+-- userdata or a table met twice (a cycle) is an error.
+function M.serialize(value)
+  local out, open = {}, {}
+  local function put(v)
+    if type(v) ~= "table" then
+      out[#out + 1] = string.format("%q", v)
+      return
+    end
+    assert(not open[v], "serialize: a table inside itself")
+    open[v] = true
+    out[#out + 1] = "{"
+    local n = #v
+    for i = 1, n do
+      put(v[i])
+      out[#out + 1] = ","
+    end
+    for k, x in pairs(v) do
+      if not (math.type(k) == "integer" and k >= 1 and k <= n) then
+        out[#out + 1] = "["
+        put(k)
+        out[#out + 1] = "]="
+        put(x)
+        out[#out + 1] = ","
+      end
+    end
+    out[#out + 1] = "}"
+    open[v] = nil
+  end
+  put(value)
+  return "return " .. table.concat(out) .. "\n"
+end
+
 -- ------------------------------------------------------------------ text
 
 -- The line list of a text, without line ends ("a\nb\n" -> {"a", "b"}). keep_ends = true
