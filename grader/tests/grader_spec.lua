@@ -261,6 +261,53 @@ describe("the grader", function()
       assert.are.equal(a, b)
       assert.are_not.equal(a, c)
     end)
+    it("serialize writes plain data that load_data reads back equal, holes in lists kept", function()
+      local value = { "a\n\0\255\"", 7, -0.5, math.mininteger, true, { { "5", nil }, { nil, "z" } },
+        name = { ir = "18446744073709551616" }, [10] = false }
+      local path = ROOT .. "/serialized.lua"
+      wb.write_file(path, wb.serialize(value))
+      assert.are.same(value, wb.load_data(path))
+      assert.has_error(function()
+        wb.serialize({ print })
+      end)
+    end)
+
+    -- A grade's generated case files, by name and hash, with GRADE_CACHE=cache.
+    local function graded_cases(cache, tag)
+      local out = ROOT .. "/inputs-" .. tag
+      local code, _, stderr = run("GRADE_NO_SPEED=1 GRADE_CACHE=" .. wb.quote(cache) .. " "
+        .. grade_cmd("", "--chapter 165 --submission solutions/165 --quiet --out " .. out))
+      assert.are.equal(0, code, stderr)
+      local sums = {}
+      for _, f in ipairs(wb.list_dir(out .. "/165/gen")) do
+        sums[#sums + 1] = f .. " " .. wb.sha256(out .. "/165/gen/" .. f)
+      end
+      return table.concat(sums, "\n")
+    end
+    it("a seed's inputs are kept in the cache: a second grade on it plans from them, to the same files", function()
+      local cache = ROOT .. "/inputs-cache"
+      wb.rm_rf(cache)
+      wb.mkdir_p(cache)
+      wb.run("cp -a " .. wb.quote(engine.cache_root .. "/reference") .. " " .. wb.quote(cache) .. " 2>/dev/null")
+      local first = graded_cases(cache, "first")
+      local kept = {}
+      for _, name in ipairs(wb.list_dir(cache .. "/answers")) do
+        if name:match("^inputs%-165%-") then
+          kept[#kept + 1] = cache .. "/answers/" .. name
+        end
+      end
+      assert.are.equal(1, #kept)
+      assert.are.equal(first, graded_cases(cache, "again"))
+      -- What the grade used is what the cache held: edited there, it shows in the run's files.
+      local inputs = wb.load_data(kept[1])
+      inputs.edge_rows = "1,000 (50.00%)  ???:kept_in_the_cache\n"
+      wb.write_file(kept[1], wb.serialize(inputs))
+      graded_cases(cache, "edited")
+      assert.are.equal(inputs.edge_rows, wb.read_file(ROOT .. "/inputs-edited/165/gen/edge-rows.txt"))
+      -- Not readable as data: made again, the same as the first time.
+      wb.write_file(kept[1], "return {")
+      assert.are.equal(first, graded_cases(cache, "remade"))
+    end)
   end)
 
   describe("the seed pool (make seed-pool)", function()
