@@ -52,8 +52,10 @@ local function timed(tree, command)
   local log = wb.realpath(OUT) .. "/last.log"
   command = string.format("cd %s && unset MAKEFLAGS MFLAGS MAKELEVEL && eval \"$(make -s --no-print-directory "
     .. "lua-path)\" && %s > %s 2>&1", wb.quote(tree), command, wb.quote(log))
+  -- What a command writes goes to disk within its measure (sync), not during the next one's.
+  wb.run("sync")
   local wall, ticks = wb.wall_clock(), busy_ticks()
-  local ok = wb.run(command)
+  local ok = wb.run(command .. " && sync")
   ticks, wall = busy_ticks() - ticks, wb.wall_clock() - wall
   if not ok then
     error({ message = command .. " failed:\n" .. wb.shorten(wb.read_file(log) or "", 2000) }, 0)

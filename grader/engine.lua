@@ -552,14 +552,23 @@ end
 
 -- Runs every case of checks in one box (runner.run_packed; extra: its further options, sealed
 -- say); returns { [check] = result }.
+-- The cases files run_packed has joined, by folder and check numbers: the fast build's pack
+-- usually runs the very checks of the sealed box, and the file is megabytes.
+local joined = {}
+
 local function run_packed(program, checks, gen, runs, tag, extra)
-  local files, names = {}, {}
+  local files, names, numbers = {}, {}, {}
   for i, check in ipairs(checks) do
     local name = check.case.name:match("^[^.]+") .. "." .. check.number
-    files[i], names[i] = { check.tsv, name }, name
+    files[i], names[i], numbers[i] = { check.tsv, name }, name, check.number
   end
-  local path = gen .. "/" .. tag .. ".tsv"
-  cases.join_tsv(path, files)
+  local key = gen .. " " .. table.concat(numbers, " ")
+  local path = joined[key]
+  if not (path and wb.exists(path)) then
+    path = gen .. "/" .. tag .. ".tsv"
+    cases.join_tsv(path, files)
+    joined[key] = path
+  end
   local opts = { program = program, cases = path, names = names, dir = runs, tag = tag,
     limits = packed_limits(checks), sources = checks[1] and checks[1].sources }
   for key, value in pairs(extra) do
