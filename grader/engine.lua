@@ -33,6 +33,7 @@
 -- Time limits are CPU time of the check's whole process tree (GRADE_CPU_SCALE scales them,
 -- for tests), so a verdict is the same on a busy machine as on a quiet one.
 
+local lfs = require("lfs")
 local wb = require("vm.lib.workbook")
 local harness = require("exercises.harness.chapter")
 local build = require("exercises.harness.build")
@@ -181,6 +182,13 @@ function M.seed_and_lines(opts)
   opts.seed = opts.seed or M.fresh_seed()
   opts.speed_lines = opts.speed_lines or env_number("SPEED_LINES")
   return opts
+end
+
+-- Puts the kept file `from` at `to`: a second name for it where the file system allows.
+local function place(from, to)
+  if not lfs.link(from, to) then
+    wb.write_file(to, assert(wb.read_file(from), from))
+  end
 end
 
 -- CPU seconds, scaled by GRADE_CPU_SCALE (the load test makes limits tight).
@@ -550,25 +558,41 @@ local function packed_limits(checks)
   return limits
 end
 
+-- The cases file of checks joined, in gen: the one made already for the same checks in this
+-- run (the fast build's pack usually runs the very checks of the sealed box), else the one
+-- the run's kept plan holds for them (check.plan_dir, planned), else made and kept there.
+local joined = {}
+local function joined_cases(checks, gen, tag)
+  local files, numbers = {}, {}
+  for i, check in ipairs(checks) do
+    files[i], numbers[i] = { check.tsv, check.case.name:match("^[^.]+") .. "." .. check.number }, check.number
+  end
+  local list = table.concat(numbers, "-")
+  local path = joined[gen .. " " .. list]
+  if path and wb.exists(path) then
+    return path
+  end
+  path = gen .. "/" .. tag .. ".tsv"
+  local dir = checks[1] and checks[1].plan_dir
+  local kept = dir and #list < 200 and dir .. "/pack-" .. list .. ".tsv"
+  if not (kept and wb.exists(kept) and pcall(place, kept, path)) then
+    cases.join_tsv(path, files)
+    if kept then
+      pcall(place, path, kept) -- a cache deleted meanwhile keeps nothing
+    end
+  end
+  joined[gen .. " " .. list] = path
+  return path
+end
+
 -- Runs every case of checks in one box (runner.run_packed; extra: its further options, sealed
 -- say); returns { [check] = result }.
--- The cases files run_packed has joined, by folder and check numbers: the fast build's pack
--- usually runs the very checks of the sealed box, and the file is megabytes.
-local joined = {}
-
 local function run_packed(program, checks, gen, runs, tag, extra)
-  local files, names, numbers = {}, {}, {}
+  local names = {}
   for i, check in ipairs(checks) do
-    local name = check.case.name:match("^[^.]+") .. "." .. check.number
-    files[i], names[i], numbers[i] = { check.tsv, name }, name, check.number
+    names[i] = check.case.name:match("^[^.]+") .. "." .. check.number
   end
-  local key = gen .. " " .. table.concat(numbers, " ")
-  local path = joined[key]
-  if not (path and wb.exists(path)) then
-    path = gen .. "/" .. tag .. ".tsv"
-    cases.join_tsv(path, files)
-    joined[key] = path
-  end
+  local path = joined_cases(checks, gen, tag)
   local opts = { program = program, cases = path, names = names, dir = runs, tag = tag,
     limits = packed_limits(checks), sources = checks[1] and checks[1].sources }
   for key, value in pairs(extra) do
@@ -658,19 +682,21 @@ local function record(check, r, trivial)
   check.where = r.where and r.where:gsub("^.*/", "")
 end
 
--- The chapter's inputs for a run (chapter.inputs, plain data), from the cache when they were
--- made before: they are named by the hash of all they are made from (the seed, each fixture
--- with its expected answers, the chapter's modules, the Lua and C that read folded files).
--- A seed of the pool has them from `make seed-pool`; making them is most of a grade's Lua.
-local function inputs_for(chapter, ctx, seed)
+-- Where a run's plan is kept (a folder: inputs.lua, what chapter.inputs made, plain data;
+-- case-N.tsv, every check's cases file), named by the hash of all the plan is made from: the
+-- seed and the speed size, each fixture with its expected answers, the chapter's modules and
+-- the code that reads folded files and writes cases files. A seed of the pool has one from
+-- `make seed-pool`; making it is most of a grade's own work.
+local function plan_folder(chapter, ctx, seed)
   local dir = "grader/" .. chapter.id
-  local paths = { "vm/lib/workbook.lua", "vm/lib/dripprof.lua", dripprof.program() }
+  local paths = { "vm/lib/workbook.lua", "vm/lib/dripprof.lua", dripprof.program(), "exercises/harness/cases.lua",
+    "grader/engine.lua", "exercises/" .. chapter.id .. "/chapter.lua" }
   for _, name in ipairs(wb.list_dir(dir) or {}) do
     if name:match("%.lua$") then
       paths[#paths + 1] = dir .. "/" .. name
     end
   end
-  local stamp = { "seed " .. seed }
+  local stamp = { "seed " .. seed, "lines " .. tostring(ctx.speed_lines), "no speed " .. tostring(ctx.no_speed) }
   for _, f in ipairs(ctx.fixtures) do
     paths[#paths + 1] = fixtures.expected_path(f)
     stamp[#stamp + 1] = table.concat({ f.path, f.kind, f.sha256 }, " ")
@@ -679,15 +705,7 @@ local function inputs_for(chapter, ctx, seed)
   for _, path in ipairs(paths) do
     stamp[#stamp + 1] = path .. " " .. (hashes[path] or "missing")
   end
-  local path = ANSWERS .. "/inputs-" .. chapter.id .. "-" .. wb.sha256_text(table.concat(stamp, "\n")):sub(1, 32)
-  local kept = wb.load_data(path)
-  if type(kept) == "table" then
-    return kept
-  end
-  local inputs = chapter.inputs(ctx)
-  wb.mkdir_p(ANSWERS)
-  wb.write_file(path, wb.serialize(inputs))
-  return inputs
+  return ANSWERS .. "/plan-" .. chapter.id .. "-" .. wb.sha256_text(table.concat(stamp, "\n")):sub(1, 32)
 end
 
 -- Phase 1: the run's checks, their seeded inputs written in gen; and how many checks each
@@ -699,14 +717,42 @@ local function planned(opts, gen)
   math.randomseed(opts.seed)
   local ctx = { rubric = chapter.rubric, fixtures = opts.fixtures, gen = gen, speed_lines = opts.speed_lines,
     no_speed = os.getenv("GRADE_NO_SPEED") == "1" }
-  local checks = chapter.plan(ctx, chapter.inputs and inputs_for(chapter, ctx, opts.seed))
+  local kept = chapter.inputs and plan_folder(chapter, ctx, opts.seed)
+  local inputs = kept and wb.load_data(kept .. "/inputs.lua")
+  local made = kept and type(inputs) ~= "table"
+  local broken = made and wb.exists(kept) -- there, but not whole: made anew
+  if made then
+    inputs = chapter.inputs(ctx)
+  end
+  local checks = chapter.plan(ctx, inputs)
   local per_group = {}
   for i, check in ipairs(checks) do
     per_group[check.group] = (per_group[check.group] or 0) + 1
     check.number = i
     check.limits = setmetatable(check.limits or {}, { __index = chapter.exercise.limits })
     check.sources = chapter.exercise.student_files
-    check.tsv = M.case_file(gen, check)
+    check.plan_dir = kept or nil
+    local case, path = kept and not made and kept .. "/case-" .. i .. ".tsv", gen .. "/case-" .. i .. ".tsv"
+    if case and wb.exists(case) and pcall(place, case, path) then
+      check.tsv = path
+    else
+      check.tsv = M.case_file(gen, check)
+    end
+  end
+  if made then -- kept whole or not at all: another grader may be making the same folder
+    local private = kept .. ".tmp" .. wb.pid()
+    wb.rm_rf(private)
+    wb.mkdir_p(private)
+    wb.write_file(private .. "/inputs.lua", wb.serialize(inputs))
+    for _, check in ipairs(checks) do
+      place(check.tsv, private .. "/case-" .. check.number .. ".tsv")
+    end
+    if broken then
+      wb.rm_rf(kept)
+    end
+    if not wb.run("mv -T " .. wb.quote(private) .. " " .. wb.quote(kept) .. " 2>/dev/null") then
+      wb.rm_rf(private)
+    end
   end
   return checks, per_group
 end

@@ -284,7 +284,7 @@ describe("the grader", function()
       end
       return table.concat(sums, "\n")
     end
-    it("a seed's inputs are kept in the cache: a second grade on it plans from them, to the same files", function()
+    it("a seed's plan is kept in the cache: a second grade on it plans from it, to the same files", function()
       local cache = ROOT .. "/inputs-cache"
       wb.rm_rf(cache)
       wb.mkdir_p(cache)
@@ -292,21 +292,23 @@ describe("the grader", function()
       local first = graded_cases(cache, "first")
       local kept = {}
       for _, name in ipairs(wb.list_dir(cache .. "/answers")) do
-        if name:match("^inputs%-165%-") then
+        if name:match("^plan%-165%-") then
           kept[#kept + 1] = cache .. "/answers/" .. name
         end
       end
       assert.are.equal(1, #kept)
+      assert.is_true(wb.exists(kept[1] .. "/inputs.lua") and wb.exists(kept[1] .. "/case-1.tsv"))
       assert.are.equal(first, graded_cases(cache, "again"))
       -- What the grade used is what the cache held: edited there, it shows in the run's files.
-      local inputs = wb.load_data(kept[1])
+      local inputs = wb.load_data(kept[1] .. "/inputs.lua")
       inputs.edge_rows = "1,000 (50.00%)  ???:kept_in_the_cache\n"
-      wb.write_file(kept[1], wb.serialize(inputs))
+      wb.write_file(kept[1] .. "/inputs.lua", wb.serialize(inputs))
       graded_cases(cache, "edited")
       assert.are.equal(inputs.edge_rows, wb.read_file(ROOT .. "/inputs-edited/165/gen/edge-rows.txt"))
       -- Not readable as data: made again, the same as the first time.
-      wb.write_file(kept[1], "return {")
+      wb.write_file(kept[1] .. "/inputs.lua", "return {")
       assert.are.equal(first, graded_cases(cache, "remade"))
+      assert.are.equal("table", type(wb.load_data(kept[1] .. "/inputs.lua")))
     end)
   end)
 
