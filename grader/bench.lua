@@ -52,11 +52,14 @@ local function timed(tree, command)
   local log = wb.realpath(OUT) .. "/last.log"
   command = string.format("cd %s && unset MAKEFLAGS MFLAGS MAKELEVEL && eval \"$(make -s --no-print-directory "
     .. "lua-path)\" && %s > %s 2>&1", wb.quote(tree), command, wb.quote(log))
-  -- What a command writes goes to disk within its measure (sync), not during the next one's.
+  -- The kernel's writing back what a command wrote is counted to its CPU time, not to the next
+  -- command's (sync before and after), but not to its wall time: a batch does not wait for it.
   wb.run("sync")
   local wall, ticks = wb.wall_clock(), busy_ticks()
-  local ok = wb.run(command .. " && sync")
-  ticks, wall = busy_ticks() - ticks, wb.wall_clock() - wall
+  local ok = wb.run(command)
+  wall = wb.wall_clock() - wall
+  wb.run("sync")
+  ticks = busy_ticks() - ticks
   if not ok then
     error({ message = command .. " failed:\n" .. wb.shorten(wb.read_file(log) or "", 2000) }, 0)
   end
