@@ -301,7 +301,7 @@ end
 
 -- Plain data (strings, numbers, booleans, tables of them, nil in a list) as the text of a Lua
 -- data file that load_data reads back equal: for the grader's own caches. A function, a
--- userdata or a table met twice (a cycle) is an error.
+-- userdata or a table inside itself (a cycle) is an error.
 function M.serialize(value)
   local out, open = {}, {}
   local function put(v)
