@@ -240,12 +240,8 @@ function M.stamp(chapter, seed, extra)
   for path in listed:gmatch("([^%z]+)%z") do
     paths[#paths + 1] = path
   end
-  local hashes = wb.sha256_many(paths)
   local lines = { "chapter " .. id, "seed " .. seed, "options " .. extra, "GRADE_NO_SPEED " .. (os.getenv("GRADE_NO_SPEED") or "") }
-  for _, path in ipairs(paths) do
-    lines[#lines + 1] = path .. " " .. (hashes[path] or "missing")
-  end
-  return wb.sha256_text(table.concat(lines, "\n")):sub(1, 32)
+  return wb.content_hash(lines, paths):sub(1, 32)
 end
 
 -- Clears OUT of everything but the results to keep: a submission's folder stays when its

@@ -252,18 +252,14 @@ function M.reference(chapter)
     inputs[#inputs + 1] = path
   end
   inputs[#inputs + 1] = "exercises/harness/build.lua" -- how it is built, and what a build leaves
-  local hashes = wb.sha256_many(inputs)
   local stamp = { build.cc }
   for _, flavour in ipairs({ "asan", "fast" }) do
     local f = build.flavours[flavour]
     stamp[#stamp + 1] = table.concat({ f.cflags, f.ours, f.ldflags, f.libs }, " ")
   end
-  for _, path in ipairs(inputs) do
-    stamp[#stamp + 1] = path .. " " .. (hashes[path] or "missing")
-  end
   local parent = M.cache_root .. "/reference"
   wb.mkdir_p(parent)
-  local dir = parent .. "/" .. chapter.id .. "-" .. wb.sha256_text(table.concat(stamp, "\n")):sub(1, 16)
+  local dir = parent .. "/" .. chapter.id .. "-" .. wb.content_hash(stamp, inputs):sub(1, 16)
   local ref = { asan = dir .. "/check-asan", fast = dir .. "/check-fast", dir = dir }
   if wb.exists(ref.asan) and wb.exists(ref.fast) then
     return ref
@@ -701,11 +697,7 @@ local function plan_folder(chapter, ctx, seed)
     paths[#paths + 1] = fixtures.expected_path(f)
     stamp[#stamp + 1] = table.concat({ f.path, f.kind, f.sha256 }, " ")
   end
-  local hashes = wb.sha256_many(paths)
-  for _, path in ipairs(paths) do
-    stamp[#stamp + 1] = path .. " " .. (hashes[path] or "missing")
-  end
-  return ANSWERS .. "/plan-" .. chapter.id .. "-" .. wb.sha256_text(table.concat(stamp, "\n")):sub(1, 32)
+  return ANSWERS .. "/plan-" .. chapter.id .. "-" .. wb.content_hash(stamp, paths):sub(1, 32)
 end
 
 -- Phase 1: the run's checks, their seeded inputs written in gen; and how many checks each

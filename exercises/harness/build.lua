@@ -219,18 +219,9 @@ function M.objects(ours, flavour)
   for _, dir in ipairs(ours.includes) do
     flags = flags .. " -I" .. wb.quote(dir)
   end
-  local inputs = object_inputs(ours)
-  local hashes = wb.sha256_many(inputs)
-  local stamp = { M.cc, flags }
-  for _, path in ipairs(inputs) do
-    stamp[#stamp + 1] = path .. " " .. (hashes[path] or "missing")
-  end
   local parent = "build/harness/objects"
   wb.mkdir_p(parent)
-  local stamp_file = string.format("%s/stamp.%d", parent, wb.pid())
-  wb.write_file(stamp_file, table.concat(stamp, "\n"))
-  local dir = parent .. "/" .. flavour .. "-" .. wb.sha256(stamp_file):sub(1, 16)
-  os.remove(stamp_file)
+  local dir = parent .. "/" .. flavour .. "-" .. wb.content_hash({ M.cc, flags }, object_inputs(ours)):sub(1, 16)
   local objects = {}
   for i, source in ipairs(ours.sources) do
     objects[i] = string.format("%s/%d-%s", dir, i, wb.basename(source):gsub("%.c$", ".o"))

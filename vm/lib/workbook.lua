@@ -281,6 +281,17 @@ function M.sha256_many(paths)
   return out
 end
 
+-- The SHA-256 that names a cache entry by what it is made from: the text of `lines`, then one
+-- line "PATH HASH" per file of `paths` ("missing" for one that is not there), joined by
+-- newlines. Any change to either gives another name.
+function M.content_hash(lines, paths)
+  local hashes, text = M.sha256_many(paths), table.move(lines, 1, #lines, 1, {})
+  for _, path in ipairs(paths) do
+    text[#text + 1] = path .. " " .. (hashes[path] or "missing")
+  end
+  return M.sha256_text(table.concat(text, "\n"))
+end
+
 -- Reads a Lua data file (a rubric or a manifest) in an empty environment, so it can only
 -- build tables. Returns the value, or nil plus a message.
 function M.load_data(path)
