@@ -2,9 +2,14 @@
  *
  * The cases file is read whole before anything runs, into one array of cases, so that a
  * mistake in it stops the run with FILE:LINE before any code under test is called, and so
- * that every forked child (--each) starts from the same data. The answers go to one stream,
- * line-buffered: each answer line is out before the next call, so what a crash cuts short is
- * the last case's answers, never an earlier one's.
+ * that every forked child (--each) starts from the same data. Its text is one block, split
+ * and unescaped in place: every name, key, value and origin points into it. The grader's
+ * cases hold hundreds of thousands of fields; a block each (under AddressSanitizer, each
+ * with its redzones, its stack trace and fresh pages) would make the parent large and every
+ * fork of it slow. The code under test never sees these bytes: a checker passes it copies.
+ *
+ * The answers go to one stream, line-buffered: each answer line is out before the next
+ * call, so what a crash cuts short is the last case's answers, never an earlier one's.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -141,21 +146,16 @@ static Case *case_named(const char *name, const char *path, size_t number) {
     static size_t capacity;
     cases = check_grow(cases, ncases, &capacity, sizeof(Case));
     Case *c = &cases[ncases++];
-    *c = (Case){{check_strdup(name), NULL, 0}, f->run, 0};
+    *c = (Case){{name, NULL, 0}, f->run, 0};
     return c;
 }
 
-/* Appends the field of one line to case c. A key like the field's before it shares its copy:
-   the grader's cases hold hundreds of thousands of fields, all "stack". */
+/* Appends the field of one line to case c; part[] points into the cases text. */
 static void add_field(Case *c, char **part, size_t n, size_t number) {
     CheckField *fields = (CheckField *)c->c.fields;
     fields = check_grow(fields, c->c.nfields, &c->capacity, sizeof(CheckField));
-    const CheckField *previous = c->c.nfields > 0 ? &fields[c->c.nfields - 1] : NULL;
-    const char *key = previous != NULL && strcmp(previous->key, part[1]) == 0
-                          ? previous->key
-                          : check_strdup(part[1]);
-    const char *origin = n == 4 && part[3][0] != '\0' ? check_strdup(part[3]) : NULL;
-    fields[c->c.nfields++] = (CheckField){key, check_strdup(part[2]), origin, number};
+    const char *origin = n == 4 && part[3][0] != '\0' ? part[3] : NULL;
+    fields[c->c.nfields++] = (CheckField){part[1], part[2], origin, number};
     c->c.fields = fields;
 }
 
@@ -173,22 +173,50 @@ static size_t split_tabs(char *line, char **fields, size_t n) {
     return count + 1; /* more than n: too many */
 }
 
-static void read_cases(const char *path) {
-    cases_path = path;
+/* The whole of file path, NUL-terminated (its length in *length); NULL if it cannot be read. */
+static char *read_whole(const char *path, size_t *length) {
     FILE *in = fopen(path, "r");
     if (in == NULL) {
+        return NULL;
+    }
+    size_t size = 1 << 16, used = 0;
+    char *text = check_malloc(size);
+    for (size_t got; (got = fread(text + used, 1, size - used - 1, in)) > 0;) {
+        used += got;
+        if (used + 1 == size) {
+            text = check_grow(text, size, &size, 1);
+        }
+    }
+    bool failed = ferror(in);
+    fclose(in);
+    if (failed) {
+        free(text);
+        return NULL;
+    }
+    text[used] = '\0';
+    *length = used;
+    return text;
+}
+
+static char *cases_text; /* the cases file, split in place: read_cases() */
+
+static void read_cases(const char *path) {
+    cases_path = path;
+    size_t length;
+    cases_text = read_whole(path, &length);
+    if (cases_text == NULL) {
         fprintf(stderr, "check: cannot read %s\n", path);
         exit(2);
     }
-    char *line = NULL;
-    size_t size = 0, number = 0;
-    ssize_t length;
-    while ((length = getline(&line, &size, in)) != -1) {
+    size_t number = 0;
+    for (char *line = cases_text, *end; line < cases_text + length; line = end + 1) {
         number++;
-        if (length > 0 && line[length - 1] == '\n') {
-            line[--length] = '\0';
+        end = memchr(line, '\n', (size_t)(cases_text + length - line));
+        if (end == NULL) {
+            end = cases_text + length; /* the last line, without its line end */
         }
-        if (strlen(line) != (size_t)length) {
+        *end = '\0';
+        if (strlen(line) != (size_t)(end - line)) {
             bad_line(path, number, "a NUL byte (write it \\x00)");
         }
         char *part[4];
@@ -207,8 +235,6 @@ static void read_cases(const char *path) {
         Case *c = part[0][0] == '\0' ? &cases[ncases - 1] : case_named(part[0], path, number);
         add_field(c, part, n, number);
     }
-    free(line);
-    fclose(in);
 }
 
 /* ------------------------------------------------------------------ fields */
@@ -490,23 +516,16 @@ static size_t find_case(const char *name) {
     exit(2);
 }
 
-/* Gives back every byte read_cases() took. A key may be its field's predecessor's copy. */
+/* Gives back every byte read_cases() took. */
 static void free_cases(void) {
     for (size_t i = 0; i < ncases; i++) {
-        const CheckField *fields = cases[i].c.fields;
-        for (size_t k = 0; k < cases[i].c.nfields; k++) {
-            if (k == 0 || fields[k].key != fields[k - 1].key) {
-                free((char *)fields[k].key);
-            }
-            free((char *)fields[k].value);
-            free((char *)fields[k].origin);
-        }
-        free((CheckField *)fields);
-        free((char *)cases[i].c.name);
+        free((CheckField *)cases[i].c.fields);
     }
     free(cases);
     cases = NULL;
     ncases = 0;
+    free(cases_text);
+    cases_text = NULL;
 }
 
 /* Ends --run once its case has returned; at_start: the heap in use when check_main began
