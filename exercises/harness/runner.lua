@@ -111,24 +111,17 @@ local function child_result(opts, name, status)
   return case_result(name, status, files, opts.sources)
 end
 
--- Runs every case of the cases file (or those whose name starts with opts.only), each in its
--- own forked child. opts: checker, cases (the cases file), workdir (absolute, existing),
--- limits (chapter.lua's), jobs, only, sources (for where), on_result (called as each case
--- ends). Returns the results in the cases' order, or nil and why the checker could not run.
+-- Runs every case of the cases file, each in its own forked child. opts: checker, cases (the
+-- cases file), workdir (absolute, existing), limits (chapter.lua's), jobs, sources (for
+-- where), on_result (called as each case ends). Returns the results in the cases' order, or
+-- nil and why the checker could not run. (Callers pick the cases by writing the cases file.)
 function M.run_each(opts)
   local l = opts.limits
   -- The answers get the room the grader's results channel gives them (limits.results), not the
   -- output's: the same case must not be an output limit here and answers there.
   local argv = { opts.checker, "--cases", opts.cases, "--each", opts.workdir, "--cpu", l.cpu, "--wall", l.wall,
     "--memory", l.memory, "--output", l.output, "--results-limit", l.results, "--jobs", opts.jobs or 1,
-    "--status-fd", 3 }
-  if opts.only then
-    argv[#argv + 1] = "--only"
-    argv[#argv + 1] = opts.only
-  end
-  for i, word in ipairs(argv) do
-    argv[i] = tostring(word)
-  end
+    "--status-fd", 3 } -- numbers too: wb.command quotes each word's tostring
   -- The checker itself only forks and waits; each child has the case's limits, so its own are
   -- wide (a wall clock only). Its fd 3 is our pipe.
   local command = sandbox.command({ isolation = "none", wall = 3600, memory = l.memory * ((opts.jobs or 1) + 1),
@@ -203,9 +196,6 @@ function M.run_packed(opts)
   local argv = { "./check", "--cases", M.CASES, "--pack", "/dev/fd/3", "--cpu", math.ceil(l.cpu), "--wall", l.wall,
     "--memory", l.memory, "--output", l.output, "--results-limit", l.results, "--jobs", jobs,
     opts.sealed and "--sealed" or nil }
-  for i, word in ipairs(argv) do
-    argv[i] = tostring(word)
-  end
   local base = opts.dir .. "/" .. opts.tag
   local box = sandbox.run({ argv = argv, files = { { "check", opts.program }, { M.CASES, opts.cases } },
     cpu = l.cpu * n + 1, wall = l.wall * n, memory = l.memory * (jobs + 1), output = 1 << 20,
@@ -248,10 +238,7 @@ end
 function M.start(opts)
   local l = opts.limits
   local base = opts.dir .. "/" .. opts.tag
-  local argv = {}
-  for _, word in ipairs(opts.prefix or {}) do
-    argv[#argv + 1] = word
-  end
+  local argv = { table.unpack(opts.prefix or {}) }
   for _, word in ipairs(M.checker_argv(opts.name)) do
     argv[#argv + 1] = word
   end

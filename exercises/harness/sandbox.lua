@@ -132,10 +132,7 @@ end
 local function visible_to_student(level, paths)
   local dir = wb.temp_dir("build/grade", "tmp.probe")
   local out = dir .. "/visible.txt"
-  local argv = { "sh", "-c", 'for f; do [ -e "$f" ] && echo "$f"; done; exit 0', "sh" }
-  for _, p in ipairs(paths) do
-    argv[#argv + 1] = p
-  end
+  local argv = { "sh", "-c", 'for f; do [ -e "$f" ] && echo "$f"; done; exit 0', "sh", table.unpack(paths) }
   local r = M.run(setmetatable({ isolation = level, argv = argv, stdout = out }, { __index = M.PROBE }))
   local seen = {}
   for line in (wb.read_file(out) or ""):gmatch("[^\n]+") do
