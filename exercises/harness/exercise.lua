@@ -185,9 +185,10 @@ end
 
 -- ------------------------------------------------------------------ verdicts
 
--- A result's verdict: "passed", "wrong" (it ended well, with other answers), or how it ended.
+-- A result's verdict: "passed", "wrong" (it ended well, with other answers), or how it ended;
+-- result.case is its case c.
 local function judge(c, result)
-  result.comparison = compare.items(c.expected, result.items)
+  result.case, result.comparison = c, compare.items(c.expected, result.items)
   if result.kind ~= "ok" then
     result.verdict = result.kind
   else
@@ -196,13 +197,9 @@ local function judge(c, result)
   return result
 end
 
--- Results grouped by function, in the order of the cases: funcs (names) and counts[func] =
--- { passed, total, failing = { {case, result} } }.
-local function group(list, results)
-  local by_name = {}
-  for _, c in ipairs(list) do
-    by_name[c.name] = c
-  end
+-- Judged results grouped by function, in the order of the cases: funcs (names) and
+-- counts[func] = { passed, total, failing = { {case, result} } }.
+local function group(results)
   local funcs, counts = {}, {}
   for _, r in ipairs(results) do
     if not counts[r.func] then
@@ -214,7 +211,7 @@ local function group(list, results)
     if r.verdict == "passed" then
       count.passed = count.passed + 1
     else
-      count.failing[#count.failing + 1] = { case = by_name[r.name], result = r }
+      count.failing[#count.failing + 1] = { case = r.case, result = r }
     end
   end
   return funcs, counts
@@ -423,7 +420,19 @@ local function write_tsv(path, results)
   wb.write_file(path, table.concat(lines))
 end
 
--- Every case run and judged: the results, or nil and why the cases could not run.
+-- The cases of list run by the checker program, each in its own forked child (runner.run_each,
+-- in OUT/cases): the results, or nil and why the checker could not run.
+local function run_cases(ch, program, out, list, jobs, on_result)
+  local workdir = wb.realpath(out) .. "/cases"
+  wb.rm_rf(workdir)
+  wb.mkdir_p(workdir)
+  cases.write_tsv(out .. "/cases.tsv", list)
+  return runner.run_each({ checker = program, cases = wb.realpath(out .. "/cases.tsv"), workdir = workdir,
+    limits = ch.limits, jobs = jobs, sources = ch.student_files, on_result = on_result })
+end
+
+-- Every case run and judged: the results and the build's log, or nil when the build failed
+-- (it said why). Raises when the cases could not run.
 function M.run(ch, opts, out)
   local list = load_cases(ch)
   if opts.only then
@@ -440,12 +449,8 @@ function M.run(ch, opts, out)
   end
   local program, log = build_checker(ch, opts, out)
   if not program then
-    return nil, nil, "build"
+    return nil
   end
-  local workdir = wb.realpath(out) .. "/cases"
-  wb.rm_rf(workdir)
-  wb.mkdir_p(workdir)
-  cases.write_tsv(out .. "/cases.tsv", list)
   local by_name = {}
   for _, c in ipairs(list) do
     by_name[c.name] = c
@@ -458,23 +463,21 @@ function M.run(ch, opts, out)
     io.write("Running the tests: ")
     io.stdout:flush()
   end
-  local results, problem = runner.run_each({ checker = program, cases = wb.realpath(out .. "/cases.tsv"),
-    workdir = workdir, limits = ch.limits, jobs = opts.jobs, sources = ch.student_files,
-    on_result = function(r)
-      judge(by_name[r.name], r)
-      done = done + 1
-      if not opts.brief then
-        io.write(marks[r.verdict] or "X", done % 60 == 0 and "\n                   " or "")
-        io.stdout:flush()
-      end
-    end })
+  local results, problem = run_cases(ch, program, out, list, opts.jobs, function(r)
+    judge(by_name[r.name], r)
+    done = done + 1
+    if not opts.brief then
+      io.write(marks[r.verdict] or "X", done % 60 == 0 and "\n                   " or "")
+      io.stdout:flush()
+    end
+  end)
   if not opts.brief then
     io.write("\n")
   end
   if not results then
     error({ message = "could not run the cases: " .. problem }, 0)
   end
-  return results, list, log
+  return results, log
 end
 
 -- `make expected`, for the public cases: the reference's answers, from the same build and
@@ -491,12 +494,7 @@ function M.write_expected(ch)
   local written = {}
   for _, path in ipairs(chapter.case_files(ch)) do
     local list = cases.read(path)
-    local workdir = wb.realpath(out) .. "/cases"
-    wb.rm_rf(workdir)
-    wb.mkdir_p(workdir)
-    cases.write_tsv(out .. "/cases.tsv", list)
-    local results, problem = runner.run_each({ checker = program, cases = wb.realpath(out .. "/cases.tsv"),
-      workdir = workdir, limits = ch.limits, jobs = wb.nproc(), sources = ch.student_files })
+    local results, problem = run_cases(ch, program, out, list, wb.nproc())
     if not results then
       error({ message = "could not run the reference on " .. path .. ": " .. problem }, 0)
     end
@@ -549,7 +547,7 @@ function M.main(argv)
   if opts.hint then
     return ask_hint(ch, hints, state_path, opts.hint)
   end
-  local results, list, log = M.run(ch, opts, out)
+  local results, log = M.run(ch, opts, out)
   if not results then
     return opts.brief and 0 or 1 -- the build said why
   end
@@ -558,7 +556,7 @@ function M.main(argv)
     return 2
   end
   write_tsv(out .. "/results.tsv", results)
-  local funcs, counts = group(list, results)
+  local funcs, counts = group(results)
   local state = read_state(state_path)
   local failed = 0
   for _, func in ipairs(funcs) do
