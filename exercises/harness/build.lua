@@ -89,15 +89,7 @@ end
 --
 -- Both link with gold where binutils has it (ld.gold on PATH), in half the time of ld.bfd: 45
 -- and 65 ms against 90 and 145 here.
-local function on_path(name)
-  for dir in (os.getenv("PATH") or ""):gmatch("[^:]+") do
-    if wb.exists(dir .. "/" .. name) then
-      return true
-    end
-  end
-  return false
-end
-local linker = on_path("ld.gold") and "-fuse-ld=gold" or ""
+local linker = wb.run("command -v ld.gold >/dev/null 2>&1") and "-fuse-ld=gold" or ""
 M.flavours = {
   asan = { cflags = "-g -O1 " .. from_make("SANITIZE"), ours = M.cmocka_cflags, ldflags = linker,
     libs = M.cmocka_libs },
@@ -134,14 +126,6 @@ local function first_error(log)
     end
   end
   return log:match("[^\n]+") or "the compiler failed without a message"
-end
-
-local function count_warnings(log)
-  local n = 0
-  for _ in log:gmatch("warning:") do
-    n = n + 1
-  end
-  return n
 end
 
 -- "regular file", its size and its number of hard links, without following a symbolic link.
@@ -487,26 +471,23 @@ function M.link(spec, flavour, name)
   local r = sandbox.run(setmetatable({ argv = { "sh", "-c", script(spec, flavour, objects) }, files = files,
     stdout = base .. ".symbols", stderr = base .. ".log", results = base }, { __index = M.limits }))
   local log = wb.read_file(base .. ".log") or ""
-  local result = { ok = false, log = log, warnings = count_warnings(log) }
+  local result = { ok = false, log = log, warnings = select(2, log:gsub("warning:", "")) }
   local sources = table.concat(spec.student_files, ", ")
   if r.status == "exit 10" or (r.kind == "output" and log:match(": error:")) then
     result.error = sources .. " does not compile: " .. first_error(log)
-    return result
   elseif r.status == "exit 12" then
     result.error = "linking failed: " .. first_error(log)
-    return result
   elseif r.kind == "output" and r.status:match("of results") then
     result.error = string.format("refused: the built program is larger than %d MB, far more than any solution needs",
       M.max_program >> 20)
-    return result
   elseif not r.ok then
     result.error = "the compiler did not finish: " .. r.status
-    return result
-  end
-  result.refused = M.refusal(wb.read_file(base .. ".symbols") or "", sources)
-    or M.client_request_refusal(wb.read_file(base) or "", sources)
-  if result.refused then
+  else
+    result.refused = M.refusal(wb.read_file(base .. ".symbols") or "", sources)
+      or M.client_request_refusal(wb.read_file(base) or "", sources)
     result.error = result.refused
+  end
+  if result.error then
     return result
   end
   wb.run("chmod 755 " .. wb.quote(base))

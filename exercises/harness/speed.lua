@@ -129,11 +129,7 @@ function M.syscall_refusal(log, cases)
 end
 
 local function occurrences(text, pattern)
-  local n = 0
-  for _ in text:gmatch(pattern) do
-    n = n + 1
-  end
-  return n
+  return select(2, text:gsub(pattern, ""))
 end
 
 -- The instruction count of a run, or nil plus why not, from cachegrind's log (on the tool-log
@@ -233,13 +229,9 @@ end
 -- difference. A run that took more than `witness_factor` times that, plus `witness_slack`
 -- seconds (rule: the rubric's speed figures), did work its count does not show. Returns
 -- whether the run's `cpu` agrees with its count, and the most it may take.
-function M.cpu_allowed(ref, ratio, rule)
-  local predicted = ref.base_cpu + ratio * math.max(ref.cpu - ref.base_cpu, 0)
-  return rule.witness_factor * predicted + rule.witness_slack
-end
-
 function M.witness(ref, ratio, cpu, rule)
-  local allowed = M.cpu_allowed(ref, ratio, rule)
+  local predicted = ref.base_cpu + ratio * math.max(ref.cpu - ref.base_cpu, 0)
+  local allowed = rule.witness_factor * predicted + rule.witness_slack
   return cpu <= allowed, allowed
 end
 
@@ -375,18 +367,16 @@ function M.budget(ch, program, out, size)
   local opts = { program = program, case = M.case(ch, lines), dir = out, tag = "budget", cpu = row.cpu,
     sources = ch.student_files }
   local ir, why_not, r = M.count(opts)
-  local first, base = r.items[1], nil
-  if r.kind == "ok" and not (first and first.result == ch.stub) then
-    base = M.count(setmetatable({ baseline = true, tag = "budget-baseline" }, { __index = opts }))
-  end
   if r.kind ~= "ok" then
     io.write("The run ", r.status, ", so there is no count. make exercise-", ch.id, " shows what goes wrong.\n")
     return 1
-  elseif first and first.result == ch.stub then
+  elseif r.items[1] and r.items[1].result == ch.stub then
     io.write(string.format("%s() returned %s, what the shipped stub returns: not written yet? Nothing to count.\n",
       ch.speed.func, ch.stub))
     return 1
-  elseif not ir or not base then
+  end
+  local base = M.count(setmetatable({ baseline = true, tag = "budget-baseline" }, { __index = opts }))
+  if not ir or not base then
     io.write("No count: ", why_not or "the run that calls nothing failed", ".\n")
     return 1
   end
