@@ -24,13 +24,18 @@ M.META = { why = true, from = true, hint = true }
 
 local KNOWN_ESCAPES = { ["\\"] = true, t = true, n = true, r = true }
 
--- The escapes of a value are the dialect's; anything else is a mistake in the file.
-local function check_escapes(value)
+local function fail(origin, why)
+  error({ message = origin .. ": " .. why }, 0)
+end
+
+-- A value unescaped (wb.unescape). Its escapes are the dialect's; anything else is a mistake in
+-- the file, which raises with origin.
+local function unescaped(value, origin)
   local i = 1
   while true do
     local at = value:find("\\", i, true)
     if not at then
-      return nil
+      return wb.unescape(value)
     end
     local escape = value:sub(at + 1, at + 1)
     if escape == "x" and value:sub(at + 2, at + 3):match("^%x%x$") then
@@ -38,13 +43,9 @@ local function check_escapes(value)
     elseif KNOWN_ESCAPES[escape] then
       i = at + 2
     else
-      return "unknown escape \\" .. escape .. " (the escapes are \\\\ \\t \\n \\r \\xHH)"
+      fail(origin, "unknown escape \\" .. escape .. " (the escapes are \\\\ \\t \\n \\r \\xHH)")
     end
   end
-end
-
-local function fail(origin, why)
-  error({ message = origin .. ": " .. why }, 0)
 end
 
 -- The fields KEY-file: PATH stands for.
@@ -57,11 +58,7 @@ local function file_fields(key, path, origin)
   for number, line in ipairs(wb.split_lines(text)) do
     if line ~= "" and not line:match("^#") then
       local where = path .. ":" .. number
-      local bad = check_escapes(line)
-      if bad then
-        fail(where, bad)
-      end
-      fields[#fields + 1] = { key, wb.unescape(line), where }
+      fields[#fields + 1] = { key, unescaped(line, where), where }
     end
   end
   return fields
@@ -82,12 +79,7 @@ function M.read(path)
       if not key then
         fail(origin, "expected 'key: value'")
       end
-      value = value:gsub("^ ", "")
-      local bad = check_escapes(value)
-      if bad then
-        fail(origin, bad)
-      end
-      value = wb.unescape(value)
+      value = unescaped(value:gsub("^ ", ""), origin)
       if key == "case" then
         if not value:match("^[a-z0-9_]+$") then
           fail(origin, "a case id uses only a-z, 0-9 and _")

@@ -66,18 +66,12 @@ end
 -- The build of the chapter's checker with the files of `submission` (see build.lua).
 function M.build_spec(ch, dir, submission, trusted)
   local build = require("exercises.harness.build")
-  local sources, includes = {}, { ch.dir }
-  for _, path in ipairs(build.kit) do
-    sources[#sources + 1] = path
-  end
+  local sources, includes = { table.unpack(build.kit) }, { ch.dir, table.unpack(build.kit_includes) }
   for _, path in ipairs(ch.checker) do
     sources[#sources + 1] = ch.dir .. "/" .. path
   end
   for _, path in ipairs(ch.platform or {}) do
     sources[#sources + 1] = path
-  end
-  for _, path in ipairs(build.kit_includes) do
-    includes[#includes + 1] = path
   end
   local headers = {}
   for i, name in ipairs(ch.headers) do

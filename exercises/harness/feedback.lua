@@ -139,19 +139,11 @@ function M.places(result)
   return lines
 end
 
--- What the process said last on stderr (no sanitizer or answer to go by), as lines.
-local function last_words(stderr)
-  local said = {}
-  for line in stderr:gmatch("[^\n]+") do
-    if not line:match("^%[") then
-      said[#said + 1] = line
-    end
+-- Appends the lines of `more` to `lines`.
+local function append(lines, more)
+  for _, line in ipairs(more) do
+    lines[#lines + 1] = line
   end
-  local lines = {}
-  for i = math.max(1, #said - 4), #said do
-    lines[#lines + 1] = "    " .. wb.shorten(wb.escape(said[i]), 200)
-  end
-  return lines
 end
 
 -- Why a run that did not end well ended so, as lines (indented two blanks). ch: the chapter.
@@ -172,11 +164,12 @@ function M.status_lines(ch, result)
   end
   local owned = ch.owned and (" (" .. ch.owned .. ")") or ""
   local lines = { M.wrap(string.format(template, detail, owned), 78, "  ") }
-  if (result.kind == "exit" or result.kind == "error") and #last_words(result.stderr or "") > 0 then
+  -- What the process said last on stderr (no sanitizer or answer to go by): its last 5 lines
+  -- of its own, shown as printed shows stdout's.
+  local said = (result.kind == "exit" or result.kind == "error") and M.printed(result.stderr, math.huge) or {}
+  if #said > 0 then
     lines[#lines + 1] = "  Its last words on stderr:"
-    for _, line in ipairs(last_words(result.stderr)) do
-      lines[#lines + 1] = line
-    end
+    append(lines, { table.unpack(said, math.max(1, #said - 4)) })
   end
   for _, line in ipairs(M.places(result)) do
     lines[#lines + 1] = "  " .. line
@@ -185,7 +178,7 @@ function M.status_lines(ch, result)
 end
 
 -- What the code under test printed on stdout (cmocka's own lines left out), at most `most`
--- lines: a student's debugging printf.
+-- lines: a student's debugging printf. (status_lines reads stderr's last words with it.)
 function M.printed(stdout, most)
   local lines, total = {}, 0
   for line in (stdout or ""):gmatch("[^\n]+") do
@@ -294,20 +287,12 @@ function M.case_lines(ch, c, result, comparison, most)
     lines[#lines + 1] = "  from:     " .. wb.escape(c.meta.from)
   end
   lines[#lines + 1] = "  call:     " .. chapter.call(ch, c.func)
-  for _, line in ipairs(M.input_lines(c)) do
-    lines[#lines + 1] = line
-  end
-  for _, line in ipairs(M.status_lines(ch, result)) do
-    lines[#lines + 1] = line
-  end
+  append(lines, M.input_lines(c))
+  append(lines, M.status_lines(ch, result))
   local differences = comparison and comparison.differences or {}
   if differences[1] then
-    for _, line in ipairs(M.difference_lines(ch, c.func, differences[1], result.items.finished)) do
-      lines[#lines + 1] = line
-    end
-    for _, line in ipairs(M.other_differences(ch, c.func, differences, result.items.finished, most or 4)) do
-      lines[#lines + 1] = line
-    end
+    append(lines, M.difference_lines(ch, c.func, differences[1], result.items.finished))
+    append(lines, M.other_differences(ch, c.func, differences, result.items.finished, most or 4))
   end
   if c.meta.hint then
     lines[#lines + 1] = "  hint:     " .. wb.escape(c.meta.hint)
