@@ -179,10 +179,7 @@ end
 -- Every file our objects are made from, for the hash that names their folder: the sources,
 -- and the headers of the folders they include.
 local function object_inputs(ours)
-  local inputs = {}
-  for _, source in ipairs(ours.sources) do
-    inputs[#inputs + 1] = source
-  end
+  local inputs = { table.unpack(ours.sources) }
   for _, dir in ipairs(ours.includes) do
     for _, name in ipairs(wb.list_dir(dir) or {}) do
       if name:match("%.h$") then

@@ -96,6 +96,16 @@ function M.read_hints(path)
   return hints
 end
 
+-- The keys of t, sorted (the state file's functions, the handout's hinted ones).
+local function sorted_keys(t)
+  local keys = {}
+  for key in pairs(t) do
+    keys[#keys + 1] = key
+  end
+  table.sort(keys)
+  return keys
+end
+
 -- The state file remembers, per function, how many runs in a row it has failed.
 local function read_state(path)
   local state = {}
@@ -106,12 +116,8 @@ local function read_state(path)
 end
 
 local function write_state(path, state)
-  local funcs, lines = {}, {}
-  for func in pairs(state) do
-    funcs[#funcs + 1] = func
-  end
-  table.sort(funcs)
-  for i, func in ipairs(funcs) do
+  local lines = {}
+  for i, func in ipairs(sorted_keys(state)) do
     lines[i] = func .. " " .. state[func] .. "\n"
   end
   wb.write_file(path, table.concat(lines))
@@ -292,13 +298,8 @@ end
 local function ask_hint(ch, hints, state_path, func)
   local tiers = hints[func]
   if not tiers then
-    local names = {}
-    for name in pairs(hints) do
-      names[#names + 1] = name
-    end
-    table.sort(names)
     error({ message = string.format("%s/%s has no hints for '%s'; it has hints for: %s", ch.dir,
-      ch.handout or "README.md", func, table.concat(names, ", ")) }, 0)
+      ch.handout or "README.md", func, table.concat(sorted_keys(hints), ", ")) }, 0)
   end
   local state = read_state(state_path)
   local tier = state[func] and math.min(tier_of(state[func], tiers) + 1, #tiers) or 1
