@@ -74,8 +74,13 @@ function M.stacks(stderr, sources)
   return found
 end
 
--- The kind of a run from its status and its answers.
-local function settle(r)
+-- Fills in result r (its status set) of case `name` from the case's files ({ results, stdout,
+-- stderr }, texts or nil), and its kind from its status and its answers.
+local function settle(r, name, files, sources)
+  local stderr = files.stderr or ""
+  r.name, r.func = name, name:match("^([^.]+)") or name
+  r.items, r.stdout, r.stderr = answers.parse(files.results or ""), files.stdout or "", stderr
+  r.where, r.stacks = M.where(stderr, sources), M.stacks(stderr, sources)
   r.kind = sandbox.kind(r.status)
   if r.kind == "ok" and not r.items.finished then
     r.kind, r.status = "exit", M.STOPPED_EARLY
@@ -89,13 +94,10 @@ end
 -- usage }, texts or nil): out is the answers as written; from a packed run, cpu (seconds) and
 -- memory (peak resident MB) when its child's usage came back.
 local function case_result(name, status, files, sources)
-  local stderr = files.stderr or ""
   local usage = files.usage or ""
-  return settle({ name = name, func = name:match("^([^.]+)") or name, status = status,
-    items = answers.parse(files.results or ""), stdout = files.stdout or "", stderr = stderr,
-    where = M.where(stderr, sources), stacks = M.stacks(stderr, sources),
-    out = files.results or "", cpu = tonumber(usage:match("^cpu (%d+%.?%d*)\n")),
-    memory = tonumber(usage:match("\nmemory (%d+)\n$")) })
+  local r = { status = status, out = files.results or "" }
+  r.cpu, r.memory = tonumber(usage:match("^cpu (%d+%.?%d*)\n")), tonumber(usage:match("\nmemory (%d+)\n$"))
+  return settle(r, name, files, sources)
 end
 
 -- The suffixes of a forked case's files (DIR/NAME.SUFFIX), as checker.c's --pack sends them
@@ -253,13 +255,10 @@ end
 
 -- Waits for a started case; returns its result (see the top) with cpu and wall seconds.
 function M.finish(handle)
-  local r = sandbox.finish(handle)
-  local stderr = wb.read_file(handle.base .. ".stderr") or ""
-  r.name, r.func = handle.opts.name, handle.opts.name:match("^([^.]+)")
-  r.items = answers.parse(wb.read_file(handle.base .. ".out") or "")
-  r.stdout, r.stderr = wb.read_file(handle.base .. ".stdout") or "", stderr
-  r.where, r.stacks = M.where(stderr, handle.opts.sources), M.stacks(stderr, handle.opts.sources)
-  return settle(r)
+  local r, base = sandbox.finish(handle), handle.base
+  local files = { results = wb.read_file(base .. ".out"), stdout = wb.read_file(base .. ".stdout"),
+    stderr = wb.read_file(base .. ".stderr") }
+  return settle(r, handle.opts.name, files, handle.opts.sources)
 end
 
 function M.run(opts)
