@@ -565,13 +565,21 @@ describe("the exercise harness", function()
     end)
     for _, bad in ipairs({ { "nothing.x\tline\ta\n", "no function of that name" },
       { "parse_row.x\tline\n", "expected CASE" }, { "parse_row.x\tline\t\\q\n", "an escape" },
-      { "\tline\ta\n", "the first line names its case" } }) do
+      { "\tline\ta\n", "the first line names its case" }, { "parse_row.x\tline\ta\0b\n", "a NUL byte" },
+      { "parse_row.a\tline\tx\nparse_row.b\tline\ty\nparse_row.a\tline\tz\n", "next to each other", 3 },
+      { "parse_row.a\tline\tx\n\n", "expected CASE<TAB>KEY", 2 } }) do
       it("a bad cases file stops the checker with FILE:LINE: " .. bad[2], function()
         local path = tsv("bad-file", bad[1])
         local status, output = sh(CHECKER .. " --cases " .. path .. " --list")
-        assert.is_truthy(status == 2 and output:find(path .. ":1: ", 1, true) and output:find(bad[2], 1, true), output)
+        local at = path .. ":" .. (bad[3] or 1) .. ": "
+        assert.is_truthy(status == 2 and output:find(at, 1, true) and output:find(bad[2], 1, true), output)
       end)
     end
+    it("a cases file's last line needs no line end", function()
+      local path = tsv("no-end", "parse_row.a\tline\tx\nparse_row.b\tline\t\\x01\\\\\\t\\xff")
+      local _, listed = sh(CHECKER .. " --cases " .. path .. " --list")
+      assert.are.equal("parse_row.a\nparse_row.b\n", listed)
+    end)
     it("answers go to the results channel, the last line 'end ok'", function()
       local path = tsv("one", "parse_row.x\tline\t5  a\\tb\\n\n")
       local _, output = sh(CHECKER .. " --cases " .. path .. " --run parse_row.x --results /dev/fd/3 3>&1 >/dev/null 2>&1")
