@@ -234,11 +234,5 @@ int annotate_sum_by_file(const AnnotateTable *t, Cost **costs, size_t *count) {
                      ? costs_add(&sums, label.file, label.file_length, t->rows[i].ir)
                      : costs_add(&sums, label.function, label.function_length, t->rows[i].ir);
     }
-    *costs = NULL;
-    *count = 0;
-    if (status == 0) {
-        status = costs_sorted(&sums, costs, count);
-    }
-    costs_free_sums(&sums);
-    return status;
+    return costs_finish(&sums, status, costs, count);
 }

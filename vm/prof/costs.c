@@ -58,6 +58,16 @@ int costs_sorted(const CostSums *sums, Cost **costs, size_t *count) {
     return 0;
 }
 
+int costs_finish(CostSums *sums, int status, Cost **costs, size_t *count) {
+    *costs = NULL;
+    *count = 0;
+    if (status == 0) {
+        status = costs_sorted(sums, costs, count);
+    }
+    costs_free_sums(sums);
+    return status;
+}
+
 int costs_compare(const void *pa, const void *pb) {
     const Cost *a = pa, *b = pb;
     if (a->cost != b->cost) {

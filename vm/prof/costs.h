@@ -38,6 +38,11 @@ int costs_add(CostSums *sums, const char *name, size_t length, uint64_t cost);
  * of memory. */
 int costs_sorted(const CostSums *sums, Cost **costs, size_t *count);
 
+/* Ends a summing that stopped with status (0, or -1 when a costs_add failed): the sorted
+ * list when status is 0, else none (*costs NULL, *count 0); frees sums either way. 0, or
+ * -1. */
+int costs_finish(CostSums *sums, int status, Cost **costs, size_t *count);
+
 /* qsort order of Cost rows: cost descending, then name (strcmp), like callgrind_annotate
  * since valgrind 3.15 and the chapter's inclusive(). */
 int costs_compare(const void *a, const void *b);

@@ -526,14 +526,8 @@ static int self_by_name(const Callgrind *graph, Cost **rows, size_t *count) {
         uint64_t self = graph->functions[f].self;
         status = self > 0 ? costs_add(&sums, names[f], strlen(names[f]), self) : 0;
     }
-    *rows = NULL;
-    *count = 0;
-    if (status == 0) {
-        status = costs_sorted(&sums, rows, count);
-    }
-    costs_free_sums(&sums);
     fold_free_names(names, graph->function_count);
-    return status;
+    return costs_finish(&sums, status, rows, count);
 }
 
 /* The tables of stacks[0..count), or of the profile in stacks->graph when there is no
@@ -611,13 +605,7 @@ static int count_calls(const Callgrind *graph, char **names, Cost **rows, size_t
         const char *callee = names[graph->arcs[i].callee];
         status = costs_add(&sums, callee, strlen(callee), graph->arcs[i].calls);
     }
-    *rows = NULL;
-    *count = 0;
-    if (status == 0) {
-        status = costs_sorted(&sums, rows, count);
-    }
-    costs_free_sums(&sums);
-    return status;
+    return costs_finish(&sums, status, rows, count);
 }
 
 static bool is_named(char **wanted, int count, const char *name) {

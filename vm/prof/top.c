@@ -33,13 +33,7 @@ int top_self_costs(const FoldedLine *stacks, size_t count, Cost **costs, size_t 
         leaf = leaf ? leaf + 1 : stacks[i].stack;
         status = costs_add(&sums, leaf, strlen(leaf), stacks[i].count);
     }
-    *costs = NULL;
-    *ncosts = 0;
-    if (status == 0) {
-        status = costs_sorted(&sums, costs, ncosts);
-    }
-    costs_free_sums(&sums);
-    return status;
+    return costs_finish(&sums, status, costs, ncosts);
 }
 
 static const char rule[] =
