@@ -43,7 +43,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -269,101 +268,6 @@ static const char *line_error(const char *why, const char *line, size_t len, cha
     return buffer;
 }
 
-static void set_error(FoldedFile *out, const char *name, size_t line, const char *fmt, ...) {
-    va_list args;
-    va_start(args, fmt);
-    free(out->error);
-    out->error = message_at(name, line, fmt, args);
-    va_end(args);
-}
-
-static bool append_line(FoldedFile *out, size_t *capacity, FoldedLine line) {
-    FoldedLine *lines = grow(out->lines, capacity, out->count + 1, sizeof *lines, 1024);
-    if (lines == NULL) {
-        return false;
-    }
-    out->lines = lines;
-    out->lines[out->count++] = line;
-    return true;
-}
-
-/* Splits out->text (len bytes plus a NUL the caller added) into lines. */
-static int parse_text(FoldedFile *out, const char *name, size_t len) {
-    /* A folded line is rarely shorter than 24 bytes, so len / 24 entries
-     * almost always suffice: the index gets its final size at once (memory
-     * is only touched as entries are written), and append_line doubles it
-     * in the rare case of shorter lines. */
-    size_t capacity = len / 24 + 16;
-    out->lines = malloc(capacity * sizeof *out->lines);
-    if (out->lines == NULL) {
-        set_error(out, name, 0, "out of memory");
-        return -1;
-    }
-    size_t number = 0;
-    char *cursor = out->text;
-    char *end = out->text + len;
-    while (cursor < end) {
-        number++;
-        char *newline = memchr(cursor, '\n', (size_t)(end - cursor));
-        size_t line_len = newline ? (size_t)(newline - cursor) : (size_t)(end - cursor);
-        FoldedLine line = {.line = number};
-        const char *why = NULL;
-        int status = parse_line(cursor, line_len, &line.stack, &line.length, &line.count, &why);
-        if (status < 0) {
-            char text[48];
-            set_error(out, name, number, "%s",
-                      line_error(why, cursor, line_len, text, sizeof text));
-            return -1;
-        }
-        if (status == 1 && !append_line(out, &capacity, line)) {
-            set_error(out, name, number, "out of memory");
-            return -1;
-        }
-        cursor += line_len + 1;
-    }
-    return 0;
-}
-
-static void reset(FoldedFile *out) {
-    out->lines = NULL;
-    out->count = 0;
-    out->text = NULL;
-    out->error = NULL;
-}
-
-int folded_read_buffer(const char *name, const char *data, size_t len, FoldedFile *out) {
-    reset(out);
-    out->text = malloc(len + 1);
-    if (out->text == NULL) {
-        set_error(out, name, 0, "out of memory");
-        return -1;
-    }
-    if (len > 0) {
-        memcpy(out->text, data, len);
-    }
-    out->text[len] = '\0';
-    return parse_text(out, name, len);
-}
-
-int folded_read_file(const char *path, FoldedFile *out) {
-    reset(out);
-    size_t len;
-    const char *why;
-    out->text = slurp_file(path, &len, &why);
-    if (out->text == NULL) {
-        set_error(out, path, 0, "%s", why);
-        return -1;
-    }
-    return parse_text(out, path, len);
-}
-
-void folded_free(FoldedFile *file) {
-    free(file->lines);
-    free(file->text);
-    free(file->error);
-    reset(file);
-}
-
 /* Parses the complete lines in buffer[0..*used) and hands them to visit;
  * moves a trailing partial line to the front. At the end of the input
  * (final) the rest is a line too. */
@@ -393,6 +297,82 @@ static int visit_lines(char *buffer, size_t *used, bool final, size_t *number, c
     memmove(buffer, cursor < end ? cursor : end, rest);
     *used = rest;
     return 0;
+}
+
+/* The visitor of folded_read_*: each stack joins the index, numbered by the line it is on. */
+typedef struct {
+    FoldedFile *out;
+    size_t capacity;
+    size_t number; /* visit_lines counts the lines here */
+} Index;
+
+static int append_line(void *context, const char *stack, size_t length, uint64_t count,
+                       const char **why) {
+    Index *index = context;
+    FoldedFile *out = index->out;
+    FoldedLine *lines = grow(out->lines, &index->capacity, out->count + 1, sizeof *lines, 1024);
+    if (lines == NULL) {
+        *why = "out of memory";
+        return -1;
+    }
+    out->lines = lines;
+    out->lines[out->count++] =
+        (FoldedLine){.stack = stack, .length = length, .count = count, .line = index->number};
+    return 0;
+}
+
+/* Splits out->text (len bytes plus a NUL the caller added) into lines, in place: the last
+ * line is final, so visit_lines moves nothing. */
+static int parse_text(FoldedFile *out, const char *name, size_t len) {
+    /* A folded line is rarely shorter than 24 bytes, so len / 24 entries
+     * almost always suffice: the index gets its final size at once (memory
+     * is only touched as entries are written), and append_line doubles it
+     * in the rare case of shorter lines. */
+    Index index = {.out = out, .capacity = len / 24 + 16};
+    out->lines = malloc(index.capacity * sizeof *out->lines);
+    if (out->lines == NULL) {
+        return message_fail(&out->error, name, 0, "out of memory");
+    }
+    return visit_lines(out->text, &len, true, &index.number, name, append_line, &index,
+                       &out->error);
+}
+
+static void reset(FoldedFile *out) {
+    out->lines = NULL;
+    out->count = 0;
+    out->text = NULL;
+    out->error = NULL;
+}
+
+int folded_read_buffer(const char *name, const char *data, size_t len, FoldedFile *out) {
+    reset(out);
+    out->text = malloc(len + 1);
+    if (out->text == NULL) {
+        return message_fail(&out->error, name, 0, "out of memory");
+    }
+    if (len > 0) {
+        memcpy(out->text, data, len);
+    }
+    out->text[len] = '\0';
+    return parse_text(out, name, len);
+}
+
+int folded_read_file(const char *path, FoldedFile *out) {
+    reset(out);
+    size_t len;
+    const char *why;
+    out->text = slurp_file(path, &len, &why);
+    if (out->text == NULL) {
+        return message_fail(&out->error, path, 0, "%s", why);
+    }
+    return parse_text(out, path, len);
+}
+
+void folded_free(FoldedFile *file) {
+    free(file->lines);
+    free(file->text);
+    free(file->error);
+    reset(file);
 }
 
 int folded_each_stream(FILE *in, const char *name, FoldedVisitor visit, void *context,
