@@ -180,25 +180,22 @@ static int64_t read_name(Reader *r, IdTable *table, const char *text, const char
         p++;
         uint64_t id;
         if (decimal_read(&p, &id) != 0 || *p != ')') {
-            fail(r, "bad compressed name in %s=", key);
-            return -1;
+            return fail(r, "bad compressed name in %s=", key);
         }
         p++;
         if (id > r->length) {
-            fail(r, "name id %llu in %s= is larger than the file (%zu bytes)",
-                 (unsigned long long)id, key, r->length);
-            return -1;
+            return fail(r, "name id %llu in %s= is larger than the file (%zu bytes)",
+                        (unsigned long long)id, key, r->length);
         }
         if (*p == '\0') {
             if (id >= table->capacity || table->names[id] == NO_ID) {
-                fail(r, "%s=(%llu) uses an id that was never defined", key, (unsigned long long)id);
-                return -1;
+                return fail(r, "%s=(%llu) uses an id that was never defined", key,
+                            (unsigned long long)id);
             }
             return table->names[id];
         }
         if (*p != ' ') {
-            fail(r, "bad compressed name in %s=", key);
-            return -1;
+            return fail(r, "bad compressed name in %s=", key);
         }
         p++;
         int64_t name = add_name(r, p, strlen(p));
@@ -220,8 +217,7 @@ static int64_t pair_index(Reader *r, Intern *keys, uint32_t a, uint32_t b, void 
     int64_t index = intern_add(keys, key, sizeof key);
     void *grown = index >= 0 ? grow(*array, capacity, *count + 1, element_size, 256) : NULL;
     if (grown == NULL) {
-        fail(r, "out of memory");
-        return -1;
+        return fail(r, "out of memory");
     }
     *array = grown;
     if ((size_t)index == *count) {
@@ -419,33 +415,28 @@ static int positions_header(Reader *r, const char *value) {
     return 0;
 }
 
+/* Counts the events and keeps the first one's name. */
 static int events_header(Reader *r, const char *value) {
-    const char *p = value;
-    skip_blanks(&p);
-    const char *start = p;
-    while (*p != '\0' && *p != ' ' && *p != '\t') {
-        p++;
-    }
-    if (p == start) {
-        return fail(r, "events: names no event");
-    }
-    free(r->graph->event);
-    r->graph->event = malloc((size_t)(p - start) + 1);
-    if (r->graph->event == NULL) {
-        return fail(r, "out of memory");
-    }
-    memcpy(r->graph->event, start, (size_t)(p - start));
-    r->graph->event[p - start] = '\0';
     int count = 0;
-    for (p = value;;) {
+    for (const char *p = value;; count++) {
         skip_blanks(&p);
-        if (*p == '\0') {
-            break;
-        }
-        count++;
+        const char *start = p;
         while (*p != '\0' && *p != ' ' && *p != '\t') {
             p++;
         }
+        if (p == start) {
+            break;
+        }
+        if (count == 0) {
+            free(r->graph->event);
+            r->graph->event = strndup(start, (size_t)(p - start));
+            if (r->graph->event == NULL) {
+                return fail(r, "out of memory");
+            }
+        }
+    }
+    if (count == 0) {
+        return fail(r, "events: names no event");
     }
     r->nevents = count;
     return 0;
@@ -548,12 +539,11 @@ static int handle_line(Reader *r, const char *line) {
     if (line[0] == '\0' || line[0] == '#') {
         return 0;
     }
-    if (r->pending_arc != NO_ID && !(line[0] >= '0' && line[0] <= '9') && line[0] != '+' &&
-        line[0] != '-' && line[0] != '*') {
+    bool cost = strchr("0123456789+-*", line[0]) != NULL; /* line[0] is not the NUL */
+    if (r->pending_arc != NO_ID && !cost) {
         return fail(r, "calls= line not followed by its cost line");
     }
-    char c = line[0];
-    if ((c >= '0' && c <= '9') || c == '+' || c == '-' || c == '*') {
+    if (cost) {
         r->seen_body = true;
         return cost_line(r, line);
     }
@@ -657,7 +647,9 @@ static void reset(Callgrind *g) {
     intern_init(&g->arc_keys);
 }
 
-static int read_text(const char *name, char *text, size_t len, Callgrind *out) {
+/* Reads text (len bytes and a NUL, malloc'd: freed here); when text is NULL, fails with
+ * why. */
+static int read_text(const char *name, char *text, size_t len, const char *why, Callgrind *out) {
     Reader r = {.graph = out,
                 .file = name,
                 .length = len,
@@ -667,40 +659,33 @@ static int read_text(const char *name, char *text, size_t len, Callgrind *out) {
                 .call_name = NO_ID,
                 .pending_arc = NO_ID};
     r.npos = 1;
-    r.object = intern_add(&out->names, "???", 3);
-    int status = r.object < 0 ? fail(&r, "out of memory") : parse_text(&r, text, len);
+    r.object = text != NULL ? intern_add(&out->names, "???", 3) : NO_ID;
+    int status = text == NULL   ? fail(&r, "%s", why)
+                 : r.object < 0 ? fail(&r, "out of memory")
+                                : parse_text(&r, text, len);
     free(r.objects.names);
     free(r.files.names);
     free(r.functions.names);
+    free(text);
     return status;
 }
 
 int callgrind_read_buffer(const char *name, const char *data, size_t len, Callgrind *out) {
     reset(out);
     char *text = malloc(len + 1);
-    if (text == NULL) {
-        Reader r = {.graph = out, .file = name};
-        return fail(&r, "out of memory");
+    if (text != NULL) {
+        memcpy(text, data, len);
+        text[len] = '\0';
     }
-    memcpy(text, data, len);
-    text[len] = '\0';
-    int status = read_text(name, text, len, out);
-    free(text);
-    return status;
+    return read_text(name, text, len, "out of memory", out);
 }
 
 int callgrind_read_file(const char *path, Callgrind *out) {
     reset(out);
-    size_t len;
-    const char *why;
+    size_t len = 0;
+    const char *why = NULL;
     char *text = slurp_file(path, &len, &why);
-    if (text == NULL) {
-        Reader r = {.graph = out, .file = path};
-        return fail(&r, "%s", why);
-    }
-    int status = read_text(path, text, len, out);
-    free(text);
-    return status;
+    return read_text(path, text, len, why, out);
 }
 
 void callgrind_free(Callgrind *g) {
