@@ -134,10 +134,14 @@ static int push_edge(EdgeList *list, uint32_t node, uint64_t weight) {
     return 0;
 }
 
-/* qsort must not see a NULL array, even an empty one. */
-static void sort_edges(EdgeList *list) {
-    if (list->count > 1) {
-        qsort(list->items, list->count, sizeof(Edge), compare_edges);
+/* Sorts each of lists[0..n) by compare_edges (qsort must not see a NULL array, even an
+ * empty one). */
+static void sort_lists(const Callgrind *g, EdgeList *lists, size_t n) {
+    sort_graph = g;
+    for (size_t i = 0; i < n; i++) {
+        if (lists[i].count > 1) {
+            qsort(lists[i].items, lists[i].count, sizeof(Edge), compare_edges);
+        }
     }
 }
 
@@ -172,11 +176,8 @@ static int build_edges(const Callgrind *g, EdgeList **callers, EdgeList **callee
             return -1;
         }
     }
-    sort_graph = g;
-    for (size_t i = 0; i < n; i++) {
-        sort_edges(&(*callers)[i]);
-        sort_edges(&(*callees)[i]);
-    }
+    sort_lists(g, *callers, n);
+    sort_lists(g, *callees, n);
     return 0;
 }
 
@@ -372,7 +373,7 @@ static uint64_t saturating_add(uint64_t a, uint64_t b) {
 }
 
 /* One DFS from start; removes arcs that point back into the DFS stack. */
-static int dfs_cut(Folder *f, uint32_t start, char *state, uint32_t *stack, size_t *next) {
+static void dfs_cut(Folder *f, uint32_t start, char *state, uint32_t *stack, size_t *next) {
     size_t top = 0;
     stack[top++] = start;
     state[start] = 1;
@@ -395,7 +396,6 @@ static int dfs_cut(Folder *f, uint32_t start, char *state, uint32_t *stack, size
             stack[top++] = e->node;
         }
     }
-    return 0;
 }
 
 static int cut_cycles(Folder *f) {
@@ -417,14 +417,12 @@ static int cut_cycles(Folder *f) {
         sort_graph = f->graph;
         sort_weights = weight;
         qsort(order, n, sizeof *order, compare_by_weight);
-        for (size_t i = 0; i < n; i++) { /* roots first */
-            if (f->callers[order[i]].count == 0 && state[order[i]] == 0) {
-                dfs_cut(f, order[i], state, stack, next);
-            }
-        }
-        for (size_t i = 0; i < n; i++) { /* then cycles nobody enters */
-            if (state[order[i]] == 0) {
-                dfs_cut(f, order[i], state, stack, next);
+        /* roots first, then the cycles nobody enters */
+        for (int roots_only = 1; roots_only >= 0; roots_only--) {
+            for (size_t i = 0; i < n; i++) {
+                if (state[order[i]] == 0 && (!roots_only || f->callers[order[i]].count == 0)) {
+                    dfs_cut(f, order[i], state, stack, next);
+                }
             }
         }
         status = 0;
@@ -450,10 +448,7 @@ static int rebuild_callers(Folder *f) {
             }
         }
     }
-    sort_graph = f->graph;
-    for (size_t v = 0; v < f->n; v++) {
-        sort_edges(&f->callers[v]);
-    }
+    sort_lists(f->graph, f->callers, f->n);
     return 0;
 }
 
