@@ -227,6 +227,28 @@ static int64_t node_of(Trie *trie, const char *s, size_t length) {
     return node;
 }
 
+/* Adds after to the node of the stack s, and before too in a differential trie (a plain
+ * one is given 0). *error says why not ("out of memory" when the caller set nothing). */
+static int add_counts(Trie *trie, const char *s, size_t length, uint64_t before, uint64_t after,
+                      const char **error) {
+    if (before > UINT64_MAX - trie->grand_before || after > UINT64_MAX - trie->grand_total) {
+        *error = "the counts add up to more than 64 bits";
+        return -1;
+    }
+    int64_t node = node_of(trie, s, length);
+    if (node < 0) {
+        return -1;
+    }
+    trie->nodes[node].total += after; /* self for now; trie_finish makes it inclusive */
+    if (trie->before != NULL) {
+        trie->before[node] += before;
+    }
+    trie->grand_total += after;
+    trie->grand_before += before;
+    *error = NULL;
+    return 0;
+}
+
 int trie_add(Trie *trie, const char *s, size_t length, uint64_t count, const char **error) {
     *error = "out of memory";
     if (count == 0) {
@@ -236,18 +258,7 @@ int trie_add(Trie *trie, const char *s, size_t length, uint64_t count, const cha
         *error = "a line with one count among lines with two";
         return -1;
     }
-    if (count > UINT64_MAX - trie->grand_total) {
-        *error = "the counts add up to more than 64 bits";
-        return -1;
-    }
-    int64_t node = node_of(trie, s, length);
-    if (node < 0) {
-        return -1;
-    }
-    trie->nodes[node].total += count; /* self for now; trie_finish makes it inclusive */
-    trie->grand_total += count;
-    *error = NULL;
-    return 0;
+    return add_counts(trie, s, length, 0, count, error);
 }
 
 int trie_add_pair(Trie *trie, const char *s, size_t length, uint64_t before, uint64_t after,
@@ -266,20 +277,7 @@ int trie_add_pair(Trie *trie, const char *s, size_t length, uint64_t before, uin
             return -1;
         }
     }
-    if (before > UINT64_MAX - trie->grand_before || after > UINT64_MAX - trie->grand_total) {
-        *error = "the counts add up to more than 64 bits";
-        return -1;
-    }
-    int64_t node = node_of(trie, s, length);
-    if (node < 0) {
-        return -1;
-    }
-    trie->nodes[node].total += after;
-    trie->before[node] += before;
-    trie->grand_total += after;
-    trie->grand_before += before;
-    *error = NULL;
-    return 0;
+    return add_counts(trie, s, length, before, after, error);
 }
 
 static const TrieNode *sort_nodes;
