@@ -479,46 +479,46 @@ static int start_part(Reader *r) {
     return 0;
 }
 
-/* "key: value" lines. 1 handled, 0 not a header, -1 error. */
-static int header_line(Reader *r, const char *line) {
-    static const char *const ignored[] = {"version", "creator", "pid",   "cmd",
-                                          "thread",  "desc",    "event", "timeframe"};
-    const char *colon = strchr(line, ':');
-    if (colon == NULL) {
-        return 0;
-    }
-    size_t key_len = (size_t)(colon - line);
-    const char *value = colon + 1;
-#define IS_KEY(name) (key_len == strlen(name) && strncmp(line, name, key_len) == 0)
-    if (IS_KEY("positions")) {
-        return positions_header(r, value) == 0 ? 1 : -1;
-    }
-    if (IS_KEY("events")) {
-        return events_header(r, value) == 0 ? 1 : -1;
-    }
-    if (IS_KEY("summary")) {
-        return total_header(r, value, &r->summary, &r->has_summary) == 0 ? 1 : -1;
-    }
-    if (IS_KEY("totals")) {
-        return total_header(r, value, &r->totals, &r->has_totals) == 0 ? 1 : -1;
-    }
-    if (IS_KEY("part")) {
-        return start_part(r) == 0 ? 1 : -1;
-    }
-    for (size_t i = 0; i < sizeof ignored / sizeof ignored[0]; i++) {
-        if (IS_KEY(ignored[i])) {
-            if (IS_KEY("version")) {
-                const char *p = value;
-                skip_blanks(&p);
-                if (*p != '1') {
-                    return fail(r, "unsupported format version (this reader knows version 1)");
-                }
-            }
-            return 1;
+/* The header key of a "key: value" line ("" when it is not one): the keys of the format
+ * (cl-format.xml), for the reader and for callgrind_sniff. */
+static const char *header_key(const char *line, size_t length) {
+    static const char *const keys[] = {"version", "creator", "pid",       "cmd",    "part",
+                                       "thread",  "desc",    "positions", "events", "event",
+                                       "summary", "totals",  "timeframe"};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        size_t n = strlen(keys[k]);
+        if (length > n && memcmp(line, keys[k], n) == 0 && line[n] == ':') {
+            return keys[k];
         }
     }
-#undef IS_KEY
-    return 0;
+    return "";
+}
+
+/* "key: value" lines. 1 handled, 0 not a header, -1 error. */
+static int header_line(Reader *r, const char *line) {
+    const char *key = header_key(line, strlen(line));
+    if (key[0] == '\0') {
+        return 0;
+    }
+    const char *value = line + strlen(key) + 1;
+    int status = 0; /* the other keys are known and ignored */
+    if (strcmp(key, "positions") == 0) {
+        status = positions_header(r, value);
+    } else if (strcmp(key, "events") == 0) {
+        status = events_header(r, value);
+    } else if (strcmp(key, "summary") == 0) {
+        status = total_header(r, value, &r->summary, &r->has_summary);
+    } else if (strcmp(key, "totals") == 0) {
+        status = total_header(r, value, &r->totals, &r->has_totals);
+    } else if (strcmp(key, "part") == 0) {
+        status = start_part(r);
+    } else if (strcmp(key, "version") == 0) {
+        skip_blanks(&value);
+        if (*value != '1') {
+            status = fail(r, "unsupported format version (this reader knows version 1)");
+        }
+    }
+    return status == 0 ? 1 : -1;
 }
 
 /* "STACK COUNT": a line of folded stacks, the format fold writes. */
@@ -715,20 +715,6 @@ static const char *next_line(const char **p, const char *end, size_t *length) {
     *p = newline ? newline + 1 : end;
     *length = (size_t)(stop - start) - (stop > start && stop[-1] == '\r');
     return start;
-}
-
-/* The header key of a "key: value" line ("" when it is not one). */
-static const char *header_key(const char *line, size_t length) {
-    static const char *const keys[] = {"version", "creator", "pid",       "cmd",    "part",
-                                       "thread",  "desc",    "positions", "events", "event",
-                                       "summary", "totals",  "timeframe"};
-    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
-        size_t n = strlen(keys[k]);
-        if (length > n && memcmp(line, keys[k], n) == 0 && line[n] == ':') {
-            return keys[k];
-        }
-    }
-    return "";
 }
 
 CgKind callgrind_sniff(const char *data, size_t len) {
