@@ -77,19 +77,16 @@ static bool step(Section *where, const AnnotateLine *line, bool all) {
 }
 
 static int split_lines(const char *data, size_t length, AnnotateText *text) {
-    size_t count = 0;
-    for (const char *p = data; p < data + length; count++) {
-        const char *newline = memchr(p, '\n', (size_t)(data + length - p));
-        p = newline ? newline + 1 : data + length;
-    }
-    text->lines = malloc((count + 1) * sizeof *text->lines);
-    if (text->lines == NULL) {
-        return -1;
-    }
-    for (const char *p = data; p < data + length; text->count++) {
-        const char *newline = memchr(p, '\n', (size_t)(data + length - p));
-        const char *end = newline ? newline + 1 : data + length;
-        text->lines[text->count] = (AnnotateLine){.bytes = p, .length = (size_t)(end - p)};
+    size_t capacity = 0;
+    for (const char *p = data, *stop = data + length; p < stop;) {
+        const char *newline = memchr(p, '\n', (size_t)(stop - p));
+        const char *end = newline ? newline + 1 : stop;
+        AnnotateLine *lines = grow(text->lines, &capacity, text->count + 1, sizeof *lines, 256);
+        if (lines == NULL) {
+            return -1; /* annotate_free_text frees the lines so far */
+        }
+        text->lines = lines;
+        text->lines[text->count++] = (AnnotateLine){.bytes = p, .length = (size_t)(end - p)};
         p = end;
     }
     return 0;
