@@ -118,13 +118,9 @@ static int compare_by_weight(const void *pa, const void *pb) {
     return compare_nodes(a, b);
 }
 
+/* No list gets a node twice: the reader makes one arc per (caller, callee) (pair_index in
+ * callgrind.c), and the callers rebuilt from the callee lists are as unique. */
 static int push_edge(EdgeList *list, uint32_t node, uint64_t weight) {
-    for (size_t i = 0; i < list->count; i++) {
-        if (list->items[i].node == node) { /* arcs are unique, but be safe */
-            list->items[i].weight += weight;
-            return 0;
-        }
-    }
     Edge *items = grow(list->items, &list->capacity, list->count + 1, sizeof *items, 4);
     if (items == NULL) {
         return -1;
