@@ -41,6 +41,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "callgrind.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,8 +114,7 @@ static int skip_position(const char **s) {
         if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
             p += 2;
             const char *digits = p;
-            while ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f') ||
-                   (*p >= 'A' && *p <= 'F')) {
+            while (isxdigit((unsigned char)*p)) {
                 p++;
             }
             if (p == digits) {
@@ -399,13 +399,11 @@ static int positions_header(Reader *r, const char *value) {
         if (*p == '\0') {
             break;
         }
-        if (starts_with(p, "instr") && (p[5] == ' ' || p[5] == '\0' || p[5] == '\t')) {
-            p += 5;
-        } else if (starts_with(p, "line") && (p[4] == ' ' || p[4] == '\0' || p[4] == '\t')) {
-            p += 4;
-        } else {
+        size_t word = strcspn(p, " \t");
+        if (!(word == 5 && starts_with(p, "instr")) && !(word == 4 && starts_with(p, "line"))) {
             return fail(r, "unknown position kind in positions: (want instr and/or line)");
         }
+        p += word;
         count++;
     }
     if (count == 0 || count > 2) {
@@ -421,9 +419,7 @@ static int events_header(Reader *r, const char *value) {
     for (const char *p = value;; count++) {
         skip_blanks(&p);
         const char *start = p;
-        while (*p != '\0' && *p != ' ' && *p != '\t') {
-            p++;
-        }
+        p += strcspn(p, " \t");
         if (p == start) {
             break;
         }
