@@ -385,15 +385,14 @@ int folded_each_stream(FILE *in, const char *name, FoldedVisitor visit, void *co
     }
     int status = 0;
     for (;;) {
-        if (used + 1 >= capacity) { /* a line longer than the buffer */
-            char *grown = realloc(buffer, capacity * 2);
-            if (grown == NULL) {
-                status = message_fail(error, name, number + 1, "out of memory");
-                break;
-            }
-            buffer = grown;
-            capacity *= 2;
+        /* fread always gets a byte (capacity - used - 1 > 0): a line longer than the buffer
+         * doubles it */
+        char *grown = grow(buffer, &capacity, used + 2, 1, capacity);
+        if (grown == NULL) {
+            status = message_fail(error, name, number + 1, "out of memory");
+            break;
         }
+        buffer = grown;
         size_t got = fread(buffer + used, 1, capacity - used - 1, in);
         used += got;
         bool final = got == 0;

@@ -159,15 +159,11 @@ static int push_path(Trie *trie, size_t depth, uint32_t node, size_t end) {
 
 /* Keeps a copy of the line just added, for the next line's prefix reuse. */
 static int remember_line(Trie *trie, const char *stack, size_t length) {
-    if (length + 1 > trie->previous_capacity) {
-        size_t capacity = length + 1 > 256 ? length + 1 : 256;
-        char *grown = realloc(trie->previous, capacity * 2);
-        if (grown == NULL) {
-            return -1;
-        }
-        trie->previous = grown;
-        trie->previous_capacity = capacity * 2;
+    char *grown = grow(trie->previous, &trie->previous_capacity, length + 1, 1, 256);
+    if (grown == NULL) {
+        return -1;
     }
+    trie->previous = grown;
     memcpy(trie->previous, stack, length);
     trie->previous[length] = '\0';
     trie->previous_length = length;
