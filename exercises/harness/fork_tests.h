@@ -53,8 +53,10 @@ size_t fork_tests_heap_in_use(void);
 /* Ends the process with code, skipping LeakSanitizer's exit check (it scans megabytes of the
    sanitizer runtimes' globals, most of a short case's cost), when the heap in use is back to
    before (fork_tests_heap_in_use() taken before the case; 0: no sanitizer, so never): what the
-   case allocated is all freed, and the check could find nothing. Returns otherwise. Both ways
-   of running a case (a forked child here, the checker's --run) end through it. */
+   case allocated is all freed, and the check could find nothing. Returns otherwise, with the
+   dead stack below it zeroed, so that the check finds a lost block whatever the case's frames
+   left there. Both ways of running a case (a forked child here, the checker's --run) end
+   through it. */
 void fork_tests_exit_if_clean(int code, size_t before);
 
 /* Runs the tests (names[0..count-1], each a file-name-safe word) and writes one line per
