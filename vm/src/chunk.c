@@ -41,7 +41,7 @@ void chunk_fill(Chunk *chunk, const uint8_t *code, const int *lines, int count,
 
 const char *opcode_name(int opcode) {
     static const char *const names[] = {
-#define AS_NAME(name) #name,
+#define AS_NAME(name, operands, effect) #name,
         FOR_EACH_OPCODE(AS_NAME)
 #undef AS_NAME
     };
@@ -51,30 +51,12 @@ const char *opcode_name(int opcode) {
     return names[opcode];
 }
 
-static const unsigned char operands_of[OPCODE_COUNT] = {
-    [OP_CONSTANT] = OPERANDS_CONSTANT,
-    [OP_GET_GLOBAL] = OPERANDS_CONSTANT,
-    [OP_DEFINE_GLOBAL] = OPERANDS_CONSTANT,
-    [OP_SET_GLOBAL] = OPERANDS_CONSTANT,
-    [OP_GET_PROPERTY] = OPERANDS_CONSTANT,
-    [OP_SET_PROPERTY] = OPERANDS_CONSTANT,
-    [OP_GET_SUPER] = OPERANDS_CONSTANT,
-    [OP_CLASS] = OPERANDS_CONSTANT,
-    [OP_METHOD] = OPERANDS_CONSTANT,
-    [OP_GET_LOCAL] = OPERANDS_BYTE,
-    [OP_SET_LOCAL] = OPERANDS_BYTE,
-    [OP_GET_UPVALUE] = OPERANDS_BYTE,
-    [OP_SET_UPVALUE] = OPERANDS_BYTE,
-    [OP_CALL] = OPERANDS_BYTE,
-    [OP_JUMP] = OPERANDS_JUMP,
-    [OP_JUMP_IF_FALSE] = OPERANDS_JUMP,
-    [OP_LOOP] = OPERANDS_LOOP,
-    [OP_INVOKE] = OPERANDS_INVOKE,
-    [OP_SUPER_INVOKE] = OPERANDS_INVOKE,
-    [OP_CLOSURE] = OPERANDS_CLOSURE,
-};
-
 Operands opcode_operands(int opcode) {
+    static const unsigned char operands_of[] = {
+#define AS_OPERANDS(name, operands, effect) OPERANDS_##operands,
+        FOR_EACH_OPCODE(AS_OPERANDS)
+#undef AS_OPERANDS
+    };
     return opcode >= 0 && opcode < OPCODE_COUNT ? (Operands)operands_of[opcode] : OPERANDS_NONE;
 }
 

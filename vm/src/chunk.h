@@ -1,9 +1,10 @@
 /* chunk.h -- a compiled function body: bytecode, line numbers, constants.
  *
  * The instruction set is one list, FOR_EACH_OPCODE, expanded wherever a
- * table per opcode is needed: the enum below, the disassembler's names, the
- * --count report and the VM's computed-goto jump table. Adding an opcode in
- * one place keeps all of them in step.
+ * table per opcode is needed: the enum below, the disassembler's names and
+ * operand layouts, the --count report, the code generator's stack effects and
+ * the VM's computed-goto jump table. Adding an opcode in one place keeps all
+ * of them in step.
  *
  * Operands are one byte (constant index, local slot, argument count) or two
  * bytes big-endian (jump offsets). The granularity is that of clox: a call of
@@ -25,47 +26,51 @@
 #include "common.h"
 #include "value.h"
 
+/* A row per opcode: X(NAME, OPERANDS, EFFECT), its operand layout (an
+ * Operands, below, without the OPERANDS_ prefix) and what it does to the
+ * value stack's height. A call's effect is that of its callee's slot alone;
+ * the code generator accounts for the arguments where it emits the call. */
 #define FOR_EACH_OPCODE(X)                                                                         \
-    X(CONSTANT)                                                                                    \
-    X(NIL)                                                                                         \
-    X(TRUE)                                                                                        \
-    X(FALSE)                                                                                       \
-    X(POP)                                                                                         \
-    X(GET_LOCAL)                                                                                   \
-    X(SET_LOCAL)                                                                                   \
-    X(GET_GLOBAL)                                                                                  \
-    X(DEFINE_GLOBAL)                                                                               \
-    X(SET_GLOBAL)                                                                                  \
-    X(GET_UPVALUE)                                                                                 \
-    X(SET_UPVALUE)                                                                                 \
-    X(GET_PROPERTY)                                                                                \
-    X(SET_PROPERTY)                                                                                \
-    X(GET_SUPER)                                                                                   \
-    X(EQUAL)                                                                                       \
-    X(GREATER)                                                                                     \
-    X(LESS)                                                                                        \
-    X(ADD)                                                                                         \
-    X(SUBTRACT)                                                                                    \
-    X(MULTIPLY)                                                                                    \
-    X(DIVIDE)                                                                                      \
-    X(NOT)                                                                                         \
-    X(NEGATE)                                                                                      \
-    X(PRINT)                                                                                       \
-    X(JUMP)                                                                                        \
-    X(JUMP_IF_FALSE)                                                                               \
-    X(LOOP)                                                                                        \
-    X(CALL)                                                                                        \
-    X(INVOKE)                                                                                      \
-    X(SUPER_INVOKE)                                                                                \
-    X(CLOSURE)                                                                                     \
-    X(CLOSE_UPVALUE)                                                                               \
-    X(RETURN)                                                                                      \
-    X(CLASS)                                                                                       \
-    X(INHERIT)                                                                                     \
-    X(METHOD)
+    X(CONSTANT, CONSTANT, 1)                                                                       \
+    X(NIL, NONE, 1)                                                                                \
+    X(TRUE, NONE, 1)                                                                               \
+    X(FALSE, NONE, 1)                                                                              \
+    X(POP, NONE, -1)                                                                               \
+    X(GET_LOCAL, BYTE, 1)                                                                          \
+    X(SET_LOCAL, BYTE, 0)                                                                          \
+    X(GET_GLOBAL, CONSTANT, 1)                                                                     \
+    X(DEFINE_GLOBAL, CONSTANT, -1)                                                                 \
+    X(SET_GLOBAL, CONSTANT, 0)                                                                     \
+    X(GET_UPVALUE, BYTE, 1)                                                                        \
+    X(SET_UPVALUE, BYTE, 0)                                                                        \
+    X(GET_PROPERTY, CONSTANT, 0)                                                                   \
+    X(SET_PROPERTY, CONSTANT, -1)                                                                  \
+    X(GET_SUPER, CONSTANT, -1)                                                                     \
+    X(EQUAL, NONE, -1)                                                                             \
+    X(GREATER, NONE, -1)                                                                           \
+    X(LESS, NONE, -1)                                                                              \
+    X(ADD, NONE, -1)                                                                               \
+    X(SUBTRACT, NONE, -1)                                                                          \
+    X(MULTIPLY, NONE, -1)                                                                          \
+    X(DIVIDE, NONE, -1)                                                                            \
+    X(NOT, NONE, 0)                                                                                \
+    X(NEGATE, NONE, 0)                                                                             \
+    X(PRINT, NONE, -1)                                                                             \
+    X(JUMP, JUMP, 0)                                                                               \
+    X(JUMP_IF_FALSE, JUMP, 0)                                                                      \
+    X(LOOP, LOOP, 0)                                                                               \
+    X(CALL, BYTE, 0)                                                                               \
+    X(INVOKE, INVOKE, 0)                                                                           \
+    X(SUPER_INVOKE, INVOKE, 0)                                                                     \
+    X(CLOSURE, CLOSURE, 1)                                                                         \
+    X(CLOSE_UPVALUE, NONE, -1)                                                                     \
+    X(RETURN, NONE, -1)                                                                            \
+    X(CLASS, CONSTANT, 1)                                                                          \
+    X(INHERIT, NONE, -1)                                                                           \
+    X(METHOD, CONSTANT, -1)
 
 typedef enum {
-#define AS_ENUM(name) OP_##name,
+#define AS_ENUM(name, operands, effect) OP_##name,
     FOR_EACH_OPCODE(AS_ENUM)
 #undef AS_ENUM
         OPCODE_COUNT

@@ -61,19 +61,9 @@ struct FunctionBuild {
 };
 
 static const int8_t stack_effect[OPCODE_COUNT] = {
-    [OP_CONSTANT] = 1,       [OP_NIL] = 1,
-    [OP_TRUE] = 1,           [OP_FALSE] = 1,
-    [OP_GET_LOCAL] = 1,      [OP_GET_GLOBAL] = 1,
-    [OP_GET_UPVALUE] = 1,    [OP_CLOSURE] = 1,
-    [OP_CLASS] = 1,          [OP_POP] = -1,
-    [OP_DEFINE_GLOBAL] = -1, [OP_SET_PROPERTY] = -1,
-    [OP_GET_SUPER] = -1,     [OP_EQUAL] = -1,
-    [OP_GREATER] = -1,       [OP_LESS] = -1,
-    [OP_ADD] = -1,           [OP_SUBTRACT] = -1,
-    [OP_MULTIPLY] = -1,      [OP_DIVIDE] = -1,
-    [OP_PRINT] = -1,         [OP_CLOSE_UPVALUE] = -1,
-    [OP_RETURN] = -1,        [OP_INHERIT] = -1,
-    [OP_METHOD] = -1,
+#define AS_EFFECT(name, operands, effect) effect,
+    FOR_EACH_OPCODE(AS_EFFECT)
+#undef AS_EFFECT
 };
 
 /* The one or two opcodes of each binary operator (a >= b is !(a < b)). */

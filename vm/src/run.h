@@ -198,7 +198,7 @@ static InterpretResult RUN_FUNCTION(void) {
 
 #if DRIP_COMPUTED_GOTO
     static const void *const dispatchTable[] = {
-#define AS_LABEL(name) &&op_##name,
+#define AS_LABEL(name, operands, effect) &&op_##name,
         FOR_EACH_OPCODE(AS_LABEL)
 #undef AS_LABEL
 #if RUN_FUSED
