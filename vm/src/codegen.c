@@ -215,11 +215,7 @@ static int name_find(FunctionBuild *build, ObjString *key) {
 static void names_grow(FunctionBuild *build) {
     Assembly *assembly = build->assembly;
     int capacity = assembly->name_capacity == 0 ? 64 : assembly->name_capacity * 2;
-    PoolEntry *names = calloc((size_t)capacity, sizeof(PoolEntry));
-    if (names == NULL) {
-        fprintf(stderr, "Out of memory.\n");
-        exit(70);
-    }
+    PoolEntry *names = mem_checked(calloc((size_t)capacity, sizeof(PoolEntry)));
     for (int i = 0; i < assembly->name_capacity; i++) {
         const PoolEntry *entry = &assembly->names[i];
         if (entry->generation == build->generation) {
@@ -286,11 +282,7 @@ static double number_value(const char *text, uint32_t length) {
         return (double)whole;
     }
     char small[64];
-    char *copy = length < sizeof small ? small : malloc(length + 1);
-    if (copy == NULL) {
-        fprintf(stderr, "Out of memory.\n");
-        exit(70);
-    }
+    char *copy = length < sizeof small ? small : mem_checked(malloc(length + 1));
     memcpy(copy, text, length);
     copy[length] = '\0';
     double value = strtod(copy, NULL);
@@ -307,11 +299,7 @@ static Assembly *assembly_at(Codegen *g, int depth) {
     if (depth == g->assembly_count) {
         g->assemblies =
             growable_reserve(g->assemblies, &g->assembly_capacity, depth + 1, sizeof(Assembly *));
-        g->assemblies[depth] = calloc(1, sizeof(Assembly));
-        if (g->assemblies[depth] == NULL) {
-            fprintf(stderr, "Out of memory.\n");
-            exit(70);
-        }
+        g->assemblies[depth] = mem_checked(calloc(1, sizeof(Assembly)));
         g->assembly_count++;
     }
     Assembly *assembly = g->assemblies[depth];
@@ -713,11 +701,7 @@ void codegen_begin(Codegen *codegen, const Ast *ast, const TokenList *tokens, Sy
                    Diagnostics *diagnostics) {
     *codegen =
         (Codegen){.ast = ast, .tokens = tokens, .symbols = symbols, .diagnostics = diagnostics};
-    codegen->script = malloc(sizeof(FunctionBuild));
-    if (codegen->script == NULL) {
-        fprintf(stderr, "Out of memory.\n");
-        exit(70);
-    }
+    codegen->script = mem_checked(malloc(sizeof(FunctionBuild)));
     begin_function(codegen, codegen->script, FN_SCRIPT);
 }
 

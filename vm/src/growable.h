@@ -9,8 +9,9 @@
 #ifndef DRIP_GROWABLE_H
 #define DRIP_GROWABLE_H
 
-#include <stdio.h>
 #include <stdlib.h>
+
+#include "memory.h"
 
 /* Makes room for at least `needed` items of item_size bytes in *items,
  * which holds *capacity of them; returns the (possibly moved) array. */
@@ -22,11 +23,8 @@ static inline void *growable_reserve(void *items, int *capacity, int needed, siz
     if (wanted < (size_t)needed) {
         wanted = (size_t)needed;
     }
-    void *grown = wanted > (size_t)0x7fffffff ? NULL : realloc(items, wanted * item_size);
-    if (grown == NULL) {
-        fprintf(stderr, "Out of memory.\n");
-        exit(70);
-    }
+    void *grown =
+        mem_checked(wanted > (size_t)0x7fffffff ? NULL : realloc(items, wanted * item_size));
     *capacity = (int)wanted;
     return grown;
 }

@@ -173,11 +173,8 @@ static void arena_new(void) {
         return;
     }
     size_t length = ARENA_BLOCKS * HEAP_BLOCK_SIZE;
-    Arena *arena = malloc(sizeof *arena);
-    char *raw = malloc(length + HEAP_BLOCK_SIZE);
-    if (arena == NULL || raw == NULL) {
-        mem_out_of_memory();
-    }
+    Arena *arena = mem_checked(malloc(sizeof *arena));
+    char *raw = mem_checked(malloc(length + HEAP_BLOCK_SIZE));
     char *base = block_align(raw);
     if ((uintptr_t)base + length - 1 > POINTER_MASK) {
         /* Never seen on Linux, where user space ends below 2^47. */
@@ -260,10 +257,7 @@ Obj *heap_refill(size_t size) {
 
 Obj *heap_alloc_large(size_t size) {
     gc_collect_if_due();
-    LargeObj *large = malloc(sizeof(LargeObj) + size);
-    if (large == NULL) {
-        mem_out_of_memory();
-    }
+    LargeObj *large = mem_checked(malloc(sizeof(LargeObj) + size));
     if ((uintptr_t)large + sizeof(LargeObj) + size - 1 > POINTER_MASK) {
         fprintf(stderr, "drip: object address %p does not fit in 48 bits.\n", (void *)large);
         exit(70);

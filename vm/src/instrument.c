@@ -15,6 +15,7 @@
 #include "commas.h"
 #include "instrument.h"
 #include "intern.h"
+#include "memory.h"
 
 Instrument instrument;
 
@@ -22,14 +23,6 @@ Instrument instrument;
 static Intern names;
 static ProfileNode *root = NULL;
 static FILE *folded_file = NULL; /* opened by instrumentOpenFolded */
-
-static void *checkedAlloc(void *pointer) {
-    if (pointer == NULL) {
-        fprintf(stderr, "Out of memory.\n");
-        exit(70);
-    }
-    return pointer;
-}
 
 bool instrumentWanted(void) {
     return instrument.count || instrument.profile || instrument.foldedPath != NULL;
@@ -40,7 +33,7 @@ bool instrumentWanted(void) {
 static int internName(const char *name, size_t length) {
     int64_t id = intern_add(&names, name, length);
     if (id < 0 || id > INT_MAX) {
-        checkedAlloc(NULL); /* out of memory: says so and exits */
+        mem_checked(NULL); /* out of memory: says so and exits */
     }
     return (int)id;
 }
@@ -63,7 +56,7 @@ static int functionId(ObjFunction *function) {
         function->profileId = internName(function->name->chars, (size_t)function->name->length);
     } else {
         size_t length = (size_t)function->className->length + 1 + (size_t)function->name->length;
-        char *qualified = checkedAlloc(malloc(length + 1));
+        char *qualified = mem_checked(malloc(length + 1));
         snprintf(qualified, length + 1, "%s.%s", function->className->chars, function->name->chars);
         function->profileId = internName(qualified, length);
         free(qualified);
@@ -72,7 +65,7 @@ static int functionId(ObjFunction *function) {
 }
 
 static ProfileNode *newNode(ProfileNode *parent, int id) {
-    ProfileNode *node = checkedAlloc(calloc(1, sizeof(ProfileNode)));
+    ProfileNode *node = mem_checked(calloc(1, sizeof(ProfileNode)));
     node->id = id;
     node->parent = parent;
     if (parent != NULL) {
@@ -199,8 +192,8 @@ static void reportProfile(FILE *out) {
     if (root == NULL) {
         return;
     }
-    FunctionRow *rows = checkedAlloc(calloc((size_t)nameCount(), sizeof(FunctionRow)));
-    int *onStack = checkedAlloc(calloc((size_t)nameCount(), sizeof(int)));
+    FunctionRow *rows = mem_checked(calloc((size_t)nameCount(), sizeof(FunctionRow)));
+    int *onStack = mem_checked(calloc((size_t)nameCount(), sizeof(int)));
     for (int i = 0; i < nameCount(); i++) {
         rows[i].id = i;
     }
@@ -243,7 +236,7 @@ static void pathAppend(Path *path, const char *text, size_t length) {
         while (path->length + length + 1 > path->capacity) {
             path->capacity = path->capacity < 64 ? 64 : path->capacity * 2;
         }
-        path->text = checkedAlloc(realloc(path->text, path->capacity));
+        path->text = mem_checked(realloc(path->text, path->capacity));
     }
     memcpy(path->text + path->length, text, length);
     path->length += length;
@@ -253,12 +246,12 @@ static void pathAppend(Path *path, const char *text, size_t length) {
 static void addLine(LineList *list, const Path *path, uint64_t count) {
     char digits[32];
     int digitsLength = snprintf(digits, sizeof digits, " %llu", (unsigned long long)count);
-    char *line = checkedAlloc(malloc(path->length + (size_t)digitsLength + 1));
+    char *line = mem_checked(malloc(path->length + (size_t)digitsLength + 1));
     memcpy(line, path->text, path->length);
     memcpy(line + path->length, digits, (size_t)digitsLength + 1);
     if (list->count == list->capacity) {
         list->capacity = list->capacity < 16 ? 16 : list->capacity * 2;
-        list->lines = checkedAlloc(realloc(list->lines, sizeof(char *) * list->capacity));
+        list->lines = mem_checked(realloc(list->lines, sizeof(char *) * list->capacity));
     }
     list->lines[list->count++] = line;
 }

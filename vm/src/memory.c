@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "compiler.h"
+#include "growable.h"
 #include "heap.h"
 #include "memory.h"
 #include "vm.h"
@@ -25,9 +26,12 @@ static size_t raw_bytes;
 /* Set when a collection frees a class: names' caches may point at it. */
 static bool class_freed;
 
-_Noreturn void mem_out_of_memory(void) {
-    fprintf(stderr, "Out of memory.\n");
-    exit(70);
+void *mem_checked(void *pointer) {
+    if (pointer == NULL) {
+        fprintf(stderr, "Out of memory.\n");
+        exit(70);
+    }
+    return pointer;
 }
 
 void *mem_resize(void *memory, size_t old_size, size_t new_size) {
@@ -40,11 +44,7 @@ void *mem_resize(void *memory, size_t old_size, size_t new_size) {
     if (new_size > old_size) {
         gc_collect_if_due();
     }
-    void *resized = realloc(memory, new_size);
-    if (resized == NULL) {
-        mem_out_of_memory();
-    }
-    return resized;
+    return mem_checked(realloc(memory, new_size));
 }
 
 void gc_collect_if_due(void) {
@@ -60,15 +60,8 @@ void gc_collect_if_due(void) {
 /* ---- marking ---------------------------------------------------------------- */
 
 static void gray_push(Obj *object) {
-    if (vm.gray_count == vm.gray_capacity) {
-        int capacity = vm.gray_capacity < 64 ? 64 : vm.gray_capacity * 2;
-        Obj **grown = realloc(vm.gray_stack, sizeof(Obj *) * (size_t)capacity);
-        if (grown == NULL) {
-            mem_out_of_memory();
-        }
-        vm.gray_stack = grown;
-        vm.gray_capacity = capacity;
-    }
+    vm.gray_stack =
+        growable_reserve(vm.gray_stack, &vm.gray_capacity, vm.gray_count + 1, sizeof(Obj *));
     vm.gray_stack[vm.gray_count++] = object;
 }
 

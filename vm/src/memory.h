@@ -37,7 +37,9 @@
 
 /* Gives a malloc'd block new_size bytes (0 frees it). Growing may collect. */
 void *mem_resize(void *memory, size_t old_size, size_t new_size);
-_Noreturn void mem_out_of_memory(void);
+/* pointer, as malloc, calloc or realloc returned it; when that is NULL,
+ * reports that memory ran out and ends the process (exit 70). */
+void *mem_checked(void *pointer);
 
 void gc_mark_object(Obj *object);
 void gc_mark_value(Value value);

@@ -24,11 +24,7 @@ static bool same_text(const char *a, const char *b, uint32_t length) {
 /* Rebuilds the slot array at twice the size (at least 64). */
 static void slots_grow(SymbolTable *table) {
     uint32_t size = table->slots == NULL ? 64 : (table->mask + 1) * 2;
-    int32_t *slots = calloc(size, sizeof(int32_t));
-    if (slots == NULL) {
-        fprintf(stderr, "Out of memory.\n");
-        exit(70);
-    }
+    int32_t *slots = mem_checked(calloc(size, sizeof(int32_t)));
     for (int32_t id = 0; id < table->count; id++) {
         uint32_t at = table->symbols[id].hash & (size - 1);
         while (slots[at] != 0) {
