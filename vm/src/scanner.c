@@ -92,18 +92,9 @@ static unsigned keyword_slot(const unsigned char *word, uint32_t length) {
     return (length + word[0] + 5u * word[length - 1]) & 31u;
 }
 
-static bool same_text(const char *a, const unsigned char *b, uint32_t length) {
-    for (uint32_t i = 0; i < length; i++) {
-        if ((unsigned char)a[i] != b[i]) {
-            return false;
-        }
-    }
-    return true;
-}
-
 static TokenType word_type(const unsigned char *word, uint32_t length) {
     const KeywordSlot *slot = &keyword_slots[keyword_slot(word, length)];
-    if (slot->length == length && same_text(slot->text, word, length)) {
+    if (slot->length == length && memcmp(slot->text, word, length) == 0) {
         return (TokenType)slot->type;
     }
     return TOKEN_IDENTIFIER;

@@ -12,15 +12,6 @@
 #include "object.h"
 #include "symbols.h"
 
-static bool same_text(const char *a, const char *b, uint32_t length) {
-    for (uint32_t i = 0; i < length; i++) {
-        if (a[i] != b[i]) {
-            return false;
-        }
-    }
-    return true;
-}
-
 /* Rebuilds the slot array at twice the size (at least 64). */
 static void slots_grow(SymbolTable *table) {
     uint32_t size = table->slots == NULL ? 64 : (table->mask + 1) * 2;
@@ -66,7 +57,7 @@ int32_t symbol_intern_hashed(SymbolTable *table, const char *text, uint32_t leng
     for (int32_t id; (id = table->slots[at]) != 0; at = (at + 1) & table->mask) {
         const Symbol *known = &table->symbols[id - 1];
         if (known->hash == hash && known->length == length &&
-            same_text(known->text, text, length)) {
+            memcmp(known->text, text, length) == 0) {
             return id - 1;
         }
     }
