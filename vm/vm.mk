@@ -29,40 +29,29 @@ $(BUILD)/drip: $(VM_SOURCES) $(VM_HEADERS) vm/vm.mk
 	@mkdir -p $(@D)
 	$(CC) $(VM_CFLAGS) -o $@ $(VM_SOURCES)
 
+# The other flavours: the release or the debug flags, plus their own.
 # Instrumentation compiled out: the reference for "free when off".
-$(BUILD)/drip-noinstr: $(VM_SOURCES) $(VM_HEADERS) vm/vm.mk
-	@mkdir -p $(@D)
-	$(CC) $(VM_CFLAGS) -DDRIP_NO_INSTRUMENT -o $@ $(VM_SOURCES)
-
+VM_FLAGS_noinstr  = $(VM_CFLAGS) -DDRIP_NO_INSTRUMENT
 # The load-time pass that writes superinstructions (vm/src/fuse.h) left out: the
 # plain loop runs the compiler's bytecode, as the counting loop does. The
 # reference for what the superinstructions save (make bench's unfused Ir).
-$(BUILD)/drip-nofuse: $(VM_SOURCES) $(VM_HEADERS) vm/vm.mk
-	@mkdir -p $(@D)
-	$(CC) $(VM_CFLAGS) -DDRIP_NO_FUSE -o $@ $(VM_SOURCES)
-
+VM_FLAGS_nofuse   = $(VM_CFLAGS) -DDRIP_NO_FUSE
 # Every OP_CALL through an out-of-line callValue(), as in clox: callgrind then
 # counts one C call per Drip call (fib's calls + 2 for clock()), which the
 # chapter's profile checks. Slower; for profiling the call path only.
-$(BUILD)/drip-outline: $(VM_SOURCES) $(VM_HEADERS) vm/vm.mk
-	@mkdir -p $(@D)
-	$(CC) $(VM_CFLAGS) -DDRIP_OUTLINE_CALLS -o $@ $(VM_SOURCES)
-
+VM_FLAGS_outline  = $(VM_CFLAGS) -DDRIP_OUTLINE_CALLS
 # A switch instead of computed goto, to check the portable path still works.
-$(BUILD)/drip-switch: $(VM_SOURCES) $(VM_HEADERS) vm/vm.mk
-	@mkdir -p $(@D)
-	$(CC) $(VM_CFLAGS) -DDRIP_NO_COMPUTED_GOTO -o $@ $(VM_SOURCES)
+VM_FLAGS_switch   = $(VM_CFLAGS) -DDRIP_NO_COMPUTED_GOTO
+VM_FLAGS_gcstress = $(VM_DEBUG) -DDRIP_STRESS_GC
+VM_FLAGS_asan     = $(VM_DEBUG) $(SANITIZE)
+VM_FLAVOURS := $(addprefix $(BUILD)/drip-,noinstr nofuse outline switch gcstress asan)
 
-$(BUILD)/drip-gcstress: $(VM_SOURCES) $(VM_HEADERS) vm/vm.mk
+$(VM_FLAVOURS): $(BUILD)/drip-%: $(VM_SOURCES) $(VM_HEADERS) vm/vm.mk
 	@mkdir -p $(@D)
-	$(CC) $(VM_DEBUG) -DDRIP_STRESS_GC -o $@ $(VM_SOURCES)
-
-$(BUILD)/drip-asan: $(VM_SOURCES) $(VM_HEADERS) vm/vm.mk
-	@mkdir -p $(@D)
-	$(CC) $(VM_DEBUG) $(SANITIZE) -o $@ $(VM_SOURCES)
+	$(CC) $(VM_FLAGS_$*) -o $@ $(VM_SOURCES)
 
 .PHONY: vm-builds
-vm-builds: $(BUILD)/drip $(BUILD)/drip-noinstr $(BUILD)/drip-nofuse $(BUILD)/drip-outline $(BUILD)/drip-switch $(BUILD)/drip-gcstress $(BUILD)/drip-asan
+vm-builds: $(BUILD)/drip $(VM_FLAVOURS)
 
 # ---- tests ------------------------------------------------------------------
 # Our own Drip programs (vm/tests/*/*.drip, expectations in comments) run in
