@@ -82,12 +82,9 @@ function M.compare(drip, program, scratch)
 end
 
 function M.main(argv)
-  local parser = wb.parser("differential.lua", "Runs Drip programs in the plain and the counting loop and compares.")
-  parser:option("--label", "the name of this run in its messages", "differential")
-  parser:option("--result", "write \"PASSED FAILED\" here")
+  local parser = runner.parser("differential.lua",
+    "Runs Drip programs in the plain and the counting loop and compares.", "differential")
   parser:option("--scratch", "a folder for the runs' files", os.getenv("TMPDIR") or "/tmp")
-  parser:argument("drip", "the VM to run")
-  parser:argument("paths", ".drip files or folders of them"):args("+")
   local opts = wb.parse(parser, argv)
   local programs = {}
   for _, path in ipairs(opts.paths) do
@@ -95,29 +92,10 @@ function M.main(argv)
     runner.find_tests(path, programs, "%.lox$")
   end
   local scratch = wb.temp_dir(opts.scratch, "differential")
-  local passed, failed = 0, 0
-  for _, program in ipairs(programs) do
-    local problems = M.compare(opts.drip, program, scratch)
-    if #problems == 0 then
-      passed = passed + 1
-    else
-      failed = failed + 1
-      print(string.format("FAIL [%s] %s", opts.label, program))
-      for _, message in ipairs(problems) do
-        print("     " .. message)
-      end
-    end
-  end
+  local status = runner.report(opts.label, programs,
+    function(program) return M.compare(opts.drip, program, scratch) end, opts.result, "programs")
   wb.rm_rf(scratch)
-  if #programs == 0 then
-    print(string.format("FAIL [%s] no programs found", opts.label))
-    failed = failed + 1
-  end
-  print(string.format("[%s] %d passed, %d failed", opts.label, passed, failed))
-  if opts.result then
-    wb.write_file(opts.result, string.format("%d %d\n", passed, failed))
-  end
-  return failed == 0 and 0 or 1
+  return status
 end
 
 if arg and arg[0] and arg[0]:match("differential%.lua$") then

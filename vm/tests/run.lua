@@ -38,13 +38,19 @@ local M = {}
 M.timeout = 120
 
 
+-- The lines of text (none for nil), CRLF or LF ended.
 local function lines(text)
-  local result = {}
-  if text == nil or text == "" then return result end
-  for line in (text:gsub("\r\n", "\n") .. (text:sub(-1) == "\n" and "" or "\n")):gmatch("(.-)\n") do
-    result[#result + 1] = line
+  return wb.split_lines(((text or ""):gsub("\r\n", "\n")))
+end
+
+-- A failure message (format gets the line number, what was got and what was
+-- expected) for the first line at which got and want differ, or nil.
+local function first_difference(format, got, want)
+  for i = 1, math.max(#got, #want) do
+    if got[i] ~= want[i] then
+      return string.format(format, i, got[i] or "<none>", want[i] or "<none>")
+    end
   end
-  return result
 end
 
 local function squeeze(text)
@@ -55,9 +61,7 @@ end
 function M.parse_test(source)
   local test = { stdout = {}, compile_errors = {}, stderr = {}, folded = nil,
                  args = "", runtime_error = nil, exit = nil }
-  local line_number = 0
-  for _, line in ipairs(lines(source)) do
-    line_number = line_number + 1
+  for line_number, line in ipairs(lines(source)) do
     local text = line:match("// expect: ?(.*)$")
     if text then
       test.stdout[#test.stdout + 1] = text
@@ -126,7 +130,7 @@ function M.run_test(drip, path, wrap)
   os.remove(out_path); os.remove(err_path); os.remove(folded_path)
 
   local failures = {}
-  local function fail(message) failures[#failures + 1] = message end
+  local function fail(message) failures[#failures + 1] = message end -- nil: no failure
   if status == 124 or status == 137 then
     return { string.format("timed out after %d s", M.timeout) }
   end
@@ -143,23 +147,11 @@ function M.run_test(drip, path, wrap)
   end
 
   if fixture and stdout_text ~= fixture then
-    local want = lines(fixture)
-    for i = 1, math.max(#stdout, #want) do
-      if stdout[i] ~= want[i] then
-        fail(string.format("stdout differs from %s at line %d: got %q, expected %q",
-          test.stdout_from, i, stdout[i] or "<none>", want[i] or "<none>"))
-        break
-      end
-    end
-    if #failures == 0 then fail("stdout differs from " .. test.stdout_from .. " (line ends)") end
-  end
-
-  for i = 1, fixture and 0 or math.max(#stdout, #test.stdout) do
-    if stdout[i] ~= test.stdout[i] then
-      fail(string.format("stdout line %d: got %q, expected %q", i,
-        stdout[i] or "<none>", test.stdout[i] or "<none>"))
-      break
-    end
+    fail(first_difference("stdout differs from " .. test.stdout_from:gsub("%%", "%%%%")
+      .. " at line %d: got %q, expected %q", stdout, lines(fixture))
+      or (#failures == 0 and "stdout differs from " .. test.stdout_from .. " (line ends)" or nil))
+  elseif not fixture then
+    fail(first_difference("stdout line %d: got %q, expected %q", stdout, test.stdout))
   end
 
   if #test.compile_errors > 0 then
@@ -201,18 +193,8 @@ function M.run_test(drip, path, wrap)
   end
 
   if test.folded then
-    if folded == nil then
-      fail("no folded file was written")
-    else
-      local got = lines(folded)
-      for i = 1, math.max(#got, #test.folded) do
-        if got[i] ~= test.folded[i] then
-          fail(string.format("folded line %d: got %q, expected %q", i, got[i] or "<none>",
-            test.folded[i] or "<none>"))
-          break
-        end
-      end
-    end
+    fail(folded == nil and "no folded file was written"
+      or first_difference("folded line %d: got %q, expected %q", lines(folded), test.folded))
   end
   return failures
 end
@@ -235,9 +217,37 @@ end
 
 M.find_tests = find_tests
 
--- Prints the summary line and, with a path, writes "PASSED FAILED" there (the format
--- `make test` sums). Returns the exit status.
-local function finish(label, passed, failed, result_path)
+-- The command line this runner and differential.lua share: --label, --result, the VM
+-- and the paths.
+function M.parser(name, description, label)
+  local parser = wb.parser(name, description)
+  parser:option("--label", "the name of this run in its messages", label)
+  parser:option("--result", "write \"PASSED FAILED\" here")
+  parser:argument("drip", "the VM to run")
+  parser:argument("paths", ".drip files or folders of them"):args("+")
+  return parser
+end
+
+-- Checks every item (check returns its failure messages, none when it passed): prints
+-- a FAIL line and the messages for each that fails (no items at all, `what` names
+-- them, count as one failure), then the summary line; with a result path, writes
+-- "PASSED FAILED" there (the format `make test` sums). Returns the exit status.
+function M.report(label, items, check, result_path, what)
+  local passed, failed = 0, 0
+  for _, item in ipairs(items) do
+    local failures = check(item)
+    if #failures == 0 then
+      passed = passed + 1
+    else
+      failed = failed + 1
+      print(string.format("FAIL [%s] %s", label, item))
+      for _, message in ipairs(failures) do print("     " .. message) end
+    end
+  end
+  if #items == 0 then
+    print(string.format("FAIL [%s] no %s found", label, what))
+    failed = failed + 1
+  end
   print(string.format("[%s] %d passed, %d failed", label, passed, failed))
   if result_path then
     wb.write_file(result_path, string.format("%d %d\n", passed, failed))
@@ -246,32 +256,13 @@ local function finish(label, passed, failed, result_path)
 end
 
 function M.main(argv)
-  local parser = wb.parser("run.lua", "Runs Drip test programs and checks their expectations.")
-  parser:option("--label", "the name of this run in its messages", "drip")
+  local parser = M.parser("run.lua", "Runs Drip test programs and checks their expectations.", "drip")
   parser:option("--wrap", "a command to run each test under (valgrind, a sanitizer environment)")
-  parser:option("--result", "write \"PASSED FAILED\" here")
-  parser:argument("drip", "the VM to run")
-  parser:argument("paths", ".drip files or folders of them"):args("+")
   local opts = wb.parse(parser, argv)
-  local label, wrap, drip = opts.label, opts.wrap, opts.drip
   local tests = {}
   for _, path in ipairs(opts.paths) do find_tests(path, tests) end
-  local passed, failed = 0, 0
-  for _, path in ipairs(tests) do
-    local failures = M.run_test(drip, path, wrap)
-    if #failures == 0 then
-      passed = passed + 1
-    else
-      failed = failed + 1
-      print(string.format("FAIL [%s] %s", label, path))
-      for _, message in ipairs(failures) do print("     " .. message) end
-    end
-  end
-  if #tests == 0 then
-    print(string.format("FAIL [%s] no tests found", label))
-    failed = failed + 1
-  end
-  return finish(label, passed, failed, opts.result)
+  return M.report(opts.label, tests, function(path) return M.run_test(opts.drip, path, opts.wrap) end,
+    opts.result, "tests")
 end
 
 if arg and arg[0] and arg[0]:match("run%.lua$") then
