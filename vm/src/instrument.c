@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "commas.h"
+#include "grow.h"
 #include "instrument.h"
 #include "intern.h"
 #include "memory.h"
@@ -226,21 +227,15 @@ typedef struct {
 } LineList;
 
 typedef struct {
-    char *text;
+    char *text; /* the frames joined by ';', not NUL-terminated */
     size_t length;
     size_t capacity;
 } Path;
 
 static void pathAppend(Path *path, const char *text, size_t length) {
-    if (path->length + length + 1 > path->capacity) {
-        while (path->length + length + 1 > path->capacity) {
-            path->capacity = path->capacity < 64 ? 64 : path->capacity * 2;
-        }
-        path->text = mem_checked(realloc(path->text, path->capacity));
-    }
+    path->text = mem_checked(grow(path->text, &path->capacity, path->length + length, 1, 64));
     memcpy(path->text + path->length, text, length);
     path->length += length;
-    path->text[path->length] = '\0';
 }
 
 static void addLine(LineList *list, const Path *path, uint64_t count) {
@@ -249,10 +244,8 @@ static void addLine(LineList *list, const Path *path, uint64_t count) {
     char *line = mem_checked(malloc(path->length + (size_t)digitsLength + 1));
     memcpy(line, path->text, path->length);
     memcpy(line + path->length, digits, (size_t)digitsLength + 1);
-    if (list->count == list->capacity) {
-        list->capacity = list->capacity < 16 ? 16 : list->capacity * 2;
-        list->lines = mem_checked(realloc(list->lines, sizeof(char *) * list->capacity));
-    }
+    list->lines =
+        mem_checked(grow(list->lines, &list->capacity, list->count + 1, sizeof(char *), 16));
     list->lines[list->count++] = line;
 }
 
@@ -278,10 +271,8 @@ static bool collectFolded(ProfileNode *node, int depth, Path *path, LineList *li
     if (depth == FOLDED_DEPTH_MAX) {
         cut = node->firstChild != NULL;
         if (belowSelf(node) > 0) {
-            size_t chainLength = path->length;
             pathAppend(path, ";" FOLDED_CUT_FRAME, strlen(";" FOLDED_CUT_FRAME));
             addLine(list, path, belowSelf(node));
-            path->length = chainLength;
         }
     } else {
         for (ProfileNode *child = node->firstChild; child != NULL; child = child->nextSibling) {
@@ -289,9 +280,6 @@ static bool collectFolded(ProfileNode *node, int depth, Path *path, LineList *li
         }
     }
     path->length = savedLength;
-    if (path->text != NULL) {
-        path->text[savedLength] = '\0';
-    }
     return cut;
 }
 
