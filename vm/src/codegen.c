@@ -15,11 +15,10 @@
  *
  * Constants: identifiers share one pool entry per function (the first entry
  * with that string, which may be a string literal's); literals always get a
- * new entry. An open-addressing map in the assembly finds that first entry.
- * Its entries carry the generation (the function) that made them, so a new
- * function starts with an empty map without clearing it, and every hit is
- * checked against the pool, so an entry left behind by codegen_rewind() is
- * simply not found. */
+ * new entry. Strings are interned, so that first entry is found by comparing
+ * values, among the 256 entries an operand can name: a scan of at most 256
+ * words per name, which needs no index to keep in step with the pool (nor to
+ * clear per function, nor to undo in codegen_rewind()). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,14 +26,6 @@
 #include "codegen.h"
 #include "growable.h"
 #include "memory.h"
-
-/* An entry of a function's name map; entries of other generations (other
- * functions that used this assembly before) count as empty. */
-typedef struct {
-    ObjString *key;
-    int index;
-    uint32_t generation;
-} PoolEntry;
 
 struct Assembly {
     uint8_t *code;
@@ -44,8 +35,6 @@ struct Assembly {
     Value *constants;
     int constant_count;
     int constant_capacity;
-    PoolEntry *names; /* capacity a power of two, at most half full */
-    int name_capacity;
 };
 
 struct FunctionBuild {
@@ -56,8 +45,6 @@ struct FunctionBuild {
     uint8_t kind; /* a FunctionKind */
     int height;
     int max_height;
-    uint32_t generation; /* of its entries in the assembly's name map */
-    int name_count;
 };
 
 static const int8_t stack_effect[OPCODE_COUNT] = {
@@ -183,58 +170,15 @@ static void jump_back(Codegen *g, int target, int32_t token, uint32_t stamp) {
 
 /* ---- the constant pool ---- */
 
-static uint32_t pointer_hash(const void *pointer) {
-    return (uint32_t)(((uintptr_t)pointer >> 4) * 2654435761u);
-}
-
-/* The map slot of key: where it is, or the free slot where it would go. */
-static PoolEntry *name_slot(PoolEntry *names, int capacity, ObjString *key, uint32_t generation) {
-    uint32_t mask = (uint32_t)capacity - 1;
-    uint32_t at = pointer_hash(key) & mask;
-    while (names[at].generation == generation && names[at].key != key) {
-        at = (at + 1) & mask;
-    }
-    return &names[at];
-}
-
 /* The first pool index holding key, or -1. */
-static int name_find(FunctionBuild *build, ObjString *key) {
-    if (build->name_count == 0) {
-        return -1;
-    }
-    const Assembly *assembly = build->assembly;
-    const PoolEntry *entry =
-        name_slot(assembly->names, assembly->name_capacity, key, build->generation);
-    bool valid = entry->generation == build->generation &&
-                 entry->index < assembly->constant_count &&
-                 assembly->constants[entry->index] == OBJ_VAL(key);
-    return valid ? entry->index : -1;
-}
-
-/* Doubles the map, keeping this generation's entries. */
-static void names_grow(FunctionBuild *build) {
-    Assembly *assembly = build->assembly;
-    int capacity = assembly->name_capacity == 0 ? 64 : assembly->name_capacity * 2;
-    PoolEntry *names = mem_checked(calloc((size_t)capacity, sizeof(PoolEntry)));
-    for (int i = 0; i < assembly->name_capacity; i++) {
-        const PoolEntry *entry = &assembly->names[i];
-        if (entry->generation == build->generation) {
-            *name_slot(names, capacity, entry->key, build->generation) = *entry;
+static int name_find(const Assembly *assembly, ObjString *key) {
+    int searched = assembly->constant_count < UINT8_COUNT ? assembly->constant_count : UINT8_COUNT;
+    for (int i = 0; i < searched; i++) {
+        if (assembly->constants[i] == OBJ_VAL(key)) {
+            return i;
         }
     }
-    free(assembly->names);
-    assembly->names = names;
-    assembly->name_capacity = capacity;
-}
-
-static void name_note(FunctionBuild *build, ObjString *key, int index) {
-    if ((build->name_count + 1) * 2 > build->assembly->name_capacity) {
-        names_grow(build);
-    }
-    PoolEntry *entry =
-        name_slot(build->assembly->names, build->assembly->name_capacity, key, build->generation);
-    build->name_count += entry->generation != build->generation;
-    *entry = (PoolEntry){key, index, build->generation};
+    return -1;
 }
 
 /* Appends value to the pool; returns the operand naming it, which is 0
@@ -252,21 +196,11 @@ static uint8_t pool_append(Codegen *g, Value value, uint32_t stamp, int32_t toke
     return (uint8_t)index;
 }
 
-/* A string constant that later names may share: noted if it is the first. */
-static uint8_t pool_append_string(Codegen *g, ObjString *string, uint32_t stamp, int32_t token) {
-    uint8_t operand = pool_append(g, OBJ_VAL(string), stamp, token);
-    int index = assembly_now(g)->constant_count - 1;
-    if (index <= UINT8_MAX && name_find(g->function, string) < 0) {
-        name_note(g->function, string, index);
-    }
-    return operand;
-}
-
 /* The operand of a name: its string's first entry in the pool, or a new one. */
 static uint8_t name_constant(Codegen *g, int32_t symbol, uint32_t stamp, int32_t token) {
     ObjString *name = symbol_string(g->symbols, symbol);
-    int known = name_find(g->function, name);
-    return known >= 0 ? (uint8_t)known : pool_append_string(g, name, stamp, token);
+    int known = name_find(assembly_now(g), name);
+    return known >= 0 ? (uint8_t)known : pool_append(g, OBJ_VAL(name), stamp, token);
 }
 
 /* Drip numbers are decimal digits with an optional fraction. Up to 15
@@ -311,7 +245,6 @@ static void begin_function(Codegen *g, FunctionBuild *build, FunctionKind kind) 
     int depth = g->function == NULL ? 0 : g->function->depth + 1;
     *build = (FunctionBuild){.outer = g->function,
                              .assembly = assembly_at(g, depth),
-                             .generation = ++g->generations,
                              .depth = depth,
                              .kind = (uint8_t)kind,
                              .height = 1,
@@ -409,7 +342,7 @@ static void gen_number(Codegen *g, const Node *node) {
 static void gen_string(Codegen *g, const Node *node) {
     const Token *token = &g->tokens->tokens[node->tok];
     ObjString *string = string_copy(token_text(g->tokens, token) + 1, (int)token->length - 2);
-    emit_with(g, OP_CONSTANT, pool_append_string(g, string, node->stamp, node->tok),
+    emit_with(g, OP_CONSTANT, pool_append(g, OBJ_VAL(string), node->stamp, node->tok),
               line_of(g, node->tok));
 }
 
@@ -717,7 +650,6 @@ ObjFunction *codegen_end(Codegen *codegen) {
         free(codegen->assemblies[i]->code);
         free(codegen->assemblies[i]->lines);
         free(codegen->assemblies[i]->constants);
-        free(codegen->assemblies[i]->names);
         free(codegen->assemblies[i]);
     }
     free(codegen->assemblies);

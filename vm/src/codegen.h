@@ -30,7 +30,6 @@ typedef struct {
     FunctionBuild *function; /* innermost function being built */
     FunctionBuild *script;
     Assembly **assemblies; /* one per nesting depth, reused */
-    uint32_t generations;  /* functions begun so far */
     int assembly_count;
     int assembly_capacity;
 } Codegen;
