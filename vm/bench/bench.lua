@@ -34,14 +34,9 @@ local M = {}
 local GNU_TIME = "/usr/bin/time"
 local shell_quote, read_file = wb.quote, wb.read_file
 
--- What command prints on stdout (with its redirections as given).
-local function capture_stdout(command)
-  return (wb.capture(command))
-end
-
 -- Everything command prints on stdout and stderr.
 local function capture(command)
-  return capture_stdout(command .. " 2>&1")
+  return (wb.capture(command .. " 2>&1"))
 end
 
 local function succeeds(command)
@@ -71,7 +66,7 @@ local function measure(command, with_rss)
 end
 
 local function bytecodes(drip, program)
-  local text = capture_stdout(shell_quote(drip) .. " --count " .. shell_quote(program) .. " 2>&1 >/dev/null")
+  local text = wb.capture(shell_quote(drip) .. " --count " .. shell_quote(program) .. " 2>&1 >/dev/null")
   local total = text:match("\ntotal%s+([%d,]+)")
   return total and tonumber((total:gsub(",", ""))) or nil
 end
@@ -85,10 +80,7 @@ local function callgrind_total(drip, program)
 end
 
 local function grouped(n)
-  if n == nil then return "-" end
-  local text = string.format("%d", n)
-  local result = text:reverse():gsub("(%d%d%d)", "%1,"):reverse()
-  return (result:gsub("^,", ""))
+  return wb.commas(n) or "-"
 end
 
 local function fixed(value, format)
