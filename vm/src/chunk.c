@@ -13,8 +13,7 @@ static size_t block_bytes(int code_count, int constant_count) {
 }
 
 void chunk_init(Chunk *chunk) {
-    *chunk = (Chunk){.code = NULL, .lines = NULL};
-    value_array_init(&chunk->constants);
+    *chunk = (Chunk){.code = NULL, .lines = NULL, .constants = {.values = NULL}};
 }
 
 void chunk_free(Chunk *chunk) {
@@ -33,10 +32,10 @@ void chunk_fill(Chunk *chunk, const uint8_t *code, const int *lines, int count,
     memcpy(block_lines, lines, sizeof(int) * (size_t)count);
     memcpy(block_code, code, (size_t)count);
     chunk->constants.values = block;
-    chunk->constants.count = chunk->constants.capacity = constant_count;
+    chunk->constants.count = constant_count;
     chunk->lines = block_lines;
     chunk->code = block_code;
-    chunk->count = chunk->capacity = count;
+    chunk->count = count;
 }
 
 const char *opcode_name(int opcode) {

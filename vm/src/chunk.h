@@ -19,7 +19,7 @@
  * the lookup trivial. A chunk is written once, whole, when its function has
  * been compiled, so it never grows: its constants, lines and code share one
  * allocation of exactly their size, which chunk_free() alone may free (the
- * pool is not a ValueArray of its own to value_array_free). */
+ * pool's values are the start of that block, not an array of their own). */
 #ifndef DRIP_CHUNK_H
 #define DRIP_CHUNK_H
 
@@ -89,7 +89,6 @@ typedef enum {
 
 typedef struct {
     int count;
-    int capacity;
     uint8_t *code;
     int *lines; /* lines[i] is the source line of code[i] */
     ValueArray constants;

@@ -27,11 +27,6 @@
 #define GC_MIN_BUDGET ((size_t)256 * 1024)
 
 #define ALLOCATE(type, count) (type *)mem_resize(NULL, 0, sizeof(type) * (count))
-#define FREE(type, pointer) mem_resize(pointer, sizeof(type), 0)
-#define GROW_CAPACITY(capacity) ((capacity) < 8 ? 8 : (capacity)*2)
-#define GROW_ARRAY(type, pointer, oldCount, newCount)                                              \
-    (type *)mem_resize(pointer, sizeof(type) * (size_t)(oldCount),                                 \
-                       sizeof(type) * (size_t)(newCount))
 #define FREE_ARRAY(type, pointer, oldCount)                                                        \
     mem_resize(pointer, sizeof(type) * (size_t)(oldCount), 0)
 

@@ -150,9 +150,8 @@ static inline Value numToValue(double num) {
 #define AS_NUMBER(v) valueToNum(v)
 #define NUMBER_VAL(n) numToValue(n)
 
-/* A growable array of values: a chunk's constant pool. */
+/* An array of values: a chunk's constant pool (chunk.h). */
 typedef struct {
-    int capacity;
     int count;
     Value *values;
 } ValueArray;
@@ -166,9 +165,6 @@ static inline bool valuesEqual(Value a, Value b) {
     return AS_NUMBER(a) == AS_NUMBER(b) || (a == b && !IS_NUMBER(a));
 }
 
-void value_array_init(ValueArray *array);
-void value_array_push(ValueArray *array, Value value);
-void value_array_free(ValueArray *array);
 void value_print(Value value);
 
 #endif
