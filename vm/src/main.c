@@ -10,6 +10,7 @@
  * opened before anything runs, so a path that cannot be written costs no
  * run. The instrumentation reports go to stderr after the program's own
  * output, so stdout stays exactly what the program printed. */
+#define _POSIX_C_SOURCE 200809L /* getline */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,39 +88,19 @@ static bool flush_checked(FILE *stream, const char *what) {
     return false;
 }
 
+/* One whole line at a time, however long; a line runs up to a NUL byte in
+ * it, if it has one. */
 static void repl(void) {
-    size_t capacity = 1024;
-    char *line = malloc(capacity);
-    if (line == NULL) {
-        return;
-    }
+    char *line = NULL;
+    size_t capacity = 0;
     for (;;) {
         printf("> ");
         fflush(stdout);
-        size_t length = 0;
-        bool got_any = false;
-        /* Read one whole line, however long. */
-        while (fgets(line + length, (int)(capacity - length), stdin) != NULL) {
-            got_any = true;
-            length += strlen(line + length);
-            if (length > 0 && line[length - 1] == '\n') {
-                break;
-            }
-            if (length + 1 < capacity) {
-                break; /* a NUL byte in the input, or end of file */
-            }
-            capacity *= 2;
-            char *grown = realloc(line, capacity);
-            if (grown == NULL) {
-                break;
-            }
-            line = grown;
-        }
-        if (!got_any) {
+        if (getline(&line, &capacity, stdin) < 0) {
             printf("\n");
             break;
         }
-        interpret(line, (int)length);
+        interpret(line, (int)strlen(line));
     }
     free(line);
 }
