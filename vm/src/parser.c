@@ -9,8 +9,8 @@
  * what it has: the node of a form whose name is missing names the token
  * before it, as clox's compiler would have. That keeps error recovery, and
  * so every later message, the same as clox's. */
-#include "growable.h"
 #include "parser.h"
+#include "growable.h"
 
 #define STRINGIFY(x) #x
 #define AS_TEXT(x) STRINGIFY(x)
@@ -180,14 +180,11 @@ static NodeRef prefix_literal(Parser *p, bool can_assign, int depth) {
     return ref;
 }
 
-static NodeRef prefix_number(Parser *p, bool can_assign, int depth) {
+/* A number or a string: a constant, whose token the generator reads. */
+static NodeRef prefix_constant(Parser *p, bool can_assign, int depth) {
     (void)can_assign, (void)depth;
-    return stamped(p, NODE_NUMBER, p->previous);
-}
-
-static NodeRef prefix_string(Parser *p, bool can_assign, int depth) {
-    (void)can_assign, (void)depth;
-    return stamped(p, NODE_STRING, p->previous);
+    bool number = type_at(p, p->previous) == TOKEN_NUMBER;
+    return stamped(p, number ? NODE_NUMBER : NODE_STRING, p->previous);
 }
 
 /* A name, or an assignment to it when an '=' follows where one may. */
@@ -246,7 +243,7 @@ typedef NodeRef (*PrefixForm)(Parser *p, bool can_assign, int depth);
 static const PrefixForm prefix_forms[TOKEN_TYPE_COUNT] = {
     [TOKEN_LEFT_PAREN] = prefix_group, [TOKEN_MINUS] = prefix_unary,
     [TOKEN_BANG] = prefix_unary,       [TOKEN_IDENTIFIER] = prefix_name,
-    [TOKEN_STRING] = prefix_string,    [TOKEN_NUMBER] = prefix_number,
+    [TOKEN_STRING] = prefix_constant,  [TOKEN_NUMBER] = prefix_constant,
     [TOKEN_FALSE] = prefix_literal,    [TOKEN_NIL] = prefix_literal,
     [TOKEN_TRUE] = prefix_literal,     [TOKEN_SUPER] = prefix_super,
     [TOKEN_THIS] = prefix_this,
@@ -543,9 +540,7 @@ static NodeRef form_fun(Parser *p, int depth) {
 }
 
 static NodeRef parse_method(Parser *p, int32_t class_name, int depth) {
-    expect(p, TOKEN_IDENTIFIER, "Expect method name.");
-    NodeRef ref = stamped(p, NODE_METHOD, p->previous);
-    at(p, ref)->sym = symbol_of(p, p->previous);
+    NodeRef ref = declared_name(p, NODE_METHOD, "Expect method name.");
     FunctionKind kind = at(p, ref)->sym == SYMBOL_INIT ? FN_INITIALIZER : FN_METHOD;
     NodeRef function = parse_function(p, kind, class_name, depth);
     at(p, ref)->a = function;
