@@ -119,10 +119,8 @@ typedef struct {
 
 #define OBJ_TYPE(value) (AS_OBJ(value)->type)
 
-#define IS_BOUND_METHOD(value) isObjType(value, OBJ_BOUND_METHOD)
 #define IS_CLASS(value) HAS_HINT(value, HINT_CLASS)
 #define IS_CLOSURE(value) HAS_HINT(value, HINT_CLOSURE)
-#define IS_FUNCTION(value) isObjType(value, OBJ_FUNCTION)
 #define IS_INSTANCE(value) HAS_HINT(value, HINT_INSTANCE)
 #define IS_NATIVE(value) isObjType(value, OBJ_NATIVE)
 #define IS_STRING(value) isObjType(value, OBJ_STRING)

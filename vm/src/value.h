@@ -123,7 +123,6 @@ static inline Value objectValue(Obj *object) {
 
 #define IS_NUMBER(v) (((v)&QNAN) != QNAN)
 #define IS_NIL(v) ((v) == NIL_VAL)
-#define IS_BOOL(v) ((v) == TRUE_VAL || (v) == FALSE_VAL)
 #define IS_OBJ(v) (((v)&OBJ_TAG) == OBJ_TAG)
 /* nil and false are the only falsey values; they differ in bit 0 only. */
 #define IS_FALSEY(v) (((v) | 1) == NIL_VAL)
