@@ -215,31 +215,21 @@ CASE(SET_LOCAL_POP_LOOP) {
     slots[ip[0]] = *--sp;
     JUMP_AFTER(SET_LOCAL_POP_LOOP, -);
 }
-CASE(SET_GLOBAL_POP_LOOP) {
-    FUSED_ENTER(SET_GLOBAL_POP_LOOP);
-    if (UNLIKELY(!table_replace(&vm.globals, AS_STRING(constants[ip[0]]), sp[-1]))) {
-        FALL_BACK(SET_GLOBAL_POP_LOOP);
+/* An assignment to a global that exists, its POP, then what `then` does; a
+ * global that does not exist goes back to SET_GLOBAL, for the error. */
+#define SET_GLOBAL_POP_THEN(name, then)                                                            \
+    CASE(name) {                                                                                   \
+        FUSED_ENTER(name);                                                                         \
+        if (UNLIKELY(!table_replace(&vm.globals, AS_STRING(constants[ip[0]]), sp[-1]))) {          \
+            FALL_BACK(name);                                                                       \
+        }                                                                                          \
+        sp--;                                                                                      \
+        then;                                                                                      \
     }
-    sp--;
-    JUMP_AFTER(SET_GLOBAL_POP_LOOP, -);
-}
-CASE(SET_GLOBAL_POP_JUMP) {
-    FUSED_ENTER(SET_GLOBAL_POP_JUMP);
-    if (UNLIKELY(!table_replace(&vm.globals, AS_STRING(constants[ip[0]]), sp[-1]))) {
-        FALL_BACK(SET_GLOBAL_POP_JUMP);
-    }
-    sp--;
-    JUMP_AFTER(SET_GLOBAL_POP_JUMP, +);
-}
-CASE(SET_GLOBAL_POP) {
-    FUSED_ENTER(SET_GLOBAL_POP);
-    if (UNLIKELY(!table_replace(&vm.globals, AS_STRING(constants[ip[0]]), sp[-1]))) {
-        FALL_BACK(SET_GLOBAL_POP); /* for the error */
-    }
-    sp--;
-    SKIP_RUN(SET_GLOBAL_POP);
-    DISPATCH();
-}
+
+SET_GLOBAL_POP_THEN(SET_GLOBAL_POP_LOOP, JUMP_AFTER(SET_GLOBAL_POP_LOOP, -))
+SET_GLOBAL_POP_THEN(SET_GLOBAL_POP_JUMP, JUMP_AFTER(SET_GLOBAL_POP_JUMP, +))
+SET_GLOBAL_POP_THEN(SET_GLOBAL_POP, SKIP_RUN(SET_GLOBAL_POP); DISPATCH())
 CASE(SET_PROPERTY_POP) {
     FUSED_ENTER(SET_PROPERTY_POP);
     Value target = sp[-2];
@@ -264,3 +254,4 @@ CASE(SET_PROPERTY_POP) {
 #undef LOCAL_K
 #undef NUMBER_K_OP
 #undef JUMP_AFTER
+#undef SET_GLOBAL_POP_THEN
