@@ -17,7 +17,7 @@
  *     remainders, ties to the heavier caller, then by name), recurse into
  *     each caller with a share > 0, and emit the path when a root is reached.
  *     amount * weight needs 128 bits, and so may the sum of the weights
- *     (u128.h: exact, in two 64-bit halves).
+ *     (u128.h: exact).
  *     A share below the threshold (totals / resolution) is not walked: the
  *     small shares of one split are summed into one line OTHER;CALLEE;...;LEAF,
  *     or just OTHER;LEAF when the sum itself is below the threshold. So every

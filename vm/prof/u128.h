@@ -3,9 +3,10 @@
  * The profiler scales 64-bit counts by 64-bit weights: fold splits a cost
  * among callers in proportion to the calls' inclusive costs (amount * weight /
  * total), flame prints shares (count * 10000 / total) and scales colours.
- * The products need 128 bits. gcc and clang have `unsigned __int128`, but it
- * is an extension outside C11, so the workbook does the arithmetic itself:
- * only a product, a sum, a comparison and one division are needed.
+ * The products need 128 bits: u128.c computes them in gcc's and clang's
+ * `unsigned __int128` (an extension of C11, which both accept warning-free);
+ * the interface keeps two 64-bit halves: a product, a sum, a comparison and
+ * one division are all that is needed.
  *
  * Every division here has a quotient below 2^64 (a share of an amount, a
  * percentage, a colour step), so u128_divide returns a uint64_t and its

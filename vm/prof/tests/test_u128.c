@@ -1,9 +1,8 @@
 /* test_u128.c: 128-bit products and divisions in two halves (vm/prof/u128.c).
  *
- * Every path of the division is checked on numbers at the edges of 32 and 64
- * bits, where carries and the corrections of the quotient digits happen, by
- * the identity n = q * d + r with r < d; where the compiler has a 128-bit
- * type it is a second, independent judge. */
+ * The division is checked on numbers at the edges of 32 and 64 bits, where
+ * carries happen, by the identity n = q * d + r with r < d, computed on the
+ * halves; where the compiler has a 128-bit type it is a second judge. */
 #define _POSIX_C_SOURCE 200809L
 #include "prof_test.h"
 
