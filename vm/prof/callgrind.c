@@ -207,35 +207,20 @@ static int64_t read_name(Reader *r, IdTable *table, const char *text, const char
     return add_name(r, p, strlen(p));
 }
 
-/* The number of the pair (a, b) in keys; -1 when out of memory. When the
- * pair is new (its number equals *count), the caller's array of element_size
- * bytes is grown to hold it and *count is advanced; its element is zero, as
- * grow zeroes what it adds and nothing is written past *count. */
-static int64_t pair_index(Reader *r, Intern *keys, uint32_t a, uint32_t b, void **array,
-                          size_t *count, size_t *capacity, size_t element_size) {
-    uint32_t key[2] = {a, b};
-    int64_t index = intern_add(keys, key, sizeof key);
-    void *grown = index >= 0 ? grow(*array, capacity, *count + 1, element_size, 256) : NULL;
-    if (grown == NULL) {
-        return fail(r, "out of memory");
-    }
-    *array = grown;
-    if ((size_t)index == *count) {
-        (*count)++;
-    }
-    return index;
-}
-
 /* The function index of (object, name), created on first sight. */
 static int64_t function_of(Reader *r, int64_t object, int64_t name) {
     Callgrind *g = r->graph;
-    void *array = g->functions; /* no (void **) cast: that would alias CgFunction * */
-    int64_t index = pair_index(r, &g->function_keys, (uint32_t)object, (uint32_t)name, &array,
-                               &g->function_count, &g->function_capacity, sizeof *g->functions);
-    g->functions = array;
-    if (index >= 0) {
-        g->functions[index].object = (uint32_t)object;
-        g->functions[index].name = (uint32_t)name;
+    uint32_t key[2] = {(uint32_t)object, (uint32_t)name};
+    int64_t index = intern_add(&g->function_keys, key, sizeof key);
+    CgFunction *grown = index >= 0 ? grow(g->functions, &g->function_capacity,
+                                          g->function_count + 1, sizeof *grown, 256)
+                                   : NULL;
+    if (grown == NULL) {
+        return fail(r, "out of memory");
+    }
+    g->functions = grown;
+    if ((size_t)index == g->function_count) { /* new: grow zeroed its costs */
+        g->functions[g->function_count++] = (CgFunction){.object = key[0], .name = key[1]};
     }
     return index;
 }
@@ -243,13 +228,16 @@ static int64_t function_of(Reader *r, int64_t object, int64_t name) {
 /* The arc index of (caller, callee), created on first sight. */
 static int64_t arc_of(Reader *r, int64_t caller, int64_t callee) {
     Callgrind *g = r->graph;
-    void *array = g->arcs;
-    int64_t index = pair_index(r, &g->arc_keys, (uint32_t)caller, (uint32_t)callee, &array,
-                               &g->arc_count, &g->arc_capacity, sizeof *g->arcs);
-    g->arcs = array;
-    if (index >= 0) {
-        g->arcs[index].caller = (uint32_t)caller;
-        g->arcs[index].callee = (uint32_t)callee;
+    uint32_t key[2] = {(uint32_t)caller, (uint32_t)callee};
+    int64_t index = intern_add(&g->arc_keys, key, sizeof key);
+    CgArc *grown =
+        index >= 0 ? grow(g->arcs, &g->arc_capacity, g->arc_count + 1, sizeof *grown, 256) : NULL;
+    if (grown == NULL) {
+        return fail(r, "out of memory");
+    }
+    g->arcs = grown;
+    if ((size_t)index == g->arc_count) {
+        g->arcs[g->arc_count++] = (CgArc){.caller = key[0], .callee = key[1]};
     }
     return index;
 }

@@ -118,7 +118,7 @@ static int compare_by_weight(const void *pa, const void *pb) {
     return compare_nodes(a, b);
 }
 
-/* No list gets a node twice: the reader makes one arc per (caller, callee) (pair_index in
+/* No list gets a node twice: the reader makes one arc per (caller, callee) (arc_of in
  * callgrind.c), and the callers rebuilt from the callee lists are as unique. */
 static int push_edge(EdgeList *list, uint32_t node, uint64_t weight) {
     Edge *items = grow(list->items, &list->capacity, list->count + 1, sizeof *items, 4);
