@@ -122,38 +122,22 @@ void annotate_free_text(AnnotateText *text) {
     *text = (AnnotateText){0};
 }
 
-static int add_row(AnnotateTable *t, size_t *capacity, AnnotateRow row, size_t line) {
-    /* rows first: *capacity, shared, only grows once both have the room */
-    size_t rows_capacity = *capacity;
-    AnnotateRow *rows = grow(t->rows, &rows_capacity, t->count + 1, sizeof *rows, 64);
-    if (rows == NULL) {
-        return -1;
-    }
-    t->rows = rows;
-    size_t *lines = grow(t->lines, capacity, t->count + 1, sizeof *lines, 64);
-    if (lines == NULL) {
-        return -1;
-    }
-    t->lines = lines;
-    t->lines[t->count] = line;
-    t->rows[t->count++] = row;
-    return 0;
-}
-
 /* Files the answer for line number (1-based) found in section where. 0, or -1. */
 static int take_answer(AnnotateTable *t, size_t *capacity, AnnotateRow *row, size_t number,
                        Section where, bool all, const char *name, char **error) {
+    row->line = number;
     if (row->is_row && !all && where == BEFORE && strcmp(row->name, "PROGRAM TOTALS") == 0) {
-        t->total = row->ir;
-        t->has_total = true;
-        t->total_has_pct = row->has_pct;
-        t->total_pct = row->pct;
-        t->total_line = number;
+        free(t->total.name);
+        t->total = *row;
+        row->name = NULL; /* the table's now */
     } else if (row->is_row && (all || where == TABLE)) {
-        if (add_row(t, capacity, *row, number) != 0) {
+        AnnotateRow *rows = grow(t->rows, capacity, t->count + 1, sizeof *rows, 64);
+        if (rows == NULL) {
             return message_fail(error, name, number, "out of memory");
         }
-        row->name = NULL; /* the table's now */
+        t->rows = rows;
+        t->rows[t->count++] = *row;
+        row->name = NULL;
     } else if (!row->is_row && where == TABLE) {
         return message_fail(error, name, number, "not a function row inside the function table");
     }
@@ -177,7 +161,7 @@ int annotate_table(const char *name, const AnnotateText *text, AnnotateRow *answ
     if (status == 0 && all && table->count == 0) {
         status = message_fail(error, name, text->count,
                               "no row with a count (not callgrind_annotate output?)");
-    } else if (status == 0 && !all && !table->has_total) {
+    } else if (status == 0 && !all && !table->total.is_row) {
         status = message_fail(error, name, 0, "no PROGRAM TOTALS row");
     }
     return status;
@@ -188,7 +172,7 @@ void annotate_free(AnnotateTable *t) {
         free(t->rows[i].name);
     }
     free(t->rows);
-    free(t->lines);
+    free(t->total.name);
     *t = (AnnotateTable){0};
 }
 

@@ -30,7 +30,8 @@ typedef struct {
     uint64_t ir;
     bool has_pct; /* the row shows a percentage */
     double pct;
-    char *name; /* malloc'd; NULL when !is_row */
+    char *name;  /* malloc'd; NULL when !is_row */
+    size_t line; /* in a table: the 1-based line of the row */
 } AnnotateRow;
 
 typedef struct {
@@ -47,13 +48,8 @@ typedef struct {
 
 typedef struct {
     AnnotateRow *rows; /* the function table (or every row), in file order */
-    size_t *lines;     /* the 1-based line of each row */
     size_t count;
-    uint64_t total; /* PROGRAM TOTALS */
-    bool has_total;
-    bool total_has_pct; /* and its percentage, as parse_row read it */
-    double total_pct;
-    size_t total_line; /* the line of the PROGRAM TOTALS row */
+    AnnotateRow total; /* PROGRAM TOTALS, as parse_row read it; is_row once found */
 } AnnotateTable;
 
 /* Splits data[0..length) (which must outlive *text) into lines. With all, parse_row()

@@ -697,11 +697,11 @@ static int run_files(Args *args) {
     if (status == 0 && annotate_sum_by_file(&table, &files, &count) != 0) {
         status = writer_failed(path, "out of memory or a sum above 64 bits");
     } else if (status == 0) {
-        int width = top_width(table.total);
+        int width = top_width(table.total.ir);
         printf("Ir (self, by source file)\n");
-        top_write_row(stdout, table.total, table.total, width, "PROGRAM TOTALS");
+        top_write_row(stdout, table.total.ir, table.total.ir, width, "PROGRAM TOTALS");
         for (size_t i = 0; i < count; i++) {
-            top_write_row(stdout, files[i].cost, table.total, width, files[i].name);
+            top_write_row(stdout, files[i].cost, table.total.ir, width, files[i].name);
         }
     }
     costs_free(files, count);
@@ -710,8 +710,8 @@ static int run_files(Args *args) {
 }
 
 /* One row of `dripprof rows`. */
-static void write_row(size_t line, const AnnotateRow *row) {
-    printf("%zu\t%" PRIu64 "\t", line, row->ir);
+static void write_row(const AnnotateRow *row) {
+    printf("%zu\t%" PRIu64 "\t", row->line, row->ir);
     if (row->has_pct) {
         printf("%.2f", row->pct);
     }
@@ -730,15 +730,10 @@ static int run_rows(Args *args) {
     AnnotateTable table;
     int status = read_annotate(&args->in, !args->table_only, &args->checker, &table);
     if (status == 0 && args->table_only) {
-        AnnotateRow total = {.is_row = true,
-                             .ir = table.total,
-                             .has_pct = table.total_has_pct,
-                             .pct = table.total_pct,
-                             .name = "PROGRAM TOTALS"};
-        write_row(table.total_line, &total);
+        write_row(&table.total); /* its name is "PROGRAM TOTALS" */
     }
     for (size_t i = 0; status == 0 && i < table.count; i++) {
-        write_row(table.lines[i], &table.rows[i]);
+        write_row(&table.rows[i]);
     }
     annotate_free(&table);
     return finish_output(status);
