@@ -859,16 +859,12 @@ static int next_option(int argc, char **argv, const Command *command) {
 
 /* --minwidth PX or N%. */
 static bool parse_minwidth(const char *text, FlameOptions *flame) {
-    char number[64];
-    size_t n = strlen(text);
-    flame->minwidth_percent = n > 0 && text[n - 1] == '%';
-    n -= flame->minwidth_percent;
-    if (n >= sizeof number) {
-        return false;
-    }
-    memcpy(number, text, n);
-    number[n] = '\0';
-    return parse_number(number, &flame->minwidth) && flame->minwidth >= 0;
+    char *end;
+    errno = 0;
+    flame->minwidth = strtod(text, &end);
+    flame->minwidth_percent = *end == '%';
+    return end != text && end[flame->minwidth_percent] == '\0' && errno == 0 &&
+           flame->minwidth >= 0;
 }
 
 /* Reads the options of args->command into args and counts its files: -1 to run it, or

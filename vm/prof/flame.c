@@ -213,17 +213,22 @@ static void write_label(Out *out, const char *name, size_t n, double width) {
     }
 }
 
-/* A pixel value as integer hundredths: "12.34". */
+/* hundredths / 100 with two decimals: "12.34". */
+static void write_hundredths(Out *out, uint64_t hundredths) {
+    out_u64(out, hundredths / 100);
+    out_char(out, '.');
+    out_char(out, (char)('0' + hundredths % 100 / 10));
+    out_char(out, (char)('0' + hundredths % 10));
+}
+
+/* A pixel value, from integer hundredths. */
 static void write_px(Out *out, double value) {
     long long hundredths = llround(value * 100);
     if (hundredths < 0) {
         out_char(out, '-');
         hundredths = -hundredths;
     }
-    out_u64(out, (uint64_t)(hundredths / 100));
-    out_char(out, '.');
-    out_char(out, (char)('0' + hundredths % 100 / 10));
-    out_char(out, (char)('0' + hundredths % 10));
+    write_hundredths(out, (uint64_t)hundredths);
 }
 
 static void write_commas(Out *out, uint64_t value) {
@@ -235,11 +240,8 @@ static void write_commas(Out *out, uint64_t value) {
  * MAX_CHANGE_RATIO times total, so the scaled value fits easily). */
 static void write_percent(Out *out, uint64_t count, uint64_t total) {
     U128 total_128 = {.high = 0, .low = total};
-    uint64_t scaled = u128_divide(u128_add(u128_product(count, 10000), total / 2), total_128, NULL);
-    out_u64(out, scaled / 100);
-    out_char(out, '.');
-    out_char(out, (char)('0' + (unsigned)(scaled % 100 / 10)));
-    out_char(out, (char)('0' + (unsigned)(scaled % 10)));
+    write_hundredths(out,
+                     u128_divide(u128_add(u128_product(count, 10000), total / 2), total_128, NULL));
     out_char(out, '%');
 }
 
@@ -352,29 +354,16 @@ static bool visible(const Writer *w, uint32_t node) {
     return node == 0 || (w->trie->nodes[node].total > 0 && width >= w->minwidth);
 }
 
-/* Deepest row that survives pruning (an iterative walk). */
-static int deepest_visible(const Writer *w, uint32_t *max_depth) {
-    const Trie *t = w->trie;
-    uint32_t *stack = malloc((t->count + 1) * sizeof *stack);
-    if (stack == NULL) {
-        return -1;
-    }
-    size_t top = 0;
-    stack[top++] = 0;
-    *max_depth = 0;
-    while (top > 0) {
-        uint32_t n = stack[--top];
-        if (t->nodes[n].depth > *max_depth) {
-            *max_depth = t->nodes[n].depth;
-        }
-        for (uint32_t c = t->nodes[n].first_child; c != 0; c = t->nodes[c].next_sibling) {
-            if (visible(w, c)) {
-                stack[top++] = c;
-            }
+/* Deepest row that survives pruning. No box is wider than its parent, so the nodes
+ * visible() refuses are whole subtrees, and the others are the boxes drawn. */
+static uint32_t deepest_visible(const Writer *w) {
+    uint32_t deepest = 0;
+    for (uint32_t n = 0; n < w->trie->count; n++) {
+        if (visible(w, n) && w->trie->nodes[n].depth > deepest) {
+            deepest = w->trie->nodes[n].depth;
         }
     }
-    free(stack);
-    return 0;
+    return deepest;
 }
 
 static void write_box(const Writer *w, uint32_t node, uint64_t start) {
@@ -558,20 +547,17 @@ int flame_write_trie(const Trie *trie, const FlameOptions *options, FILE *stream
                 .out = out,
                 .total = trie->nodes[0].total,
                 .differential = trie->before != NULL};
-    uint32_t depth;
     if (w.total == 0) {
         *error = trie->before != NULL ? "no stack with an AFTER count above 0"
                                       : "no stack with a count above 0";
     } else if (options->width <= 2 * XPAD || !(options->minwidth >= 0)) {
         *error = "the width must exceed twice the side padding and minwidth must not be negative";
-    } else if ((w.per_count = (options->width - 2 * XPAD) / (double)w.total,
-                w.minwidth = options->minwidth_percent
-                                 ? options->minwidth / 100 * (options->width - 2 * XPAD)
-                                 : options->minwidth,
-                deepest_visible(&w, &depth)) != 0) {
-        *error = "out of memory";
     } else {
-        w.height = (depth + 1.0) * FRAME_HEIGHT + TOP_PAD + BOTTOM_PAD +
+        w.per_count = (options->width - 2 * XPAD) / (double)w.total;
+        w.minwidth = options->minwidth_percent
+                         ? options->minwidth / 100 * (options->width - 2 * XPAD)
+                         : options->minwidth;
+        w.height = (deepest_visible(&w) + 1.0) * FRAME_HEIGHT + TOP_PAD + BOTTOM_PAD +
                    (w.differential ? LEGEND_HEIGHT : 0);
         w.largest = w.differential ? largest_own_change(trie) : 0;
         write_header(&w);
