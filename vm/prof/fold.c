@@ -91,7 +91,6 @@ typedef struct {
 } Folder;
 
 static const Callgrind *sort_graph;
-static const uint64_t *sort_weights;
 
 static int compare_nodes(uint32_t a, uint32_t b) {
     int c = strcmp(callgrind_function_name(sort_graph, a), callgrind_function_name(sort_graph, b));
@@ -108,14 +107,6 @@ static int compare_edges(const void *pa, const void *pb) {
         return a->weight > b->weight ? -1 : 1;
     }
     return compare_nodes(a->node, b->node);
-}
-
-static int compare_by_weight(const void *pa, const void *pb) {
-    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-    if (sort_weights[a] != sort_weights[b]) {
-        return sort_weights[a] > sort_weights[b] ? -1 : 1;
-    }
-    return compare_nodes(a, b);
 }
 
 /* No list gets a node twice: the reader makes one arc per (caller, callee) (arc_of in
@@ -177,17 +168,56 @@ static int build_edges(const Callgrind *g, EdgeList **callers, EdgeList **callee
     return 0;
 }
 
+/* A depth-first walk along lists (callers or callees), with an explicit stack: a long call
+ * chain must not become deep C recursion. */
+typedef struct {
+    EdgeList *lists;
+    char *state;     /* 0 new, 1 on the stack, 2 done */
+    uint32_t *stack; /* the nodes on the stack */
+    size_t *next;    /* per node on the stack: its next edge to look at */
+} Walk;
+
+/* Walks from start (a new node). An edge to a node on the stack is a back edge: removed and
+ * counted in *cut, or passed over when cut is NULL. done(context, node) is told of each node
+ * once all its edges are walked, just before it is marked done; -1 when it fails. */
+static int walk_from(Walk *w, uint32_t start, size_t *cut, int (*done)(void *, uint32_t),
+                     void *context) {
+    size_t top = 0;
+    w->stack[top++] = start;
+    w->state[start] = 1;
+    w->next[start] = 0;
+    while (top > 0) {
+        uint32_t u = w->stack[top - 1];
+        EdgeList *edges = &w->lists[u];
+        if (w->next[u] == edges->count) {
+            if (done != NULL && done(context, u) != 0) {
+                return -1;
+            }
+            w->state[u] = 2;
+            top--;
+            continue;
+        }
+        Edge *e = &edges->items[w->next[u]++];
+        if (w->state[e->node] == 1 && cut != NULL) {
+            e->removed = true;
+            (*cut)++;
+        } else if (w->state[e->node] == 0) {
+            w->state[e->node] = 1;
+            w->next[e->node] = 0;
+            w->stack[top++] = e->node;
+        }
+    }
+    return 0;
+}
+
 /* ---- display names ---------------------------------------------------- */
 
 typedef struct {
     const Callgrind *graph;
-    EdgeList *callers;
-    char *state;          /* 0 new, 1 being resolved, 2 done */
+    Walk walk;            /* up the callers: a function is named after all of them */
     char **base;          /* the function's own name */
     const char **context; /* caller context inside the raw name, "" if none */
     char **full;          /* base + "'" + context, what a callee's context starts with */
-    uint32_t *stack;      /* the explicit stack of resolve() */
-    size_t *next;         /* per node on that stack: the next caller to look at */
 } Cleaner;
 
 /* r equals x or is x cut just before one of its quotes. */
@@ -213,10 +243,10 @@ static const char *skip_level(const char *r, bool *had_level) {
  * Callers still being resolved (a recursion cycle) are passed over. */
 static bool caller_explains(const Cleaner *c, uint32_t f, const char *raw, size_t base_len,
                             const char *rest) {
-    const EdgeList *callers = &c->callers[f];
+    const EdgeList *callers = &c->walk.lists[f];
     for (size_t k = 0; k < callers->count; k++) {
         uint32_t u = callers->items[k].node;
-        if (c->state[u] != 2) {
+        if (c->walk.state[u] != 2) {
             continue;
         }
         if (is_boundary_prefix(rest, c->full[u])) {
@@ -230,9 +260,10 @@ static bool caller_explains(const Cleaner *c, uint32_t f, const char *raw, size_
     return false;
 }
 
-/* Names f once its callers are named: the leftmost quote whose suffix is a
- * recursion level or a caller's context ends the base name. */
-static int name_function(Cleaner *c, uint32_t f) {
+/* Names f once its callers are named (walk_from's done): the leftmost quote whose suffix is
+ * a recursion level or a caller's context ends the base name. */
+static int name_function(void *cleaner, uint32_t f) {
+    Cleaner *c = cleaner;
     const char *raw = callgrind_function_name(c->graph, f);
     size_t base_len = strlen(raw);
     const char *context = raw + base_len;
@@ -266,37 +297,6 @@ static int name_function(Cleaner *c, uint32_t f) {
     return 0;
 }
 
-/* Names start after all its callers (callers first, depth first, with an
- * explicit stack: a long call chain must not become deep C recursion). */
-static int resolve(Cleaner *c, uint32_t start) {
-    if (c->state[start] != 0) {
-        return 0;
-    }
-    size_t top = 0;
-    c->stack[top++] = start;
-    c->state[start] = 1;
-    c->next[start] = 0;
-    while (top > 0) {
-        uint32_t t = c->stack[top - 1];
-        const EdgeList *callers = &c->callers[t];
-        if (c->next[t] < callers->count) {
-            uint32_t u = callers->items[c->next[t]++].node;
-            if (c->state[u] == 0) {
-                c->state[u] = 1;
-                c->next[u] = 0;
-                c->stack[top++] = u;
-            }
-            continue;
-        }
-        if (name_function(c, t) != 0) {
-            return -1;
-        }
-        c->state[t] = 2;
-        top--;
-    }
-    return 0;
-}
-
 /* ';' would split a frame, control characters would break the SVG. */
 static void sanitize(char *name) {
     for (char *p = name; *p; p++) {
@@ -311,25 +311,25 @@ static void sanitize(char *name) {
 static char **clean_names_with(const Callgrind *g, EdgeList *callers) {
     size_t n = g->function_count;
     Cleaner c = {.graph = g,
-                 .callers = callers,
-                 .state = calloc(n + 1, 1),
+                 .walk = {.lists = callers,
+                          .state = calloc(n + 1, 1),
+                          .stack = malloc((n + 1) * sizeof(uint32_t)),
+                          .next = malloc((n + 1) * sizeof(size_t))},
                  .base = calloc(n + 1, sizeof(char *)),
                  .context = calloc(n + 1, sizeof(char *)),
-                 .full = calloc(n + 1, sizeof(char *)),
-                 .stack = malloc((n + 1) * sizeof(uint32_t)),
-                 .next = malloc((n + 1) * sizeof(size_t))};
-    bool ok = c.state && c.base && c.context && c.full && c.stack && c.next;
+                 .full = calloc(n + 1, sizeof(char *))};
+    bool ok = c.walk.state && c.walk.stack && c.walk.next && c.base && c.context && c.full;
     for (size_t f = 0; ok && f < n; f++) {
-        ok = resolve(&c, (uint32_t)f) == 0;
+        ok = c.walk.state[f] != 0 || walk_from(&c.walk, (uint32_t)f, NULL, name_function, &c) == 0;
     }
     for (size_t f = 0; c.full && f < n; f++) {
         free(c.full[f]);
     }
     free(c.full);
     free(c.context);
-    free(c.state);
-    free(c.stack);
-    free(c.next);
+    free(c.walk.state);
+    free(c.walk.stack);
+    free(c.walk.next);
     if (!ok) {
         fold_free_names(c.base, n);
         return NULL;
@@ -368,66 +368,38 @@ static uint64_t saturating_add(uint64_t a, uint64_t b) {
     return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-/* One DFS from start; removes arcs that point back into the DFS stack. */
-static void dfs_cut(Folder *f, uint32_t start, char *state, uint32_t *stack, size_t *next) {
-    size_t top = 0;
-    stack[top++] = start;
-    state[start] = 1;
-    next[start] = 0;
-    while (top > 0) {
-        uint32_t u = stack[top - 1];
-        EdgeList *out = &f->callees[u];
-        if (next[u] == out->count) {
-            state[u] = 2;
-            top--;
-            continue;
-        }
-        Edge *e = &out->items[next[u]++];
-        if (state[e->node] == 1) {
-            e->removed = true;
-            f->out->cut_arcs++;
-        } else if (state[e->node] == 0) {
-            state[e->node] = 1;
-            next[e->node] = 0;
-            stack[top++] = e->node;
-        }
-    }
-}
-
 static int cut_cycles(Folder *f) {
     size_t n = f->n;
-    uint64_t *weight = calloc(n + 1, sizeof *weight);
-    uint32_t *order = malloc((n + 1) * sizeof *order);
-    uint32_t *stack = malloc((n + 1) * sizeof *stack);
-    size_t *next = malloc((n + 1) * sizeof *next);
-    char *state = calloc(n + 1, 1);
+    Edge *order = malloc((n + 1) * sizeof *order); /* every node, with its weight */
+    Walk walk = {.lists = f->callees,
+                 .state = calloc(n + 1, 1),
+                 .stack = malloc((n + 1) * sizeof(uint32_t)),
+                 .next = malloc((n + 1) * sizeof(size_t))};
     int status = -1;
-    if (weight && order && stack && next && state) {
+    if (order && walk.state && walk.stack && walk.next) {
         for (size_t i = 0; i < n; i++) {
-            weight[i] = f->graph->functions[i].self;
+            order[i] = (Edge){.node = (uint32_t)i, .weight = f->graph->functions[i].self};
             for (size_t k = 0; k < f->callees[i].count; k++) {
-                weight[i] = saturating_add(weight[i], f->callees[i].items[k].weight);
+                order[i].weight = saturating_add(order[i].weight, f->callees[i].items[k].weight);
             }
-            order[i] = (uint32_t)i;
         }
         sort_graph = f->graph;
-        sort_weights = weight;
-        qsort(order, n, sizeof *order, compare_by_weight);
+        qsort(order, n, sizeof *order, compare_edges); /* heaviest first */
         /* roots first, then the cycles nobody enters */
         for (int roots_only = 1; roots_only >= 0; roots_only--) {
             for (size_t i = 0; i < n; i++) {
-                if (state[order[i]] == 0 && (!roots_only || f->callers[order[i]].count == 0)) {
-                    dfs_cut(f, order[i], state, stack, next);
+                uint32_t u = order[i].node;
+                if (walk.state[u] == 0 && (!roots_only || f->callers[u].count == 0)) {
+                    walk_from(&walk, u, &f->out->cut_arcs, NULL, NULL); /* cuts back edges */
                 }
             }
         }
         status = 0;
     }
-    free(weight);
     free(order);
-    free(stack);
-    free(next);
-    free(state);
+    free(walk.state);
+    free(walk.stack);
+    free(walk.next);
     return status;
 }
 
