@@ -51,9 +51,9 @@ window.addEventListener('load', function () {
     win.addEventListener('error', function (e) { scriptErrors.push(e.message); });
     check('script ran (data-ready)', doc.documentElement.getAttribute('data-ready') === 'yes',
           doc.documentElement.getAttribute('data-ready'));
-    function box(name) {
+    function box(name, d) { /* in this graph, or in the document d */
       var found = null;
-      doc.querySelectorAll('g.f').forEach(function (g) {
+      (d || doc).querySelectorAll('g.f').forEach(function (g) {
         if (!found && g.querySelector('title').textContent.indexOf(name + ' (') === 0) found = g;
       });
       return found;
@@ -103,11 +103,7 @@ window.addEventListener('load', function () {
     second.addEventListener('load', function () {
       try {
         var d2 = second.contentDocument;
-        var run2 = null;
-        d2.querySelectorAll('g.f').forEach(function (g) {
-          if (!run2 && g.querySelector('title').textContent.indexOf('run (') === 0) run2 = g;
-        });
-        var w2 = Number(run2.querySelector('rect').getAttribute('width'));
+        var w2 = Number(box('run', d2).querySelector('rect').getAttribute('width'));
         check('URL ?x=&y= zooms to run', Math.abs(w2 - full) < 0.02, w2);
         var m2 = d2.getElementById('matched').textContent;
         check('URL ?s= searches', m2 === 'Matched: 75.00%', m2);
