@@ -285,16 +285,13 @@ static int writer_failed(const char *path, const char *error) {
 /* What the file at path is, from its first bytes (CG_NONE when it cannot be read: the
  * reader then says why). */
 static CgKind sniff_file(const char *path) {
+    static char head[SNIFF_BYTES];
     FILE *in = fopen(path, "rb");
-    char *head = malloc(SNIFF_BYTES);
     CgKind kind = CG_NONE;
-    if (in != NULL && head != NULL) {
-        kind = callgrind_sniff(head, fread(head, 1, SNIFF_BYTES, in));
-    }
     if (in != NULL) {
+        kind = callgrind_sniff(head, fread(head, 1, SNIFF_BYTES, in));
         fclose(in);
     }
-    free(head);
     return kind;
 }
 
@@ -653,29 +650,20 @@ static int run_calls(Args *args) {
 
 /* ---- files and rows -------------------------------------------------------------------------- */
 
-/* The bytes of a file given on the command line (standard input is read by open_input). */
-static int read_whole(Input *in) {
-    const char *why;
-    if (in->data == NULL && (in->data = slurp_file(in->path, &in->length, &why)) == NULL) {
-        fprintf(stderr, "dripprof: %s: %s\n", in->path, why);
-        return 1;
-    }
-    return 0;
-}
-
 /* Reads callgrind_annotate output, its rows answered by the checker's parse_row(): the
  * function table, or (all) every row anywhere. 0, or an exit status after the message. */
 static int read_annotate(Input *in, bool all, const Checker *checker, AnnotateTable *table) {
     *table = (AnnotateTable){0};
-    int status = read_whole(in);
+    const char *why; /* a file is read whole here (standard input, by open_input) */
+    if (in->data == NULL && (in->data = slurp_file(in->path, &in->length, &why)) == NULL) {
+        fprintf(stderr, "dripprof: %s: %s\n", in->path, why);
+        return 1;
+    }
     AnnotateText text = {0};
     AnnotateRow *answers = NULL;
     char *error = NULL;
-    bool refused =
-        status == 0 && annotate_split(in->name, in->data, in->length, all, &text, &error) != 0;
-    if (status == 0 && !refused) {
-        status = checker_parse_row(checker, in->name, &text, &answers);
-    }
+    bool refused = annotate_split(in->name, in->data, in->length, all, &text, &error) != 0;
+    int status = refused ? 0 : checker_parse_row(checker, in->name, &text, &answers);
     if (status == 0 && !refused) {
         refused = annotate_table(in->name, &text, answers, all, table, &error) != 0;
     }
