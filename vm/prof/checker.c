@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <libgen.h>
 #include <limits.h>
 #include <spawn.h>
 #include <stdarg.h>
@@ -292,12 +293,8 @@ static int find_sandbox(const Run *run, char *path, size_t size) {
     } else {
         char self[PATH_MAX];
         ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-        self[n > 0 ? n : 0] = '\0';
-        char *slash = strrchr(self, '/');
-        if (slash != NULL) {
-            *slash = '\0';
-        }
-        snprintf(path, size, "%s/harness/sandbox", n > 0 ? self : ".");
+        self[n > 0 ? n : 0] = '\0'; /* and dirname("") is "." */
+        snprintf(path, size, "%s/harness/sandbox", dirname(self));
     }
     if (access(path, X_OK) != 0) {
         return fail(run, CHECKER_CANNOT_RUN,
