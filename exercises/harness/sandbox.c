@@ -63,6 +63,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -108,91 +109,77 @@ static double parse_seconds(const char *option, const char *text) {
 }
 
 static Isolation parse_isolation(const char *text) {
-    if (strcmp(text, "none") == 0) {
-        return ISOLATE_NONE;
-    }
-    if (strcmp(text, "user") == 0) {
-        return ISOLATE_USER;
-    }
-    if (strcmp(text, "bwrap") == 0) {
-        return ISOLATE_BWRAP;
+    static const char *const levels[] = {"none", "user", "bwrap"}; /* in Isolation's order */
+    for (Isolation level = ISOLATE_NONE; level <= ISOLATE_BWRAP; level++) {
+        if (strcmp(text, levels[level]) == 0) {
+            return level;
+        }
     }
     fprintf(stderr, "sandbox: --isolate is none, user or bwrap, got '%s'\n", text);
     exit(2);
 }
 
-/* NAME=PATH (--file, --tool-out) as a BoxFile; exits with a message when it is not. */
-static BoxFile name_and_path(const char *option, const char *value) {
-    const char *equals = strchr(value, '=');
+/* NAME=PATH (--file, --tool-out) as a BoxFile, split in place; exits with a message when it is
+   not. */
+static BoxFile name_and_path(const char *option, char *value) {
+    char *equals = strchr(value, '=');
     if (equals == NULL || equals == value || equals[1] == '\0') {
         fprintf(stderr, "sandbox: %s needs NAME=PATH, got '%s'\n", option, value);
         exit(2);
     }
-    char *name = strndup(value, (size_t)(equals - value));
-    if (name == NULL) {
-        fprintf(stderr, "sandbox: out of memory\n");
-        exit(2);
-    }
-    return (BoxFile){name, equals + 1};
+    *equals = '\0';
+    return (BoxFile){value, equals + 1};
 }
 
-static void add_file(Options *o, const char *value) {
-    BoxFile *files = realloc(o->files, (o->file_count + 1) * sizeof *files);
-    if (files == NULL) {
-        fprintf(stderr, "sandbox: out of memory\n");
-        exit(2);
-    }
-    o->files = files;
-    o->files[o->file_count++] = name_and_path("--file", value);
-}
+/* The options that take a value: where each goes in Options, and how its value is read. */
+typedef enum { SECONDS, WHOLE, TEXT, PAIR, FILES, LEVEL, FLAG } OptionKind;
+
+static const struct {
+    const char *name;
+    OptionKind kind;
+    size_t offset;
+} option_table[] = {
+    {"--timeout", SECONDS, offsetof(Options, timeout)},
+    {"--cpu", SECONDS, offsetof(Options, cpu)},
+    {"--idle", SECONDS, offsetof(Options, idle)},
+    {"--memory", WHOLE, offsetof(Options, memory_mb)},
+    {"--output", WHOLE, offsetof(Options, output_bytes)},
+    {"--results-limit", WHOLE, offsetof(Options, results_bytes)},
+    {"--file-size", WHOLE, offsetof(Options, file_size)},
+    {"--procs", WHOLE, offsetof(Options, procs)},
+    {"--tmp-size", WHOLE, offsetof(Options, tmp_bytes)},
+    {"--uid", WHOLE, offsetof(Options, uid)},
+    {"--inner", WHOLE, offsetof(Options, inner_fd)},
+    {"--stdout", TEXT, offsetof(Options, stdout_file)},
+    {"--stderr", TEXT, offsetof(Options, stderr_file)},
+    {"--results", TEXT, offsetof(Options, results_file)},
+    {"--tool-log", TEXT, offsetof(Options, tool_log_file)},
+    {"--usage", TEXT, offsetof(Options, usage_file)},
+    {"--tool-out", PAIR, offsetof(Options, tool_out)},
+    {"--file", FILES, offsetof(Options, files)},
+    {"--isolate", LEVEL, offsetof(Options, isolation)},
+    {"--asan", FLAG, offsetof(Options, asan)},
+};
 
 /* Sets one option; false when the name is unknown. */
-static bool set_option(Options *o, const char *option, const char *value) {
-    if (strcmp(option, "--timeout") == 0) {
-        o->timeout = parse_seconds(option, value);
-        o->timeout_given = true;
-    } else if (strcmp(option, "--cpu") == 0) {
-        o->cpu = parse_seconds(option, value);
-    } else if (strcmp(option, "--idle") == 0) {
-        o->idle = parse_seconds(option, value);
-    } else if (strcmp(option, "--memory") == 0) {
-        o->memory_mb = parse_positive(option, value);
-    } else if (strcmp(option, "--output") == 0) {
-        o->output_bytes = parse_positive(option, value);
-    } else if (strcmp(option, "--results-limit") == 0) {
-        o->results_bytes = parse_positive(option, value);
-    } else if (strcmp(option, "--file-size") == 0) {
-        o->file_size = parse_positive(option, value);
-    } else if (strcmp(option, "--procs") == 0) {
-        o->procs = parse_positive(option, value);
-    } else if (strcmp(option, "--tmp-size") == 0) {
-        o->tmp_bytes = parse_positive(option, value);
-    } else if (strcmp(option, "--uid") == 0) {
-        o->uid = parse_positive(option, value);
-    } else if (strcmp(option, "--stdout") == 0) {
-        o->stdout_file = value;
-    } else if (strcmp(option, "--stderr") == 0) {
-        o->stderr_file = value;
-    } else if (strcmp(option, "--results") == 0) {
-        o->results_file = value;
-    } else if (strcmp(option, "--tool-log") == 0) {
-        o->tool_log_file = value;
-    } else if (strcmp(option, "--tool-out") == 0) {
-        o->tool_out = name_and_path(option, value);
-    } else if (strcmp(option, "--usage") == 0) {
-        o->usage_file = value;
-    } else if (strcmp(option, "--isolate") == 0) {
-        o->isolation = parse_isolation(value);
-    } else if (strcmp(option, "--file") == 0) {
-        add_file(o, value);
-    } else if (strcmp(option, "--inner") == 0) {
-        o->inner_fd = (int)parse_positive(option, value);
-    } else if (strcmp(option, "--asan") == 0) {
-        o->asan = strcmp(value, "1") == 0;
-    } else {
-        return false;
+static bool set_option(Options *o, const char *option, char *value) {
+    for (size_t i = 0; i < sizeof option_table / sizeof option_table[0]; i++) {
+        void *field = (char *)o + option_table[i].offset;
+        if (strcmp(option, option_table[i].name) != 0) {
+            continue;
+        }
+        switch (option_table[i].kind) {
+        case SECONDS: *(double *)field = parse_seconds(option, value); break;
+        case WHOLE: *(long long *)field = parse_positive(option, value); break;
+        case TEXT: *(const char **)field = value; break;
+        case PAIR: *(BoxFile *)field = name_and_path(option, value); break;
+        case FILES: o->files[o->file_count++] = name_and_path(option, value); break;
+        case LEVEL: *(Isolation *)field = parse_isolation(value); break;
+        case FLAG: *(bool *)field = strcmp(value, "1") == 0; break;
+        }
+        return true;
     }
-    return true;
+    return false;
 }
 
 /* The limits of a run are the caller's to name (the workbook's are a chapter's, from
@@ -216,7 +203,13 @@ static Options parse_options(int argc, char **argv) {
                  .file_size = DEFAULT_FILE_SIZE,
                  .procs = DEFAULT_PROCS,
                  .tmp_bytes = DEFAULT_TMP_BYTES,
-                 .inner_fd = -1};
+                 .inner_fd = -1,
+                 .files =
+                     calloc((size_t)argc / 2 + 1, sizeof(BoxFile))}; /* room for every --file */
+    if (o.files == NULL) {
+        fprintf(stderr, "sandbox: out of memory\n");
+        exit(2);
+    }
     int i = 1;
     for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
         const char *option = argv[i];
@@ -228,106 +221,35 @@ static Options parse_options(int argc, char **argv) {
             usage("see the usage line");
         }
     }
-    if (i >= argc || i + 1 >= argc) {
+    if (i + 1 >= argc) {
         usage("no program given after '--'");
     }
     if (o.inner_fd < 0 &&
-        ((o.cpu == 0 && !o.timeout_given) || o.memory_mb == 0 || o.output_bytes == 0)) {
+        ((o.cpu == 0 && o.timeout == 0) || o.memory_mb == 0 || o.output_bytes == 0)) {
         usage("a time limit (--cpu or --timeout), --memory and --output are needed: no limit is "
               "assumed");
     }
-    if (o.cpu > 0 && !o.timeout_given) {
+    if (o.cpu > 0 && o.timeout == 0) { /* no --timeout: the backstop */
         o.timeout = BACKSTOP_FACTOR * o.cpu + BACKSTOP_SECONDS;
     }
     o.program = &argv[i + 1];
     return o;
 }
 
-/* ------------------------------------------------------------------ growing buffer */
-
-#define BUFFER_FIRST_CAPACITY 4096
-
-typedef struct {
-    char *data;
-    size_t length;
-    size_t capacity;
-} Buffer;
-
-static void buffer_append(Buffer *b, const char *bytes, size_t n) {
-    if (b->length + n + 1 > b->capacity) {
-        size_t capacity = b->capacity == 0 ? BUFFER_FIRST_CAPACITY : b->capacity;
-        while (b->length + n + 1 > capacity) {
-            capacity *= 2;
-        }
-        char *data = realloc(b->data, capacity);
-        if (data == NULL) {
-            fprintf(stderr, "sandbox: out of memory\n");
-            exit(2);
-        }
-        b->data = data;
-        b->capacity = capacity;
-    }
-    memcpy(b->data + b->length, bytes, n);
-    b->length += n;
-    b->data[b->length] = '\0';
-}
-
 /* ------------------------------------------------------------------ the child */
 
-/* The program as execvp would find it, for the ASan check; NULL if not found. */
-static char *resolve_program(const char *name) {
-    if (strchr(name, '/') != NULL) {
-        return strdup(name);
-    }
-    const char *path = getenv("PATH");
-    if (path == NULL) {
-        return NULL;
-    }
-    size_t name_length = strlen(name);
-    while (*path != '\0') {
-        size_t dir_length = strcspn(path, ":");
-        char *candidate = malloc(dir_length + name_length + 2);
-        if (candidate == NULL) {
-            return NULL;
-        }
-        memcpy(candidate, path, dir_length);
-        candidate[dir_length] = '/';
-        memcpy(candidate + dir_length + 1, name, name_length + 1);
-        if (access(candidate, X_OK) == 0) {
-            return candidate;
-        }
-        free(candidate);
-        path += dir_length;
-        if (*path == ':') {
-            path++;
-        }
-    }
-    return NULL;
-}
-
 /* True when the file contains "__asan_init" (the ASan runtime's entry symbol). */
-static bool links_asan(const char *program) {
-    char *path = resolve_program(program);
-    FILE *f = path == NULL ? NULL : fopen(path, "rb");
-    free(path);
-    if (f == NULL) {
-        return false;
-    }
+static bool file_links_asan(const char *path) {
     static const char needle[] = "__asan_init";
-    const size_t n = sizeof needle - 1;
-    char chunk[65536 + sizeof needle];
-    size_t kept = 0; /* bytes carried over from the previous chunk */
-    bool found = false;
-    size_t got;
-    while (!found && (got = fread(chunk + kept, 1, sizeof chunk - kept, f)) > 0) {
-        size_t total = kept + got;
-        for (size_t i = 0; i + n <= total && !found; i++) {
-            found = chunk[i] == '_' && memcmp(chunk + i, needle, n) == 0;
-        }
-        kept = total < n - 1 ? total : n - 1;
-        memmove(chunk, chunk + total - kept, kept);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    size_t size = fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0 ? (size_t)st.st_size : 0;
+    void *bytes = size == 0 ? MAP_FAILED : mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    bool found = bytes != MAP_FAILED && memmem(bytes, size, needle, sizeof needle - 1) != NULL;
+    if (bytes != MAP_FAILED) {
+        munmap(bytes, size);
     }
-    fclose(f);
+    close(fd);
     return found;
 }
 
@@ -345,15 +267,24 @@ static void set_sanitizer_options(const char *name, const char *defaults, const 
     free(value);
 }
 
-/* Where the program file is, for the ASan check: inside the box when isolated. */
+/* Whether the program links AddressSanitizer: its file as execvp would find it (inside the box
+   when isolated). */
 static bool program_links_asan(const Options *o, const Box *box) {
-    const char *name = o->program[0];
-    if (box->path[0] != '\0' && strchr(name, '/') != NULL && name[0] != '/') {
-        char path[512];
-        snprintf(path, sizeof path, "%s/%s", box->path, name);
-        return links_asan(path);
+    const char *name = o->program[0], *dirs = getenv("PATH");
+    char path[4096];
+    if (strchr(name, '/') != NULL) {
+        bool in_box = box->path[0] != '\0' && name[0] != '/';
+        snprintf(path, sizeof path, "%s%s%s", in_box ? box->path : "", in_box ? "/" : "", name);
+        return file_links_asan(path);
     }
-    return links_asan(name);
+    for (size_t n = 0; dirs != NULL && *dirs != '\0'; dirs += n + (dirs[n] == ':')) {
+        n = strcspn(dirs, ":");
+        snprintf(path, sizeof path, "%.*s/%s", (int)n, dirs, name);
+        if (access(path, X_OK) == 0) {
+            return file_links_asan(path);
+        }
+    }
+    return false;
 }
 
 /* The streams of a run: each a pipe (the tool's log a socket) whose write end the program
@@ -405,27 +336,17 @@ static void run_child(const Options *o, const Box *box, int pipes[][2], bool asa
 
 static int sigchld_pipe[2] = {-1, -1}; /* written on SIGCHLD, read by poll() (status.h) */
 
-static void cloexec(int fds[2]) {
-    fcntl(fds[0], F_SETFD, FD_CLOEXEC);
-    fcntl(fds[1], F_SETFD, FD_CLOEXEC);
-}
-
-static void make_pipe(int fds[2]) {
-    if (pipe(fds) != 0) {
-        printf("sandbox error: pipe: %s\n", strerror(errno));
+/* A pipe, both ends close-on-exec; a socket for a tool's log: a socket cannot be reopened
+   through /proc/self/fd. */
+static void make_pipe(int fds[2], bool is_socket) {
+    if ((is_socket ? socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds)
+                   : pipe2(fds, O_CLOEXEC)) != 0) {
+        printf("sandbox error: %s: %s\n", is_socket ? "socketpair" : "pipe", strerror(errno));
         exit(2);
     }
-    cloexec(fds);
-}
-
-/* A socket, not a pipe: a socket cannot be reopened through /proc/self/fd. */
-static void make_socket(int fds[2]) {
-    if (socketpair(AF_UNIX, SOCK_STREAM, 0, fds) != 0) {
-        printf("sandbox error: socketpair: %s\n", strerror(errno));
-        exit(2);
+    if (is_socket) {
+        shutdown(fds[0], SHUT_WR);
     }
-    cloexec(fds);
-    shutdown(fds[0], SHUT_WR);
 }
 
 /* How the run ended, from the supervisor's side. */
@@ -441,10 +362,13 @@ typedef enum {
     END_FILES,   /* we killed it: its files (user level) over --tmp-size */
 } Ending;
 
-/* One captured stream: where it comes from, where it goes, how much may be kept. */
+/* One captured stream: where it comes from, where it goes (a memory stream: data and length
+   are whole once it is closed), how much may be kept. */
 typedef struct {
     int fd;
-    Buffer buffer;
+    FILE *kept;
+    char *data;
+    size_t length;
     long long *room; /* stdout and stderr share one; the others point at their own_room */
     long long own_room;
     bool over;
@@ -483,7 +407,10 @@ static ReadResult drain(Stream *s) {
     }
     long long room = *s->room;
     size_t keep = (long long)n <= room ? (size_t)n : (size_t)(room < 0 ? 0 : room);
-    buffer_append(&s->buffer, chunk, keep);
+    if (fwrite(chunk, 1, keep, s->kept) != keep) {
+        fprintf(stderr, "sandbox: out of memory\n");
+        exit(2);
+    }
     *s->room -= (long long)keep;
     if (keep < (size_t)n) {
         s->over = true;
@@ -534,10 +461,7 @@ static Ending watch_tree(const Options *o, const Box *box, Outcome *r, Watch *w,
     w->last_sample = now;
     TreeState state;
     tree_state(&state);
-    double cpu = state.cpu + r->child.reaped_cpu;
-    if (cpu > r->cpu) {
-        r->cpu = cpu;
-    }
+    r->cpu = fmax(r->cpu, state.cpu + r->child.reaped_cpu);
     if (state.rss_mb + box_ipc_mb(box, o) > MEMORY_MARGIN * (double)o->memory_mb) {
         return END_MEMORY;
     }
@@ -581,29 +505,17 @@ static void supervise(const Options *o, const Box *box, Outcome *r) {
     Watch w = {start, 0, -1, 0, start - FILES_SAMPLE, 0};
     for (;;) {
         tree_reap(&r->child);
-        if (r->child.done) {
-            r->ending = END_EXITED;
-            break;
-        }
         double now = status_clock();
-        if (now >= deadline) {
-            r->ending = END_WALL;
-            break;
-        }
-        Ending ending = watch_tree(o, box, r, &w, now);
-        if (ending != END_EXITED) {
-            r->ending = ending;
+        r->ending = r->child.done     ? END_EXITED
+                    : now >= deadline ? END_WALL
+                                      : watch_tree(o, box, r, &w, now);
+        if (r->child.done || r->ending != END_EXITED) {
             break;
         }
         struct pollfd p[STREAMS + 1];
-        for (int i = 0; i < STREAMS; i++) {
-            p[i].fd = r->streams[i].fd;
-            p[i].events = POLLIN;
-            p[i].revents = 0;
+        for (int i = 0; i <= STREAMS; i++) {
+            p[i] = (struct pollfd){i < STREAMS ? r->streams[i].fd : sigchld_pipe[0], POLLIN, 0};
         }
-        p[STREAMS].fd = sigchld_pipe[0];
-        p[STREAMS].events = POLLIN;
-        p[STREAMS].revents = 0;
         double wait = deadline - now < SAMPLE ? deadline - now : SAMPLE;
         int ready = poll(p, STREAMS + 1, (int)ceil(wait * 1000));
         if (ready < 0 && errno != EINTR) {
@@ -620,23 +532,17 @@ static void supervise(const Options *o, const Box *box, Outcome *r) {
         if (p[STREAMS].revents & POLLIN) {
             status_wake_drain(sigchld_pipe[0]);
         }
-        if (r->streams[OUT].over || r->streams[ERR].over) {
-            r->ending = END_OUTPUT;
-            break;
-        }
-        if (r->streams[RESULTS].over) {
-            r->ending = END_RESULTS;
+        bool output = r->streams[OUT].over || r->streams[ERR].over;
+        if (output || r->streams[RESULTS].over) {
+            r->ending = output ? END_OUTPUT : END_RESULTS;
             break;
         }
     }
     /* The program if still running, and anything it left behind. */
     TreeState last;
     tree_state(&last);
-    double cpu = last.cpu + r->child.reaped_cpu;
+    r->cpu = fmax(r->cpu, last.cpu + r->child.reaped_cpu);
     tree_kill_all(&r->child);
-    if (cpu > r->cpu) {
-        r->cpu = cpu;
-    }
     /* Whatever was written before the end is still in the pipes: keep it. */
     for (int i = 0; i < STREAMS; i++) {
         Stream *s = &r->streams[i];
@@ -647,8 +553,9 @@ static void supervise(const Options *o, const Box *box, Outcome *r) {
             close(s->fd);
             s->fd = -1;
         }
+        fclose(s->kept);
     }
-    r->started = r->streams[STARTED].buffer.length > 0;
+    r->started = r->streams[STARTED].length > 0;
     r->wall = status_clock() - r->wall;
 }
 
@@ -698,17 +605,15 @@ static void verdict(const Options *o, const Outcome *r, char *out, size_t size) 
             status_cpu(limit, sizeof limit, o->cpu > 0 ? o->cpu : o->timeout);
         }
     }
-    const Buffer *err = &r->streams[ERR].buffer;
     int code = WIFEXITED(r->child.status) ? WEXITSTATUS(r->child.status) : 0;
-    status_verdict(out, size, err->data == NULL ? "" : err->data, limit, signo, code, true);
+    status_verdict(out, size, r->streams[ERR].data, limit, signo, code, true);
 }
 
 /* Writes the status line and returns the sandbox's exit status. */
 static int report(const Options *o, const Outcome *r) {
     char line[320];
     if (o->isolation != ISOLATE_NONE && !r->started) {
-        const char *err = r->streams[ERR].buffer.data;
-        status_copy_until(line, sizeof line, err == NULL ? "" : err,
+        status_copy_until(line, sizeof line, r->streams[ERR].data,
                           (const char *const[]){"\n", NULL});
         printf("sandbox error: the box could not be started: %s\n", line);
         return 2;
@@ -718,7 +623,7 @@ static int report(const Options *o, const Outcome *r) {
     return strcmp(line, "ok") == 0 ? 0 : 1;
 }
 
-static bool save(const char *path, const Buffer *b) {
+static bool save(const char *path, const char *data, size_t length) {
     if (path == NULL) {
         return true;
     }
@@ -727,7 +632,7 @@ static bool save(const char *path, const Buffer *b) {
         fprintf(stderr, "sandbox: cannot write %s: %s\n", path, strerror(errno));
         return false;
     }
-    bool ok = fwrite(b->data == NULL ? "" : b->data, 1, b->length, f) == b->length;
+    bool ok = fwrite(data, 1, length, f) == length;
     ok = fclose(f) == 0 && ok;
     if (!ok) {
         fprintf(stderr, "sandbox: cannot write %s\n", path);
@@ -740,21 +645,27 @@ static void open_streams(const Options *o, int tool_out, int pipes[][2], Outcome
     for (int i = 0; i < STREAMS; i++) {
         pipes[i][0] = pipes[i][1] = -1;
     }
-    make_pipe(pipes[OUT]);
-    make_pipe(pipes[ERR]);
+    make_pipe(pipes[OUT], false);
+    make_pipe(pipes[ERR], false);
     if (o->results_file != NULL) {
-        make_pipe(pipes[RESULTS]);
+        make_pipe(pipes[RESULTS], false);
     }
     if (o->tool_log_file != NULL) {
-        make_socket(pipes[TOOL]);
+        make_pipe(pipes[TOOL], true);
     }
     if (o->isolation != ISOLATE_NONE) {
-        make_pipe(pipes[STARTED]);
+        make_pipe(pipes[STARTED], false);
     }
     pipes[TOOL_OUT][0] = tool_out;
     for (int i = 0; i < STREAMS; i++) {
-        r->streams[i].fd = pipes[i][0];
-        r->streams[i].room = &r->streams[i].own_room;
+        Stream *s = &r->streams[i];
+        s->fd = pipes[i][0];
+        s->room = &s->own_room;
+        s->kept = open_memstream(&s->data, &s->length);
+        if (s->kept == NULL) {
+            printf("sandbox error: open_memstream: %s\n", strerror(errno));
+            exit(2);
+        }
     }
     r->streams[OUT].room = r->streams[ERR].room = room;
     r->streams[RESULTS].own_room = o->results_bytes;
@@ -780,7 +691,7 @@ int main(int argc, char **argv) {
     const char *files[] = {o.stdout_file,   o.stderr_file,     o.results_file,
                            o.tool_log_file, o.tool_out.source, o.usage_file};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        if (!save(files[i], &(Buffer){NULL, 0, 0})) {
+        if (!save(files[i], "", 0)) {
             return 2;
         }
     }
@@ -837,16 +748,15 @@ int main(int argc, char **argv) {
     const char *paths[] = {o.stdout_file, o.stderr_file, o.results_file, o.tool_log_file,
                            o.tool_out.source};
     for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
-        if (!save(paths[i], &r.streams[kept[i]].buffer)) {
+        if (!save(paths[i], r.streams[kept[i]].data, r.streams[kept[i]].length)) {
             status = 2;
         }
-        free(r.streams[kept[i]].buffer.data);
     }
     /* A tool's log or output cut at its room may have lost the tool's own last lines. */
     char usage[96];
     snprintf(usage, sizeof usage, "cpu %.3f\nwall %.3f\n%s", r.cpu, r.wall,
              r.streams[TOOL].over || r.streams[TOOL_OUT].over ? "tool cut\n" : "");
-    if (!save(o.usage_file, &(Buffer){usage, strlen(usage), 0})) {
+    if (!save(o.usage_file, usage, strlen(usage))) {
         status = 2;
     }
     return status;

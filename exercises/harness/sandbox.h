@@ -40,10 +40,9 @@ enum {
 };
 
 typedef struct {
-    double timeout;     /* wall-clock seconds: the limit, or with --cpu only a backstop */
-    bool timeout_given; /* --timeout was on the command line */
-    double cpu;         /* CPU seconds for the whole process tree; 0 = legacy (timeout) */
-    double idle;        /* with --cpu: seconds with nothing runnable before giving up */
+    double timeout; /* wall-clock seconds: the limit, or with --cpu only a backstop */
+    double cpu;     /* CPU seconds for the whole process tree; 0 = legacy (timeout) */
+    double idle;    /* with --cpu: seconds with nothing runnable before giving up */
     long long memory_mb;
     long long output_bytes; /* stdout + stderr kept; one more byte kills the program */
     long long results_bytes;
@@ -60,9 +59,9 @@ typedef struct {
     Isolation isolation;
     BoxFile *files;
     size_t file_count;
-    int inner_fd;   /* --inner FD: we are the helper inside bubblewrap */
-    bool asan;      /* (inner) the program links AddressSanitizer: no RLIMIT_AS */
-    char **program; /* argv of the program, NULL-terminated */
+    long long inner_fd; /* --inner FD: we are the helper inside bubblewrap */
+    bool asan;          /* (inner) the program links AddressSanitizer: no RLIMIT_AS */
+    char **program;     /* argv of the program, NULL-terminated */
 } Options;
 
 /* ---------------------------------------------------------------- sandbox_box.c */
