@@ -328,9 +328,7 @@ static void run_child(const Options *o, const Box *box, int pipes[][2], bool asa
         }
     }
     apply_limits(o, asan, o->procs);
-    execvp(o->program[0], o->program);
-    fprintf(stderr, "sandbox: cannot run %s: %s\n", o->program[0], strerror(errno));
-    _exit(127);
+    exec_program(o->program);
 }
 /* ------------------------------------------------------------------ the parent */
 

@@ -87,6 +87,8 @@ void box_prepare(const Box *box, const Options *o);
 void box_exec(const Box *box, const Options *o, bool program_links_asan);
 /* The helper's side inside bubblewrap (--inner): limits, then exec; never returns. */
 void box_inner_exec(const Options *o);
+/* execvp, or "sandbox: cannot run" and exit status 127. */
+_Noreturn void exec_program(char **program);
 /* After the program tree is gone: kill whatever still runs as the box's uid, remove the
    box and (ISOLATE_USER) every file the uid left in the shared temporary folders. */
 void box_destroy(const Box *box, const Options *o);
@@ -111,6 +113,8 @@ typedef struct {
     int stopped;   /* of which stopped by a signal or a tracer (T, t) */
 } TreeState;
 
+/* Reads /proc/PID/NAME into text (size bytes, NUL-terminated); false when there is none. */
+bool tree_read_proc(pid_t pid, const char *name, char *text, size_t size);
 /* Sums up every descendant of this process (orphans come back to us: we are a subreaper). */
 void tree_state(TreeState *state);
 /* The supervised program as seen by its parent: our direct child, and what reaping saw. */

@@ -63,6 +63,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/sem.h>
+#include <sys/sendfile.h>
 #include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -126,14 +127,10 @@ static void install_filter(bool children) {
 
 void apply_limits(const Options *o, bool program_links_asan, long long procs) {
     status_limit(RLIMIT_CORE, 0, 0);
-    if (o->cpu > 0) {
-        /* A per-process backstop; the tree's CPU time is watched from outside. */
-        rlim_t seconds = (rlim_t)ceil(o->cpu) + 1;
-        status_limit(RLIMIT_CPU, seconds, seconds + 1);
-    } else {
-        rlim_t seconds = (rlim_t)ceil(o->timeout) + 1;
-        status_limit(RLIMIT_CPU, seconds, seconds);
-    }
+    /* With --cpu a per-process backstop (the tree's CPU time is watched from outside), SIGKILL a
+       second after SIGXCPU; without, the limit itself. */
+    rlim_t seconds = (rlim_t)ceil(o->cpu > 0 ? o->cpu : o->timeout) + 1;
+    status_limit(RLIMIT_CPU, seconds, seconds + (o->cpu > 0 ? 1 : 0));
     status_limit(RLIMIT_FSIZE, (rlim_t)o->file_size, (rlim_t)o->file_size);
     if (procs > 0) {
         status_limit(RLIMIT_NPROC, (rlim_t)procs, (rlim_t)procs);
@@ -181,13 +178,10 @@ static bool copy_in(const Box *box, const char *source, const char *name, char *
         close(in);
         return fail(error, size, "cannot create", path);
     }
-    char chunk[65536];
     ssize_t n;
-    bool ok = true;
-    while (ok && (n = read(in, chunk, sizeof chunk)) > 0) {
-        ok = write(out, chunk, (size_t)n) == n;
+    while ((n = sendfile(out, in, NULL, 1 << 30)) > 0) {
     }
-    ok = ok && n == 0;
+    bool ok = n == 0;
     if (box->drop) {
         ok = ok && fchown(out, 0, box->uid) == 0;
     }
@@ -298,7 +292,7 @@ static void started(void) {
     close(STARTED_FD);
 }
 
-static void exec_program(char **program) {
+_Noreturn void exec_program(char **program) {
     execvp(program[0], program);
     fprintf(stderr, "sandbox: cannot run %s: %s\n", program[0], strerror(errno));
     _exit(127);
@@ -360,20 +354,14 @@ static void system_dirs(Words *w, char links[][256]) {
     }
 }
 
-static char *number(long long value) {
-    char *text = malloc(32);
-    if (text != NULL) {
-        snprintf(text, 32, "%lld", value);
-    }
-    return text;
-}
-
-static char *seconds(double value) {
-    char *text = malloc(32);
-    if (text != NULL) {
-        snprintf(text, 32, "%.3f", value);
-    }
-    return text;
+/* A word made with printf's format (NULL when out of memory). */
+__attribute__((format(printf, 1, 2))) static char *made(const char *format, ...) {
+    char *text;
+    va_list args;
+    va_start(args, format);
+    int length = vasprintf(&text, format, args);
+    va_end(args);
+    return length < 0 ? NULL : text;
 }
 
 /* Root gives the box an IPC namespace of its own, made here rather than by bubblewrap so that
@@ -431,15 +419,18 @@ static void exec_bwrap(const Box *box, const Options *o, bool program_links_asan
     words(&w, "--ro-bind-try", "/etc/alternatives", "/etc/alternatives", NULL);
     words(&w, "--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache", NULL);
     words(&w, "--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev", NULL);
-    words(&w, "--size", number(o->tmp_bytes), "--tmpfs", "/tmp", NULL);
+    words(&w, "--size", made("%lld", o->tmp_bytes), "--tmpfs", "/tmp", NULL);
     words(&w, "--ro-bind", box->path, "/box", "--chdir", "/box", "--remount-ro", "/", NULL);
     /* The helper inside: limits (one process more, bubblewrap's init), then the program. */
-    words(&w, "--", helper, "--inner", number(STARTED_FD), "--memory", number(o->memory_mb), NULL);
-    words(&w, "--file-size", number(o->file_size), "--procs", number(o->procs + 1), NULL);
-    words(&w, "--timeout", seconds(o->timeout), "--asan", program_links_asan ? "1" : "0", NULL);
+    words(&w, "--", helper, "--inner", made("%d", STARTED_FD), "--memory",
+          made("%lld", o->memory_mb), NULL);
+    words(&w, "--file-size", made("%lld", o->file_size), "--procs", made("%lld", o->procs + 1),
+          NULL);
+    words(&w, "--timeout", made("%.3f", o->timeout), "--asan", program_links_asan ? "1" : "0",
+          NULL);
     if (o->cpu > 0) {
         word(&w, "--cpu");
-        word(&w, seconds(o->cpu));
+        word(&w, made("%.3f", o->cpu));
     }
     word(&w, "--");
     for (size_t i = 0; i < program_words; i++) {
@@ -485,24 +476,17 @@ void box_inner_exec(const Options *o) {
 
 /* ------------------------------------------------------------------ clean-up */
 
-/* Runs fn in a child under the box's uid and waits for it. */
-static void as_box_uid(const Box *box, void (*fn)(void)) {
+/* kill(-1, SIGKILL) in a child under the box's uid, waited for: every process that uid may
+   signal, that is every process it owns, except the child itself. */
+static void kill_as_box_uid(const Box *box) {
     pid_t helper = fork();
     if (helper == 0) {
-        if (setgroups(0, NULL) != 0 || setgid(box->uid) != 0 || setuid(box->uid) != 0) {
-            _exit(2);
-        }
-        fn();
+        become(box);
+        kill(-1, SIGKILL);
         _exit(0);
     }
     while (helper > 0 && waitpid(helper, NULL, 0) < 0 && errno == EINTR) {
     }
-}
-
-/* kill(-1, SIGKILL) as the box's uid: every process that uid may signal, that is every
-   process it owns, except the helper itself. */
-static void kill_everything(void) {
-    kill(-1, SIGKILL);
 }
 
 /* True when some process (a zombie included) has uid among its real, effective or saved
@@ -518,18 +502,10 @@ static bool uid_has_processes(uid_t uid) {
         if (entry->d_name[0] < '0' || entry->d_name[0] > '9') {
             continue;
         }
-        char path[300], text[2048];
-        snprintf(path, sizeof path, "/proc/%.32s/status", entry->d_name);
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
-        ssize_t n = fd < 0 ? -1 : read(fd, text, sizeof text - 1);
-        if (fd >= 0) {
-            close(fd);
-        }
-        if (n <= 0) {
-            continue;
-        }
-        text[n] = '\0';
-        const char *line = strstr(text, "\nUid:");
+        char text[2048];
+        const char *line = tree_read_proc((pid_t)atoi(entry->d_name), "status", text, sizeof text)
+                               ? strstr(text, "\nUid:")
+                               : NULL;
         unsigned long ids[3];
         if (line != NULL && sscanf(line + 5, "%lu %lu %lu", &ids[0], &ids[1], &ids[2]) == 3) {
             found = ids[0] == uid || ids[1] == uid || ids[2] == uid;
@@ -541,7 +517,7 @@ static bool uid_has_processes(uid_t uid) {
 
 static void kill_uid(const Box *box) {
     for (int round = 0; round < 1000 && uid_has_processes(box->uid); round++) {
-        as_box_uid(box, kill_everything);
+        kill_as_box_uid(box);
         /* Zombies re-parented to us would keep the uid "alive": reap them. */
         while (waitpid(-1, NULL, WNOHANG) > 0) {
         }

@@ -65,18 +65,11 @@ typedef struct {
 } ProcList;
 
 static double ticks_to_seconds(unsigned long long ticks) {
-    static long hz = 0;
-    if (hz <= 0) {
-        hz = sysconf(_SC_CLK_TCK);
-        if (hz <= 0) {
-            hz = 100;
-        }
-    }
-    return (double)ticks / (double)hz;
+    long hz = sysconf(_SC_CLK_TCK);
+    return (double)ticks / (double)(hz > 0 ? hz : 100);
 }
 
-/* Reads /proc/PID/NAME into text (size bytes, NUL-terminated); false when there is none. */
-static bool read_proc(pid_t pid, const char *name, char *text, size_t size) {
+bool tree_read_proc(pid_t pid, const char *name, char *text, size_t size) {
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/%s", (int)pid, name);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -93,7 +86,7 @@ static bool read_proc(pid_t pid, const char *name, char *text, size_t size) {
    spaces and ')' included, so the fields are read after the LAST ')'. */
 static bool read_stat(pid_t pid, Proc *p) {
     char text[1024];
-    if (!read_proc(pid, "stat", text, sizeof text)) {
+    if (!tree_read_proc(pid, "stat", text, sizeof text)) {
         return false;
     }
     char *close_paren = strrchr(text, ')');
@@ -115,8 +108,7 @@ static bool read_stat(pid_t pid, Proc *p) {
     p->pid = pid;
     p->ppid = (pid_t)ppid;
     p->state = state;
-    p->cpu =
-        ticks_to_seconds(utime + stime) + ticks_to_seconds((unsigned long long)(cutime + cstime));
+    p->cpu = ticks_to_seconds(utime + stime + (unsigned long long)(cutime + cstime));
     p->mine = false;
     return true;
 }
@@ -125,7 +117,7 @@ static bool read_stat(pid_t pid, Proc *p) {
    it waits in, by the names it has had). */
 static bool waits_for_vfork(pid_t pid) {
     char text[64];
-    read_proc(pid, "wchan", text, sizeof text);
+    tree_read_proc(pid, "wchan", text, sizeof text);
     return strcmp(text, "kernel_clone") == 0 || strcmp(text, "_do_fork") == 0 ||
            strcmp(text, "do_fork") == 0;
 }
@@ -190,11 +182,8 @@ void tree_state(TreeState *state) {
     state->cpu = 0;
     state->rss_mb = 0;
     state->processes = state->running = state->stopped = 0;
-    static double page_mb = 0;
-    if (page_mb == 0) {
-        long page = sysconf(_SC_PAGESIZE);
-        page_mb = (double)(page > 0 ? page : 4096) / (1024.0 * 1024.0);
-    }
+    long page = sysconf(_SC_PAGESIZE);
+    double page_mb = (double)(page > 0 ? page : 4096) / (1024.0 * 1024.0);
     for (size_t i = 0; i < sample.count; i++) {
         const Proc *p = &sample.items[i];
         if (!p->mine) {

@@ -5,7 +5,7 @@
  * student can act on: the sanitizer's name and the kind of error, never the addresses
  * (which change from run to run, and would make two runs of the same fault differ).
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* sigabbrev_np, pipe2 */
 
 #include "status.h"
 
@@ -18,23 +18,17 @@
 #include <time.h>
 #include <unistd.h>
 
-/* "SIGSEGV" for SIGSEGV, ...; NULL for a signal without a name here. */
-static const char *signal_name(int signo) {
-    static const struct {
-        int number;
-        const char *name;
-    } names[] = {{SIGSEGV, "SIGSEGV"}, {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"},
-                 {SIGFPE, "SIGFPE"},   {SIGILL, "SIGILL"},   {SIGKILL, "SIGKILL"},
-                 {SIGTERM, "SIGTERM"}, {SIGINT, "SIGINT"},   {SIGQUIT, "SIGQUIT"},
-                 {SIGHUP, "SIGHUP"},   {SIGPIPE, "SIGPIPE"}, {SIGALRM, "SIGALRM"},
-                 {SIGTRAP, "SIGTRAP"}, {SIGSYS, "SIGSYS"},   {SIGXCPU, "SIGXCPU"},
-                 {SIGXFSZ, "SIGXFSZ"}, {SIGUSR1, "SIGUSR1"}, {SIGUSR2, "SIGUSR2"}};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        if (names[i].number == signo) {
-            return names[i].name;
+/* Whether a status names the signal ("crashed: SIGSEGV"); any other is "crashed: signal N". */
+static bool named_signal(int signo) {
+    static const int named[] = {SIGSEGV, SIGABRT, SIGBUS,  SIGFPE,  SIGILL,  SIGKILL,
+                                SIGTERM, SIGINT,  SIGQUIT, SIGHUP,  SIGPIPE, SIGALRM,
+                                SIGTRAP, SIGSYS,  SIGXCPU, SIGXFSZ, SIGUSR1, SIGUSR2};
+    for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
+        if (named[i] == signo) {
+            return true;
         }
     }
-    return NULL;
+    return false;
 }
 
 void status_cpu(char *out, size_t size, double seconds) {
@@ -171,15 +165,15 @@ void status_verdict(char *out, size_t size, const char *stderr_text, const char 
     char report[256];
     bool is_leak = false;
     bool has_report = sanitizer_report(stderr_text, report, sizeof report, &is_leak);
-    const char *name = signal_name(signo);
-    if (has_report && !is_leak) {
-        snprintf(out, size, "%s", report);
-    } else if (limit[0] != '\0') {
-        snprintf(out, size, "%s", limit);
-    } else if (has_report) {
-        snprintf(out, size, "%s", report);
-    } else if (signo != 0 && name != NULL) {
-        snprintf(out, size, "crashed: %s", name);
+    /* A sanitizer's error report, the limit, a leak report: the first there is. */
+    const char *first = has_report && !is_leak ? report
+                        : limit[0] != '\0'     ? limit
+                        : has_report           ? report
+                                               : NULL;
+    if (first != NULL) {
+        snprintf(out, size, "%s", first);
+    } else if (named_signal(signo)) {
+        snprintf(out, size, "crashed: SIG%s", sigabbrev_np(signo));
     } else if (signo != 0) {
         snprintf(out, size, "crashed: signal %d", signo);
     } else if (code != 0 || !returned) {
@@ -226,18 +220,11 @@ static void on_sigchld(int signo) {
 }
 
 bool status_wake_on_sigchld(int fds[2]) {
-    if (pipe(fds) != 0) {
+    if (pipe2(fds, O_CLOEXEC | O_NONBLOCK) != 0) {
         return false;
     }
-    for (int k = 0; k < 2; k++) {
-        fcntl(fds[k], F_SETFD, FD_CLOEXEC);
-        fcntl(fds[k], F_SETFL, O_NONBLOCK);
-    }
     wake_fd = fds[1];
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigchld;
-    sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+    struct sigaction sa = {.sa_handler = on_sigchld, .sa_flags = SA_RESTART | SA_NOCLDSTOP};
     sigemptyset(&sa.sa_mask);
     sigaction(SIGCHLD, &sa, NULL);
     return true;
