@@ -15,18 +15,6 @@
 #include <stdio.h>
 #include <string.h>
 
-void *__real_malloc(size_t size);
-void *__real_calloc(size_t count, size_t size);
-void *__real_realloc(void *block, size_t size);
-char *__real_strdup(const char *text);
-char *__real_strndup(const char *text, size_t most);
-
-void *__wrap_malloc(size_t size);
-void *__wrap_calloc(size_t count, size_t size);
-void *__wrap_realloc(void *block, size_t size);
-char *__wrap_strdup(const char *text);
-char *__wrap_strndup(const char *text, size_t most);
-
 /* The sanitizers' symbolizer, when the program has it. */
 extern void __sanitizer_symbolize_pc(void *pc, const char *format, char *out, size_t size)
     __attribute__((weak));
@@ -88,24 +76,17 @@ const char *check_failed_allocation(void) {
     return words;
 }
 
-#define CALLER __builtin_return_address(0)
+/* __wrap_NAME: counts the call, and fails it when a case armed the failures; else the real
+   one (__real_NAME). The caller is where the call returns to. */
+#define WRAP(type, name, parameters, arguments)                                                    \
+    type __real_##name parameters;                                                                 \
+    type __wrap_##name parameters;                                                                 \
+    type __wrap_##name parameters {                                                                \
+        return must_fail(#name, __builtin_return_address(0)) ? NULL : __real_##name arguments;     \
+    }
 
-void *__wrap_malloc(size_t size) {
-    return must_fail("malloc", CALLER) ? NULL : __real_malloc(size);
-}
-
-void *__wrap_calloc(size_t n, size_t size) {
-    return must_fail("calloc", CALLER) ? NULL : __real_calloc(n, size);
-}
-
-void *__wrap_realloc(void *block, size_t size) {
-    return must_fail("realloc", CALLER) ? NULL : __real_realloc(block, size);
-}
-
-char *__wrap_strdup(const char *text) {
-    return must_fail("strdup", CALLER) ? NULL : __real_strdup(text);
-}
-
-char *__wrap_strndup(const char *text, size_t most) {
-    return must_fail("strndup", CALLER) ? NULL : __real_strndup(text, most);
-}
+WRAP(void *, malloc, (size_t size), (size))
+WRAP(void *, calloc, (size_t n, size_t size), (n, size))
+WRAP(void *, realloc, (void *block, size_t size), (block, size))
+WRAP(char *, strdup, (const char *text), (text))
+WRAP(char *, strndup, (const char *text, size_t most), (text, most))

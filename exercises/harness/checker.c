@@ -11,13 +11,14 @@
  * The answers go to one stream, line-buffered: each answer line is out before the next
  * call, so what a crash cuts short is the last case's answers, never an earlier one's.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* POSIX 2008, and strsep */
 
 #include "checker.h"
 #include "fork_tests.h"
 #include "status.h"
 #include "tsv.h"
 
+#include <errno.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -101,13 +102,6 @@ static const char *cases_path;
 static const CheckFunction *functions;
 static size_t nfunctions;
 
-/* Undoes the dialect's escapes in place (tsv.h); false for an escape it never writes, or an
-   escaped NUL (a C string cannot hold it). */
-static bool unescape(char *text) {
-    long length = tsv_unescape(text);
-    return length >= 0 && (size_t)length == strlen(text);
-}
-
 static _Noreturn void bad_line(const char *path, size_t number, const char *why) {
     fprintf(stderr, "%s:%zu: %s\n", path, number, why);
     exit(2);
@@ -159,20 +153,6 @@ static void add_field(Case *c, char **part, size_t n, size_t number) {
     c->c.fields = fields;
 }
 
-/* Splits line at TABs into at most n fields; returns how many there were. */
-static size_t split_tabs(char *line, char **fields, size_t n) {
-    size_t count = 0;
-    for (char *p = line; count < n; count++) {
-        fields[count] = p;
-        p = strchr(p, '\t');
-        if (p == NULL) {
-            return count + 1;
-        }
-        *p++ = '\0';
-    }
-    return count + 1; /* more than n: too many */
-}
-
 /* The whole of file path, NUL-terminated (its length in *length); NULL if it cannot be read. */
 static char *read_whole(const char *path, size_t *length) {
     FILE *in = fopen(path, "r");
@@ -219,13 +199,19 @@ static void read_cases(const char *path) {
         if (strlen(line) != (size_t)(end - line)) {
             bad_line(path, number, "a NUL byte (write it \\x00)");
         }
-        char *part[4];
-        size_t n = split_tabs(line, part, 4);
+        char *part[5], *rest = line; /* a fifth field is one too many */
+        size_t n = 0;
+        while (rest != NULL && n < 5) {
+            part[n++] = strsep(&rest, "\t");
+        }
         if (n < 3 || n > 4) {
             bad_line(path, number, "expected CASE<TAB>KEY<TAB>VALUE[<TAB>ORIGIN]");
         }
         for (size_t i = 0; i < n; i++) {
-            if (!unescape(part[i])) {
+            /* An escape the dialect never writes (tsv.h), or an escaped NUL (a C string cannot
+               hold it), is refused. */
+            long unescaped = tsv_unescape(part[i]);
+            if (unescaped < 0 || (size_t)unescaped != strlen(part[i])) {
                 bad_line(path, number, "an escape other than \\\\ \\t \\n \\r \\xHH (but \\x00)");
             }
         }
@@ -253,46 +239,22 @@ const char *check_field(const CheckCase *c, const char *key) {
     return f == NULL ? NULL : f->value;
 }
 
-/* Where a field was written: its origin, else its line of the cases file. */
-static void print_origin(const CheckField *f) {
-    if (f->origin != NULL) {
-        fputs(f->origin, stderr);
-    } else {
-        fprintf(stderr, "%s:%zu", cases_path, f->line);
-    }
-}
-
-const char *check_required(const CheckCase *c, const char *key) {
-    const char *value = check_field(c, key);
-    if (value == NULL) {
-        if (c->nfields > 0) {
-            print_origin(&c->fields[0]);
-            fputs(": ", stderr);
-        }
-        fprintf(stderr, "case %s has no '%s' field\n", c->name, key);
-        exit(2);
-    }
-    return value;
-}
-
 _Noreturn void check_bad_field(const CheckField *f, const char *why) {
-    print_origin(f);
-    fprintf(stderr, ": %s: %s\n", f->key, why);
+    /* Where the field was written: its origin, else its line of the cases file. */
+    if (f->origin != NULL) {
+        fprintf(stderr, "%s: %s: %s\n", f->origin, f->key, why);
+    } else {
+        fprintf(stderr, "%s:%zu: %s: %s\n", cases_path, f->line, f->key, why);
+    }
     exit(2);
 }
 
 bool check_u64(const char *text, uint64_t *value) {
-    *value = 0;
-    if (*text == '\0') {
-        return false;
-    }
-    for (const char *p = text; *p != '\0'; p++) {
-        if (*p < '0' || *p > '9' || *value > (UINT64_MAX - (uint64_t)(*p - '0')) / 10) {
-            return false;
-        }
-        *value = *value * 10 + (uint64_t)(*p - '0');
-    }
-    return true;
+    char *end;
+    errno = 0;
+    *value = strtoull(text, &end, 10);
+    /* Digits only: strtoull would also take blanks and a sign first. */
+    return *text >= '0' && *text <= '9' && *end == '\0' && errno == 0;
 }
 
 /* The field's value split at blank into the number on one side and a copy of the text on

@@ -70,8 +70,6 @@ int check_main(int argc, char **argv, const CheckFunction *functions, size_t cou
 /* The first field called key, or NULL; check_field gives its value. */
 const CheckField *check_find(const CheckCase *c, const char *key);
 const char *check_field(const CheckCase *c, const char *key);
-/* The same, or the run stops (exit 2) naming the case and the missing key. */
-const char *check_required(const CheckCase *c, const char *key);
 /* A field the checker cannot use: "ORIGIN: KEY: why" on stderr, exit 2. A broken case must
    never look like a failing student. */
 _Noreturn void check_bad_field(const CheckField *f, const char *why);
@@ -89,8 +87,7 @@ char *check_number_and_text(const CheckField *f, uint64_t *number);
    still count. */
 void check_answer(const char *key, const char *answer);
 /* The same with a printf format for the answer. */
-void check_answerf(const char *key, const char *format, ...)
-    __attribute__((format(printf, 2, 3)));
+void check_answerf(const char *key, const char *format, ...) __attribute__((format(printf, 2, 3)));
 /* A malloc'd printf (for keys and answers that hold names); never NULL. */
 char *check_format(const char *format, ...) __attribute__((format(printf, 1, 2)));
 /* When now differs from before (code under test wrote into const input), answers

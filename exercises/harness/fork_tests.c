@@ -118,35 +118,36 @@ static unsigned whole(const char *option, const char *value, double max) {
     return (unsigned)number;
 }
 
-/* The options, in the order of known[] below. */
-enum {
-    OPT_EACH,
-    OPT_CPU,
-    OPT_WALL,
-    OPT_MEMORY,
-    OPT_OUTPUT,
-    OPT_RESULTS,
-    OPT_JOBS,
-    OPT_ONLY,
-    OPT_STATUS_FD,
-    OPT_COUNT
-};
-
 bool fork_tests_option(int argc, char **argv, int *i, ForkOptions *options) {
-    static const char *const known[OPT_COUNT] = {
-        [OPT_EACH] = "--each",     [OPT_CPU] = "--cpu",       [OPT_WALL] = "--wall",
-        [OPT_MEMORY] = "--memory", [OPT_OUTPUT] = "--output", [OPT_RESULTS] = "--results-limit",
-        [OPT_JOBS] = "--jobs",     [OPT_ONLY] = "--only",     [OPT_STATUS_FD] = "--status-fd"};
+    /* Where each option goes, its type (s text, d seconds, u unsigned, l long long, i int), and
+       its largest value. */
+    static const struct {
+        const char *name;
+        size_t offset;
+        char type;
+        double max;
+    } known[] = {
+        {"--each", offsetof(ForkOptions, dir), 's', 0},
+        {"--cpu", offsetof(ForkOptions, cpu_seconds), 'u', MAX_CPU_SECONDS},
+        {"--wall", offsetof(ForkOptions, wall_seconds), 'd', MAX_WALL_SECONDS},
+        {"--memory", offsetof(ForkOptions, memory_mb), 'l', MAX_MEMORY_MB},
+        {"--output", offsetof(ForkOptions, output_bytes), 'l', MAX_OUTPUT_BYTES},
+        {"--results-limit", offsetof(ForkOptions, results_bytes), 'l', MAX_OUTPUT_BYTES},
+        {"--jobs", offsetof(ForkOptions, jobs), 'u', MAX_JOBS},
+        {"--only", offsetof(ForkOptions, only), 's', 0},
+        {"--status-fd", offsetof(ForkOptions, status_fd), 'i', MAX_STATUS_FD},
+    };
+    enum { KNOWN = sizeof known / sizeof known[0] };
     const char *option = argv[*i];
     if (strcmp(option, "--sealed") == 0) {
         options->sealed = true;
         return true;
     }
-    int which = 0;
-    while (which < OPT_COUNT && strcmp(option, known[which]) != 0) {
-        which++;
+    size_t k = 0;
+    while (k < KNOWN && strcmp(option, known[k].name) != 0) {
+        k++;
     }
-    if (which == OPT_COUNT) {
+    if (k == KNOWN) {
         return false;
     }
     if (*i + 1 >= argc) {
@@ -154,16 +155,13 @@ bool fork_tests_option(int argc, char **argv, int *i, ForkOptions *options) {
         exit(2);
     }
     const char *value = argv[++*i];
-    switch (which) {
-    case OPT_EACH: options->dir = value; break;
-    case OPT_CPU: options->cpu_seconds = whole(option, value, MAX_CPU_SECONDS); break;
-    case OPT_WALL: options->wall_seconds = positive(option, value, MAX_WALL_SECONDS); break;
-    case OPT_MEMORY: options->memory_mb = whole(option, value, MAX_MEMORY_MB); break;
-    case OPT_OUTPUT: options->output_bytes = whole(option, value, MAX_OUTPUT_BYTES); break;
-    case OPT_RESULTS: options->results_bytes = whole(option, value, MAX_OUTPUT_BYTES); break;
-    case OPT_JOBS: options->jobs = whole(option, value, MAX_JOBS); break;
-    case OPT_ONLY: options->only = value; break;
-    default: options->status_fd = (int)whole(option, value, MAX_STATUS_FD); break;
+    void *field = (char *)options + known[k].offset;
+    switch (known[k].type) {
+    case 's': *(const char **)field = value; break;
+    case 'd': *(double *)field = positive(option, value, known[k].max); break;
+    case 'l': *(long long *)field = whole(option, value, known[k].max); break;
+    case 'i': *(int *)field = (int)whole(option, value, known[k].max); break;
+    default: *(unsigned *)field = whole(option, value, known[k].max); break;
     }
     return true;
 }
@@ -178,11 +176,20 @@ long long fork_tests_file_limit(const ForkOptions *o) {
     return o->results_bytes > o->output_bytes ? o->results_bytes : o->output_bytes;
 }
 
+/* DIR/NAME.SUFFIX, a test's capture file, into path (PATH_SIZE bytes). */
+enum { PATH_SIZE = 4096 };
+
+static const char *capture_path(char *path, const ForkOptions *o, const char *name,
+                                const char *suffix) {
+    snprintf(path, PATH_SIZE, "%s/%s.%s", o->dir, name, suffix);
+    return path;
+}
+
 /* Opens DIR/NAME.SUFFIX for writing, truncated; -1 (and a message) when it cannot. */
 static int open_capture(const ForkOptions *o, const char *name, const char *suffix) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s.%s", o->dir, name, suffix);
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    char path[PATH_SIZE];
+    int fd =
+        open(capture_path(path, o, name, suffix), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {
         fprintf(stderr, "fork_tests: cannot write %s: %s\n", path, strerror(errno));
     }
@@ -326,24 +333,16 @@ typedef struct {
     bool stopped; /* --sealed: a case left something behind, so no further case runs */
 } Runner;
 
-/* A sealed child cannot make its answers file (DIR/NAME.results), so the parent makes it
-   empty; without --sealed the test makes its own. */
-static bool made_results(const ForkOptions *o, const char *name) {
-    if (!o->sealed) {
-        return true;
-    }
-    int fd = open_capture(o, name, "results");
-    close(fd);
-    return fd >= 0;
-}
-
 /* Forks the child for test i into slot; false when it could not. */
 static bool start(Runner *r, Slot *slot, size_t i) {
     const char *name = r->names[i];
     int out_fd = open_capture(r->o, name, "stdout");
     int err_fd = open_capture(r->o, name, "stderr");
+    /* A sealed child cannot make its answers file (DIR/NAME.results), so the parent makes it
+       empty; without --sealed the test makes its own. */
+    bool results = !r->o->sealed || close(open_capture(r->o, name, "results")) == 0;
     void *done = mmap(NULL, 1, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (out_fd < 0 || err_fd < 0 || !made_results(r->o, name) || done == MAP_FAILED) {
+    if (out_fd < 0 || err_fd < 0 || !results || done == MAP_FAILED) {
         close(out_fd);
         close(err_fd);
         if (done != MAP_FAILED) {
@@ -377,9 +376,8 @@ static bool start(Runner *r, Slot *slot, size_t i) {
    report is. */
 static const char *stderr_start(const Runner *r, const Slot *slot) {
     static char text[1 << 16];
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s.stderr", r->o->dir, r->names[slot->test]);
-    FILE *f = fopen(path, "r");
+    char path[PATH_SIZE];
+    FILE *f = fopen(capture_path(path, r->o, r->names[slot->test], "stderr"), "r");
     size_t n = f == NULL ? 0 : fread(text, 1, sizeof text - 1, f);
     if (f != NULL) {
         fclose(f);
@@ -394,10 +392,9 @@ static long long captured_bytes(const Runner *r, const Slot *slot) {
     long long most = 0;
     const char *suffixes[] = {"stdout", "stderr"};
     for (int k = 0; k < 2; k++) {
-        char path[4096];
+        char path[PATH_SIZE];
         struct stat st;
-        snprintf(path, sizeof path, "%s/%s.%s", r->o->dir, r->names[slot->test], suffixes[k]);
-        if (stat(path, &st) == 0) {
+        if (stat(capture_path(path, r->o, r->names[slot->test], suffixes[k]), &st) == 0) {
             most = st.st_size > most ? st.st_size : most;
             if (st.st_size > r->o->output_bytes && truncate(path, r->o->output_bytes) != 0) {
                 fprintf(stderr, "fork_tests: cannot cut %s back: %s\n", path, strerror(errno));
@@ -524,28 +521,6 @@ static void reap(Runner *r) {
     }
 }
 
-/* Sleeps until a child ends or POLICE_INTERVAL_MS pass. */
-static void wait_a_little(void) {
-    struct pollfd p = {wake_pipe[0], POLLIN, 0};
-    if (poll(&p, 1, POLICE_INTERVAL_MS) > 0) {
-        status_wake_drain(wake_pipe[0]);
-    }
-}
-
-static bool setup_parent(const ForkOptions *o) {
-    if (o->sealed && (o->jobs != 1 || prctl(PR_SET_DUMPABLE, 0) != 0)) {
-        fprintf(stderr, "fork_tests: --sealed runs one test at a time (--jobs 1)\n");
-        return false;
-    }
-    if (!status_wake_on_sigchld(wake_pipe)) {
-        fprintf(stderr, "fork_tests: pipe: %s\n", strerror(errno));
-        return false;
-    }
-    sigprocmask(SIG_SETMASK, NULL, &parent_mask);
-    parent_pid = getpid();
-    return true;
-}
-
 int fork_tests_run(const ForkOptions *o, const char *const *names, size_t count, ForkTest run,
                    void *context) {
     struct stat st;
@@ -558,9 +533,16 @@ int fork_tests_run(const ForkOptions *o, const char *const *names, size_t count,
         fprintf(stderr, "fork_tests: --each needs --cpu, --wall, --memory and --output\n");
         return 2;
     }
-    if (!setup_parent(o)) {
+    if (o->sealed && (o->jobs != 1 || prctl(PR_SET_DUMPABLE, 0) != 0)) {
+        fprintf(stderr, "fork_tests: --sealed runs one test at a time (--jobs 1)\n");
         return 2;
     }
+    if (!status_wake_on_sigchld(wake_pipe)) {
+        fprintf(stderr, "fork_tests: pipe: %s\n", strerror(errno));
+        return 2;
+    }
+    sigprocmask(SIG_SETMASK, NULL, &parent_mask);
+    parent_pid = getpid();
     Slot *slots = calloc(o->jobs, sizeof(Slot));
     if (slots == NULL) {
         fprintf(stderr, "fork_tests: out of memory\n");
@@ -584,7 +566,11 @@ int fork_tests_run(const ForkOptions *o, const char *const *names, size_t count,
         if (r.running == 0 && (next >= count || r.stopped)) {
             break;
         }
-        wait_a_little();
+        /* Sleeps until a child ends or POLICE_INTERVAL_MS pass. */
+        struct pollfd p = {wake_pipe[0], POLLIN, 0};
+        if (poll(&p, 1, POLICE_INTERVAL_MS) > 0) {
+            status_wake_drain(wake_pipe[0]);
+        }
         reap(&r);
         police(&r);
     }

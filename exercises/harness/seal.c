@@ -132,24 +132,22 @@ static const long refused[] = {
 #endif
 };
 
-/* The calls that name a process: allowed for 0 (the caller) and its own pid only. */
-static const struct {
-    long nr;
-    int arg;
-} on_self[] = {
-    {SYS_kill, 0},
-    {SYS_tkill, 0},
-    {SYS_tgkill, 0},
-    {SYS_rt_sigqueueinfo, 0},
-    {SYS_rt_tgsigqueueinfo, 0},
-    {SYS_pidfd_open, 0},
-    {SYS_prlimit64, 0},
-    {SYS_sched_setaffinity, 0},
-    {SYS_sched_setscheduler, 0},
-    {SYS_sched_setparam, 0},
-    {SYS_sched_setattr, 0},
-    {SYS_migrate_pages, 0},
-    {SYS_move_pages, 0},
+/* The calls that name a process in their first argument: allowed for 0 (the caller) and its
+   own pid only. */
+static const long on_self[] = {
+    SYS_kill,
+    SYS_tkill,
+    SYS_tgkill,
+    SYS_rt_sigqueueinfo,
+    SYS_rt_tgsigqueueinfo,
+    SYS_pidfd_open,
+    SYS_prlimit64,
+    SYS_sched_setaffinity,
+    SYS_sched_setscheduler,
+    SYS_sched_setparam,
+    SYS_sched_setattr,
+    SYS_migrate_pages,
+    SYS_move_pages,
 };
 
 /* The calls that make a file when a flag is set in one argument. */
@@ -187,8 +185,8 @@ static void build(Filter *f, uint32_t self) {
         emit(f, ALLOW);
     }
     for (size_t i = 0; i < sizeof on_self / sizeof on_self[0]; i++) {
-        emit(f, IS_CALL(on_self[i].nr, 5));
-        emit(f, LOAD(ARG_LOW(on_self[i].arg)));
+        emit(f, IS_CALL(on_self[i], 5));
+        emit(f, LOAD(ARG_LOW(0)));
         emit(f, IF_EQUAL(0, 2, 0));
         emit(f, IF_EQUAL(self, 1, 0));
         emit(f, KILL);
