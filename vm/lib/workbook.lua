@@ -92,12 +92,7 @@ end
 -- Wall-clock seconds from some fixed start, for durations: the machine's uptime, to the
 -- hundredth /proc/uptime gives (no process to start, unlike date), else os.time's whole seconds.
 function M.wall_clock()
-  local f = io.open("/proc/uptime")
-  local up = f and tonumber(f:read("n"))
-  if f then
-    f:close()
-  end
-  return up or os.time()
+  return tonumber((M.read_file("/proc/uptime") or ""):match("^[%d.]+")) or os.time()
 end
 
 -- The median of a list of numbers (nil for none).
@@ -120,24 +115,13 @@ end
 -- This process's id (Linux: /proc/self is the reader itself).
 local pid
 function M.pid()
-  if not pid then
-    local f = io.open("/proc/self/stat", "r")
-    pid = f and f:read("n") or os.time()
-    if f then
-      f:close()
-    end
-  end
+  pid = pid or tonumber((M.read_file("/proc/self/stat") or ""):match("^%d+")) or os.time()
   return pid
 end
 
 -- True when running as root.
 function M.is_root()
-  local f = io.open("/proc/self/status", "r")
-  local text = f and f:read("a") or ""
-  if f then
-    f:close()
-  end
-  return text:match("\nUid:%s+(%d+)") == "0"
+  return (M.read_file("/proc/self/status") or ""):match("\nUid:%s+(%d+)") == "0"
 end
 
 -- ------------------------------------------------------------------ files
@@ -191,10 +175,8 @@ function M.rm_rf(path)
   assert(path ~= "" and path ~= "/" and path ~= ".", "refusing to remove " .. path)
   local mode = lfs.symlinkattributes(path, "mode")
   if mode == "directory" then
-    for name in lfs.dir(path) do
-      if name ~= "." and name ~= ".." then
-        M.rm_rf(path .. "/" .. name)
-      end
+    for _, name in ipairs(M.list_dir(path)) do
+      M.rm_rf(path .. "/" .. name)
     end
   end
   if mode then
@@ -379,30 +361,19 @@ end
 
 local unescapes = { ["\\"] = "\\", t = "\t", n = "\n", r = "\r" }
 
--- Undoes escape() in one left-to-right pass, so an escaped backslash followed by "x41"
--- stays a backslash and "x41".
+-- Undoes escape() in one left-to-right pass (gsub's matches never overlap), so an escaped
+-- backslash followed by "x41" stays a backslash and "x41". A backslash before anything else
+-- is kept as it is.
 function M.unescape(s)
   if not s:find("\\", 1, true) then
     return s -- most text: nothing to undo
   end
-  local out, i = {}, 1
-  while true do
-    local j = s:find("\\", i, true)
-    if not j then
-      out[#out + 1] = s:sub(i)
-      return table.concat(out)
+  return (s:gsub("\\(.)(%x?%x?)", function(c, hex)
+    if c == "x" and #hex == 2 then
+      return string.char(tonumber(hex, 16))
     end
-    out[#out + 1] = s:sub(i, j - 1)
-    local c = s:sub(j + 1, j + 1)
-    local hex = c == "x" and s:sub(j + 2, j + 3):match("^%x%x$")
-    if hex then
-      out[#out + 1] = string.char(tonumber(hex, 16))
-      i = j + 4
-    else
-      out[#out + 1] = unescapes[c] or ("\\" .. c)
-      i = j + 2
-    end
-  end
+    return (unescapes[c] or ("\\" .. c)) .. hex
+  end))
 end
 
 -- Shortens s for a report line, marking what was cut.
