@@ -89,15 +89,7 @@ end
 --
 -- Both link with gold where binutils has it (ld.gold on PATH), in half the time of ld.bfd: 45
 -- and 65 ms against 90 and 145 here.
-local function on_path(name)
-  for dir in (os.getenv("PATH") or ""):gmatch("[^:]+") do
-    if wb.exists(dir .. "/" .. name) then
-      return true
-    end
-  end
-  return false
-end
-local linker = on_path("ld.gold") and "-fuse-ld=gold" or ""
+local linker = wb.run("command -v ld.gold >/dev/null 2>&1") and "-fuse-ld=gold" or ""
 M.flavours = {
   asan = { cflags = "-g -O1 " .. from_make("SANITIZE"), ours = M.cmocka_cflags, ldflags = linker,
     libs = M.cmocka_libs },
@@ -126,6 +118,16 @@ M.client_request_preambles = {
   amd64 = "\x48\xc1\xc7\x03\x48\xc1\xc7\x0d\x48\xc1\xc7\x3d\x48\xc1\xc7\x33",
   arm64 = "\x8c\x0d\xcc\x93\x8c\x35\xcc\x93\x8c\xcd\xcc\x93\x8c\xf5\xcc\x93",
 }
+
+-- Whether s matches one of the patterns.
+local function any_match(s, patterns)
+  for _, pattern in ipairs(patterns) do
+    if s:match(pattern) then
+      return true
+    end
+  end
+  return false
+end
 
 local function first_error(log)
   for line in log:gmatch("[^\n]+") do
@@ -265,25 +267,16 @@ end
 -- The global and weak symbols of an object from `readelf -W -s`'s table ("NUM: VALUE SIZE
 -- TYPE BIND VIS NDX NAME" lines; binutils' nm would say the same, but it loads every linker
 -- plugin the machine has first, LLVM's among them, which costs more than the compile): a list
--- of { name, type, defined }. A local symbol cannot reach anything outside its file.
-local function symbols_of(table_text)
+-- of { name, type, section, value, defined }. A local symbol cannot reach anything outside its
+-- file: only with_locals lists those too.
+local function symbols_of(table_text, with_locals)
   local list = {}
   for line in table_text:gmatch("[^\n]+") do
     local value, kind, bind, section, name =
       line:match("^%s*%d+:%s+(%x+)%s+%S+%s+(%S+)%s+(%u+)%s+%S+%s+(%S+)%s+(%S+)$")
-    if name then
-      list[#list + 1] = { name = name, type = kind, bind = bind, section = section, value = tonumber(value, 16),
+    if name and (with_locals or bind ~= "LOCAL") then
+      list[#list + 1] = { name = name, type = kind, section = section, value = tonumber(value, 16),
         defined = section ~= "UND" }
-    end
-  end
-  return list
-end
-
-local function globals(table_text)
-  local list = {}
-  for _, symbol in ipairs(symbols_of(table_text)) do
-    if symbol.bind ~= "LOCAL" then
-      list[#list + 1] = symbol
     end
   end
   return list
@@ -291,13 +284,11 @@ end
 
 -- The first refused symbol of the student's objects (their readelf output), as a message.
 function M.refusal(symbols, file)
-  for _, symbol in ipairs(globals(symbols)) do
-    for _, pattern in ipairs(symbol.defined and M.refused_definitions or M.refused_calls) do
-      if symbol.name:match(pattern) then
-        return string.format("refused: %s %s %s, which would switch off the grader's memory checks "
-          .. "(sanitizer hooks, the allocator and run-time symbol lookup are off limits)", file,
-          symbol.defined and "defines" or "calls", symbol.name)
-      end
+  for _, symbol in ipairs(symbols_of(symbols)) do
+    if any_match(symbol.name, symbol.defined and M.refused_definitions or M.refused_calls) then
+      return string.format("refused: %s %s %s, which would switch off the grader's memory checks "
+        .. "(sanitizer hooks, the allocator and run-time symbol lookup are off limits)", file,
+        symbol.defined and "defines" or "calls", symbol.name)
     end
   end
 end
@@ -312,19 +303,14 @@ local COMPILER_ENTRIES = { [".init_array"] = { "^_sub_I_%d+_%d+$", "^asan%.modul
   [".fini_array"] = { "^_sub_D_%d+_%d+$", "^asan%.module_dtor$" } }
 
 local function runs_on_its_own(name, kind)
-  for _, pattern in ipairs(RUNS_ON_ITS_OWN) do
-    if name:match(pattern) or kind:match(pattern) then
-      return true
-    end
-  end
-  return false
+  return any_match(name, RUNS_ON_ITS_OWN) or any_match(kind, RUNS_ON_ITS_OWN)
 end
 
 -- One object's (readelf -S -s -r output) run-on-its-own sections as a list of { section, entry }:
 -- for an array, the function each relocated entry points to (by name); for anything else, or an
 -- array without relocations, entry is nil.
 local function own_entries(text)
-  local sections, index_of, symbols = {}, {}, symbols_of(text)
+  local sections, index_of, symbols = {}, {}, symbols_of(text, true)
   for line in text:gmatch("[^\n]+") do
     local index, name, kind = line:match("^%s*%[%s*(%d+)%]%s+(%S+)%s+(%S+)")
     if name then
@@ -367,12 +353,7 @@ local function only_compilers(text)
   local seen = {}
   for _, e in ipairs(own_entries(text)) do
     local kind = e.section:match("^(%.%a+_array)")
-    local allowed = e.entry and COMPILER_ENTRIES[kind]
-    local known = false
-    for _, pattern in ipairs(allowed or {}) do
-      known = known or e.entry:match(pattern) ~= nil
-    end
-    if not known or seen[kind] then
+    if not (e.entry and any_match(e.entry, COMPILER_ENTRIES[kind] or {})) or seen[kind] then
       return false, e.entry or e.section
     end
     seen[kind] = true
@@ -383,7 +364,7 @@ end
 -- The global names an object's readelf output defines, as a set.
 function M.defined(text)
   local set = {}
-  for _, symbol in ipairs(globals(text)) do
+  for _, symbol in ipairs(symbols_of(text)) do
     set[symbol.name] = symbol.defined or nil
   end
   return set
@@ -410,7 +391,7 @@ function M.unsealable(build, api)
       return "its code runs by itself (" .. which .. ")"
     end
   end
-  for _, symbol in ipairs(globals(text)) do
+  for _, symbol in ipairs(symbols_of(text)) do
     if symbol.type == "IFUNC" then
       return "it has an ifunc resolver (" .. symbol.name .. ")"
     elseif symbol.defined and references[symbol.name] and not api[symbol.name] then
@@ -427,7 +408,7 @@ function M.references(objects)
   local text = wb.read_file(path)
   if not text then
     local names = {}
-    for _, symbol in ipairs(globals(wb.capture("readelf -W -s " .. wb.command(objects)))) do
+    for _, symbol in ipairs(symbols_of(wb.capture("readelf -W -s " .. wb.command(objects)))) do
       if not symbol.defined then
         names[#names + 1] = symbol.name
       end
