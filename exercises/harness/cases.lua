@@ -29,23 +29,15 @@ local function fail(origin, why)
 end
 
 -- A value unescaped (wb.unescape). Its escapes are the dialect's; anything else is a mistake in
--- the file, which raises with origin.
+-- the file, which raises with origin. The escapes are read left to right as wb.unescape reads
+-- them.
 local function unescaped(value, origin)
-  local i = 1
-  while true do
-    local at = value:find("\\", i, true)
-    if not at then
-      return wb.unescape(value)
-    end
-    local escape = value:sub(at + 1, at + 1)
-    if escape == "x" and value:sub(at + 2, at + 3):match("^%x%x$") then
-      i = at + 4
-    elseif KNOWN_ESCAPES[escape] then
-      i = at + 2
-    else
+  for escape, hex in value:gmatch("\\(.?)(%x?%x?)") do
+    if not (KNOWN_ESCAPES[escape] or (escape == "x" and #hex == 2)) then
       fail(origin, "unknown escape \\" .. escape .. " (the escapes are \\\\ \\t \\n \\r \\xHH)")
     end
   end
+  return wb.unescape(value)
 end
 
 -- The fields KEY-file: PATH stands for.
