@@ -69,28 +69,22 @@ end
 -- Reads "#### FUNCTION, hint N: TITLE" sections of the handout:
 -- hints[func][n] = { title = ..., text = ... }.
 function M.read_hints(path)
-  local hints = {}
-  local text = path and wb.read_file(path)
-  if not text then
-    return hints
-  end
-  local current
-  for _, line in ipairs(wb.split_lines(text)) do
+  local hints, current = {}, nil
+  for _, line in ipairs(wb.split_lines(path and wb.read_file(path) or "")) do
     local func, n, title = line:match("^#+%s+([%w_]+), hint (%d+):?%s*(.*)$")
     if func then
       hints[func] = hints[func] or {}
-      current = { title = title, lines = {} }
+      current = { title = title, text = "" }
       hints[func][tonumber(n)] = current
     elseif line:match("^#") then
       current = nil
     elseif current then
-      current.lines[#current.lines + 1] = line
+      current.text = current.text .. line .. "\n"
     end
   end
   for _, tiers in pairs(hints) do
     for _, hint in pairs(tiers) do
-      hint.text = table.concat(hint.lines, "\n"):gsub("^%s+", ""):gsub("%s+$", "")
-      hint.lines = nil
+      hint.text = hint.text:gsub("^%s+", ""):gsub("%s+$", "")
     end
   end
   return hints
@@ -195,11 +189,7 @@ end
 -- result.case is its case c.
 local function judge(c, result)
   result.case, result.comparison = c, compare.items(c.expected, result.items)
-  if result.kind ~= "ok" then
-    result.verdict = result.kind
-  else
-    result.verdict = result.comparison.first and "wrong" or "passed"
-  end
+  result.verdict = result.kind ~= "ok" and result.kind or (result.comparison.first and "wrong" or "passed")
   return result
 end
 

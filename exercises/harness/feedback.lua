@@ -141,9 +141,7 @@ end
 
 -- Appends the lines of `more` to `lines`.
 local function append(lines, more)
-  for _, line in ipairs(more) do
-    lines[#lines + 1] = line
-  end
+  table.move(more, 1, #more, #lines + 1, lines)
 end
 
 -- Why a run that did not end well ended so, as lines (indented two blanks). ch: the chapter.
@@ -169,7 +167,7 @@ function M.status_lines(ch, result)
   local said = (result.kind == "exit" or result.kind == "error") and M.printed(result.stderr, math.huge) or {}
   if #said > 0 then
     lines[#lines + 1] = "  Its last words on stderr:"
-    append(lines, { table.unpack(said, math.max(1, #said - 4)) })
+    table.move(said, math.max(1, #said - 4), #said, #lines + 1, lines)
   end
   for _, line in ipairs(M.places(result)) do
     lines[#lines + 1] = "  " .. line

@@ -240,10 +240,8 @@ end
 function M.start(opts)
   local l = opts.limits
   local base = opts.dir .. "/" .. opts.tag
-  local argv = { table.unpack(opts.prefix or {}) }
-  for _, word in ipairs(M.checker_argv(opts.name)) do
-    argv[#argv + 1] = word
-  end
+  local prefix, words = opts.prefix or {}, M.checker_argv(opts.name)
+  local argv = table.move(words, 1, #words, #prefix + 1, { table.unpack(prefix) })
   local handle = sandbox.start({ argv = argv, files = { { "check", opts.program }, { M.CASES, opts.cases } },
     cpu = l.cpu, wall = l.wall, memory = l.memory, output = l.output, file_size = l.file_size, procs = l.procs,
     results = base .. ".out", results_limit = l.results, tool_log = opts.tool_log, tool_out = opts.tool_out,

@@ -64,10 +64,7 @@ function M.command(opts)
     words[#words + 1] = pair[1] .. "=" .. pair[2]
   end
   words[#words + 1] = "--"
-  for _, word in ipairs(opts.argv) do
-    words[#words + 1] = word
-  end
-  return wb.command(words)
+  return wb.command(table.move(opts.argv, 1, #opts.argv, #words + 1, words))
 end
 
 -- Starts opts.argv under the sandbox and returns a handle for finish(), so several runs
