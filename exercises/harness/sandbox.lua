@@ -131,10 +131,7 @@ local function visible_to_student(level, paths)
   local out = dir .. "/visible.txt"
   local argv = { "sh", "-c", 'for f; do [ -e "$f" ] && echo "$f"; done; exit 0', "sh", table.unpack(paths) }
   local r = M.run(setmetatable({ isolation = level, argv = argv, stdout = out }, { __index = M.PROBE }))
-  local seen = {}
-  for line in (wb.read_file(out) or ""):gmatch("[^\n]+") do
-    seen[#seen + 1] = line
-  end
+  local seen = wb.split_lines(wb.read_file(out) or "") -- one path a line, none empty
   wb.rm_rf(dir)
   if not r.ok then
     error({ message = "the sandbox could not check what student code can see: " .. r.status }, 0)
@@ -219,9 +216,7 @@ end
 -- repository root, a batch's submissions). Returns { level, text, warning }.
 function M.choose(opts)
   local wanted = os.getenv("GRADE_ISOLATION") or ""
-  if wanted == "" then
-    wanted = "auto"
-  end
+  wanted = wanted ~= "" and wanted or "auto"
   if not (wanted == "auto" or M.describe[wanted]) then
     error({ message = "GRADE_ISOLATION is auto, bwrap, user or none, not " .. wanted }, 0)
   end
