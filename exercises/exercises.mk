@@ -87,13 +87,10 @@ EX_VICTIM_SRC := $(EX_HARNESS)/tests/victims.c $(EX_HARNESS)/fork_tests.c $(EX_H
                  $(EX_HARNESS)/seal.c $(EX_HARNESS)/fork_tests.h $(EX_HARNESS)/status.h \
                  $(EX_HARNESS)/seal.h $(EX_HARNESS)/seccomp.h
 
-$(BUILD)/harness/victims: $(EX_VICTIM_SRC)
+# The victims twice: as they are, and with the sanitizers (victims-asan).
+$(EX_VICTIMS): $(EX_VICTIM_SRC)
 	@mkdir -p $(@D)
-	$(CC) $(CWARN) -O0 -g -I$(EX_HARNESS) -o $@ $(filter %.c,$^)
-
-$(BUILD)/harness/victims-asan: $(EX_VICTIM_SRC)
-	@mkdir -p $(@D)
-	$(CC) $(CWARN) $(SANITIZE) -O0 -g -I$(EX_HARNESS) -o $@ $(filter %.c,$^)
+	$(CC) $(CWARN) $(if $(filter %-asan,$@),$(SANITIZE) )-O0 -g -I$(EX_HARNESS) -o $@ $(filter %.c,$^)
 
 TEST_SUITES += exercises
 TEST_PREBUILD += $(EX_SANDBOX) $(EX_VICTIMS)
@@ -107,10 +104,8 @@ EX_SUITE_NEEDS := setup-test $(EX_SANDBOX) $(EX_VICTIMS)
 .PHONY: test-exercises test-slow-exercises
 # One busted spec; its #slow tests are the long version.
 EX_SPEC := $(EX_HARNESS)/tests/harness_spec.lua
-test-exercises: $(EX_SUITE_NEEDS)
+EX_TAGS_exercises := --exclude-tags=slow
+EX_TAGS_slow-exercises := --tags=slow
+test-exercises test-slow-exercises: test-%: $(EX_SUITE_NEEDS)
 	@mkdir -p $(TEST_RESULTS)
-	@bash vm/lib/busted.sh $(TEST_RESULTS)/exercises.result --exclude-tags=slow $(EX_SPEC)
-
-test-slow-exercises: $(EX_SUITE_NEEDS)
-	@mkdir -p $(TEST_RESULTS)
-	@bash vm/lib/busted.sh $(TEST_RESULTS)/slow-exercises.result --tags=slow $(EX_SPEC)
+	@bash vm/lib/busted.sh $(TEST_RESULTS)/$*.result $(EX_TAGS_$*) $(EX_SPEC)
