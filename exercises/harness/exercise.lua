@@ -446,25 +446,24 @@ function M.run(ch, opts, out)
   for _, c in ipairs(list) do
     by_name[c.name] = c
   end
-  -- One character per finished case, so that a slow run visibly makes progress.
+  -- One character per finished case, so that a slow run visibly makes progress (not in watch
+  -- mode, whose report starts with the progress line).
   local marks = { passed = ".", wrong = "F", crashed = "C", timeout = "T", sanitizer = "S", leak = "L", output = "O",
     memory = "M", exit = "E" }
   local done = 0
-  if not opts.brief then
-    io.write("Running the tests: ")
-    io.stdout:flush()
+  local function show(...)
+    if not opts.brief then
+      io.write(...)
+      io.stdout:flush()
+    end
   end
+  show("Running the tests: ")
   local results, problem = run_cases(ch, program, out, list, opts.jobs, function(r)
     judge(by_name[r.name], r)
     done = done + 1
-    if not opts.brief then
-      io.write(marks[r.verdict] or "X", done % 60 == 0 and "\n                   " or "")
-      io.stdout:flush()
-    end
+    show(marks[r.verdict] or "X", done % 60 == 0 and "\n                   " or "")
   end)
-  if not opts.brief then
-    io.write("\n")
-  end
+  show("\n")
   if not results then
     error({ message = "could not run the cases: " .. problem }, 0)
   end
