@@ -113,21 +113,21 @@ end
 
 -- The lines of the code under test a sanitizer report names: where it happened, and where
 -- the memory involved was allocated and freed.
+-- The words before a place, by its stack's kind (runner.stacks); a leak's allocation is of the
+-- memory itself.
+local PLACE = { error = "It happened at ", freed = "It was freed at ",
+  allocated = "The memory involved was allocated at ", leak_allocated = "The memory was allocated at " }
+
 function M.places(result)
   local lines, seen_error, said = {}, false, {}
   for _, stack in ipairs(result.stacks or {}) do
     local where = relative(stack.where)
-    if not said[stack.kind .. where] then
+    -- Each place once, and only the first error's.
+    if not said[stack.kind .. where] and not (stack.kind == "error" and seen_error) then
       said[stack.kind .. where] = true
-      if stack.kind == "error" and not seen_error then
-        lines[#lines + 1] = "It happened at " .. where .. "."
-        seen_error = true
-      elseif stack.kind == "allocated" then
-        lines[#lines + 1] = (result.kind == "leak" and "The memory was allocated at "
-          or "The memory involved was allocated at ") .. where .. "."
-      elseif stack.kind == "freed" then
-        lines[#lines + 1] = "It was freed at " .. where .. "."
-      end
+      seen_error = seen_error or stack.kind == "error"
+      local words = PLACE[(result.kind == "leak" and stack.kind == "allocated") and "leak_allocated" or stack.kind]
+      lines[#lines + 1] = words .. where .. "."
     end
   end
   -- A report whose stacks never pass through the code under test (a SEGV in the checker's
