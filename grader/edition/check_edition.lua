@@ -56,12 +56,18 @@ local function finding(text)
   findings[#findings + 1] = text
 end
 
--- Files below dir (relative paths, sorted), skipping .git.
-local function files_below(dir)
+-- C sources and headers, for files_below's pattern.
+local C = "%.[ch]$"
+
+-- Files below dir, sorted, skipping .git, that match pattern (all without one): paths relative
+-- to dir, or (full) with dir in front.
+local function files_below(dir, pattern, full)
   local text = wb.capture("cd " .. wb.quote(dir) .. " && find . -name .git -prune -o -type f -print | LC_ALL=C sort")
   local list = {}
   for path in text:gmatch("%./([^\n]+)") do
-    list[#list + 1] = path
+    if path:match(pattern or "") then
+      list[#list + 1] = full and dir .. "/" .. path or path
+    end
   end
   return list
 end
@@ -85,7 +91,7 @@ local function check_layout(edition)
     end
   end
   for _, name in ipairs(REQUIRED) do
-    if not wb.exists(edition .. "/" .. name) and not wb.is_dir(edition .. "/" .. name) then
+    if not wb.exists(edition .. "/" .. name) then
       finding("layout: " .. name .. " is missing")
     end
   end
@@ -103,12 +109,8 @@ local function check_outputs(edition, files)
     finding("outputs: " .. path .. " is a build output")
   end
   for _, path in ipairs(files) do
-    local f = io.open(edition .. "/" .. path, "rb")
-    if f and f:read(4) == "\127ELF" then
+    if (wb.read_file(edition .. "/" .. path) or ""):sub(1, 4) == "\127ELF" then
       finding("outputs: " .. path .. " is an executable or object file")
-    end
-    if f then
-      f:close()
     end
   end
 end
@@ -133,10 +135,8 @@ local function committed_files(paths)
   end
   local full = {}
   for _, dir in ipairs(paths) do
-    local below = root .. "/" .. dir
-    for _, path in ipairs(wb.is_dir(below) and files_below(below) or {}) do
-      full[#full + 1] = below .. "/" .. path
-    end
+    local below = wb.is_dir(root .. "/" .. dir) and files_below(root .. "/" .. dir, nil, true) or {}
+    table.move(below, 1, #below, #full + 1, full)
   end
   local hashes, list = wb.sha256_many(full), {}
   for _, path in ipairs(full) do
@@ -146,11 +146,6 @@ local function committed_files(paths)
     wb.rm_rf(scratch)
   end
   return list
-end
-
--- What exercises/ publishes on purpose.
-local function public_files()
-  return committed_files({ PUBLIC })
 end
 
 -- The workbook's own shipped code: the C files of the shipped folders (exercises/ too: its
@@ -165,19 +160,16 @@ local function tool_files()
   table.sort(folders)
   local list = {}
   for _, f in ipairs(committed_files(folders)) do
-    if f.path:match("%.[ch]$") then
+    if f.path:match(C) then
       list[#list + 1] = f
     end
   end
   return list
 end
 
+-- The SHA-256 of every file below dir, by path (dir in front).
 local function hashes_below(dir)
-  local paths = {}
-  for _, path in ipairs(files_below(dir)) do
-    paths[#paths + 1] = dir .. "/" .. path
-  end
-  return wb.sha256_many(paths)
+  return wb.sha256_many(files_below(dir, nil, true))
 end
 
 local function check_copies(edition)
@@ -185,7 +177,7 @@ local function check_copies(edition)
   for _, path in ipairs(readmes()) do
     public[wb.sha256(path)] = true
   end
-  for _, f in ipairs(public_files()) do
+  for _, f in ipairs(committed_files({ PUBLIC })) do
     public[f.sha256] = true
   end
   local private = {}
@@ -203,35 +195,22 @@ local function check_copies(edition)
   end
 end
 
-local function c_files(dir)
-  local list = {}
-  for _, path in ipairs(files_below(dir)) do
-    if path:match("%.[ch]$") then
-      list[#list + 1] = path
-    end
-  end
-  return list
-end
-
 -- Lines of the reference's C code that say something of their own: not in exercises/, not in
 -- the workbook's own shipped code.
 local function telling_lines()
   local public = {}
-  local files = public_files()
-  for _, f in ipairs(tool_files()) do
-    files[#files + 1] = f
-  end
-  for _, f in ipairs(files) do
+  local files, tools = committed_files({ PUBLIC }), tool_files()
+  for _, f in ipairs(table.move(tools, 1, #tools, #files + 1, files)) do
     for line in f.text:gmatch("[^\n]+") do
       public[line:match("^%s*(.-)%s*$")] = true
     end
   end
   local telling = {}
-  for _, path in ipairs(c_files(REFERENCE)) do
-    for line in wb.read_file(REFERENCE .. "/" .. path):gmatch("[^\n]+") do
+  for _, path in ipairs(files_below(REFERENCE, C, true)) do
+    for line in wb.read_file(path):gmatch("[^\n]+") do
       local text = line:match("^%s*(.-)%s*$")
       if #text >= MIN_LINE and not public[text] then
-        telling[text] = REFERENCE .. "/" .. path
+        telling[text] = path
       end
     end
   end
@@ -258,18 +237,10 @@ end
 -- The runs sim_c finds between files (new) and the reference's C files (old), at least
 -- MIN_RUN tokens long, as { file, lines = "A-B", ref, first, last, tokens }.
 local function runs_against_reference(files)
-  local refs = {}
-  for _, path in ipairs(c_files(REFERENCE)) do
-    refs[#refs + 1] = REFERENCE .. "/" .. path
-  end
-  local words = { "sim_c", "-n", "-s", "-r", tostring(MIN_RUN) }
-  for _, f in ipairs(files) do
-    words[#words + 1] = f
-  end
+  local refs = files_below(REFERENCE, C, true)
+  local words = { "sim_c", "-n", "-s", "-r", tostring(MIN_RUN), table.unpack(files) }
   words[#words + 1] = "/"
-  for _, r in ipairs(refs) do
-    words[#words + 1] = r
-  end
+  table.move(refs, 1, #refs, #words + 1, words)
   local text, ok = wb.capture(wb.command(words) .. " 2>&1")
   if not ok then
     error("sim_c failed (Debian package similarity-tester, for the check for renamed copies of the "
@@ -301,10 +272,7 @@ local function check_functions(edition)
   local dir, tools = tool_copies()
   local shared = runs_against_reference(tools) -- what the tools have in common with it
   wb.rm_rf(dir)
-  local edition_files = {}
-  for i, path in ipairs(c_files(edition)) do
-    edition_files[i] = edition .. "/" .. path
-  end
+  local edition_files = files_below(edition, C, true)
   for _, run in ipairs(runs_against_reference(edition_files)) do
     local tools_have_it = false
     for _, s in ipairs(shared) do
