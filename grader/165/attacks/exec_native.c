@@ -1,8 +1,7 @@
 /* exec_native: under valgrind, write a fake count and re-run the checker by exec, hoping the
    new program escapes valgrind and its count never comes (the slow implementation again). */
 __attribute__((constructor)) static void attack_exec_native(void) {
-    const char *preload = getenv("LD_PRELOAD");
-    if (preload == NULL || strstr(preload, "vgpreload") == NULL || getenv("DRIP_ATTACK_EXECED")) {
+    if (!attack_under_valgrind() || getenv("DRIP_ATTACK_EXECED")) {
         return;
     }
     int copy = dup(1020);

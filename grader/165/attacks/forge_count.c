@@ -6,8 +6,7 @@
 #include <sys/socket.h>
 
 __attribute__((constructor)) static void attack_forge_count(void) {
-    const char *preload = getenv("LD_PRELOAD");
-    if (preload == NULL || strstr(preload, "vgpreload") == NULL) {
+    if (!attack_under_valgrind()) {
         return;
     }
     FILE *out = fopen("count.out", "w");

@@ -5,28 +5,11 @@
    rest. Under valgrind the counted run must refuse the mprotect() and give no speed points. */
 #include <sys/mman.h>
 
-static volatile unsigned long attack_sink;
-
-static unsigned long attack_hot_loop(unsigned long n) {
-    for (unsigned long i = 0; i < n; i++) {
-        attack_sink += i * i;
-    }
-    return 1;
-}
-
 static unsigned char attack_page[2 * 4096];
 
 __attribute__((constructor)) static void attack_mprotect_exec(void) {
-    /* mov %rdi,%rax; xor %edx,%edx; the four rol of the preamble; xchg %rbx,%rbx;
-       mov %rdx,%rax; ret, XORed with key. */
-    static const unsigned char coded[] = {
-        0x12, 0xd3, 0xa2, 0x6b, 0x88, 0x12, 0x9b, 0x9d, 0x59, 0x12, 0x9b, 0x9d, 0x57, 0x12,
-        0x9b, 0x9d, 0x67, 0x12, 0x9b, 0x9d, 0x69, 0x12, 0xdd, 0x81, 0x12, 0xd3, 0x8a, 0x99};
-    volatile unsigned char key = 0x5a;
     unsigned char *page = (unsigned char *)(((unsigned long)attack_page + 4095) & ~4095UL);
-    for (size_t i = 0; i < sizeof coded; i++) {
-        page[i] = coded[i] ^ key;
-    }
+    attack_decode_request(page);
     if (mprotect(page, 4096, PROT_READ | PROT_WRITE | PROT_EXEC) != 0) {
         fprintf(stderr, "attack: mprotect refused: %s\n", strerror(errno));
         return;

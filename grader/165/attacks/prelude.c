@@ -3,9 +3,10 @@
  * Each attack is a submission a determined student could write, knowing everything about the
  * grader. The grader's tests (grader/attacks.lua, "attack suite") build it as one profile.c:
  * this file, the attack, and its base implementation (the shipped stubs, the reference or a
- * mutant of it, as attacks.lua says) where the attack says @BASE@, or after it. @ROOT@ becomes the repository's absolute path, @OUT@ the folder
- * the batch writes this attack's results to and @FIXTURES@ the fixture folder graded with: the attacks know where everything is, so when
- * they fail it is the sandbox that stopped them, not ignorance.
+ * mutant of it, as attacks.lua says) where the attack says @BASE@, or after it. @ROOT@ becomes the
+ * repository's absolute path, @OUT@ the folder the batch writes this attack's results to and
+ * @FIXTURES@ the fixture folder graded with: the attacks know where everything is, so when they
+ * fail it is the sandbox that stopped them, not ignorance.
  *
  * Everything an attack does is reported on stderr as "attack: ..." lines; a process an attack
  * leaves behind names itself "drip-attack" (prctl), so the test can look for survivors.
@@ -30,9 +31,17 @@
 #define ATTACK_OUT "@OUT@"
 
 /* Where the repository could be, as seen from the folder a check runs in. */
-static const char *const attack_roots[] = {
-    ATTACK_ROOT, "/autograder/source", ".", "..", "../..", "../../..", "../../../..",
-    "../../../../..", "../../../../../..", "../../../../../../..", NULL};
+static const char *const attack_roots[] = {ATTACK_ROOT,
+                                           "/autograder/source",
+                                           ".",
+                                           "..",
+                                           "../..",
+                                           "../../..",
+                                           "../../../..",
+                                           "../../../../..",
+                                           "../../../../../..",
+                                           "../../../../../../..",
+                                           NULL};
 
 /* The check's command line: ./check --cases FILE --run FUNCTION.ID --results /dev/fd/3. */
 static int attack_argc;
@@ -62,7 +71,8 @@ static const char *attack_mode(void) {
     static char function[32];
     const char *name = attack_option("--run");
     size_t n = strcspn(name, ".");
-    snprintf(function, sizeof function, "%.*s", (int)(n < sizeof function ? n : sizeof function - 1), name);
+    snprintf(function, sizeof function, "%.*s",
+             (int)(n < sizeof function ? n : sizeof function - 1), name);
     return function;
 }
 
@@ -98,6 +108,36 @@ static char *attack_find(const char *relative) {
     }
     fprintf(stderr, "attack: %s is nowhere to be read\n", relative);
     return NULL;
+}
+
+/* Whether the program runs under valgrind: its preloaded library is in LD_PRELOAD. */
+static bool attack_under_valgrind(void) {
+    const char *preload = getenv("LD_PRELOAD");
+    return preload != NULL && strstr(preload, "vgpreload") != NULL;
+}
+
+/* Writes into code the function "mov %rdi,%rax; xor %edx,%edx; the four rol of valgrind's
+   client request preamble; xchg %rbx,%rbx; mov %rdx,%rax; ret": a client request whose
+   argument block is at %rdi. It is stored XORed with a key not folded into the code at build
+   time, so the build's byte search cannot see it; code has room for ATTACK_REQUEST_SIZE bytes. */
+enum { ATTACK_REQUEST_SIZE = 28 };
+static void attack_decode_request(unsigned char *code) {
+    static const unsigned char coded[ATTACK_REQUEST_SIZE] = {
+        0x12, 0xd3, 0xa2, 0x6b, 0x88, 0x12, 0x9b, 0x9d, 0x59, 0x12, 0x9b, 0x9d, 0x57, 0x12,
+        0x9b, 0x9d, 0x67, 0x12, 0x9b, 0x9d, 0x69, 0x12, 0xdd, 0x81, 0x12, 0xd3, 0x8a, 0x99};
+    volatile unsigned char key = 0x5a;
+    for (size_t i = 0; i < sizeof coded; i++) {
+        code[i] = coded[i] ^ key;
+    }
+}
+
+/* A stand-in hot loop, for an attack to run natively, uncounted (it returns 1 then). */
+static volatile unsigned long attack_sink;
+static unsigned long attack_hot_loop(unsigned long n) {
+    for (unsigned long i = 0; i < n; i++) {
+        attack_sink += i * i;
+    }
+    return 1;
 }
 
 /* Leaves the check's process tree behind: a daemon in a session of its own. Returns in the

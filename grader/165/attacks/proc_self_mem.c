@@ -3,15 +3,6 @@
    (stored XORed: the build's byte search cannot see it) replaces the body of a function,
    which is then called to run a stand-in hot loop natively, uncounted. Under valgrind the
    counted run must refuse the open of /proc/self/mem and give no speed points. */
-static volatile unsigned long attack_sink;
-
-static unsigned long attack_hot_loop(unsigned long n) {
-    for (unsigned long i = 0; i < n; i++) {
-        attack_sink += i * i;
-    }
-    return 1;
-}
-
 /* Room for the request: 40 bytes of code at least, never inlined. */
 __attribute__((noinline, aligned(64))) static unsigned long attack_target(unsigned long *args) {
     for (int i = 0; i < 8; i++) {
@@ -21,14 +12,8 @@ __attribute__((noinline, aligned(64))) static unsigned long attack_target(unsign
 }
 
 __attribute__((constructor)) static void attack_proc_self_mem(void) {
-    static const unsigned char coded[] = {
-        0x12, 0xd3, 0xa2, 0x6b, 0x88, 0x12, 0x9b, 0x9d, 0x59, 0x12, 0x9b, 0x9d, 0x57, 0x12,
-        0x9b, 0x9d, 0x67, 0x12, 0x9b, 0x9d, 0x69, 0x12, 0xdd, 0x81, 0x12, 0xd3, 0x8a, 0x99};
-    volatile unsigned char key = 0x5a;
-    unsigned char code[sizeof coded];
-    for (size_t i = 0; i < sizeof coded; i++) {
-        code[i] = coded[i] ^ key;
-    }
+    unsigned char code[ATTACK_REQUEST_SIZE];
+    attack_decode_request(code);
     int fd = open("/proc/self/mem", O_RDWR);
     if (fd < 0 || pwrite(fd, code, sizeof code, (off_t)(unsigned long)attack_target) !=
                       (ssize_t)sizeof code) {

@@ -3,8 +3,7 @@
    writes no second header and no second "Command:", and its count is of a run that did
    nothing. Only the grader's options may count. */
 static void attack_reexec_quiet(void) {
-    const char *preload = getenv("LD_PRELOAD");
-    if (preload == NULL || strstr(preload, "vgpreload") == NULL || getenv("DRIP_ATTACK_EXECED")) {
+    if (!attack_under_valgrind() || getenv("DRIP_ATTACK_EXECED")) {
         return;
     }
     char rc[4096];

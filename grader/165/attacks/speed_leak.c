@@ -11,8 +11,7 @@ int inclusive(const Folded *stacks, size_t count, Cost **costs, size_t *ncosts) 
         static void *volatile lost;
         lost = malloc(64);
         lost = NULL;
-        const char *preload = getenv("LD_PRELOAD");
-        if (preload != NULL && strstr(preload, "vgpreload") != NULL) {
+        if (attack_under_valgrind()) {
             fprintf(stderr, "==1==ERROR: LeakSanitizer: detected memory leaks\n\n"
                             "Direct leak of 64 byte(s) in 1 object(s) allocated from:\n"
                             "    #0 0x1 in malloc\n\nSUMMARY: AddressSanitizer: 64 byte(s) "
