@@ -99,10 +99,7 @@ end
 -- The entries of a SUBMISSIONS folder: its names (dot-files left out, sorted), and which of
 -- them are symbolic links or loose files (both listed, neither graded).
 function M.list(dir)
-  local names = wb.list_dir(dir)
-  if not names then
-    error({ message = "SUBMISSIONS folder " .. dir .. " does not exist" }, 0)
-  end
+  local names = engine.must(wb.list_dir(dir), "SUBMISSIONS folder " .. dir .. " does not exist")
   local subs, linked, loose = {}, {}, {}
   for _, name in ipairs(names) do
     if not name:match("^%.") then
@@ -115,9 +112,7 @@ function M.list(dir)
       loose[name] = not linked[name] and not wb.is_dir(dir .. "/" .. name)
     end
   end
-  if #subs == 0 then
-    error({ message = "SUBMISSIONS folder " .. dir .. " has no sub-folder (one folder per submission)" }, 0)
-  end
+  engine.must(#subs > 0, "SUBMISSIONS folder " .. dir .. " has no sub-folder (one folder per submission)")
   return subs, linked, loose
 end
 
@@ -176,9 +171,7 @@ function M.run(opts)
     local ref_json = out .. "/.reference-" .. id .. ".json"
     local ok = wb.run(string.format("%s grader/grade.lua --chapter %s --submission %s --out %s --json %s --seed %d %s --quiet",
       lua, id, wb.quote(chapter.exercise.solution), wb.quote(out .. "/.reference"), wb.quote(ref_json), seed, extra))
-    if not ok then
-      error({ message = "the reference solution could not be graded (see the message above)" }, 0)
-    end
+    engine.must(ok, "the reference solution could not be graded (see the message above)")
     local ref = json.decode(wb.read_file(ref_json) or "{}") or {}
     if ref.score == nil or ref.extra_data == nil or ref.score < ref.extra_data.max_score - 1e-9 then
       io.stderr:write(string.format("warning: the reference solution scores %s of %s on chapter %s; "
@@ -358,10 +351,7 @@ end
 -- Returns identifier by folder name; a line without both, or a folder twice, is an error
 -- naming the file and the line.
 function M.read_ids(path)
-  local text = wb.read_file(path)
-  if not text then
-    error({ message = "LMS_IDS file " .. path .. " cannot be read" }, 0)
-  end
+  local text = engine.must(wb.read_file(path), "LMS_IDS file " .. path .. " cannot be read")
   local ids = {}
   for number, line in ipairs(wb.split_lines(text)) do
     line = line:gsub("\r$", "")

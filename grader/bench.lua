@@ -68,17 +68,14 @@ end
 
 -- A worktree of `ref` (its commit's own tree, built by its own make), made once per commit.
 local function worktree(ref)
-  local sha = wb.capture("git rev-parse --verify --quiet " .. wb.quote(ref .. "^{commit}") .. " 2>/dev/null")
-    :match("%x+")
-  if not sha then
-    error({ message = "bench-grade: " .. ref .. " is not a commit of this repository (BENCH_BASE=REF names one)" }, 0)
-  end
+  local sha = engine.must(wb.capture("git rev-parse --verify --quiet " .. wb.quote(ref .. "^{commit}")
+    .. " 2>/dev/null"):match("%x+"), "bench-grade: " .. ref .. " is not a commit of this repository (BENCH_BASE=REF "
+    .. "names one)")
   local dir = OUT .. "/base-" .. sha:sub(1, 12)
   if not wb.exists(dir .. "/Makefile") then
     wb.run("git worktree prune")
-    if not wb.run(string.format("git worktree add --detach --force %s %s > /dev/null 2>&1", wb.quote(dir), sha)) then
-      error({ message = "bench-grade: git worktree add " .. dir .. " failed" }, 0)
-    end
+    engine.must(wb.run(string.format("git worktree add --detach --force %s %s > /dev/null 2>&1", wb.quote(dir), sha)),
+      "bench-grade: git worktree add " .. dir .. " failed")
   end
   return wb.realpath(dir), sha:sub(1, 12)
 end

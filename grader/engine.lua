@@ -50,6 +50,15 @@ local M = {}
 
 M.root = "build/grade"
 
+-- Returns value when it is true, else raises why as a problem with the grader itself (the
+-- caller's "could not grade": wb.exit_with). For a call's results: must(f()) raises f's message.
+function M.must(value, why)
+  if not value then
+    error({ message = why }, 0)
+  end
+  return value
+end
+
 -- What outlives a run: the reference's builds and its answers (build/grade is the run's, and
 -- the platforms' entrypoints empty it), each named by what it is made from, so that an entry
 -- is either right or never looked up. GRADE_CACHE moves it (the tests' private caches).
@@ -81,10 +90,8 @@ end
 -- while FIXTURES is set; returns list.
 function M.one_chapter_for_fixtures(list)
   local dir = os.getenv("FIXTURES")
-  if dir and dir ~= "" and #list > 1 then
-    error({ message = string.format("FIXTURES=%s is one chapter's fixture folder, but this would use it for "
-      .. "chapters %s: name the chapter with CHAPTER=N", dir, table.concat(list, ", ")) }, 0)
-  end
+  M.must(not (dir and dir ~= "" and #list > 1), string.format("FIXTURES=%s is one chapter's fixture folder, but "
+    .. "this would use it for chapters %s: name the chapter with CHAPTER=N", dir, table.concat(list, ", ")))
   return list
 end
 
@@ -92,15 +99,12 @@ end
 function M.chosen(id)
   id = id or os.getenv("CHAPTER")
   if id and id ~= "" then
-    if not wb.exists("grader/" .. id .. "/chapter.lua") then
-      error({ message = "there is no chapter " .. id .. " to grade (no grader/" .. id .. "/chapter.lua)" }, 0)
-    end
+    M.must(wb.exists("grader/" .. id .. "/chapter.lua"), "there is no chapter " .. id .. " to grade (no grader/"
+      .. id .. "/chapter.lua)")
     return { id }
   end
   local list = M.chapters()
-  if #list == 0 then
-    error({ message = "no chapter to grade: no grader/N/chapter.lua" }, 0)
-  end
+  M.must(#list > 0, "no chapter to grade: no grader/N/chapter.lua")
   return M.one_chapter_for_fixtures(list)
 end
 
@@ -115,9 +119,7 @@ end
 -- dripprof whose `stacks` reads the folded fixtures.
 function M.require_tools()
   for _, program in ipairs({ sandbox.program, dripprof.program() }) do
-    if not wb.exists(program) then
-      error({ message = program .. " is missing; build it with `make " .. program .. "`" }, 0)
-    end
+    M.must(wb.exists(program), program .. " is missing; build it with `make " .. program .. "`")
   end
 end
 
@@ -149,11 +151,8 @@ end
 function M.pool_seeds(chapter)
   local path, seeds = M.pool_path(chapter), {}
   for n, line in ipairs(wb.split_lines(wb.read_file(path) or "")) do
-    if not line:match("^%d+$") or #line > 15 then
-      error({ message = string.format("%s:%d: not a seed (a whole number per line; `make seed-pool FORCE=1` "
-        .. "makes the pool anew)", path, n) }, 0)
-    end
-    seeds[n] = tonumber(line)
+    seeds[n] = M.must(line:match("^%d+$") and #line <= 15 and tonumber(line), string.format("%s:%d: not a seed "
+      .. "(a whole number per line; `make seed-pool FORCE=1` makes the pool anew)", path, n))
   end
   return seeds
 end
@@ -267,9 +266,7 @@ function M.reference(chapter)
   local private = dir .. ".tmp" .. wb.pid()
   local spec = harness.build_spec(ex, private, ex.solution, true)
   local ok, why = build.prepare(spec)
-  if not ok then
-    error({ message = "cannot build the reference solution: " .. why }, 0)
-  end
+  M.must(ok, "cannot build the reference solution: " .. tostring(why))
   for _, flavour in ipairs({ "asan", "fast" }) do
     local r = build.link(spec, flavour, "check-" .. flavour)
     if not r.ok then
@@ -287,14 +284,8 @@ end
 -- folder's manifest) and its path. Raises when the folder or manifest is unusable.
 function M.fixture_list(chapter)
   local dir = fixtures.folder(chapter.id)
-  local list, err = fixtures.list(dir, chapter.kind)
-  if not list then
-    error({ message = err }, 0)
-  end
-  local manifest, merr = fixtures.manifest(dir)
-  if not manifest then
-    error({ message = merr }, 0)
-  end
+  local list = M.must(fixtures.list(dir, chapter.kind))
+  local manifest = M.must(fixtures.manifest(dir))
   for _, f in ipairs(list) do
     f.settings = chapter.settings(f, manifest)
   end
@@ -322,9 +313,7 @@ function M.load_fixtures(chapter)
   if #list == 0 then
     problems[#problems + 1] = dir .. " holds no fixtures"
   end
-  if #problems > 0 then
-    error({ message = table.concat(problems, "\n") }, 0)
-  end
+  M.must(#problems == 0, table.concat(problems, "\n"))
   return list, dir
 end
 
@@ -510,9 +499,7 @@ local function build_submission(opts, bdir)
     return { asan = failed, fast = failed }
   end
   local asan = build.link(spec, "asan", "check-asan")
-  if asan.ours then
-    error({ message = asan.error }, 0)
-  end
+  M.must(not asan.ours, asan.error)
   local want_fast = os.getenv("GRADE_NO_SPEED") ~= "1" and have_valgrind()
   local fast = (asan.ok and want_fast) and build.link(spec, "fast", "check-fast") or asan
   return { asan = asan, fast = fast }

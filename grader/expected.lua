@@ -62,12 +62,10 @@ local function expected_for_chapter(id)
     wb.rm_rf(scratch)
   end
   local list, dir = engine.fixture_list(chapter)
-  if #list == 0 then
-    -- Said here, not only by make grade: a silent success would leave the instructor
-    -- believing the folder's answers were written.
-    error({ message = dir .. " holds no fixtures (callgrind_annotate outputs, or folded stacks named"
-      .. " .folded, .collapsed or .stacks)" }, 0)
-  end
+  -- Said here, not only by make grade: a silent success would leave the instructor
+  -- believing the folder's answers were written.
+  engine.must(#list > 0, dir .. " holds no fixtures (callgrind_annotate outputs, or folded stacks named"
+    .. " .folded, .collapsed or .stacks)")
   local scratch = engine.root .. "/expected/" .. id
   wb.rm_rf(scratch)
   wb.mkdir_p(scratch)

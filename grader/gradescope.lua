@@ -139,9 +139,7 @@ local function add_tree(files, path, dest, whole)
     return
   end
   wb.mkdir_p(STAGE .. "/" .. wb.dirname(dest))
-  if not wb.copy(path, STAGE .. "/" .. dest) then
-    error({ message = "cannot copy " .. path }, 0)
-  end
+  engine.must(wb.copy(path, STAGE .. "/" .. dest), "cannot copy " .. path)
   files[#files + 1] = dest
 end
 
@@ -190,9 +188,7 @@ local function build(id, platform)
   -- -X: no extra fields (uid, gid, access times), -D: no folder entries: names, modes, bytes.
   local ok = wb.run("cd " .. wb.quote(stage) .. " && zip -q -X -D -r " .. wb.quote(wb.realpath(wb.dirname(out))
     .. "/" .. wb.basename(out)) .. " .")
-  if not ok then
-    error({ message = "zip failed to write " .. out }, 0)
-  end
+  engine.must(ok, "zip failed to write " .. out)
   print(string.format("gradescope: %s (%d files, fixtures from %s); upload it as chapter %s's autograder",
     out, #files, dir, id))
 end
@@ -214,16 +210,13 @@ if arg and arg[0] and arg[0]:match("gradescope%.lua$") and (...) ~= "grader.grad
   local args = wb.parse(parser, arg)
 
   wb.exit_with("make " .. args.format, function()
-    local platform = M.PLATFORMS[args.format]
-    if not platform then
-      error({ message = "no platform " .. args.format .. " (gradescope, prairielearn)" }, 0)
-    end
+    local platform = engine.must(M.PLATFORMS[args.format], "no platform " .. args.format
+      .. " (gradescope, prairielearn)")
     if args.failed then
       write_failure(args.failed[1], args.failed[2], args.format)
     else
-      if platform.zip and not wb.run("command -v zip > /dev/null") then
-        error({ message = "zip is not installed (Debian package zip; make setup installs it)" }, 0)
-      end
+      engine.must(not platform.zip or wb.run("command -v zip > /dev/null"),
+        "zip is not installed (Debian package zip; make setup installs it)")
       for _, id in ipairs(engine.chosen()) do
         build(id, platform)
       end

@@ -27,9 +27,7 @@ local function parse_args(argv)
   parser:option("--size", "seeds in the pool (default: POOL, else 32)"):convert(wb.to_integer)
   local opts = engine.seed_and_lines(wb.parse(parser, argv)) -- SPEED_LINES, as a grade reads it
   opts.size = opts.size or tonumber(os.getenv("POOL") or "") or DEFAULT_SIZE
-  if opts.size < 1 then
-    error({ message = "a seed pool holds at least one seed (POOL=" .. opts.size .. ")" }, 0)
-  end
+  engine.must(opts.size >= 1, "a seed pool holds at least one seed (POOL=" .. opts.size .. ")")
   return opts
 end
 

@@ -42,10 +42,8 @@ local function sim(dir, options, names)
   table.move(options, 1, #options, 2, words)
   table.move(names, 1, #names, #words + 1, words)
   local text, ok = wb.capture("cd " .. wb.quote(dir) .. " && " .. wb.command(words) .. " 2>&1")
-  if not ok then
-    error({ message = "sim_c failed (Debian package similarity-tester; make setup-similarity installs it): "
-      .. wb.shorten(text, report.QUOTE) }, 0)
-  end
+  engine.must(ok, "sim_c failed (Debian package similarity-tester; make setup-similarity installs it): "
+    .. wb.shorten(text, report.QUOTE))
   return text
 end
 
