@@ -34,14 +34,6 @@ local render = require("chapters.tools.render")
 
 local M = {}
 
-local function parse(path)
-  local lines = {}
-  for i, s in ipairs(dripprof.stacks(path)) do
-    lines[i] = { stack = table.concat(s.frames, ";"), frames = s.frames, count = s.count }
-  end
-  return lines
-end
-
 local function occurrences(frames, frame)
   local n = 0
   for _, f in ipairs(frames) do
@@ -55,7 +47,7 @@ end
 -- Returns the functions for a template's expressions (render.lua), over the files in paths
 -- (name -> path).
 function M.functions(paths)
-  local lines_of = render.named_files(paths, "folded stacks", parse)
+  local lines_of = render.named_files(paths, "folded stacks", dripprof.stacks)
 
   local function sum(name, keep)
     local total = 0
@@ -113,28 +105,18 @@ function M.functions(paths)
     return sum(name, function(line) return occurrences(line.frames, frame) > 0 end)
   end
 
+  -- A frame holds no ';' (the folded format cannot escape one) and is never empty, so
+  -- the frames follow one another exactly where ";a;b;c;" is part of ";LINE;".
   function F.path_count(name, path)
-    local want = {}
-    for frame in (tostring(path) .. ";"):gmatch("(.-);") do
-      want[#want + 1] = frame
-    end
+    local want = ";" .. tostring(path) .. ";"
     return sum(name, function(line)
-      for start = 1, #line.frames - #want + 1 do
-        local k = 0
-        while k < #want and line.frames[start + k] == want[k + 1] do
-          k = k + 1
-        end
-        if k == #want then
-          return true
-        end
-      end
-      return false
+      return (";" .. table.concat(line.frames, ";") .. ";"):find(want, 1, true) ~= nil
     end)
   end
 
   function F.heaviest(name)
     local best = heaviest_line(name)
-    return best and (best.stack .. " " .. string.format("%d", best.count)) or ""
+    return best and (table.concat(best.frames, ";") .. " " .. string.format("%d", best.count)) or ""
   end
 
   function F.heaviest_depth(name)
