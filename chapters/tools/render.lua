@@ -207,6 +207,11 @@ local function format_pattern(pattern, v)
   return string.format(pattern, x or v)
 end
 
+-- text, x formatted, with "about " before it when the format rounds x.
+local function about(x, text)
+  return (tonumber(text) == x and "" or "about ") .. text
+end
+
 local small_numbers = { "once", "twice", "three times", "four times", "five times",
   "six times", "seven times", "eight times", "nine times", "ten times" }
 
@@ -215,19 +220,13 @@ local function in_words_times(x)
   if math.abs(x - whole) < 0.005 and small_numbers[whole] then
     return small_numbers[whole]
   end
-  local text = string.format("%.1f", x)
-  local prefix = tonumber(text) == x and "" or "about "
-  return prefix .. text .. " times"
+  return about(x, string.format("%.1f", x)) .. " times"
 end
 
 local function ordinal(x)
   local n = math.floor(x + 0.5)
-  local last_two, last = n % 100, n % 10
-  local suffix = "th"
-  if last_two < 11 or last_two > 13 then
-    suffix = ({ "st", "nd", "rd" })[last] or "th"
-  end
-  return string.format("%d", n) .. suffix
+  local teen = n % 100 >= 11 and n % 100 <= 13 -- 11th, 12th, 13th
+  return string.format("%d", n) .. (not teen and ({ "st", "nd", "rd" })[n % 10] or "th")
 end
 
 -- Splits "a/b/c" into its words; wants exactly n of them.
@@ -242,34 +241,35 @@ local function words(arg, n, filter)
   return list
 end
 
+-- The filters without words that need a number: name -> function(the number, the value as
+-- given). commas takes the value as given: a key's text keeps every digit past 2^53.
+local number_filters = {
+  commas = function(_, v) return with_commas(v) end,
+  abs = math.abs,
+  times = in_words_times,
+  ordinal = ordinal,
+}
+
 -- Applies one filter to a value; returns the new value.
 local function apply(filter, v)
   local name, arg = filter:match("^(%w+):(.*)$")
-  name = name or filter
-  if filter == "commas" then
-    return with_commas(as_number(v, "commas") and v)
+  if number_filters[filter] then
+    return number_filters[filter](as_number(v, filter), v)
   elseif filter:match("^%%[-%d.]*[dfgs]$") then
     return format_pattern(filter, v)
-  elseif filter == "abs" then
-    return math.abs(as_number(v, "abs"))
-  elseif name == "about" and arg and arg:match("^%%[%d.]*[dfg]$") then
+  elseif name == "about" and arg:match("^%%[%d.]*[dfg]$") then
     local x = as_number(v, "about")
-    local text = format_pattern(arg, x)
-    return (tonumber(text) == x and "" or "about ") .. text
-  elseif name == "sign" and arg then
+    return about(x, format_pattern(arg, x))
+  elseif name == "sign" then
     local w = words(arg, 3, "sign")
     local x = as_number(v, "sign")
     return x < 0 and w[1] or (x == 0 and w[2] or w[3])
-  elseif name == "choose" and arg then
+  elseif name == "choose" then
     if type(v) ~= "boolean" then
       error("choose needs a comparison, got '" .. tostring(v) .. "'", 0)
     end
     local w = words(arg, 2, "choose")
     return v and w[1] or w[2]
-  elseif filter == "times" then
-    return in_words_times(as_number(v, "times"))
-  elseif filter == "ordinal" then
-    return ordinal(as_number(v, "ordinal"))
   end
   error("unknown filter '" .. filter .. "'", 0)
 end
@@ -307,19 +307,12 @@ local function check_claim(text, env)
     "; reword the text around it", 0)
 end
 
-local function read_lines(path)
-  local text = wb.read_file(path)
-  if not text then
-    error("cannot read included file '" .. path .. "'", 0)
-  end
-  return (text:gsub("\n$", ""))
-end
-
 -- One placeholder's text; checks give "".
 local function placeholder(inner, data, env, dir)
   local path = inner:match("^include:(.+)$")
   if path then
-    return read_lines(dir .. "/" .. path)
+    local text = wb.read_file(dir .. "/" .. path) or error("cannot read included file '" .. dir .. "/" .. path .. "'", 0)
+    return (text:gsub("\n$", ""))
   end
   local claim = inner:match("^%s*check:%s*(.-)%s*$")
   if claim then
@@ -351,22 +344,17 @@ function M.render(text, data, name, dir, functions, files)
   local out, n = {}, 0
   for line in (text .. "\n"):gmatch("(.-)\n") do
     n = n + 1
-    local where = name .. ":" .. n
-    local only_checks = line:match("{{") ~= nil
     local rendered = line:gsub("{{(.-)}}", function(inner)
-      if not inner:match("^%s*check:") then
-        only_checks = false
-      end
       local ok, result = pcall(placeholder, inner, data, env, dir)
       if not ok then
-        fail(where, tostring(result))
+        fail(name .. ":" .. n, tostring(result))
       end
       return result
     end)
-    if only_checks and rendered:match("^%s*$") then
-      rendered = nil -- a line of checks only
+    -- a line of checks only (blank once they are taken out) is left out
+    if not (line:find("{{", 1, true) and line:gsub("{{%s*check:.-}}", ""):match("^%s*$")) then
+      out[#out + 1] = rendered
     end
-    out[#out + 1] = rendered
   end
   if out[#out] == "" then
     out[#out] = nil
