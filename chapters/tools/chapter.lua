@@ -42,11 +42,9 @@ end
 local function run_listings(md, workdir, compiler, verdict)
   wb.mkdir_p(workdir)
   for i, l in ipairs(listings.extract(assert(wb.read_file(md)))) do
-    local src, exe = string.format("%s/listing%d.c", workdir, i), string.format("%s/listing%d", workdir, i)
-    wb.write_file(src, l.code)
-    local words = { table.unpack(compiler) }
-    table.move({ "-o", exe, src }, 1, 3, #words + 1, words)
-    local diag, built = wb.capture(wb.command(words) .. " 2>&1")
+    local exe = string.format("%s/listing%d", workdir, i)
+    wb.write_file(exe .. ".c", l.code)
+    local diag, built = wb.capture(wb.command(compiler) .. " " .. wb.command({ "-o", exe, exe .. ".c" }) .. " 2>&1")
     local out, ran = "", false
     if built then
       out, ran = wb.capture(wb.quote(exe) .. " 2>&1")
