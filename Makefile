@@ -64,30 +64,23 @@ SETUP_FOR_test     := $(sort $(SETUP_FOR_watch) $(SETUP_FOR_bench) $(SETUP_FOR_b
 # it, and mmdebstrap to make the systems. Not in make setup: no other target needs mmdebstrap.
 SETUP_FOR_fresh    := $(SETUP_FOR_edition) lua-busted mmdebstrap
 SETUP_PACKAGES     := $(SETUP_FOR_test)
+# SETUP_CHECK_PACKAGE is the shell test that PACKAGE is installed. Most packages are there
+# when a command of theirs is (PACKAGE:COMMAND, tested with command -v) or a Lua module
+# (PACKAGE:MODULE, tested with a require); the others have a test of their own.
+SETUP_COMMANDS    := pkg-config:pkg-config lua5.4:lua5.4 zip:zip unzip:unzip valgrind:valgrind pandoc:pandoc \
+                     inotify-tools:inotifywait bubblewrap:bwrap procps:ps libxml2-utils:xmllint luajit:luajit \
+                     similarity-tester:sim_c mmdebstrap:mmdebstrap
+SETUP_LUA_MODULES := lua-dkjson:dkjson lua-argparse:argparse lua-filesystem:lfs lua-busted:busted.runner
+$(foreach p,$(SETUP_COMMANDS),$(eval SETUP_CHECK_$(firstword $(subst :, ,$(p))) := command -v $(lastword $(subst :, ,$(p)))))
+$(foreach p,$(SETUP_LUA_MODULES),$(eval SETUP_CHECK_$(firstword $(subst :, ,$(p))) := \
+  lua5.4 -e 'require "$(lastword $(subst :, ,$(p)))"'))
 SETUP_CHECK_gcc           := command -v $(firstword $(CC))
 SETUP_CHECK_libc6-dev     := test -f /usr/include/stdio.h
-SETUP_CHECK_pkg-config    := command -v pkg-config
 SETUP_CHECK_libcmocka-dev := pkg-config --exists cmocka
-SETUP_CHECK_lua5.4        := command -v lua5.4
-SETUP_CHECK_lua-dkjson    := lua5.4 -e 'require "dkjson"'
-SETUP_CHECK_lua-argparse  := lua5.4 -e 'require "argparse"'
-SETUP_CHECK_lua-filesystem := lua5.4 -e 'require "lfs"'
-SETUP_CHECK_lua-busted    := lua5.4 -e 'require "busted.runner"'
-SETUP_CHECK_zip           := command -v zip
-SETUP_CHECK_unzip         := command -v unzip
-SETUP_CHECK_valgrind      := command -v valgrind
-SETUP_CHECK_pandoc        := command -v pandoc
 # the web edition's search (chapters/chapters.mk copies it into the book)
 BOOK_LUNR                 := /usr/share/javascript/lunr/lunr.min.js
 SETUP_CHECK_libjs-lunr    := test -f $(BOOK_LUNR)
-SETUP_CHECK_inotify-tools := command -v inotifywait
-SETUP_CHECK_bubblewrap    := command -v bwrap
-SETUP_CHECK_procps        := command -v ps
-SETUP_CHECK_libxml2-utils := command -v xmllint
-SETUP_CHECK_luajit        := command -v luajit
 SETUP_CHECK_time          := test -x /usr/bin/time
-SETUP_CHECK_similarity-tester := command -v sim_c
-SETUP_CHECK_mmdebstrap    := command -v mmdebstrap
 # One shell asks for every package of a list: make reads this for every command.
 setup_missing = $(shell $(foreach p,$(1),( $(SETUP_CHECK_$(p)) ) >/dev/null 2>&1 || echo $(p);))
 
