@@ -91,16 +91,25 @@ local function no_checker(command)
     .. " (the exercise's code does not build: make exercise-165 says why)"
 end
 
--- Runs `dripprof top` or `files` (args) with the checker; returns the exit status, stdout
--- and stderr.
-local scratch
-local function exercise_table(args)
-  if not wb.exists(CHECKER) then
-    return 3, "", no_checker(args[1]) .. "\n"
+-- `dripprof top` or `files` (args) with the checker into path. Exit 3 (an exercise
+-- function is not written yet, or there is no checker) leaves the table out, with
+-- dripprof's message shown once a command, and names it in missing; any other failure
+-- stops.
+local scratch, told, missing = nil, {}, {}
+local function table_into(path, args)
+  local status, text, err = 3, "", no_checker(args[1]) .. "\n"
+  if wb.exists(CHECKER) then
+    scratch = scratch or wb.temp_dir(OUT, "capture")
+    local words = { DRIPPROF, args[1], "--with", CHECKER, table.unpack(args, 2) }
+    status, text, err = wb.run_captured("bash -c " .. q(cmd(table.unpack(words))), scratch)
   end
-  scratch = scratch or wb.temp_dir(OUT, "capture")
-  local words = { DRIPPROF, args[1], "--with", CHECKER, table.unpack(args, 2) }
-  return wb.run_captured("bash -c " .. q(cmd(table.unpack(words))), scratch)
+  io.stderr:write(status == 3 and told[args[1]] and "" or err)
+  if status == 3 then
+    told[args[1]], missing[#missing + 1] = true, wb.basename(path)
+    return os.remove(path)
+  end
+  wb.write_file(path, text)
+  return status == 0 or die("dripprof " .. table.concat(args, " ") .. " failed")
 end
 
 -- The rows of a callgrind_annotate table (dripprof.rows: { line, count, pct, label, file,
@@ -127,13 +136,17 @@ local function calls_of(callgrind_out, fn)
   return tonumber(output(cmd(DRIPPROF, "calls", callgrind_out, fn)):match("^%s*(%d+)"))
 end
 
+local function annotate(options, callgrind_out, path)
+  must("callgrind_annotate " .. options .. " " .. q(callgrind_out) .. " > " .. q(path),
+    "callgrind_annotate failed on " .. callgrind_out)
+end
+
 -- runPlain's instructions in a profile: all its rows of the function table (one per source
 -- file once there are line tables), added up.
 local function runplain_rows(callgrind_out)
   scratch = scratch or wb.temp_dir(OUT, "capture")
   local table_path, sum = scratch .. "/annotate.txt", 0
-  must(cmd("callgrind_annotate", "--auto=no", "--threshold=100", callgrind_out) .. " > " .. q(table_path),
-    "callgrind_annotate failed on " .. callgrind_out)
+  annotate("--auto=no --threshold=100", callgrind_out, table_path)
   for i, r in ipairs(table_rows(table_path)) do
     sum = sum + (i > 1 and r.func == "runPlain" and tonumber(r.count) or 0)
   end
@@ -172,7 +185,7 @@ local function profile()
   if n > 40 then
     die("FIB_N=" .. fib_n .. " would take hours under callgrind; use 40 or less")
   end
-  local summary, failed, told, missing = {}, 0, {}, {}
+  local summary, failed = {}, 0
   wb.write_file(SUMMARY, "")
   local function put(key, value)
     summary[#summary + 1] = key .. " = " .. tostring(value)
@@ -189,22 +202,6 @@ local function profile()
     must(cmd("valgrind", "--tool=callgrind", "--callgrind-out-file=" .. OUT .. "/callgrind.out." .. name, ...) ..
       " > " .. q(OUT .. "/" .. name .. ".stdout") .. " 2> " .. q(OUT .. "/" .. name .. ".valgrind.log"),
       "callgrind failed on " .. words .. ": see " .. OUT .. "/" .. name .. ".valgrind.log")
-  end
-  local function annotate(options, callgrind_out, path)
-    must("callgrind_annotate " .. options .. " " .. q(callgrind_out) .. " > " .. q(path),
-      "callgrind_annotate failed on " .. callgrind_out)
-  end
-  -- A dripprof table into path. Exit 3 (an exercise function is not written yet) leaves
-  -- the table out, with dripprof's message shown once a command; any other failure stops.
-  local function table_into(path, args)
-    local status, text, err = exercise_table(args)
-    io.stderr:write(status == 3 and told[args[1]] and "" or err)
-    if status == 3 then
-      told[args[1]], missing[#missing + 1] = true, wb.basename(path)
-      return os.remove(path)
-    end
-    wb.write_file(path, text)
-    return status == 0 or die("dripprof " .. table.concat(args, " ") .. " failed")
   end
 
   -- 1. the programs under callgrind; fib(n) for another n changes with its self-check
@@ -489,22 +486,20 @@ local function data()
     if source or first then
       file, number = source and source:match("[^/]*$") or file, first and tonumber(first) or number
     elseif file and head and not text:match("^ *=> ") and not text:match("^events annotated") then
-      local count = head:match("[%d,]+"):gsub(",", "")
-      busiest[#busiest + 1] = count .. "\t" .. head:match("^%s*(.-)%s*$") .. "  " .. file .. ":" .. number .. "  " ..
-          text:match("^[ \t]*(.*)$")
+      busiest[#busiest + 1] = { count = tonumber((head:match("[%d,]+"):gsub(",", ""))),
+        text = head:match("^%s*(.-)%s*$") .. "  " .. file .. ":" .. number .. "  " .. text:match("^[ \t]*(.*)$") }
       number = number + 1
     elseif file and line:match("^ *%. ") then
       number = number + 1
     end
   end
-  -- by count, the largest first; a tie by the whole line (sort -k1,1nr)
+  -- by count, the largest first; a tie by the line (sort -k1,1nr)
   table.sort(busiest, function(a, b)
-    local ca, cb = tonumber(a:match("^%d+")), tonumber(b:match("^%d+"))
-    return ca > cb or ca == cb and a < b
+    return a.count > b.count or a.count == b.count and a.text < b.text
   end)
   local top = {}
   for i = 1, math.min(6, #busiest) do
-    top[i] = busiest[i]:match("\t(.*)$")
+    top[i] = busiest[i].text
   end
   write(DATA .. "/fib-lines.out", top)
 
