@@ -100,13 +100,7 @@ end
 function M.named_files(paths, what, read)
   local loaded = {}
   return function(name)
-    if not loaded[name] then
-      local path = paths[name]
-      if not path then
-        error("no " .. what .. " called '" .. tostring(name) .. "'", 0)
-      end
-      loaded[name] = read(path)
-    end
+    loaded[name] = loaded[name] or read(paths[name] or error("no " .. what .. " called '" .. tostring(name) .. "'", 0))
     return loaded[name]
   end
 end
@@ -184,10 +178,6 @@ function M.evaluate(text, env)
   return finite(value)
 end
 
-local function with_commas(v)
-  return wb.commas(v) or error("commas needs a whole number, got '" .. tostring(v) .. "'", 0)
-end
-
 local function as_number(v, filter)
   local x = tonumber(v)
   if type(v) == "boolean" or not x then
@@ -244,7 +234,9 @@ end
 -- The filters without words that need a number: name -> function(the number, the value as
 -- given). commas takes the value as given: a key's text keeps every digit past 2^53.
 local number_filters = {
-  commas = function(_, v) return with_commas(v) end,
+  commas = function(_, v)
+    return wb.commas(v) or error("commas needs a whole number, got '" .. tostring(v) .. "'", 0)
+  end,
   abs = math.abs,
   times = in_words_times,
   ordinal = ordinal,
@@ -320,10 +312,7 @@ local function placeholder(inner, data, env, dir)
     return ""
   end
   local e, filters = split_filters(inner)
-  local v = data[e]
-  if v == nil then
-    v = M.evaluate(e, env)
-  end
+  local v = data[e] or M.evaluate(e, env) -- a key as written in its file, else an expression
   for _, f in ipairs(filters) do
     v = apply(f, v)
   end

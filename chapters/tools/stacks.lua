@@ -126,40 +126,27 @@ function M.functions(paths)
 
   function F.heaviest_frame(name, k)
     local best = heaviest_line(name)
-    if not best or not best.frames[k] then
-      error("heaviest_frame: the heaviest line of " .. name .. " has no frame " .. tostring(k), 0)
-    end
-    return best.frames[k]
+    return best and best.frames[k]
+      or error("heaviest_frame: the heaviest line of " .. name .. " has no frame " .. tostring(k), 0)
   end
 
   function F.self_change(before, after, frame)
     return F.self_count(after, frame) - F.self_count(before, frame)
   end
 
+  -- The frames of either file by their change, the largest first; a tie by name.
   function F.growth(before, after, k)
-    local b, a, names = self_counts(before), self_counts(after), {}
-    for frame in pairs(a) do
+    local change, names = self_counts(after), {}
+    for frame, count in pairs(self_counts(before)) do
+      change[frame] = (change[frame] or 0) - count
+    end
+    for frame in pairs(change) do
       names[#names + 1] = frame
     end
-    for frame in pairs(b) do
-      if not a[frame] then
-        names[#names + 1] = frame
-      end
-    end
-    local function change(frame)
-      return (a[frame] or 0) - (b[frame] or 0)
-    end
     table.sort(names, function(x, y)
-      local cx, cy = change(x), change(y)
-      if cx ~= cy then
-        return cx > cy
-      end
-      return x < y
+      return change[x] > change[y] or change[x] == change[y] and x < y
     end)
-    if not names[k] then
-      error("growth: no frame number " .. tostring(k), 0)
-    end
-    return names[k]
+    return names[k] or error("growth: no frame number " .. tostring(k), 0)
   end
 
   return F

@@ -21,14 +21,6 @@ local render = require("chapters.tools.render")
 
 local M = {}
 
-local function read_lines(path)
-  local text, err = wb.read_file(path)
-  if not text then
-    error("cannot read table " .. path .. " (" .. err .. ")", 0)
-  end
-  return wb.split_lines(text)
-end
-
 -- The first whitespace-separated field of line that is a whole number.
 local function first_count(line)
   for field in line:gmatch("%S+") do
@@ -36,14 +28,14 @@ local function first_count(line)
       return tonumber((field:gsub(",", "")))
     end
   end
-  return nil
 end
 
 -- Returns the functions for a template's expressions (render.lua), over the files in paths
 -- (name -> path).
 function M.functions(paths)
   local lines_of = render.named_files(paths, "table", function(path)
-    return { path = path, lines = read_lines(path) }
+    local text, err = wb.read_file(path)
+    return { path = path, lines = wb.split_lines(text or error("cannot read table " .. path .. " (" .. err .. ")", 0)) }
   end)
 
   local function matching(name, text)
@@ -69,12 +61,8 @@ function M.functions(paths)
       error(string.format("table_count: %d lines of %s contain '%s', not one", #found, t.path,
         tostring(text)), 0)
     end
-    local count = first_count(found[1])
-    if not count then
-      error("table_count: the line of " .. t.path .. " that contains '" .. tostring(text) ..
-        "' has no count", 0)
-    end
-    return count
+    return first_count(found[1])
+      or error("table_count: the line of " .. t.path .. " that contains '" .. tostring(text) .. "' has no count", 0)
   end
 
   return T
