@@ -74,17 +74,23 @@ function M.open(dir)
   return ch
 end
 
+-- The functions a chapter's expressions may call: stacks.lua's over its folded stacks and
+-- tables.lua's over its tables (name -> path each, as render.load_files gives them).
+function M.functions(folded, tabled)
+  local functions = stacks.functions(folded)
+  for name, fn in pairs(tables.functions(tabled)) do
+    functions[name] = fn
+  end
+  return functions
+end
+
 -- The text of chapter ch, rendered from its template and data.
 function M.render(ch)
   local text, err = wb.read_file(ch.template)
   if not text then
     fail(ch.template, "cannot read the template (" .. err .. ")")
   end
-  local functions = stacks.functions(ch.folded)
-  for name, fn in pairs(tables.functions(ch.tables)) do
-    functions[name] = fn
-  end
-  return render.render(text, ch.data, ch.template, ch.dir, functions, { ch.folded, ch.tables })
+  return render.render(text, ch.data, ch.template, ch.dir, M.functions(ch.folded, ch.tables), { ch.folded, ch.tables })
 end
 
 -- Draws figure f of chapter ch into path (a differential figure's stacks go to path.folded).

@@ -9,17 +9,11 @@
 local wb = require("vm.lib.workbook")
 local render = require("chapters.tools.render")
 local folder = require("chapters.tools.folder")
-local stacks = require("chapters.tools.stacks")
-local tables = require("chapters.tools.tables")
 local listings = require("chapters.tools.listings")
 local dripprof = require("vm.lib.dripprof")
 
 local CASES = "chapters/tools/cases/render.txt"
 local DATA = "chapters/tools/cases/data"
-
-local function expect_eq(actual, expected)
-  assert.are.equal(expected, actual)
-end
 
 -- Fails (its message starting with where, when given) unless fn raises an error whose
 -- message contains fragment.
@@ -45,15 +39,13 @@ local function read_cases(path)
   end
   for n, line in ipairs(wb.split_lines(assert(wb.read_file(path)))) do
     local key, value = line:match("^(%a+): ?(.*)$")
-    local case = cases[#cases]
-    local want = check and not check.want and (check.render and key == "text" or check.eval and key == "value"
-      or key == "error")
-    if key == "case" and (not check or check.want) then
-      cases[#cases + 1], check = { name = value, checks = {} }, nil
-    elseif case and (key == "render" or key == "eval") and (not check or check.want) then
+    local waiting = check and not check.want -- the last check has no text:, value: or error: yet
+    if key == "case" and not waiting then
+      cases[#cases + 1] = { name = value, checks = {} }
+    elseif (key == "render" or key == "eval") and cases[1] and not waiting then
       check = { line = n, [key] = fix(value, key == "render") }
-      case.checks[#case.checks + 1] = check
-    elseif want then
+      table.insert(cases[#cases].checks, check)
+    elseif waiting and (key == (check.render and "text" or "value") or key == "error") then
       check.want, check.expected = key, fix(value, key ~= "value")
     elseif line ~= "" and not line:match("^#") then
       error(path .. ":" .. n .. ": not a case's next line: " .. line, 0)
@@ -64,17 +56,12 @@ local function read_cases(path)
 end
 
 -- The files of DATA, loaded as a chapter's are (folder.lua), and the functions over them.
-local data, folded, tabled = render.load_files((function()
-  local paths = {}
-  for _, name in ipairs(assert(wb.list_dir(DATA))) do
-    paths[#paths + 1] = DATA .. "/" .. name
-  end
-  return paths
-end)())
-local functions = stacks.functions(folded)
-for name, fn in pairs(tables.functions(tabled)) do
-  functions[name] = fn
+local paths = {}
+for _, name in ipairs(assert(wb.list_dir(DATA))) do
+  paths[#paths + 1] = DATA .. "/" .. name
 end
+local data, folded, tabled = render.load_files(paths)
+local functions = folder.functions(folded, tabled)
 
 -- Runs one check of a case; a failed assertion names its line in CASES.
 local function run(check)
@@ -133,9 +120,9 @@ describe("the chapter tools", function()
   it("function calls take file names, text and numbers", function()
     local seen
     local f = { pair = function(a, b, c) seen = { a, b, c }; return c * 2 end }
-    expect_eq(ev('pair(file, "(below main)", 1 + 2)', f, { { file = "path/of/file" } }), 6)
-    expect_eq(seen[1], "file")
-    expect_eq(seen[2], "(below main)")
+    assert.are.equal(6, ev('pair(file, "(below main)", 1 + 2)', f, { { file = "path/of/file" } }))
+    assert.are.equal("file", seen[1])
+    assert.are.equal("(below main)", seen[2])
     expect_error(function() ev("pair(other, 1, 2)", f, { { file = "x" } }) end, "unknown name 'other'")
   end)
   it("a data file, a file for functions and a function may not share a name", function()
@@ -156,7 +143,7 @@ describe("the chapter tools", function()
     wb.write_file(settings, "return { figures = {\n ,, } }\n")
     expect_error(function() folder.open(dir) end, settings .. ":2:")
     os.remove(settings)
-    expect_eq(#folder.open(dir).figures, 0)
+    assert.are.equal(0, #folder.open(dir).figures)
     wb.write_file(dir .. "/u.md.in", "")
     expect_error(function() folder.open(dir) end, "needs one template NAME.md.in, not 2")
     wb.rm_rf(dir)
@@ -166,9 +153,9 @@ describe("the chapter tools", function()
   it("listings pair code with output", function()
     local md = "text\n```c\nint main(void){return 0;}\n```\n```output\nhi\n```\n```c fragment\nx\n```\n"
     local l = listings.extract(md)
-    expect_eq(#l, 1)
-    expect_eq(l[1].line, 2)
-    expect_eq(l[1].output, "hi\n")
+    assert.are.equal(1, #l)
+    assert.are.equal(2, l[1].line)
+    assert.are.equal("hi\n", l[1].output)
   end)
   it("an unclosed block is an error", function()
     expect_error(function() listings.extract("```c\nint x;\n") end, "never closed")
@@ -191,11 +178,11 @@ describe("the chapter tools", function()
     local bad_ok, bad_err = pcall(dripprof.stacks, "bad")
     dripprof.program = real
     assert.is_true(ok, list)
-    expect_eq(#list, 1)
-    expect_eq(list[1].count, 5)
-    expect_eq(list[1].frames[2], "f\tg")
+    assert.are.equal(1, #list)
+    assert.are.equal(5, list[1].count)
+    assert.are.equal("f\tg", list[1].frames[2])
     assert.is_false(bad_ok)
-    expect_eq(bad_err, "bad:3: broken")
+    assert.are.equal("bad:3: broken", bad_err)
   end)
 
 end)
