@@ -111,8 +111,7 @@ end
 -- A chapter's grading module (grader/N/chapter.lua) with its exercise (.exercise: the
 -- harness's view, exercises/N/chapter.lua) and its id.
 function M.load_chapter(id)
-  local ch = setmetatable({ id = id, exercise = harness.load(id) }, { __index = require("grader." .. id .. ".chapter") })
-  return ch
+  return setmetatable({ id = id, exercise = harness.load(id) }, { __index = require("grader." .. id .. ".chapter") })
 end
 
 -- Fails with a message when a tool the grader needs is missing: the sandbox, and the
@@ -173,8 +172,7 @@ end
 -- instead) and the rubric's size.
 function M.seed_and_lines(opts)
   local function env_number(name)
-    local v = os.getenv(name)
-    return v and v ~= "" and tonumber(v) or nil
+    return tonumber(os.getenv(name) or "")
   end
   opts.seed = opts.seed or env_number("SEED")
   opts.seed_given = opts.seed ~= nil
@@ -187,6 +185,14 @@ end
 local function place(from, to)
   if not lfs.link(from, to) then
     wb.write_file(to, assert(wb.read_file(from), from))
+  end
+end
+
+-- Moves the folder private to dir whole; when dir is there already (another grader made the
+-- same one first), removes private instead.
+local function move_into_place(private, dir)
+  if not wb.run("mv -T " .. wb.quote(private) .. " " .. wb.quote(dir) .. " 2>/dev/null") then
+    wb.rm_rf(private)
   end
 end
 
@@ -206,14 +212,9 @@ end
 
 -- Starts a check's case under the sandbox (runner.start). limits: cpu, memory, output,
 -- file_size, procs, results.
-function M.start_check(program, check, dir, tag, limits, extra)
-  local opts = { program = program, cases = check.tsv, name = check.case.name, dir = dir, tag = tag,
-    limits = setmetatable({ cpu = scaled(limits.cpu) }, { __index = limits }),
-    sources = check.sources }
-  for key, value in pairs(extra or {}) do
-    opts[key] = value
-  end
-  return runner.start(opts)
+function M.start_check(program, check, dir, tag, limits)
+  return runner.start({ program = program, cases = check.tsv, name = check.case.name, dir = dir, tag = tag,
+    limits = setmetatable({ cpu = scaled(limits.cpu) }, { __index = limits }), sources = check.sources })
 end
 
 -- Runs start(job) for every job, at most n at once, and finish(job, handle) in order.
@@ -247,9 +248,7 @@ function M.reference(chapter)
   for _, pair in ipairs(probe.headers) do
     inputs[#inputs + 1] = pair[1]
   end
-  for _, path in ipairs(probe.ours.sources) do
-    inputs[#inputs + 1] = path
-  end
+  table.move(probe.ours.sources, 1, #probe.ours.sources, #inputs + 1, inputs)
   inputs[#inputs + 1] = "exercises/harness/build.lua" -- how it is built, and what a build leaves
   local stamp = { build.cc }
   for _, flavour in ipairs({ "asan", "fast" }) do
@@ -274,9 +273,7 @@ function M.reference(chapter)
       error({ message = "the reference solution (" .. ex.solution .. ") does not build: " .. r.error }, 0)
     end
   end
-  if not wb.run("mv -T " .. wb.quote(private) .. " " .. wb.quote(dir) .. " 2>/dev/null") then
-    wb.rm_rf(private) -- another grader got there first; its build is the same
-  end
+  move_into_place(private, dir) -- or another grader got there first; its build is the same
   return ref
 end
 
@@ -321,21 +318,13 @@ end
 
 local have_valgrind = speed.have_valgrind
 
--- Instruction count of one whole run under cachegrind: the checker on the check's case, or
--- (baseline) on the same case told to call nothing. Returns ir (or nil), why not, the result.
-local function count_run(program, check, baseline, dir, tag, cpu)
-  return speed.count({ program = program, case = check.case, dir = dir, tag = tag, cpu = scaled(cpu),
-    sources = check.sources, baseline = baseline })
-end
-
 -- The reference's counts and answers on the speed input, cached by input content and
 -- reference build so a batch measures them once: the whole run, the same run that only
 -- reads the input (subtracted from every count), its CPU seconds.
 local function speed_reference(ref, check, chapter)
-  local cache_dir = ANSWERS
-  wb.mkdir_p(cache_dir)
+  wb.mkdir_p(ANSWERS)
   local key = wb.sha256(check.tsv) .. "-" .. (wb.sha256(ref.fast) or "") .. "-" .. speed.COUNTER
-  local cache = cache_dir .. "/speed-" .. chapter.id .. "-" .. key
+  local cache = ANSWERS .. "/speed-" .. chapter.id .. "-" .. key
   local text = wb.read_file(cache)
   if text then
     local ir, base, cpu, base_cpu = text:match("^(%d+) (%d+) ([%d.]+) ([%d.]+)\n")
@@ -343,7 +332,7 @@ local function speed_reference(ref, check, chapter)
       items = answers.parse(text:match("\n(.*)$") or "") }
   end
   -- A private folder: in a batch two graders may measure at the same time.
-  local dir = cache_dir .. "/run-" .. key .. "-" .. wb.pid()
+  local dir = ANSWERS .. "/run-" .. key .. "-" .. wb.pid()
   wb.mkdir_p(dir)
   local ok, m = pcall(speed.measure, { program = ref.fast, case = check.case, dir = dir, tag = "reference",
     cpu = scaled(speed.REFERENCE_CPU), sources = check.sources })
@@ -384,7 +373,9 @@ local function run_speed(check, student, ref, chapter, runs)
   end
   local base = check.reference
   local cpu = scaled(speed.cpu_limit(base.cpu, rule))
-  local ir, why, r = count_run(student.fast.program, check, false, runs, "speed", cpu)
+  -- The instructions of the whole run under cachegrind: ir (or nil), why not, the result.
+  local ir, why, r = speed.count({ program = student.fast.program, case = check.case, dir = runs, tag = "speed",
+    cpu = scaled(cpu), sources = check.sources })
   check.class, check.status = r.kind, r.status
   local c = compare.items(base.items, r.items)
   check.matched, check.total, check.first = c.matched, c.total, c.first
@@ -600,7 +591,6 @@ local function first_difference(program, checks, graded, jobs, gen, runs)
       return check
     end
   end
-  return nil
 end
 
 -- Whether a check's result from the sealed box is the one a box of its own would give, and
@@ -644,10 +634,9 @@ local function sealed_results(graded, ref, checks, gen, runs, trivial_of)
     for check, r in pairs(run_packed(graded.program, groups[key], gen, runs, "sealed-" .. g, { sealed = true })) do
       if stands_alone(check, r, trivial_of(check)) then
         taken[check] = r
-        local base = runs .. "/check-" .. check.number
-        wb.write_file(base .. ".out", r.out)
-        wb.write_file(base .. ".stdout", r.stdout)
-        wb.write_file(base .. ".stderr", r.stderr)
+        for _, stream in ipairs({ "out", "stdout", "stderr" }) do
+          wb.write_file(runs .. "/check-" .. check.number .. "." .. stream, r[stream])
+        end
       end
     end
   end
@@ -729,9 +718,7 @@ local function planned(opts, gen)
     if broken then
       wb.rm_rf(kept)
     end
-    if not wb.run("mv -T " .. wb.quote(private) .. " " .. wb.quote(kept) .. " 2>/dev/null") then
-      wb.rm_rf(private)
-    end
+    move_into_place(private, kept)
   end
   return checks, per_group
 end
