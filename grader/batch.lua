@@ -68,10 +68,10 @@ end
 -- Names the batch gives its own files in OUT, beside the submissions' folders: a submission
 -- folder named scores.csv made the summary fail for everyone, and one named bob.err
 -- collided with bob's messages file (whichever of the two came second was not graded).
+local OWN = { ["scores.csv"] = true, ["grades.csv"] = true, ["failures.txt"] = true, similarity = true,
+  ["index.html"] = true }
 local function reserved(name)
-  return name == "scores.csv" or name == "grades.csv" or name == "failures.txt" or name == "similarity"
-    or name == "index.html"
-    or name:match("%.err$") ~= nil
+  return OWN[name] or name:match("%.err$") ~= nil
 end
 
 -- One field of scores.csv. Names and messages in it are the students' (folder names, the
@@ -373,7 +373,7 @@ end
 -- build failed: a 0 with an empty error column is a 0 for the answers).
 function M.summarise(out, subs, notes, ids)
   notes = notes or {}
-  local rows, failed, seen, group_list = {}, {}, {}, {}
+  local rows, failed, seen, group_list, built_count = {}, {}, {}, {}, 0
   -- For the dashboard, over the submissions that built: each check's passes, the checks'
   -- outcomes, and the first differences (check and key) by how many submissions show them.
   local checks, check_list, outcomes, differences = {}, {}, {}, {}
@@ -386,7 +386,7 @@ function M.summarise(out, subs, notes, ids)
       -- that code which runs gets wrong under ties of "every submission that did not build".
       local data = type(result.extra_data) == "table" and result.extra_data or {}
       local built = data.build_ok ~= false
-      row.built = built
+      row.built, built_count = built, built_count + (built and 1 or 0)
       row.score = result.score
       row.max = data.max_score or 0
       local got, _, order = report.families(result)
@@ -398,10 +398,10 @@ function M.summarise(out, subs, notes, ids)
         end
       end
       for _, t in ipairs(result.tests) do
-        if t.score < t.max_score and built then
-          failed[t.name] = (failed[t.name] or 0) + 1
-        end
         if built then
+          if t.score < t.max_score then
+            failed[t.name] = (failed[t.name] or 0) + 1
+          end
           local c = checks[t.name]
           if not c then
             c = { name = t.name, passed = 0, total = 0 }
@@ -460,12 +460,8 @@ function M.summarise(out, subs, notes, ids)
   table.sort(ranking, function(a, b)
     return a.n > b.n or (a.n == b.n and a.title < b.title)
   end)
-  local built = 0
-  for _, row in ipairs(rows) do
-    built = built + (row.built and 1 or 0)
-  end
   local lines = { string.format("checks most often failed (of the %d submissions that built; %d did not build "
-    .. "or were not graded: scores.csv's error column says why):", built, #rows - built) }
+    .. "or were not graded: scores.csv's error column says why):", built_count, #rows - built_count) }
   for i, r in ipairs(ranking) do
     if i > 15 then
       break
@@ -477,7 +473,7 @@ function M.summarise(out, subs, notes, ids)
   for name, n in pairs(outcomes) do
     stats.outcomes[#stats.outcomes + 1] = { name = name, n = n }
   end
-  stats.outcomes[#stats.outcomes + 1] = { name = "(submissions not built or not graded)", n = #rows - built }
+  stats.outcomes[#stats.outcomes + 1] = { name = "(submissions not built or not graded)", n = #rows - built_count }
   for _, d in pairs(differences) do
     stats.differences[#stats.differences + 1] = d
   end
