@@ -38,16 +38,11 @@ end
 local function secret_lines(chapter)
   local ex = chapter.exercise
   local public = {}
-  local paths = {}
-  for _, name in ipairs(ex.student_files) do
-    paths[#paths + 1] = ex.dir .. "/" .. name
-  end
-  for _, name in ipairs(ex.headers) do
-    paths[#paths + 1] = ex.dir .. "/" .. name
-  end
-  for _, path in ipairs(paths) do
-    for line in (wb.read_file(path) or ""):gmatch("[^\n]+") do
-      public[line:gsub("^%s+", "")] = true
+  for _, names in ipairs({ ex.student_files, ex.headers }) do
+    for _, name in ipairs(names) do
+      for line in (wb.read_file(ex.dir .. "/" .. name) or ""):gmatch("[^\n]+") do
+        public[line:gsub("^%s+", "")] = true
+      end
     end
   end
   local lines = {}
@@ -192,12 +187,9 @@ local function judge(attack, result, text, all, err, log)
         .. " points: " .. t.name
     end
   end
-  if text:find("[%z\1-\9\11-\31\127]") then
-    problems[#problems + 1] = "the report holds a control character (an escape sequence?)"
-  end
-  if text:find("[\128-\159]") then -- C1 controls, raw or in UTF-8 (C2 80 to C2 9F)
-    problems[#problems + 1] = "the report holds a C1 control character (an 8-bit escape sequence?)"
-  end
+  expect(not text:find("[%z\1-\9\11-\31\127]"), "the report holds a control character (an escape sequence?)")
+  -- C1 controls, raw or in UTF-8 (C2 80 to C2 9F)
+  expect(not text:find("[\128-\159]"), "the report holds a C1 control character (an 8-bit escape sequence?)")
   if attack.score == 0 then
     expect(result.score < 1e-9, "should score 0, scored " .. wb.format_number(result.score))
   elseif attack.score == "full" then
