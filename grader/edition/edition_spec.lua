@@ -284,29 +284,22 @@ describe("the student edition", function()
       check(lua:find("make exercise-", 1, true), "read none of the harness's Lua")
       local only = instructor_only()
       local commands, tried = {}, {}
-      local mentions = {}
-      for target, rest in text:gmatch("make ([%w_%-]+)([^\n`\"'(),;:]*)") do
-        mentions[#mentions + 1] = { target, rest }
-      end
-      for target, rest in lua:gmatch("make ([%w_%-]+)([^\n`\"'(),;:]*)") do
-        if not only[target] then
-          mentions[#mentions + 1] = { target, rest }
-        end
-      end
-      for _, mention in ipairs(mentions) do
-        local target, rest = mention[1], mention[2]
-        if is_target(target) then
-          local words = { (target:gsub("%-N$", "-" .. chapter)) }
-          for word in rest:gmatch("%S+") do
-            if not word:match("^[%u_]+=") then
-              break
+      -- The text's mentions, then the harness's Lua's but those of an instructor's target.
+      for _, source in ipairs({ { text, {} }, { lua, only } }) do
+        for target, rest in source[1]:gmatch("make ([%w_%-]+)([^\n`\"'(),;:]*)") do
+          if is_target(target) and not source[2][target] then
+            local words = { (target:gsub("%-N$", "-" .. chapter)) }
+            for word in rest:gmatch("%S+") do
+              if not word:match("^[%u_]+=") then
+                break
+              end
+              words[#words + 1] = word
             end
-            words[#words + 1] = word
-          end
-          local line = table.concat(words, " ")
-          if not tried[line] then
-            tried[line] = true
-            commands[#commands + 1] = line
+            local line = table.concat(words, " ")
+            if not tried[line] then
+              tried[line] = true
+              commands[#commands + 1] = line
+            end
           end
         end
       end
