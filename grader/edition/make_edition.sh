@@ -43,9 +43,7 @@ case "$target/" in
 esac
 [ "$target" != / ] && [ "$target" != "$(realpath -m ~)" ] || die "DEST=$dest: not there"
 
-if [ -e "$target" ] && [ ! -d "$target" ]; then
-    die "DEST=$dest exists and is not a folder"
-fi
+[ ! -e "$target" ] || [ -d "$target" ] || die "DEST=$dest exists and is not a folder"
 if [ -d "$target" ] && [ -n "$(ls -A "$target")" ]; then
     [ "$force" = 1 ] || die "DEST=$dest is not empty; FORCE=1 replaces what is in it (but .git)"
     [ ! -e "$target/solutions" ] && [ ! -e "$target/grader" ] ||
@@ -79,9 +77,7 @@ other_chapter() {
     return 1
 }
 in_git=no
-if [ "$(git rev-parse --show-toplevel 2>/dev/null)" = "$root" ]; then
-    in_git=yes
-fi
+[ "$(git rev-parse --show-toplevel 2>/dev/null)" = "$root" ] && in_git=yes
 list_files() {
     if [ $in_git = yes ]; then
         git ls-files -z --cached --others --exclude-standard -- "${shipped[@]}" |
