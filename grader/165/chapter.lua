@@ -47,10 +47,7 @@ end
 
 -- Folded files by extension; everything else is read as callgrind_annotate output.
 function M.kind(name)
-  if name:match("%.folded$") or name:match("%.collapsed$") or name:match("%.stacks$") then
-    return "folded"
-  end
-  return "annotate"
+  return (name:match("%.folded$") or name:match("%.collapsed$") or name:match("%.stacks$")) and "folded" or "annotate"
 end
 
 -- The needles sum_named is checked with on an annotate fixture: those listed

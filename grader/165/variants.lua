@@ -115,16 +115,12 @@ function M.renamer()
     if #word < 3 or keep[word] then
       return word
     end
-    if not map[word] then
-      map[word] = M.identifier()
-    end
+    map[word] = map[word] or M.identifier()
     return map[word]
   end
   -- A name's words are renamed the first time it is seen (the fixtures' frames repeat).
   return function(name)
-    if not renamed[name] then
-      renamed[name] = name:gsub("[%a_][%w_]*", word_for)
-    end
+    renamed[name] = renamed[name] or name:gsub("[%a_][%w_]*", word_for)
     return renamed[name]
   end
 end
@@ -217,10 +213,8 @@ function M.annotate_variant(fixture, rename)
       local indent = chance(0.2) and string.rep(" ", random(1, 8)) or ""
       out[#out + 1] = row(count_text(), rename(r.label), { pct = r.pct, indent = indent,
         plain = chance(0.2) }) .. "\n"
-    elseif line:sub(-1) == "\n" then
-      out[#out + 1] = line
     else
-      out[#out + 1] = line .. "\n"
+      out[#out + 1] = line:sub(-1) == "\n" and line or line .. "\n"
     end
   end
   return M.shuffle(out)
