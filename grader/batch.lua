@@ -58,11 +58,8 @@ function M.locate(folder, file)
     return folder, "no " .. file .. " in the folder or 3 folders below it"
       .. (archives ~= "" and " (it holds an archive: unpack it in place and grade again)" or "")
   end
-  local note
-  if #paths > 1 then
-    note = string.format("%d copies of %s; graded %s", #paths, file, paths[1]:sub(#folder + 2))
-  end
-  return wb.dirname(paths[1]), note
+  return wb.dirname(paths[1]), #paths > 1 and string.format("%d copies of %s; graded %s", #paths, file,
+    paths[1]:sub(#folder + 2)) or nil
 end
 
 -- Names the batch gives its own files in OUT, beside the submissions' folders: a submission

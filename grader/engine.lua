@@ -701,11 +701,7 @@ local function planned(opts, gen)
     check.sources = chapter.exercise.student_files
     check.plan_dir = kept or nil
     local case, path = kept and not made and kept .. "/case-" .. i .. ".tsv", gen .. "/case-" .. i .. ".tsv"
-    if case and wb.exists(case) and pcall(place, case, path) then
-      check.tsv = path
-    else
-      check.tsv = M.case_file(gen, check)
-    end
+    check.tsv = case and wb.exists(case) and pcall(place, case, path) and path or M.case_file(gen, check)
   end
   if made then -- kept whole or not at all: another grader may be making the same folder
     local private = kept .. ".tmp" .. wb.pid()
@@ -859,9 +855,7 @@ function M.score(result, rubric)
       end
     end
     check.score = check.points * share
-    if not check.skipped then
-      max = max + check.points
-    end
+    max = max + (check.skipped and 0 or check.points)
     score = score + check.score
   end
   result.score = score
