@@ -38,11 +38,9 @@ for dir in $CH_DIRS; do
         md=${template%.in}
         # The page's name as chapters.mk gives it: chapters/N/NAME.md is N-NAME.html.
         bash chapters/book/check_book.sh "$BUILD/book" "$BUILD/book-check/$n" "$md" "$n-$(basename "$md" .md).html"
-        case $? in
-        0) passed=$((passed + 1)) ;;
-        3) ;;
-        *) failed=$((failed + 1)) ;;
-        esac
+        status=$?
+        # 3: skipped (no Chromium), neither a pass nor a failure
+        [ $status -eq 3 ] || add_counts "$((status == 0)) $((status != 0))" "check_book.sh"
     done
     [ -f "$dir/chapter_spec.lua" ] && specs+=("$dir/chapter_spec.lua")
 done
