@@ -34,11 +34,7 @@ local function js_string(text)
 end
 
 local function meta(doc, key)
-  local value = doc.meta[key]
-  if not value then
-    error("page.lua: no metadata " .. key .. " (chapters/chapters.mk passes it with -M)")
-  end
-  return stringify(value)
+  return stringify(doc.meta[key] or error("page.lua: no metadata " .. key .. " (chapters/chapters.mk passes it with -M)"))
 end
 
 local function read_pages(path)
