@@ -22,10 +22,7 @@ local stacks = require("chapters.tools.stacks")
 local tables = require("chapters.tools.tables")
 
 local M = {}
-
-local function fail(where, msg)
-  error(where .. ": " .. msg, 0)
-end
+local fail = render.fail
 
 local function check_figure(f, i, path)
   local where = path .. ": figure " .. i

@@ -41,7 +41,9 @@ local wb = require("vm.lib.workbook")
 
 local M = {}
 
-local function fail(where, msg)
+-- Raises "WHERE: MSG" (a file, or a file and line), with no position of ours: the chapter
+-- tools' one form of error (folder.lua's too).
+function M.fail(where, msg)
   error(where .. ": " .. msg, 0)
 end
 
@@ -50,7 +52,7 @@ end
 local function name_of(path, base)
   local name = base:gsub("-", "_")
   if not name:match("^[%a_][%w_]*$") then
-    fail(path, "a data file's name must read as a Lua name once '-' is made '_'")
+    M.fail(path, "a data file's name must read as a Lua name once '-' is made '_'")
   end
   return load("local " .. name) and name or name .. "_" -- `local repeat` does not compile
 end
@@ -59,14 +61,14 @@ end
 function M.load_data(t, path, prefix)
   local text, err = wb.read_file(path)
   if not text then
-    fail(path, "cannot read data file (" .. err .. ")")
+    M.fail(path, "cannot read data file (" .. err .. ")")
   end
   for n, line in ipairs(wb.split_lines(text)) do
     line = line:gsub("\r$", "")
     if line ~= "" and not line:match("^%s*#") then
       local k, v = line:match("^%s*([%a_][%w_]*)%s*=%s*(.-)%s*$")
       if not k then
-        fail(path .. ":" .. n, "expected 'key = value' (a key of letters, digits and _), got '" .. line .. "'")
+        M.fail(path .. ":" .. n, "expected 'key = value' (a key of letters, digits and _), got '" .. line .. "'")
       end
       t[prefix .. k] = v
     end
@@ -336,7 +338,7 @@ function M.render(text, data, name, dir, functions, files)
     local rendered = line:gsub("{{(.-)}}", function(inner)
       local ok, result = pcall(placeholder, inner, data, env, dir)
       if not ok then
-        fail(name .. ":" .. n, tostring(result))
+        M.fail(name .. ":" .. n, tostring(result))
       end
       return result
     end)

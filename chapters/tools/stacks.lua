@@ -87,8 +87,7 @@ function M.functions(paths)
   function F.deepest(name, frame)
     local most = 0
     for _, line in ipairs(lines_of(name)) do
-      local n = frame and occurrences(line.frames, frame) or #line.frames
-      most = math.max(most, n)
+      most = math.max(most, frame and occurrences(line.frames, frame) or #line.frames)
     end
     return most
   end
