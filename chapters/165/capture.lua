@@ -293,8 +293,10 @@ local function profile()
     print("profile-165: " .. DRIP .. " has no --count/--profile/--folded yet: the VM's own counts are skipped")
   end
 
-  -- 5. the chapter's checks. A number out of drip's reports: the count of an opcode's
-  -- --count row (column 2), or a column of a function's --profile row (1 calls, 2 self).
+  -- 5. the chapter's checks. A number out of drip's reports in path: an opcode's count, in
+  -- column 2 of the first row that is name and a count (--count); or, given after = PROFILE,
+  -- a column of a row after the --profile header that ends in name (1 calls, 2 self).
+  local PROFILE = "-- drip --profile"
   local function report_number(path, name, column, after)
     local on = not after
     for _, line in ipairs(lines(path)) do
@@ -309,12 +311,6 @@ local function profile()
     end
     die("no row for " .. name .. " in " .. path)
   end
-  local function opcode_count(op, path) -- the first row that is op and a count
-    return report_number(path, op, 2)
-  end
-  local function profile_field(fn, column, path) -- a row after the --profile header that ends in fn
-    return report_number(path, fn, column, "-- drip --profile")
-  end
   -- fib(n): F(n+1) calls with n < 2 (leaves, 7 bytecodes), F(n+1) - 1 others (17)
   local leaves = fib_leaves(n)
   local ir_fib, ir_zoo = totals_of(OUT .. "/callgrind.out.fib"), totals_of(OUT .. "/callgrind.out.zoo")
@@ -325,22 +321,22 @@ local function profile()
   put("callgrind_clockNative_calls", clock_calls_cg)
   local counts, fib_calls, clock_calls = OUT .. "/fib-counts.txt", nil, nil
   if instrumented then
-    local fib_self, call_ops, total_ops = profile_field("fib", 2, counts), opcode_count("CALL", counts),
-        opcode_count("total", counts)
-    fib_calls, clock_calls = profile_field("fib", 1, counts), profile_field("clock", 1, counts)
+    local fib_self, call_ops, total_ops = report_number(counts, "fib", 2, PROFILE), report_number(counts, "CALL", 2),
+        report_number(counts, "total", 2)
+    fib_calls, clock_calls = report_number(counts, "fib", 1, PROFILE), report_number(counts, "clock", 1, PROFILE)
     put("fib_calls", fib_calls)
     put("fib_bytecodes", fib_self)
     put("clock_calls", clock_calls)
     put("call_opcodes", call_ops)
     put("bytecodes_total", total_ops)
-    put("get_global_opcodes", opcode_count("GET_GLOBAL", counts))
+    put("get_global_opcodes", report_number(counts, "GET_GLOBAL", 2))
     check("fib_calls", fib_calls, 2 * leaves - 1)
     check("fib_bytecodes_7_leaf_17_inner", fib_self, 7 * leaves + 17 * (leaves - 1))
     check("call_opcodes_equal_fib_calls_plus_clock_calls", call_ops, fib_calls + clock_calls)
     check("callgrind_sees_the_two_clock_calls", clock_calls_cg, clock_calls)
     check("drip_folded_sum_equals_bytecodes", stacks_sum(OUT .. "/fib-drip.folded"), total_ops)
     put("instructions_per_bytecode", ratio(ir_fib, total_ops))
-    local zoo_ops = opcode_count("total", OUT .. "/zoo-counts.txt")
+    local zoo_ops = report_number(OUT .. "/zoo-counts.txt", "total", 2)
     put("zoo_bytecodes_total", zoo_ops)
     put("zoo_instructions_per_bytecode", ratio(ir_zoo, zoo_ops))
   end
