@@ -7,9 +7,10 @@
 -- `c fragment` are pieces of a larger program and are not built.
 local M = {}
 
--- Returns a list of {line = N, code = "...", output = "..." or nil}.
+-- Returns a list of {line = N, code = "...", output = "..." or nil}. A block that is never
+-- closed is the error, before an output block with no listing (orphan, its first line).
 function M.extract(text)
-  local blocks, open, info, start, body = {}, false, nil, 0, {}
+  local listings, open, info, start, body, orphan = {}, false, nil, 0, {}, nil
   local n = 0
   for line in (text .. "\n"):gmatch("(.-)\n") do
     n = n + 1
@@ -18,25 +19,22 @@ function M.extract(text)
       open, info, start, body = true, fence, n, {}
     elseif fence and open and fence == "" then
       open = false
-      blocks[#blocks + 1] = {info = info, line = start, text = table.concat(body, "\n") .. "\n"}
+      local last, code = listings[#listings], table.concat(body, "\n") .. "\n"
+      if info == "c" then
+        listings[#listings + 1] = {line = start, code = code}
+      elseif info == "output" and last and not last.output then
+        last.output = code
+      elseif info == "output" then
+        orphan = orphan or start
+      end
     elseif open then
       body[#body + 1] = line
     end
   end
   if open then
     error("line " .. start .. ": code block never closed", 0)
-  end
-  local listings = {}
-  for _, b in ipairs(blocks) do
-    if b.info == "c" then
-      listings[#listings + 1] = {line = b.line, code = b.text}
-    elseif b.info == "output" then
-      local last = listings[#listings]
-      if not last or last.output then
-        error("line " .. b.line .. ": an output block with no C listing before it", 0)
-      end
-      last.output = b.text
-    end
+  elseif orphan then
+    error("line " .. orphan .. ": an output block with no C listing before it", 0)
   end
   return listings
 end
