@@ -372,7 +372,8 @@ local function run_speed(check, student, ref, chapter, runs)
     return
   end
   local base = check.reference
-  local cpu = scaled(speed.cpu_limit(base.cpu, rule))
+  -- Scaled once, where each run is started (start_check scales the sanitized run itself).
+  local cpu = speed.cpu_limit(base.cpu, rule)
   -- The instructions of the whole run under cachegrind: ir (or nil), why not, the result.
   local ir, why, r = speed.count({ program = student.fast.program, case = check.case, dir = runs, tag = "speed",
     cpu = scaled(cpu), sources = check.sources })
