@@ -94,15 +94,8 @@ function M.parse_test(source)
     text = line:match("// expect stdout from: (%S+)")
     if text then test.stdout_from = text end
   end
-  if test.exit == nil then
-    if #test.compile_errors > 0 then
-      test.exit = 65
-    elseif test.runtime_error then
-      test.exit = 70
-    else
-      test.exit = 0
-    end
-  end
+  -- Unless the test names it: 65 for a compile error, 70 for a runtime error, else 0.
+  test.exit = test.exit or (#test.compile_errors > 0 and 65) or (test.runtime_error and 70) or 0
   return test
 end
 
