@@ -27,17 +27,15 @@ void ast_grow(Ast *ast) {
     ast->nodes = growable_reserve(ast->nodes, &ast->capacity, needed, sizeof(Node));
 }
 
-int ast_add_capture(Ast *ast, Capture capture) {
+void ast_add_capture(Ast *ast, Capture capture) {
     ast->captures = growable_reserve(ast->captures, &ast->capture_capacity, ast->capture_count + 1,
                                      sizeof(Capture));
-    ast->captures[ast->capture_count] = capture;
-    return ast->capture_count++;
+    ast->captures[ast->capture_count++] = capture;
 }
 
-int ast_add_pop(Ast *ast, uint8_t captured) {
+void ast_add_pop(Ast *ast, uint8_t captured) {
     ast->pops = growable_reserve(ast->pops, &ast->pop_capacity, ast->pop_count + 1, 1);
-    ast->pops[ast->pop_count] = captured;
-    return ast->pop_count++;
+    ast->pops[ast->pop_count++] = captured;
 }
 
 void node_list_append(Ast *ast, NodeList *list, NodeRef node) {

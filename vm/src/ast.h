@@ -170,9 +170,9 @@ static inline Node *ast_at(const Ast *ast, NodeRef ref) {
     return &ast->nodes[ref];
 }
 
-/* Appends to the capture and pop-plan arrays; returns the entry's index. */
-int ast_add_capture(Ast *ast, Capture capture);
-int ast_add_pop(Ast *ast, uint8_t captured);
+/* Appends to the capture and pop-plan arrays. */
+void ast_add_capture(Ast *ast, Capture capture);
+void ast_add_pop(Ast *ast, uint8_t captured);
 
 /* Building a list in source order: `head` is where the first reference
  * goes, `tail` the node whose `next` takes the following one. */

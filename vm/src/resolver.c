@@ -50,14 +50,10 @@ static void cover_symbols(Resolver *r) {
     }
 }
 
-static int32_t *innermost_of(Resolver *r, int32_t symbol) {
-    return &r->innermost[symbol];
-}
-
 static void push_binding(Resolver *r, int32_t symbol, int slot, int depth, bool ready) {
     r->bindings =
         growable_reserve(r->bindings, &r->binding_capacity, r->binding_count + 1, sizeof(Binding));
-    int32_t *innermost = innermost_of(r, symbol);
+    int32_t *innermost = &r->innermost[symbol];
     r->bindings[r->binding_count] = (Binding){.symbol = symbol,
                                               .shadowed = *innermost,
                                               .level = r->function_count - 1,
@@ -81,7 +77,7 @@ static void declare_local(Resolver *r, int32_t symbol, int32_t token, uint32_t s
                           bool check_duplicate) {
     FunctionScope *function = function_now(r);
     if (check_duplicate) {
-        int32_t previous = *innermost_of(r, symbol);
+        int32_t previous = r->innermost[symbol];
         if (previous >= function->first_binding &&
             (r->bindings[previous].depth == function->scope_depth ||
              !r->bindings[previous].ready)) {
@@ -132,7 +128,7 @@ static int capture_in(Resolver *r, int level, bool from_local, int index, const 
  * global. */
 static void resolve_use(Resolver *r, NodeRef ref) {
     Node *use = node_at(r, ref);
-    int32_t found = *innermost_of(r, use->sym);
+    int32_t found = r->innermost[use->sym];
     if (found < 0) {
         use->place = PLACE_GLOBAL;
         return;
