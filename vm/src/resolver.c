@@ -4,12 +4,8 @@
  * variable is declared before its initializer, an assignment's target before
  * its value, a `for` step before the body), because that order numbers the
  * upvalues and decides which of two errors comes first. Errors are filed
- * under the stamps the parser left in the nodes.
- *
- * A function's captures are found by index, not by search: capture_of maps
- * (from enclosing local?, index there) to the capture's own index. The maps
- * are kept per nesting depth and cleared entry by entry when a function
- * ends, so each function starts with an empty map without a 1 KB reset. */
+ * under the stamps the parser left in the nodes. A function's captures are
+ * found by a search of its list (at most 256), as clox finds them. */
 #include <string.h>
 
 #include "growable.h"
@@ -22,7 +18,6 @@ struct FunctionScope {
     int first_binding; /* the function's bindings are those from here up */
     int capture_count;
     Capture captures[UINT8_COUNT];
-    int16_t capture_of[2][UINT8_COUNT]; /* -1: not captured yet */
 };
 
 static FunctionScope *function_now(Resolver *r) {
@@ -109,9 +104,10 @@ static void mark_ready(Resolver *r) {
  * added if new. */
 static int capture_in(Resolver *r, int level, bool from_local, int index, const Node *use) {
     FunctionScope *function = &r->functions[level];
-    int16_t known = function->capture_of[from_local][index];
-    if (known >= 0) {
-        return known;
+    for (int i = 0; i < function->capture_count; i++) {
+        if (function->captures[i].is_local == from_local && function->captures[i].index == index) {
+            return i;
+        }
     }
     if (function->capture_count == UINT8_COUNT) {
         report(r, use->stamp, use->tok, "Too many closure variables in function.");
@@ -119,7 +115,6 @@ static int capture_in(Resolver *r, int level, bool from_local, int index, const 
     }
     int added = function->capture_count++;
     function->captures[added] = (Capture){.is_local = from_local, .index = (uint8_t)index};
-    function->capture_of[from_local][index] = (int16_t)added;
     return added;
 }
 
@@ -176,11 +171,6 @@ static void end_scope(Resolver *r, Node *owner) {
 static void enter_function(Resolver *r, FunctionKind kind) {
     r->functions = growable_reserve(r->functions, &r->function_capacity, r->function_count + 1,
                                     sizeof(FunctionScope));
-    if (r->function_count == r->functions_seen) {
-        /* A depth never reached before: its capture map starts empty. */
-        memset(r->functions[r->function_count].capture_of, 0xff, sizeof r->functions[0].capture_of);
-        r->functions_seen++;
-    }
     FunctionScope *function = &r->functions[r->function_count++];
     function->kind = (uint8_t)kind;
     function->local_count = 1; /* slot 0: the callee, or the receiver */
@@ -201,9 +191,7 @@ static void leave_function(Resolver *r, Node *node) {
     node->slot = r->ast->capture_count;
     node->span = function->capture_count;
     for (int i = 0; i < function->capture_count; i++) {
-        Capture capture = function->captures[i];
-        ast_add_capture(r->ast, capture);
-        function->capture_of[capture.is_local][capture.index] = -1;
+        ast_add_capture(r->ast, function->captures[i]);
     }
     r->function_count--;
 }

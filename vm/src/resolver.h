@@ -46,7 +46,6 @@ typedef struct {
     FunctionScope *functions; /* [0] is the script */
     int function_count;
     int function_capacity;
-    int functions_seen;         /* depths whose capture maps are initialized */
     bool *class_has_superclass; /* per enclosing class, innermost last */
     int class_count;
     int class_capacity;
