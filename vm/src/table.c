@@ -63,9 +63,7 @@ static void table_resize(Table *table, int new_capacity) {
             live++;
         }
     }
-    if (table->capacity != 0) {
-        FREE_ARRAY(Entry, table->entries, table->capacity);
-    }
+    table_free(table);
     table->entries = fresh;
     table->capacity = new_capacity;
     table->mask = new_mask;
