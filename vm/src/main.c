@@ -105,14 +105,6 @@ static void repl(void) {
     free(line);
 }
 
-static int status_of(InterpretResult result) {
-    switch (result) {
-    case INTERPRET_COMPILE_ERROR: return EXIT_COMPILE;
-    case INTERPRET_RUNTIME_ERROR: return EXIT_RUNTIME;
-    default: return 0;
-    }
-}
-
 static int disassemble_file(const char *source, size_t length) {
     ObjFunction *function = compile(source, (int)length);
     if (function == NULL) {
@@ -126,7 +118,10 @@ static int disassemble_file(const char *source, size_t length) {
  * not compile: there is nothing to report). */
 static int run_file(const char *source, size_t length) {
     InterpretResult result = interpret(source, (int)length);
-    int status = status_of(result);
+    static const int status_of[] = {[INTERPRET_OK] = 0,
+                                    [INTERPRET_COMPILE_ERROR] = EXIT_COMPILE,
+                                    [INTERPRET_RUNTIME_ERROR] = EXIT_RUNTIME};
+    int status = status_of[result];
     if (vm.instrumented && result != INTERPRET_COMPILE_ERROR) {
         fflush(stdout);
         bool written = instrumentReport(stderr);
