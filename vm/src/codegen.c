@@ -97,23 +97,17 @@ static void adjust_height(Codegen *g, int delta) {
 
 /* Assemblies start at a size most functions fit in, then double. */
 static void assembly_grow(Assembly *assembly) {
-    int needed = assembly->count + 2 < 256 ? 256 : assembly->count + 2;
+    int needed = assembly->count < 256 ? 256 : assembly->count + 1;
     int capacity = assembly->capacity;
     assembly->code = growable_reserve(assembly->code, &capacity, needed, 1);
     assembly->lines = growable_reserve(assembly->lines, &assembly->capacity, needed, sizeof(int));
 }
 
-/* The current assembly, with room for two more bytes. */
-static inline Assembly *room(Codegen *g) {
+static void put_byte(Codegen *g, uint8_t byte, int line) {
     Assembly *assembly = assembly_now(g);
-    if (UNLIKELY(assembly->count + 2 > assembly->capacity)) {
+    if (UNLIKELY(assembly->count == assembly->capacity)) {
         assembly_grow(assembly);
     }
-    return assembly;
-}
-
-static void put_byte(Codegen *g, uint8_t byte, int line) {
-    Assembly *assembly = room(g);
     assembly->code[assembly->count] = byte;
     assembly->lines[assembly->count++] = line;
 }
@@ -124,13 +118,8 @@ static void emit(Codegen *g, OpCode op, int line) {
 }
 
 static void emit_with(Codegen *g, OpCode op, uint8_t operand, int line) {
-    Assembly *assembly = room(g);
-    int at = assembly->count;
-    assembly->code[at] = (uint8_t)op;
-    assembly->code[at + 1] = operand;
-    assembly->lines[at] = assembly->lines[at + 1] = line;
-    assembly->count = at + 2;
-    adjust_height(g, stack_effect[op]);
+    emit(g, op, line);
+    put_byte(g, operand, line);
 }
 
 /* A forward jump whose 16-bit distance jump_land() fills in. */
@@ -203,18 +192,10 @@ static uint8_t name_constant(Codegen *g, int32_t symbol, uint32_t stamp, int32_t
     return known >= 0 ? (uint8_t)known : pool_append(g, OBJ_VAL(name), stamp, token);
 }
 
-/* Drip numbers are decimal digits with an optional fraction. Up to 15
- * digits without one are exact integers; anything else goes to strtod,
- * which needs a terminated copy ("1e5" and "0x1" would read past it). */
+/* Drip numbers are decimal digits with an optional fraction, read by
+ * strtod from a terminated copy (in the source, "1e5" and "0x1" would read
+ * past the token). */
 static double number_value(const char *text, uint32_t length) {
-    uint64_t whole = 0;
-    uint32_t digits = 0;
-    while (digits < length && digits < 16 && text[digits] >= '0' && text[digits] <= '9') {
-        whole = whole * 10 + (uint64_t)(text[digits++] - '0');
-    }
-    if (digits == length && length <= 15) {
-        return (double)whole;
-    }
     char small[64];
     char *copy = length < sizeof small ? small : mem_checked(malloc(length + 1));
     memcpy(copy, text, length);
