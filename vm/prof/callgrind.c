@@ -596,30 +596,34 @@ static int finish(Reader *r) {
     return 0;
 }
 
+/* The line at *p (up to '\n', without a '\r' before it): its start and length; *p moves past it. */
+static const char *next_line(const char **p, const char *end, size_t *length) {
+    const char *start = *p;
+    const char *newline = memchr(start, '\n', (size_t)(end - start));
+    const char *stop = newline ? newline : end;
+    *p = newline ? newline + 1 : end;
+    *length = (size_t)(stop - start) - (stop > start && stop[-1] == '\r');
+    return start;
+}
+
 static int parse_text(Reader *r, char *text, size_t len) {
     if (len == 0) {
         return fail(r, "empty file (not a callgrind profile)");
     }
-    char *cursor = text;
-    char *end = text + len;
-    while (cursor < end) {
+    for (const char *p = text, *end = text + len; p < end;) {
         r->line++;
-        char *newline = memchr(cursor, '\n', (size_t)(end - cursor));
-        size_t line_len = newline ? (size_t)(newline - cursor) : (size_t)(end - cursor);
-        if (line_len > 0 && cursor[line_len - 1] == '\r') {
-            line_len--;
-        }
-        if (check_bytes(r, cursor, line_len) != 0) {
+        size_t line_len;
+        char *line = (char *)next_line(&p, end, &line_len); /* in text, ours to cut */
+        if (check_bytes(r, line, line_len) != 0) {
             return -1;
         }
-        while (line_len > 0 && (cursor[line_len - 1] == ' ' || cursor[line_len - 1] == '\t')) {
+        while (line_len > 0 && (line[line_len - 1] == ' ' || line[line_len - 1] == '\t')) {
             line_len--;
         }
-        cursor[line_len] = '\0';
-        if (handle_line(r, cursor) != 0) {
+        line[line_len] = '\0';
+        if (handle_line(r, line) != 0) {
             return -1;
         }
-        cursor = newline ? newline + 1 : end;
     }
     return finish(r);
 }
@@ -689,16 +693,6 @@ const char *callgrind_function_name(const Callgrind *g, size_t f) {
 
 const char *callgrind_object_name(const Callgrind *g, size_t f) {
     return g->names.keys[g->functions[f].object].bytes;
-}
-
-/* The line at *p (up to '\n', without a '\r' before it): its start and length; *p moves past it. */
-static const char *next_line(const char **p, const char *end, size_t *length) {
-    const char *start = *p;
-    const char *newline = memchr(start, '\n', (size_t)(end - start));
-    const char *stop = newline ? newline : end;
-    *p = newline ? newline + 1 : end;
-    *length = (size_t)(stop - start) - (stop > start && stop[-1] == '\r');
-    return start;
 }
 
 CgKind callgrind_sniff(const char *data, size_t len) {
