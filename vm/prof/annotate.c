@@ -205,8 +205,7 @@ AnnotateLabel annotate_split_label(const char *label) {
 }
 
 int annotate_sum_by_file(const AnnotateTable *t, Cost **costs, size_t *count) {
-    CostSums sums;
-    costs_init(&sums);
+    CostSums sums = {0};
     int status = 0;
     for (size_t i = 0; status == 0 && i < t->count; i++) {
         /* a label without a file (no ':') counts as a file of its own */

@@ -6,16 +6,10 @@
 
 #include "grow.h"
 
-void costs_init(CostSums *sums) {
-    intern_init(&sums->names);
-    sums->sums = NULL;
-    sums->capacity = 0;
-}
-
 void costs_free_sums(CostSums *sums) {
     intern_free(&sums->names);
     free(sums->sums);
-    costs_init(sums);
+    *sums = (CostSums){0};
 }
 
 int costs_add(CostSums *sums, const char *name, size_t length, uint64_t cost) {

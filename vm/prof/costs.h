@@ -27,7 +27,7 @@ typedef struct {
     size_t capacity;
 } CostSums;
 
-void costs_init(CostSums *sums);
+/* A zeroed CostSums is empty (a zeroed Intern is, intern.h); costs_free_sums empties it again. */
 void costs_free_sums(CostSums *sums);
 
 /* Adds cost to the sum of name[0..length) (a new name starts at 0, so adding 0 lists it).

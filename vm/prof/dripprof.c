@@ -516,8 +516,7 @@ static int run_flame(Args *args) {
  * costs_compare. 0, or -1 when out of memory or a sum overflows. */
 static int self_by_name(const Callgrind *graph, Cost **rows, size_t *count) {
     char **names = fold_clean_names(graph);
-    CostSums sums;
-    costs_init(&sums);
+    CostSums sums = {0};
     int status = names == NULL ? -1 : 0;
     for (size_t f = 0; status == 0 && f < graph->function_count; f++) {
         uint64_t self = graph->functions[f].self;
@@ -592,8 +591,7 @@ static int run_top(Args *args) {
  * that share one are merged), most calls first. 0, or -1 when out of memory or a count
  * overflows. */
 static int count_calls(const Callgrind *graph, char **names, Cost **rows, size_t *count) {
-    CostSums sums;
-    costs_init(&sums);
+    CostSums sums = {0};
     int status = 0;
     for (size_t f = 0; status == 0 && f < graph->function_count; f++) {
         status = costs_add(&sums, names[f], strlen(names[f]), 0); /* listed, even uncalled */

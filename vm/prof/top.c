@@ -25,8 +25,7 @@ void top_write_row(FILE *out, uint64_t value, uint64_t total, int width, const c
 }
 
 int top_self_costs(const FoldedLine *stacks, size_t count, Cost **costs, size_t *ncosts) {
-    CostSums sums;
-    costs_init(&sums);
+    CostSums sums = {0};
     int status = 0;
     for (size_t i = 0; status == 0 && i < count; i++) {
         const char *leaf = strrchr(stacks[i].stack, ';');

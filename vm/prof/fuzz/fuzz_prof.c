@@ -53,9 +53,7 @@ static void check(int holds, const char *what) {
 #if FUZZ_READER == FUZZ_CALLGRIND
 /* Both lists sorted by name then cost must be equal: self costs per cleaned name. */
 static void check_self_costs(const Callgrind *graph, const FoldResult *fold) {
-    CostSums want, got;
-    costs_init(&want);
-    costs_init(&got);
+    CostSums want = {0}, got = {0};
     for (size_t f = 0; f < graph->function_count; f++) {
         check(costs_add(&want, fold->names[f], strlen(fold->names[f]), graph->functions[f].self) ==
                   0,
