@@ -630,18 +630,16 @@ static int run_calls(Args *args) {
         }
     }
     for (int a = 0; status == 0 && a < nwanted; a++) {
-        bool found = false;
-        for (size_t k = 0; k < count && !found; k++) {
-            found = strcmp(wanted[a], calls[k].name) == 0;
+        size_t k = 0;
+        while (k < count && strcmp(wanted[a], calls[k].name) != 0) {
+            k++;
         }
-        if (!found) {
+        if (k == count) { /* not a function of the profile */
             printf("0  %s\n", wanted[a]);
         }
     }
     costs_free(calls, count);
-    if (names != NULL) {
-        fold_free_names(names, graph.function_count);
-    }
+    fold_free_names(names, graph.function_count); /* NULL is fine */
     callgrind_free(&graph);
     return finish_output(status);
 }
