@@ -114,13 +114,11 @@ $(PROF_FUZZ_DIR)/fuzz-%: $(PROF_DIR)/fuzz/fuzz_prof.c $(PROF_LIB_SRCS) $(PROF_HE
 
 .PHONY: fuzz-prof
 fuzz-prof: $(PROF_FUZZ:%=$(PROF_FUZZ_DIR)/fuzz-%)
-	@status=0; for t in $(PROF_FUZZ); do \
-	  mkdir -p $(PROF_FUZZ_DIR)/$$t/corpus $(PROF_FUZZ_DIR)/$$t/crashes; \
-	  case $$t in callgrind) seeds="$(PROF_SEEDS_callgrind)";; folded) seeds="$(PROF_SEEDS_folded)";; \
-	    *) seeds="$(PROF_SEEDS_annotate)";; esac; \
-	  cp $$seeds $(PROF_FUZZ_DIR)/$$t/corpus/; \
-	  echo "fuzz-prof: $$t for $(FUZZ_SECONDS) s"; \
-	  $(PROF_FUZZ_DIR)/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
-	    -max_len=65536 -dict=$(PROF_DIR)/fuzz/$$t.dict -print_final_stats=1 \
-	    -artifact_prefix=$(PROF_FUZZ_DIR)/$$t/crashes/ $(PROF_FUZZ_DIR)/$$t/corpus || status=1; \
-	done; exit $$status
+	@status=0; $(foreach t,$(PROF_FUZZ), \
+	  mkdir -p $(PROF_FUZZ_DIR)/$t/corpus $(PROF_FUZZ_DIR)/$t/crashes; \
+	  cp $(PROF_SEEDS_$t) $(PROF_FUZZ_DIR)/$t/corpus/; \
+	  echo "fuzz-prof: $t for $(FUZZ_SECONDS) s"; \
+	  $(PROF_FUZZ_DIR)/fuzz-$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	    -max_len=65536 -dict=$(PROF_DIR)/fuzz/$t.dict -print_final_stats=1 \
+	    -artifact_prefix=$(PROF_FUZZ_DIR)/$t/crashes/ $(PROF_FUZZ_DIR)/$t/corpus || status=1;) \
+	exit $$status
