@@ -288,12 +288,8 @@ static int name_function(void *cleaner, uint32_t f) {
     if (c->base[f] == NULL || c->full[f] == NULL) {
         return -1;
     }
-    memcpy(c->full[f], raw, base_len);
-    c->full[f][base_len] = '\0';
-    if (*context) {
-        c->full[f][base_len] = '\'';
-        strcpy(c->full[f] + base_len + 1, context);
-    }
+    snprintf(c->full[f], full_len + 1, "%.*s%s%s", (int)base_len, raw, *context ? "'" : "",
+             context);
     return 0;
 }
 
