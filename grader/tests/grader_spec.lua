@@ -19,14 +19,18 @@ local verify = require("grader.verify")
 local compare = require("exercises.harness.compare")
 local engine = require("grader.engine")
 local sandbox = require("exercises.harness.sandbox")
+local speed = require("exercises.harness.speed")
 local attacks = require("grader.attacks")
 local mutants = require("grader.mutants")
 local parity = require("grader.tests.parity")
+local common = require("grader.tests.common")
 
 local LUA = os.getenv("LUA") or "lua5.4"
 local ROOT = engine.root .. "/test"
 local SEED = 4242
 local SPEED_LINES = 10000
+local CHAPTER = engine.load_chapter("165")
+local levels, make_tree = common.levels, common.make_tree
 
 wb.mkdir_p(ROOT)
 
@@ -43,6 +47,39 @@ local function decode(path)
   return json.decode(wb.read_file(path) or "null")
 end
 
+-- Grades the folder submission (env before the command, then options, --quiet unless given)
+-- into ROOT/TAG-run and ROOT/TAG.json; returns the exit code, stdout, stderr and the results.
+local function grade(tag, env, submission, options)
+  local out = ROOT .. "/" .. tag
+  local code, stdout, stderr = run(grade_cmd(env, string.format("--submission %s --out %s-run --json %s.json %s",
+    submission, out, out, options or "--quiet")))
+  return code, stdout, stderr, decode(out .. ".json") or {}
+end
+
+-- The command that grades the folders in subs as a batch into out: env before it, the
+-- options beyond the usual ones after.
+local function batch_cmd(env, subs, out, options)
+  return string.format("%s %s grader/batch.lua %s --skip-reference --out %s --seed %d %s", env, LUA, wb.quote(subs),
+    wb.quote(out), SEED, options or "")
+end
+
+-- Each file of a folder, by name and hash, one a line.
+local function hashes(dir)
+  local sums = {}
+  for _, f in ipairs(wb.list_dir(dir)) do
+    sums[#sums + 1] = f .. " " .. wb.sha256(dir .. "/" .. f)
+  end
+  return table.concat(sums, "\n")
+end
+
+-- An empty grade cache ROOT/TAG but for the reference's builds, when another test has made
+-- them: each is named by its inputs and never changed.
+local function cache_dir(tag)
+  local cache = make_tree(ROOT .. "/" .. tag, {})
+  wb.run("cp -a " .. wb.quote(engine.cache_root .. "/reference") .. " " .. wb.quote(cache) .. " 2>/dev/null")
+  return cache
+end
+
 -- The speed check's test in a results.json, or nil.
 local function speed_test(path)
   for _, t in ipairs((decode(path) or {}).tests or {}) do
@@ -52,34 +89,9 @@ local function speed_test(path)
   end
 end
 
--- A fixture folder with some of the committed fixtures and their answers.
+-- A fixture folder ROOT/fixtures-TAG with some of the committed fixtures and their answers.
 local function fixture_subset(tag, names)
-  local dir = ROOT .. "/fixtures-" .. tag
-  wb.rm_rf(dir)
-  wb.mkdir_p(dir .. "/expected")
-  wb.copy("grader/165/fixtures/fixtures.lua", dir .. "/fixtures.lua")
-  for _, name in ipairs(names) do
-    wb.copy("grader/165/fixtures/" .. name, dir .. "/" .. name)
-    wb.copy("grader/165/fixtures/expected/" .. name .. ".expected", dir .. "/expected/" .. name .. ".expected")
-  end
-  return dir
-end
-
--- The isolation levels the attack suite can run at on this machine, and why not the others.
-local function levels()
-  local usable, why_not = {}, {}
-  for _, level in ipairs({ "bwrap", "user" }) do
-    local ok, why = pcall(sandbox.use, level)
-    local probe = ok and select(2, pcall(sandbox.run, setmetatable({ isolation = level, argv = { "true" } },
-      { __index = sandbox.PROBE })))
-    if type(probe) == "table" and probe.ok then
-      usable[#usable + 1] = level
-    else
-      why_not[level] = tostring(type(probe) == "table" and (probe.status or probe.message) or why)
-    end
-  end
-  sandbox.use("none")
-  return usable, why_not
+  return common.fixture_subset(".", ROOT .. "/fixtures-" .. tag, names)
 end
 
 -- results.json: the Gradescope fields and their types.
@@ -105,41 +117,28 @@ end
 -- (with `busy`, while three busy loops per core keep the machine loaded). Returns what the
 -- checks look at.
 local function grade_batch(copies, busy, lms)
-  local subs = ROOT .. "/submissions"
-  wb.rm_rf(subs)
+  local stub, files = wb.read_file("exercises/165/profile.c"), { ["student-empty"] = true }
   for i = 1, copies do
-    local name = string.format("student-%02d", i)
-    local from = (i % 3 == 0) and "solutions/165" or "exercises/165"
     -- Nested one level, as LMS downloads are.
-    wb.mkdir_p(subs .. "/" .. name .. "/work")
-    wb.copy(from .. "/profile.c", subs .. "/" .. name .. "/work/profile.c")
+    files[string.format("student-%02d/work/profile.c", i)] = (i % 3 == 0) and wb.read_file("solutions/165/profile.c")
+      or stub
   end
-  wb.mkdir_p(subs .. "/student-empty")
   local extras = 0
   if lms then
     -- What an LMS download also holds: a file beside the folders, an archive left packed,
     -- a profile.c that does not compile, two copies of profile.c in one folder.
-    wb.write_file(subs .. "/student-loose_profile.c", "int x;\n")
-    wb.mkdir_p(subs .. "/student-zip")
-    wb.write_file(subs .. "/student-zip/submission.zip", "PK\3\4")
-    wb.mkdir_p(subs .. "/student-broken")
-    wb.write_file(subs .. "/student-broken/profile.c", "this is not C\n")
-    wb.mkdir_p(subs .. "/student-two/b")
-    wb.copy("exercises/165/profile.c", subs .. "/student-two/a.c")
-    wb.copy("exercises/165/profile.c", subs .. "/student-two/profile.c")
-    wb.copy("exercises/165/profile.c", subs .. "/student-two/b/profile.c")
+    files["student-loose_profile.c"] = "int x;\n"
+    files["student-zip/submission.zip"] = "PK\3\4"
+    files["student-broken/profile.c"] = "this is not C\n"
+    for _, path in ipairs({ "a.c", "profile.c", "b/profile.c" }) do
+      files["student-two/" .. path] = stub
+    end
     extras = 4
   end
   local out = ROOT .. "/batch"
   -- --skip-reference: a reference copy is among the submissions anyway.
-  local command = string.format("SPEED_LINES=%d %s grader/batch.lua %s --skip-reference --out %s --seed %d",
-    SPEED_LINES, LUA, subs, out, SEED)
-  local code, stdout, stderr
-  if busy then
-    code, stdout, stderr = wb.while_busy(3 * wb.nproc(), run, command)
-  else
-    code, stdout, stderr = run(command)
-  end
+  local command = batch_cmd("SPEED_LINES=" .. SPEED_LINES, make_tree(ROOT .. "/submissions", files), out)
+  local code, stdout, stderr = wb.while_busy(busy and 3 * wb.nproc() or 0, run, command)
   return { code = code, stdout = stdout, stderr = stderr, out = out, copies = copies, extras = extras,
     csv = wb.read_file(out .. "/scores.csv") or "" }
 end
@@ -200,11 +199,8 @@ local function attack_checks(level)
       fixtures = fixtures, speed_lines = SPEED_LINES })) do
       outcomes[o.name] = o.problems
     end
-    local json_path = ROOT .. "/attacks-" .. level .. "/stubs.json"
-    stubs.code, _, stubs.stderr = run(grade_cmd("GRADE_NO_SPEED=1 GRADE_ISOLATION=" .. level .. " FIXTURES="
-      .. wb.quote(fixtures), "--submission exercises/165 --quiet --out " .. ROOT .. "/attacks-" .. level
-      .. "/stubs --json " .. json_path))
-    stubs.result = decode(json_path) or {}
+    stubs.code, stubs.stdout, stubs.stderr, stubs.result = grade("attacks-" .. level .. "/stubs", "GRADE_NO_SPEED=1 "
+      .. "GRADE_ISOLATION=" .. level .. " FIXTURES=" .. wb.quote(fixtures), "exercises/165")
     wb.rm_rf(fixtures)
   end) end)
   local names = {}
@@ -245,16 +241,10 @@ describe("the grader", function()
     local function generated(seed, name)
       local chapter = engine.load_chapter("165")
       local fixtures = engine.load_fixtures(chapter)
-      local gen = ROOT .. "/seed-" .. name
-      wb.rm_rf(gen)
-      wb.mkdir_p(gen)
+      local gen = make_tree(ROOT .. "/seed-" .. name, {})
       math.randomseed(seed)
       chapter.plan({ rubric = chapter.rubric, fixtures = fixtures, gen = gen, speed_lines = 500 })
-      local sums = {}
-      for _, f in ipairs(wb.list_dir(gen)) do
-        sums[#sums + 1] = f .. " " .. wb.sha256(gen .. "/" .. f)
-      end
-      return table.concat(sums, "\n")
+      return hashes(gen)
     end
     it("the same seed generates the same randomised inputs; another seed, others", function()
       local a, b, c = generated(11, "a"), generated(11, "b"), generated(12, "c")
@@ -278,17 +268,10 @@ describe("the grader", function()
       local code, _, stderr = run("GRADE_NO_SPEED=1 GRADE_CACHE=" .. wb.quote(cache) .. " "
         .. grade_cmd("", "--chapter 165 --submission solutions/165 --quiet --out " .. out))
       assert.are.equal(0, code, stderr)
-      local sums = {}
-      for _, f in ipairs(wb.list_dir(out .. "/165/gen")) do
-        sums[#sums + 1] = f .. " " .. wb.sha256(out .. "/165/gen/" .. f)
-      end
-      return table.concat(sums, "\n")
+      return hashes(out .. "/165/gen")
     end
     it("a seed's plan is kept in the cache: a second grade on it plans from it, to the same files", function()
-      local cache = ROOT .. "/inputs-cache"
-      wb.rm_rf(cache)
-      wb.mkdir_p(cache)
-      wb.run("cp -a " .. wb.quote(engine.cache_root .. "/reference") .. " " .. wb.quote(cache) .. " 2>/dev/null")
+      local cache = cache_dir("inputs-cache")
       local first = graded_cases(cache, "first")
       local kept = {}
       for _, name in ipairs(wb.list_dir(cache .. "/answers")) do
@@ -322,10 +305,7 @@ describe("the grader", function()
       return #(wb.list_dir(cache .. "/answers") or {})
     end
     lazy_setup(function()
-      wb.rm_rf(cache)
-      wb.mkdir_p(cache)
-      -- The reference's build, when another test has made it: named by its inputs, never changed.
-      wb.run("cp -a " .. wb.quote(engine.cache_root .. "/reference") .. " " .. wb.quote(cache) .. " 2>/dev/null")
+      cache_dir("pool-cache")
       local code, _, stderr = run(env .. " " .. LUA .. " grader/pool.lua --chapter 165 --size 2")
       assert.are.equal(0, code, stderr)
     end)
@@ -347,10 +327,7 @@ describe("the grader", function()
       assert.are.equal(before, answers())
     end)
     it("a pool file that is not one seed per line stops the grade, naming the line", function()
-      local bad = ROOT .. "/pool-bad"
-      wb.rm_rf(bad)
-      wb.mkdir_p(bad)
-      wb.write_file(bad .. "/pool-165", "12\n1.5\n")
+      local bad = make_tree(ROOT .. "/pool-bad", { ["pool-165"] = "12\n1.5\n" })
       local code, _, stderr = run("env -u SEED GRADE_CACHE=" .. wb.quote(bad) .. " " .. LUA
         .. " grader/grade.lua --chapter 165 --submission solutions/165 --quiet --out " .. bad .. "/run")
       assert.are.equal(2, code)
@@ -368,14 +345,9 @@ describe("the grader", function()
   describe("bad submissions are results, not grader crashes", function()
     local code, stdout, stderr, r
     lazy_setup(function()
-      local dir = ROOT .. "/broken"
-      wb.rm_rf(dir)
-      wb.mkdir_p(dir)
-      wb.write_file(dir .. "/profile.c", "#include \"profile.h\"\nint parse_row(const char *line, Row *row) {\n"
-        .. "  return 1 +\n}\n")
-      code, stdout, stderr = run(grade_cmd("GRADE_VALGRIND=/nonexistent/valgrind", "--submission " .. dir
-        .. " --out " .. ROOT .. "/broken-run --json " .. ROOT .. "/broken.json"))
-      r = decode(ROOT .. "/broken.json") or {}
+      local dir = make_tree(ROOT .. "/broken", { ["profile.c"] = "#include \"profile.h\"\n"
+        .. "int parse_row(const char *line, Row *row) {\n  return 1 +\n}\n" })
+      code, stdout, stderr, r = grade("broken", "GRADE_VALGRIND=/nonexistent/valgrind", dir, "")
     end)
     it("a compile error is graded (exit 0, score 0)", function()
       assert.is_truthy(code == 0 and r.score == 0, stderr)
@@ -417,12 +389,11 @@ describe("the grader", function()
       return table.concat(blocks, "\n\n") .. "\n"
     end
     local function make(dir, list)
-      wb.rm_rf(dir)
+      local files = {}
       for name, source in pairs(list) do
-        wb.mkdir_p(dir .. "/" .. name)
-        wb.write_file(dir .. "/" .. name .. "/profile.c", source == "disguised" and disguised()
-          or wb.read_file(sources[source]))
+        files[name .. "/profile.c"] = source == "disguised" and disguised() or wb.read_file(sources[source])
       end
+      return make_tree(dir, files)
     end
     local function shown(name)
       return wb.escape(wb.shorten(name, report.QUOTE))
@@ -433,16 +404,11 @@ describe("the grader", function()
     end
     for i, case in ipairs(data.cases) do
       describe(case.title, function()
-        local out, rows, txt, code, stderr = ROOT .. "/similarity-" .. i .. "-out", {}, nil, nil, nil
+        local out, rows, txt, code, stdout, stderr = ROOT .. "/similarity-" .. i .. "-out", {}
         lazy_setup(function()
-          local subs = ROOT .. "/similarity-" .. i
-          make(subs, case.submissions)
-          local base = ""
-          if case.base then
-            make(subs .. "-base", case.base)
-            base = "--base " .. wb.quote(subs .. "-base")
-          end
-          code, _, stderr = run(string.format("%s grader/similarity.lua %s --out %s %s", LUA, base, wb.quote(out),
+          local subs = make(ROOT .. "/similarity-" .. i, case.submissions)
+          local base = case.base and "--base " .. wb.quote(make(subs .. "-base", case.base)) or ""
+          code, stdout, stderr = run(string.format("%s grader/similarity.lua %s --out %s %s", LUA, base, wb.quote(out),
             wb.quote(subs)))
           txt = wb.read_file(out .. "/similarity.txt") or ""
           for line in txt:gmatch("[^\n]+") do
@@ -461,7 +427,7 @@ describe("the grader", function()
           end
         end
         it("runs and writes a table without a control byte", function()
-          assert.are.equal(0, code, stderr)
+          assert.are.equal(0, code, stdout .. stderr)
           assert.is_falsy(txt:find("[%z\1-\9\11-\31\127-\255]"), txt)
         end)
         if case.first then
@@ -501,11 +467,7 @@ describe("the grader", function()
       end)
     end
     it("the independent solution in the tests is correct: full marks from the grader", function()
-      local dir = ROOT .. "/independent"
-      make(dir, { ["."] = "independent" })
-      local code, _, stderr = run(grade_cmd("", "--submission " .. dir .. " --out " .. dir .. "-run --json " .. dir
-        .. ".json --quiet"))
-      local r = decode(dir .. ".json") or {}
+      local code, _, stderr, r = grade("independent", "", make(ROOT .. "/independent", { ["."] = "independent" }))
       assert.is_truthy(code == 0 and r.score and r.score == r.extra_data.max_score and r.score == 100, stderr)
     end)
   end)
@@ -567,32 +529,24 @@ describe("the grader", function()
   describe("scores.csv neutralises formulas and escapes control bytes", function()
     local csv, code, stdout, stderr
     local NAMES = { "=2+5", "+x", "-y", "@z", "\27]0;owned\7bell" }
+    local command = batch_cmd("GRADE_NO_SPEED=1", ROOT .. "/csv-injection", ROOT .. "/csv-injection-out")
     lazy_setup(function()
-      local subs = ROOT .. "/csv-injection"
-      wb.rm_rf(subs)
-      for _, name in ipairs(NAMES) do
-        wb.mkdir_p(subs .. "/" .. name)
-      end
       -- Two copies of profile.c, the first (in C order) in a folder named with ESC and BEL:
       -- the error column names the copy graded.
-      wb.mkdir_p(subs .. "/nested/a\27[2J\7/")
-      wb.mkdir_p(subs .. "/nested/b")
-      wb.write_file(subs .. "/nested/a\27[2J\7/profile.c", "this is not C\n")
-      wb.write_file(subs .. "/nested/b/profile.c", "this is not C\n")
-      local out = ROOT .. "/csv-injection-out"
+      local files = { ["nested/a\27[2J\7/profile.c"] = "this is not C\n", ["nested/b/profile.c"] = "this is not C\n" }
+      for _, name in ipairs(NAMES) do
+        files[name] = true
+      end
+      make_tree(ROOT .. "/csv-injection", files)
       -- --force: an earlier run's results in the same folder, graded by the same grader, would be kept.
-      code, stdout, stderr = run(string.format("GRADE_NO_SPEED=1 %s grader/batch.lua %s --skip-reference --force --out %s --seed %d",
-        LUA, wb.quote(subs), wb.quote(out), SEED))
-      csv = wb.read_file(out .. "/scores.csv") or ""
+      code, stdout, stderr = run(command .. " --force")
+      csv = wb.read_file(ROOT .. "/csv-injection-out/scores.csv") or ""
     end)
     it("the batch exits 0 with a row per folder", function()
       local rows = select(2, csv:gsub("\n", "\n"))
       assert.is_truthy(code == 0 and rows == 1 + #NAMES + 1, stderr .. csv)
     end)
     it("run again it keeps every result, and with --force it grades every submission again", function()
-      local out = ROOT .. "/csv-injection-out"
-      local command = string.format("GRADE_NO_SPEED=1 %s grader/batch.lua %s --skip-reference --out %s --seed %d",
-        LUA, wb.quote(ROOT .. "/csv-injection"), wb.quote(out), SEED)
       local _, again = run(command)
       local _, forced = run(command .. " --force")
       assert.is_truthy(again:match("kept %d+ results") and again:match("grading 0 submissions"), again)
@@ -627,13 +581,10 @@ describe("the grader", function()
       assert.is_falsy(stdout:find("[\27\7\r]"), stdout)
     end)
     it("on a terminal, the progress line is rewritten in place and ended once", function()
-      local subs = ROOT .. "/progress-tty"
-      wb.rm_rf(subs)
-      wb.mkdir_p(subs .. "/x")
-      wb.mkdir_p(subs .. "/y")
+      local subs = make_tree(ROOT .. "/progress-tty", { x = true, y = true })
       -- script(1) (util-linux, in every Debian) runs the batch on a pseudo-terminal.
-      local _, tty = run(string.format("GRADE_NO_SPEED=1 script -qfec %s /dev/null", wb.quote(string.format(
-        "%s grader/batch.lua %s --skip-reference --force --out %s --seed %d", LUA, subs, subs .. "-out", SEED))))
+      local _, tty = run("GRADE_NO_SPEED=1 script -qfec " .. wb.quote(batch_cmd("", subs, subs .. "-out", "--force"))
+        .. " /dev/null")
       assert.is_truthy(tty:find("\r\27%[K%[1/2%] [xy]: [^\r\n]*\r\27%[K%[2/2%] [xy]: [^\r\n]*elapsed%)\r?\n"), tty)
     end)
     it("grades.csv, for an LMS: student, points, max_points, formulas neutralised, a row per folder", function()
@@ -662,13 +613,9 @@ describe("the grader", function()
   -- One build for both: a file the student's own run refuses to build (strdup without its
   -- declaration) is refused here with the same words.
   it("builds a submission as make exercise-165 does: strdup without _POSIX_C_SOURCE stops it", function()
-    local dir = ROOT .. "/no-posix"
-    wb.rm_rf(dir)
-    wb.mkdir_p(dir)
-    wb.write_file(dir .. "/profile.c", (wb.read_file("solutions/165/profile.c"):gsub("#include \"profile.h\"",
-      "#include \"profile.h\"\nchar *copy_of(const char *s) { return strdup(s); }", 1)))
-    local code = run(grade_cmd("GRADE_NO_SPEED=1", "--submission " .. dir .. " --out " .. ROOT .. "/no-posix-run --json "
-      .. ROOT .. "/no-posix.json --quiet"))
+    local dir = make_tree(ROOT .. "/no-posix", { ["profile.c"] = (wb.read_file("solutions/165/profile.c"):gsub(
+      "#include \"profile.h\"", "#include \"profile.h\"\nchar *copy_of(const char *s) { return strdup(s); }", 1)) })
+    local code = grade("no-posix", "GRADE_NO_SPEED=1", dir)
     local report = wb.read_file(ROOT .. "/no-posix-run/165/report.txt") or ""
     local _, student = run("MAKEFLAGS= make --no-print-directory exercise-165 EX_FROM_DIR=" .. dir .. " EX_OUT=" .. ROOT
       .. "/no-posix-exercise")
@@ -677,15 +624,10 @@ describe("the grader", function()
   end)
 
   it("takes only profile.c from a submission: headers and checker are restored pristine", function()
-    local dir = ROOT .. "/own-header"
-    wb.rm_rf(dir)
-    wb.mkdir_p(dir)
-    wb.copy("solutions/165/profile.c", dir .. "/profile.c")
-    wb.write_file(dir .. "/profile.h", "#error a student's header must not be used\n")
-    wb.write_file(dir .. "/check.c", "#error a student's checker must not be used\n")
-    local code, _, stderr = run(grade_cmd("GRADE_NO_SPEED=1", "--submission " .. dir .. " --out " .. ROOT
-      .. "/own-header-run --json " .. ROOT .. "/own-header.json --quiet"))
-    local r = decode(ROOT .. "/own-header.json") or {}
+    local dir = make_tree(ROOT .. "/own-header", { ["profile.c"] = wb.read_file("solutions/165/profile.c"),
+      ["profile.h"] = "#error a student's header must not be used\n",
+      ["check.c"] = "#error a student's checker must not be used\n" })
+    local code, _, stderr, r = grade("own-header", "GRADE_NO_SPEED=1", dir)
     assert.is_truthy(code == 0 and r.score and r.extra_data and r.score == r.extra_data.max_score, stderr)
   end)
 
@@ -755,11 +697,9 @@ describe("the grader", function()
       return run(env .. " " .. LUA .. " grader/expected.lua")
     end
     lazy_setup(function()
-      wb.rm_rf(dir)
-      wb.mkdir_p(dir)
-      wb.copy("grader/165/fixtures/toy-vm.folded", dir .. "/toy-vm.folded")
-      wb.copy("grader/165/fixtures/book-fib-self.txt", dir .. "/book.txt")
-      wb.write_file(dir .. "/dropped-in.folded", "main;a;b;a 7\nmain;c 3\n")
+      make_tree(dir, { ["toy-vm.folded"] = wb.read_file("grader/165/fixtures/toy-vm.folded"),
+        ["book.txt"] = wb.read_file("grader/165/fixtures/book-fib-self.txt"),
+        ["dropped-in.folded"] = "main;a;b;a 7\nmain;c 3\n" })
     end)
     it("a fixture without expected answers is refused, naming the command", function()
       local code, _, stderr = run(grade_cmd(env .. " GRADE_NO_SPEED=1", "--submission solutions/165 --quiet"))
@@ -776,9 +716,7 @@ describe("the grader", function()
       assert.is_truthy(build and run_on and build < run_on and run_on < stdout:find("toy-vm.folded", 1, true), stdout)
     end)
     it("a swapped-in folder is graded after make expected alone; a dropped-in file becomes a check", function()
-      local code, _, stderr = run(grade_cmd(env .. " GRADE_NO_SPEED=1", "--submission solutions/165 --json "
-        .. ROOT .. "/fixtures.json --out " .. ROOT .. "/fixtures-run --quiet"))
-      local r = decode(ROOT .. "/fixtures.json") or {}
+      local code, _, stderr, r = grade("fixtures", env .. " GRADE_NO_SPEED=1", "solutions/165")
       assert.is_truthy(code == 0 and r.score and r.extra_data and r.score == r.extra_data.max_score and r.score > 0,
         stderr)
       local names = {}
@@ -797,9 +735,7 @@ describe("the grader", function()
       assert.is_falsy(listing:match("grader/165/fixtures/vm%-fib%.folded"), listing)
     end)
     it("make expected on a folder without fixtures fails and says so", function()
-      local empty = ROOT .. "/fixtures-none"
-      wb.rm_rf(empty)
-      wb.mkdir_p(empty)
+      local empty = make_tree(ROOT .. "/fixtures-none", {})
       local code, _, stderr = run("FIXTURES=" .. wb.quote(empty) .. " " .. LUA .. " grader/expected.lua")
       assert.is_truthy(code == 2 and stderr:find(empty .. " holds no fixtures", 1, true), stderr)
     end)
@@ -871,15 +807,15 @@ describe("the grader", function()
       { "gives none when the sandbox cut the log or the output", log, out, nil, true },
     }) do
       it(c[1], function()
-        assert.are.equal(c[4], (require("exercises.harness.speed").read_count(c[2], c[3], command, c[5])))
+        assert.are.equal(c[4], (speed.read_count(c[2], c[3], command, c[5])))
       end)
     end
 
     -- valgrind's trace of the program's system calls, in the log: nothing that makes or
     -- changes code at run time, no file but the cases, no call outside the list.
-    local function traced(...)
+    local function traced(calls)
       local lines = { header }
-      for _, call in ipairs({ ... }) do
+      for _, call in ipairs(calls) do
         lines[#lines + 1] = "SYSCALL[7,1](9) " .. call .. " --> [pre-success] Success(0x0) \n"
       end
       return table.concat(lines) .. "==7== I   refs:      123,456\n"
@@ -894,7 +830,8 @@ describe("the grader", function()
       { "refuses memory mapped executable", { "sys_mmap ( 0x0, 4096, 7, 34, 4294967295, 0 )" }, nil },
       { "refuses memory made executable", { "sys_mprotect ( 0x4ca000, 4096, 5 )" }, nil },
       { "refuses an mmap whose protection it cannot read", { "sys_mmap ( 0x0 )" }, nil },
-      { "refuses a file other than the cases", { "sys_openat ( -100, 0x1fff(/proc/self/mem), 2 )" }, nil },
+      { "refuses a file other than the cases, naming the refused call",
+        { "sys_openat ( -100, 0x1fff(/proc/self/mem), 2 )" }, nil, "sys_openat() of 0x1fff(/proc/self/mem)" },
       { "refuses the cases' name in another folder",
         { "sys_openat ( 3, 0x1fff(cases.tsv), 0 )" }, nil },
       { "refuses a path that holds ' )'", { "sys_openat ( -100, 0x1fff(x )(cases.tsv), 0 )" }, nil },
@@ -907,18 +844,19 @@ describe("the grader", function()
         { "sys_brk ( 0x0 ) --> Success(0x0) \nforged textSYSCALL[7,1](10) sys_mprotect ( 0x1000, 4096, 7 )" }, nil },
     }) do
       it(c[1], function()
-        assert.are.equal(c[3], (require("exercises.harness.speed").read_count(traced(table.unpack(c[2])), out,
-          command, false, "cases.tsv")))
+        local count, why = speed.read_count(traced(c[2]), out, command, false, "cases.tsv")
+        assert.are.equal(c[3], count)
+        assert.is_truthy(not c[4] or why:find(c[4], 1, true), why)
       end)
     end
     -- Under valgrind nothing of the client's but the program is mapped, and the one page of
     -- valgrind's own code the client may run (its signal trampoline) holds no client request:
     -- a request can only come from the program, which the build searches.
     it("is of a static program, beside no page of valgrind's that holds a client request", function()
-      local ref = engine.reference(engine.load_chapter("165"))
+      local ref = engine.reference(CHAPTER)
       local headers = wb.capture("readelf -lW " .. wb.quote(ref.fast))
       assert.is_truthy(headers:find("LOAD", 1, true) and not headers:find("INTERP", 1, true), headers)
-      local trace = wb.capture(require("exercises.harness.speed").valgrind() .. " -d -d --tool=cachegrind "
+      local trace = wb.capture(speed.valgrind() .. " -d -d --tool=cachegrind "
         .. "--cache-sim=no --cachegrind-out-file=/dev/null " .. wb.quote(ref.fast) .. " --help 2>&1")
       local tool = assert(trace:match("launcher launching (%S+)"), trace)
       local loads = {}
@@ -940,11 +878,6 @@ describe("the grader", function()
       assert.is_true(pages > 0, "no page handed to the client found in: " .. wb.shorten(trace, 2000))
     end)
 
-    it("names the refused call", function()
-      local _, why = require("exercises.harness.speed").read_count(
-        traced("sys_openat ( -100, 0x1fff(/proc/self/mem), 2 )"), out, command, false, "cases.tsv")
-      assert.is_truthy(why:find("sys_openat() of 0x1fff(/proc/self/mem)", 1, true), why)
-    end)
   end)
 
   describe("a SUBMISSIONS batch #batch", function()
@@ -994,7 +927,7 @@ describe("the grader", function()
       end
     end)
     local candidates = { "165-reference", "165-stubs" }
-    for _, m in ipairs(mutants.of(engine.load_chapter("165"))) do
+    for _, m in ipairs(mutants.of(CHAPTER)) do
       candidates[#candidates + 1] = "165-mutant-" .. m.fault:lower()
     end
     for _, name in ipairs(candidates) do
@@ -1081,11 +1014,11 @@ frame.src = "index.html";
   -- stubs and every mutant; and the reference answers the same in both. It reads what that
   -- block left in ROOT/verify, so it runs after it; it adds about 20 s (the student's runs).
   describe("parity of the student's run with the grader", function()
-    local ex = engine.load_chapter("165").exercise
+    local ex = CHAPTER.exercise
     -- Each candidate, whether it was graded with the speed check (verify's slow run), and
     -- whether it gets some answer wrong (not a mutant only too slow).
     local candidates, slow, wrong_somewhere = { "165-stubs" }, {}, { ["165-stubs"] = true }
-    for _, m in ipairs(mutants.of(engine.load_chapter("165"))) do
+    for _, m in ipairs(mutants.of(CHAPTER)) do
       local name = "165-mutant-" .. m.fault:lower()
       candidates[#candidates + 1] = name
       slow[name] = m.slow == true
@@ -1172,8 +1105,7 @@ frame.src = "index.html";
   end)
 
   describe("the CPU-time witness", function()
-    local speed = require("exercises.harness.speed")
-    local rule = engine.load_chapter("165").rubric.speed
+    local rule = CHAPTER.rubric.speed
     -- Measured at the graded 50,000 stacks: the reference's runs idle (whole, calling nothing),
     -- 0.19 s of CPU per reference count; with load 7 to 9 beside it a run takes up to 1.38
     -- times as long, and quadratic code up to 1.5 times as long per instruction.
@@ -1210,16 +1142,15 @@ frame.src = "index.html";
   -- CPU limits scaled down to a quarter, on the machine as it is and with three busy loops
   -- per core beside it, get the same points and the same statuses.
   describe("verdicts under load", function()
-    local chapter = engine.load_chapter("165")
-    local all = mutants.of(chapter)
+    local all = mutants.of(CHAPTER)
     local candidates = { reference = wb.read_file("solutions/165/profile.c"),
-      hangs = mutants.named(chapter, all, "HANGS_ON_EMPTY_NEEDLE").source,
-      crashes = mutants.named(chapter, all, "NEEDS_SEMICOLON").source }
+      hangs = mutants.named(CHAPTER, all, "HANGS_ON_EMPTY_NEEDLE").source,
+      crashes = mutants.named(CHAPTER, all, "NEEDS_SEMICOLON").source }
     local quiet, busy, full = {}, {}, {}
-    local function grade(tag, fixtures, subs)
+    local function grade_all(tag, fixtures, subs)
       local out = ROOT .. "/load-" .. tag
-      local code, _, stderr = run(string.format("GRADE_NO_SPEED=1 GRADE_CPU_SCALE=0.25 FIXTURES=%s %s "
-        .. "grader/batch.lua %s --skip-reference --out %s --seed %d", wb.quote(fixtures), LUA, subs, out, SEED))
+      local code, _, stderr = run(batch_cmd("GRADE_NO_SPEED=1 GRADE_CPU_SCALE=0.25 FIXTURES=" .. wb.quote(fixtures),
+        subs, out))
       assert.are.equal(0, code, "the batch ran (" .. tag .. "): " .. stderr)
       local verdicts = {}
       for name in pairs(candidates) do
@@ -1236,14 +1167,13 @@ frame.src = "index.html";
     end
     lazy_setup(function()
       local fixtures = fixture_subset("load", { "book-fib-self.txt", "toy-vm.folded" })
-      local subs = ROOT .. "/load-submissions"
-      wb.rm_rf(subs)
+      local files = {}
       for name, text in pairs(candidates) do
-        wb.mkdir_p(subs .. "/" .. name)
-        wb.write_file(subs .. "/" .. name .. "/profile.c", text)
+        files[name .. "/profile.c"] = text
       end
-      quiet = grade("quiet", fixtures, subs)
-      busy = wb.while_busy(3 * wb.nproc(), grade, "busy", fixtures, subs)
+      local subs = make_tree(ROOT .. "/load-submissions", files)
+      quiet = grade_all("quiet", fixtures, subs)
+      busy = wb.while_busy(3 * wb.nproc(), grade_all, "busy", fixtures, subs)
     end)
     for name in pairs(candidates) do
       it(name .. " gets the same points and statuses with 3 busy loops per core beside it", function()
@@ -1315,10 +1245,9 @@ describe("the CPU-time witness under load #batch", function()
     assert.are.equal(0, code, stderr)
     code, _, stderr = wb.while_busy(3 * wb.nproc(), run, command)
     assert.are.equal(0, code, stderr)
-    local speed = speed_test(json_path)
-    local graded = engine.load_chapter("165").exercise.speed.lines
-    assert.is_truthy(speed and speed.name:find(graded .. " stacks", 1, true), json_path)
-    assert.are.equal(speed.max_score, speed.score, speed.output)
+    local t = speed_test(json_path)
+    assert.is_truthy(t and t.name:find(CHAPTER.exercise.speed.lines .. " stacks", 1, true), json_path)
+    assert.are.equal(t.max_score, t.score, t.output)
   end)
 end)
 
@@ -1338,12 +1267,9 @@ end)
 describe("an interrupted batch #batch", function()
   local whole, resumed, rerun, parsed, finished = "", "", "", true, 0
   lazy_setup(function()
-    local subs = ROOT .. "/interrupted"
-    wb.rm_rf(subs)
-    for i, from in ipairs({ "solutions/165", "exercises/165", "solutions/165", "exercises/165" }) do
-      wb.mkdir_p(subs .. "/s" .. i)
-      wb.copy(from .. "/profile.c", subs .. "/s" .. i .. "/profile.c")
-    end
+    local reference, stub = wb.read_file("solutions/165/profile.c"), wb.read_file("exercises/165/profile.c")
+    local subs = make_tree(ROOT .. "/interrupted", { ["s1/profile.c"] = reference, ["s2/profile.c"] = stub,
+      ["s3/profile.c"] = reference, ["s4/profile.c"] = stub })
     local function batch(out, seed)
       return string.format("env -u SEED GRADE_NO_SPEED=1 %s grader/batch.lua %s --skip-reference --jobs 1 --out %s%s",
         LUA, subs, out, seed and (" --seed " .. seed) or "")

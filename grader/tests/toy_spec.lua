@@ -27,8 +27,8 @@
 
 local wb = require("vm.lib.workbook")
 local json = require("dkjson")
-local sandbox = require("exercises.harness.sandbox")
 local mutants = require("grader.mutants")
+local common = require("grader.tests.common")
 
 local TOY = "grader/tests/toy"
 local SEED = 999
@@ -89,20 +89,6 @@ end
 local function score_of(path)
   local r = decode(path)
   return r.score, r.extra_data and r.extra_data.max_score
-end
-
--- The usable isolation levels of this machine, best first (grader_spec.lua has the same probe).
-local function best_level()
-  for _, level in ipairs({ "bwrap", "user" }) do
-    local ok = pcall(sandbox.use, level)
-    local probe = ok and select(2, pcall(sandbox.run, setmetatable({ isolation = level, argv = { "true" } },
-      { __index = sandbox.PROBE })))
-    if type(probe) == "table" and probe.ok then
-      sandbox.use("none")
-      return level
-    end
-  end
-  sandbox.use("none")
 end
 
 -- Runs a shell command in this repository; fails the test with what it said when it fails.
@@ -250,15 +236,11 @@ describe("a second chapter (the toy chapter 999) in a copy of the workbook", fun
   describe("make grade SUBMISSIONS=dir/", function()
     local code, output, csv
     lazy_setup(function()
-      local subs = COPY .. "/build/toy-submissions"
-      wb.mkdir_p(subs .. "/alice/work")
-      wb.copy(COPY .. "/exercises/999/digits.c", subs .. "/alice/work/digits.c")
-      wb.mkdir_p(subs .. "/bob")
-      wb.copy(COPY .. "/solutions/999/digits.c", subs .. "/bob/digits.c")
-      wb.mkdir_p(subs .. "/carol")
-      wb.write_file(subs .. "/carol/digits.c", mutants.load(COPY .. "/grader/999/mutants/mutants.lua",
-        COPY .. "/solutions/999/digits.c")[1].source)
-      wb.mkdir_p(subs .. "/dave")
+      local subs = common.make_tree(COPY .. "/build/toy-submissions", { dave = true,
+        ["alice/work/digits.c"] = read_copy("exercises/999/digits.c"),
+        ["bob/digits.c"] = read_copy("solutions/999/digits.c"),
+        ["carol/digits.c"] = mutants.load(COPY .. "/grader/999/mutants/mutants.lua",
+          COPY .. "/solutions/999/digits.c")[1].source })
       code, output = make("grade CHAPTER=999 SEED=" .. SEED .. " SUBMISSIONS=" .. wb.quote(subs .. "/"))
       csv = read_copy("build/grade/batch/scores.csv") or ""
     end)
@@ -337,13 +319,7 @@ describe("a second chapter (the toy chapter 999) in a copy of the workbook", fun
       -- The zip is made beside this grading (it writes build/gradescope only).
       start("gradescope", "make --no-print-directory gradescope CHAPTER=999")
       -- Two of 165's fixtures (an annotate table and folded stacks) keep this short.
-      local dir = COPY .. "/build/fixtures-165"
-      wb.mkdir_p(dir .. "/expected")
-      wb.copy(COPY .. "/grader/165/fixtures/fixtures.lua", dir .. "/fixtures.lua")
-      for _, name in ipairs({ "book-fib-self.txt", "toy-vm.folded" }) do
-        wb.copy(COPY .. "/grader/165/fixtures/" .. name, dir .. "/" .. name)
-        wb.copy(COPY .. "/grader/165/fixtures/expected/" .. name .. ".expected", dir .. "/expected/" .. name .. ".expected")
-      end
+      local dir = common.fixture_subset(COPY, COPY .. "/build/fixtures-165", { "book-fib-self.txt", "toy-vm.folded" })
       code, output = sh("GRADE_NO_SPEED=1 make --no-print-directory grade SUBMISSION=solutions/165 SEED=" .. SEED
         .. " FIXTURES=" .. wb.quote(dir))
       score, max = score_of("build/grade/results.json")
@@ -391,7 +367,7 @@ describe("a second chapter (the toy chapter 999) in a copy of the workbook", fun
   -- fresh temporary folders: it sees only what its own attack leaves. That takes root. A
   -- folder that holds this copy of the workbook stays as it is (a fresh one would hide it).
   describe("the toy's attack (grader/999/attacks)", function()
-    local level = best_level()
+    local level = common.levels()[1] -- the best this machine has
     if not level or not wb.is_root() then
       pending("the toy's attack needs root and an isolation level besides none (" .. tostring(level) .. ")")
       return
