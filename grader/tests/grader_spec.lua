@@ -114,46 +114,41 @@ local function check_results_json(path)
 end
 
 -- SUBMISSIONS: stubs and reference copies, graded in parallel with the speed check on
--- (with `busy`, while three busy loops per core keep the machine loaded). Returns what the
--- checks look at.
-local function grade_batch(copies, busy, lms)
-  local stub, files = wb.read_file("exercises/165/profile.c"), { ["student-empty"] = true }
-  for i = 1, copies do
-    -- Nested one level, as LMS downloads are.
-    files[string.format("student-%02d/work/profile.c", i)] = (i % 3 == 0) and wb.read_file("solutions/165/profile.c")
-      or stub
-  end
-  local extras = 0
-  if lms then
-    -- What an LMS download also holds: a file beside the folders, an archive left packed,
-    -- a profile.c that does not compile, two copies of profile.c in one folder.
-    files["student-loose_profile.c"] = "int x;\n"
-    files["student-zip/submission.zip"] = "PK\3\4"
-    files["student-broken/profile.c"] = "this is not C\n"
-    for _, path in ipairs({ "a.c", "profile.c", "b/profile.c" }) do
-      files["student-two/" .. path] = stub
+-- (with `busy`, while three busy loops per core keep the machine loaded), and the checks of
+-- the batch's results. Returns what the checks look at, which the block's setup fills in.
+local function batch_checks(copies, busy, lms)
+  local batch = { copies = copies, extras = lms and 4 or 0, out = ROOT .. "/batch" }
+  lazy_setup(function()
+    local stub, files = wb.read_file("exercises/165/profile.c"), { ["student-empty"] = true }
+    for i = 1, copies do
+      -- Nested one level, as LMS downloads are.
+      files[string.format("student-%02d/work/profile.c", i)] = (i % 3 == 0)
+        and wb.read_file("solutions/165/profile.c") or stub
     end
-    extras = 4
-  end
-  local out = ROOT .. "/batch"
-  -- --skip-reference: a reference copy is among the submissions anyway.
-  local command = batch_cmd("SPEED_LINES=" .. SPEED_LINES, make_tree(ROOT .. "/submissions", files), out)
-  local code, stdout, stderr = wb.while_busy(busy and 3 * wb.nproc() or 0, run, command)
-  return { code = code, stdout = stdout, stderr = stderr, out = out, copies = copies, extras = extras,
-    csv = wb.read_file(out .. "/scores.csv") or "" }
-end
-
--- The checks of a batch's results.
-local function batch_checks(get)
+    if lms then
+      -- What an LMS download also holds: a file beside the folders, an archive left packed,
+      -- a profile.c that does not compile, two copies of profile.c in one folder.
+      files["student-loose_profile.c"] = "int x;\n"
+      files["student-zip/submission.zip"] = "PK\3\4"
+      files["student-broken/profile.c"] = "this is not C\n"
+      for _, path in ipairs({ "a.c", "profile.c", "b/profile.c" }) do
+        files["student-two/" .. path] = stub
+      end
+    end
+    -- --skip-reference: a reference copy is among the submissions anyway.
+    local command = batch_cmd("SPEED_LINES=" .. SPEED_LINES, make_tree(ROOT .. "/submissions", files), batch.out)
+    batch.code, batch.stdout, batch.stderr = wb.while_busy(busy and 3 * wb.nproc() or 0, run, command)
+    batch.csv = wb.read_file(batch.out .. "/scores.csv") or ""
+  end)
   it("SUBMISSIONS batch exits 0", function()
-    assert.are.equal(0, get().code, get().stderr)
+    assert.are.equal(0, batch.code, batch.stderr)
   end)
   it("scores.csv has a header and one row per submission", function()
-    assert.are.equal(get().copies + get().extras + 2, #wb.split_lines(get().csv), get().csv)
+    assert.are.equal(batch.copies + batch.extras + 2, #wb.split_lines(batch.csv), batch.csv)
   end)
   it("make grade scores the shipped stubs 0 and the reference 100 of 100 (with the speed check)", function()
     local seen = 0
-    for _, row in ipairs(wb.split_lines(get().csv)) do
+    for _, row in ipairs(wb.split_lines(batch.csv)) do
       local name, score, max = row:match("^([^,]+),([^,]*),([^,]*),")
       local n = tonumber(name and name:match("student%-(%d+)"))
       if n then
@@ -165,23 +160,36 @@ local function batch_checks(get)
         end
       end
     end
-    assert.are.equal(get().copies, seen)
+    assert.are.equal(batch.copies, seen)
   end)
   it("a submission without profile.c scores 0 and does not stop the batch", function()
-    assert.is_truthy(get().csv:match("student%-empty,0,"), get().csv)
+    assert.is_truthy(batch.csv:match("student%-empty,0,"), batch.csv)
   end)
   it("failures.txt lists the checks most often failed, and the batch prints a summary", function()
-    assert.is_truthy((wb.read_file(get().out .. "/failures.txt") or ""):match("checks most often failed"))
-    assert.is_truthy(get().stdout:match("graded %d+ of %d+ submissions"), get().stdout)
+    assert.is_truthy((wb.read_file(batch.out .. "/failures.txt") or ""):match("checks most often failed"))
+    assert.is_truthy(batch.stdout:match("graded %d+ of %d+ submissions"), batch.stdout)
   end)
   it("results.json has Gradescope's fields and types", function()
-    check_results_json(get().out .. "/student-03/results.json")
+    check_results_json(batch.out .. "/student-03/results.json")
   end)
   it("the report prints the seed and how to repeat it", function()
-    local report = wb.read_file(get().out .. "/student-03/165/report.txt") or ""
+    local report = wb.read_file(batch.out .. "/student-03/165/report.txt") or ""
     assert.is_truthy(report:match("seed: " .. SEED .. " %(repeat this run with SEED=" .. SEED .. "%)"),
       report:sub(1, 300))
   end)
+  return batch
+end
+
+-- A test per name: the attack (or the sweep after the attacks) came to its designed outcome,
+-- outcomes[prefix .. name] listing no problem.
+local function outcome_tests(names, outcomes, prefix)
+  for _, name in ipairs(names) do
+    it(name, function()
+      local problems = outcomes[prefix .. name]
+      assert.is_truthy(problems, "no outcome")
+      assert.are.equal("", table.concat(problems, "; "))
+    end)
+  end
 end
 
 -- The attack suite (grader/165/attacks/) at one isolation level: every attack comes to its
@@ -208,13 +216,7 @@ local function attack_checks(level)
     names[#names + 1] = "165/" .. attack.name
   end
   names[#names + 1] = "the machine after the attacks"
-  for _, name in ipairs(names) do
-    it(name, function()
-      local problems = outcomes[name]
-      assert.is_truthy(problems, "no outcome")
-      assert.are.equal("", table.concat(problems, "; "))
-    end)
-  end
+  outcome_tests(names, outcomes, "")
   it("the shipped stubs still score 0 afterwards", function()
     assert.is_truthy(stubs.code == 0 and stubs.result.score == 0, stubs.stderr)
   end)
@@ -881,13 +883,7 @@ describe("the grader", function()
   end)
 
   describe("a SUBMISSIONS batch #batch", function()
-    local batch
-    lazy_setup(function()
-      batch = grade_batch(3, false, true)
-    end)
-    batch_checks(function()
-      return batch
-    end)
+    local batch = batch_checks(3, false, true)
     -- A 0 in scores.csv says why when the answers are not the reason.
     for _, case in ipairs({
       { "student%-empty,0,.*,no profile%.c in the folder or 3 folders below it\n", "a folder without profile.c" },
@@ -919,6 +915,9 @@ describe("the grader", function()
     local lines, problems, said = {}, {}, {}
     lazy_setup(function()
       local dir = fixture_subset("subset", SUBSET)
+      -- The batches would keep an earlier run's results (same grader, inputs and seed), and
+      -- grade, and say, nothing.
+      wb.rm_rf(ROOT .. "/verify")
       local list
       problems, list = verify.verify({ out = ROOT .. "/verify", seed = SEED, speed_lines = SPEED_LINES,
         no_speed = true, fixtures = dir, say = function(line) said[#said + 1] = line end })
@@ -1202,12 +1201,8 @@ frame.src = "index.html";
       wb.mkdir_p(copy .. "/solutions/1")
       wb.mkdir_p(copy .. "/grader")
       local function listed()
-        for _, path in ipairs(sandbox.readable_copies("user")) do
-          if path == copy .. "/solutions" then
-            return true
-          end
-        end
-        return false
+        local copies = "\n" .. table.concat(sandbox.readable_copies("user"), "\n") .. "\n"
+        return copies:find("\n" .. copy .. "/solutions\n", 1, true) ~= nil
       end
       wb.run("chmod 755 " .. wb.quote(copy))
       local open = listed()
@@ -1252,13 +1247,7 @@ describe("the CPU-time witness under load #batch", function()
 end)
 
 describe("the grader at scale #batch", function()
-  local batch
-  lazy_setup(function()
-    batch = grade_batch(tonumber(os.getenv("BATCH_COPIES")) or 20, true)
-  end)
-  batch_checks(function()
-    return batch
-  end)
+  batch_checks(tonumber(os.getenv("BATCH_COPIES")) or 20, true)
 end)
 
 -- A batch killed half-way (SIGKILL to its whole process group, as a reboot or a lost
@@ -1351,13 +1340,7 @@ for _, platform in ipairs(PLATFORMS) do
             assert.are.equal(2, (result.extra_data or {}).seed_pool)
           end)
         end
-        for _, name in ipairs(NAMES) do
-          it(name, function()
-            local problems = outcomes[level .. " " .. name]
-            assert.is_truthy(problems, "no outcome")
-            assert.are.equal("", table.concat(problems, "; "))
-          end)
-        end
+        outcome_tests(NAMES, outcomes, level .. " ")
       end)
     end
     it("leaves no attack process and the repository unchanged", function()
