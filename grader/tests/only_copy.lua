@@ -36,11 +36,7 @@ local function others()
   return list
 end
 
-local quoted = {}
-for i, word in ipairs(command) do
-  quoted[i] = wb.quote(word)
-end
-local run = table.concat(quoted, " ")
+local run = wb.command(command)
 local covered = others()
 if #covered > 0 then
   io.stderr:write("only_copy: other readable copies' solutions covered for this run (a private mount namespace): "

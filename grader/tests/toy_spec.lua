@@ -46,10 +46,6 @@ local function read_copy(path)
   return wb.read_file(COPY .. "/" .. path)
 end
 
-local function decode(path)
-  return json.decode(read_copy(path) or "null") or {}
-end
-
 -- The shell prefix of a command in the copy: its own root for the Lua modules, none of the
 -- outer make's flags or variables, and git not reaching out to this repository (the copy is
 -- no checkout, like a workbook unpacked from a tarball).
@@ -87,7 +83,7 @@ end
 
 -- The score and maximum of a results.json in the copy.
 local function score_of(path)
-  local r = decode(path)
+  local r = json.decode(read_copy(path) or "null") or {}
   return r.score, r.extra_data and r.extra_data.max_score
 end
 
@@ -113,16 +109,13 @@ local function make_copy()
   for _, part in ipairs({ "exercises", "solutions", "grader" }) do
     must("cp -R " .. wb.quote(TOY .. "/" .. part .. "/999") .. " " .. wb.quote(COPY .. "/" .. part .. "/999"))
   end
-  wb.mkdir_p(COPY .. "/build/harness/objects")
   wb.mkdir_p(COPY .. "/build/obj")
-  wb.mkdir_p(COPY .. "/build/grade-cache/reference")
-  must("cp -a build/harness/sandbox " .. wb.quote(COPY .. "/build/harness/") .. " && cp -a build/dripprof "
-    .. wb.quote(COPY .. "/build/") .. " && cp -a build/obj/prof " .. wb.quote(COPY .. "/build/obj/"))
   -- What other suites have built for chapter 165 already: the checker kit's objects and the
   -- reference's builds. Each folder is named by a hash of everything it is made from and is
   -- never changed once in place (builders rename a private folder into it), so one whose
   -- sources are the copy's is the copy's too; the others are never looked at.
   for _, cache in ipairs({ { "build/harness/objects", "^%a+%-%x+$" }, { "build/grade-cache/reference", "^%d+%-%x+$" } }) do
+    wb.mkdir_p(COPY .. "/" .. cache[1])
     for _, name in ipairs(wb.list_dir(cache[1]) or {}) do
       if name:match(cache[2]) then
         wb.run("cp -a " .. wb.quote(cache[1] .. "/" .. name) .. " " .. wb.quote(COPY .. "/" .. cache[1] .. "/")
@@ -130,6 +123,8 @@ local function make_copy()
       end
     end
   end
+  must("cp -a build/harness/sandbox " .. wb.quote(COPY .. "/build/harness/") .. " && cp -a build/dripprof "
+    .. wb.quote(COPY .. "/build/") .. " && cp -a build/obj/prof " .. wb.quote(COPY .. "/build/obj/"))
 end
 
 describe("a second chapter (the toy chapter 999) in a copy of the workbook", function()
