@@ -25,14 +25,9 @@ static int mul_add(uint64_t *acc, int d) {
 /* Lines that callgrind_annotate prints but that are not function rows: the call-tree
    markers, indented text, and a second event column ("1,234 (5.0%) " or ". "). */
 static int looks_like_other_line(const char *s) {
-    static const char *const marks[] = {"* ", "> ", "< ", "=> "};
-    if (*s == ' ' || *s == '\t' || (s[0] == '.' && s[1] == ' ')) {
+    if (*s == ' ' || *s == '\t' || strncmp(s, "=> ", 3) == 0 ||
+        (*s != '\0' && strchr("*><.", *s) && s[1] == ' ')) {
         return 1;
-    }
-    for (unsigned k = 0; k < sizeof marks / sizeof marks[0]; ++k) {
-        if (strncmp(s, marks[k], strlen(marks[k])) == 0) {
-            return 1;
-        }
     }
     if (DIGIT(*s)) {
         const char *t = s;
@@ -143,8 +138,8 @@ typedef struct {
 } Record;
 
 typedef struct {
-    Record *records;
-    size_t n, room;
+    Record *records; /* room for nbuckets records */
+    size_t n;
     size_t *heads; /* nbuckets chain starts (record index + 1) */
     size_t nbuckets;
 } Frames;
@@ -157,13 +152,16 @@ static size_t bucket_of(const char *s, size_t len, size_t nbuckets) {
     return h % nbuckets;
 }
 
-/* Rebuilds the chains over twice as many buckets. */
+/* Rebuilds the chains over twice as many buckets, with room for as many records. */
 static int rehash(Frames *f) {
     size_t nb = f->nbuckets ? f->nbuckets * 2 + 1 : 127;
     size_t *heads = calloc(nb, sizeof *heads);
-    if (!heads) {
+    Record *grown = heads ? realloc(f->records, nb * sizeof *grown) : NULL;
+    if (!grown) {
+        free(heads);
         return 0;
     }
+    f->records = grown;
     for (size_t r = 0; r < f->n; ++r) {
         size_t b = bucket_of(f->records[r].at, f->records[r].len, nb);
         f->records[r].link = heads[b];
@@ -186,15 +184,6 @@ static Record *record_for(Frames *f, const char *at, size_t len) {
         if (r->len == len && memcmp(r->at, at, len) == 0) {
             return r;
         }
-    }
-    if (f->n == f->room) {
-        size_t room = f->room ? f->room * 2 : 64;
-        Record *grown = realloc(f->records, room * sizeof *grown);
-        if (!grown) {
-            return NULL;
-        }
-        f->records = grown;
-        f->room = room;
     }
     Record *r = &f->records[f->n];
     *r = (Record){.at = at, .len = len, .link = f->heads[b], .stamp = 0, .total = 0};
