@@ -69,21 +69,14 @@ local function values_of(fixture)
   return values
 end
 
--- A case of the checker: group_digits on each { value, size }.
-local function calls_case(calls)
+-- A case of the checker: group_digits on each { value, size } of calls, or, given a size, on
+-- each value of calls in a buffer of that size.
+local function calls_case(calls, size)
   local fields = {}
   for i, call in ipairs(calls) do
-    fields[i] = { "value", call[1] .. " " .. call[2] }
+    fields[i] = { "value", size and call .. " " .. size or call[1] .. " " .. call[2] }
   end
   return { name = "group_digits.check", func = "group_digits", fields = fields }
-end
-
-local function fixture_calls(values, size)
-  local calls = {}
-  for i, value in ipairs(values) do
-    calls[i] = { value, size }
-  end
-  return calls
 end
 
 -- The report's input line for an answer's key, "VALUE size=SIZE".
@@ -98,7 +91,7 @@ function M.expected(fixture, settings, env)
   if not values then
     return nil, why
   end
-  local r = env.run(calls_case(fixture_calls(values, size_of(settings))))
+  local r = env.run(calls_case(values, size_of(settings)))
   if not r.ok then
     return nil, fixture.path .. ": the reference failed: " .. r.status
   end
@@ -110,11 +103,10 @@ end
 local function random_value(digits)
   local text
   repeat
-    local parts = { tostring(math.random(1, 9)) }
-    for i = 2, digits do
-      parts[i] = tostring(math.random(0, 9))
+    text = tostring(math.random(1, 9))
+    for _ = 2, digits do
+      text = text .. math.random(0, 9)
     end
-    text = table.concat(parts)
   until fits_u64(text)
   return text
 end
@@ -130,7 +122,7 @@ function M.plan(ctx)
   for _, f in ipairs(ctx.fixtures) do
     local values = assert(values_of(f)) -- make expected refused a fixture it cannot read
     checks[#checks + 1] = { group = "group_digits_fixtures", func = "group_digits",
-      title = "group_digits: every value of " .. f.name, case = calls_case(fixture_calls(values, size_of(f.settings))),
+      title = "group_digits: every value of " .. f.name, case = calls_case(values, size_of(f.settings)),
       expected = f.items, describe = describe }
   end
   -- Each seeded value twice: in exactly its room, and in one byte less (which must be -1).
