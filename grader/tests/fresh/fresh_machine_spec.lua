@@ -78,6 +78,11 @@ local function sh(command)
   return code == 0, code, output
 end
 
+-- Takes what sh or System:run returns: fails with the output when the command failed.
+local function must(ok, _, out)
+  assert(ok, out)
+end
+
 -- The packages of the student's loop, as the Makefile lists them (its one list).
 local function loop_packages()
   local list = wb.read_file("Makefile"):match("\nSETUP_FOR_exercise%s*:=%s*([^\n]+)")
@@ -138,8 +143,7 @@ local function unpack_system(suite, tarball)
   -- removes files of ours alone.
   wb.rm_rf(root)
   wb.mkdir_p(root)
-  local ok, _, out = sh("tar -xf " .. wb.quote(tarball) .. " -C " .. wb.quote(root))
-  assert(ok, out)
+  must(sh("tar -xf " .. wb.quote(tarball) .. " -C " .. wb.quote(root)))
   if wb.is_dir(cache) then
     sh("cp -a " .. wb.quote(cache .. "/lists/.") .. " " .. wb.quote(root .. "/var/lib/apt/lists/") .. " && "
       .. "cp -a " .. wb.quote(cache .. "/archives/.") .. " " .. wb.quote(root .. "/var/cache/apt/archives/"))
@@ -164,28 +168,19 @@ function System:keep_downloads()
   wb.rm_rf(self.cache .. "/lists/partial")
 end
 
--- A user without root, with a home of its own.
-function System:add_user(name)
-  local ok, _, out = self:run("useradd --create-home --user-group --shell /bin/bash " .. name)
-  assert(ok, out)
-end
-
 -- A clone of this workbook (git HEAD) at the home folder's drip/, owned by user.
 function System:clone_workbook(user)
   local home = user == "root" and "/root" or "/home/" .. user
-  local ok, _, out = sh("git clone -q --no-hardlinks . " .. wb.quote(self.root .. home .. "/drip"))
-  assert(ok, out)
+  must(sh("git clone -q --no-hardlinks . " .. wb.quote(self.root .. home .. "/drip")))
   if user ~= "root" then
-    ok, _, out = self:run("chown -R " .. user .. ": " .. home .. "/drip")
-    assert(ok, out)
+    must(self:run("chown -R " .. user .. ": " .. home .. "/drip"))
   end
   return home .. "/drip"
 end
 
 -- The student edition, copied in at /root/edition.
 function System:copy_edition(edition)
-  local ok, _, out = sh("cp -a " .. wb.quote(edition) .. " " .. wb.quote(self.root .. "/root/edition"))
-  assert(ok, out)
+  must(sh("cp -a " .. wb.quote(edition) .. " " .. wb.quote(self.root .. "/root/edition")))
   return "/root/edition"
 end
 
@@ -202,14 +197,15 @@ local function all_pass(ok, _, out)
   check(ok and out:find("All %d+ tests pass%."), out)
 end
 
--- setup.sh installed the loop's packages on the way (it says so first).
-local function installed_first(out)
+-- setup.sh installed the loop's packages on the way (it says so first), then the stubs' report.
+local function installed_then_stubs(ok, code, out)
   check(out:find("setup: make exercise%-165 needs Debian packages this machine lacks:"), out)
+  stubs_report(ok, code, out)
 end
 
-local function copy_reference(system, clone, reference)
-  local ok, _, out = sh("cp " .. wb.quote(reference) .. " " .. wb.quote(system.root .. clone .. "/exercises/165/profile.c"))
-  assert(ok, out)
+-- The reference's profile.c copied into the workbook or edition at clone.
+local function copy_reference(system, clone)
+  must(sh("cp solutions/165/profile.c " .. wb.quote(system.root .. clone .. "/exercises/165/profile.c")))
 end
 
 -- The README's make test, or its stand-in (see the header).
@@ -289,7 +285,6 @@ describe("make test-fresh-machine", function()
     check(ok, out)
   end)
 
-  local reference = "solutions/165/profile.c"
   -- The speed budget's count (valgrind, the static counted build, its system-call trace) on
   -- this system's valgrind and C library, for the reference already copied into `folder`.
   local function within_budget(system, folder)
@@ -302,7 +297,7 @@ describe("make test-fresh-machine", function()
       local mine, theirs
       test("without root, on the bare system: make exercise-165 names what is missing, what it is for, "
         .. "and both ways out", function(system)
-        system:add_user(STUDENT)
+        must(system:run("useradd --create-home --user-group --shell /bin/bash " .. STUDENT))
         theirs = system:clone_workbook(STUDENT)
         local ok, _, out = system:run("cd drip && make exercise-165", STUDENT)
         check(not ok, out)
@@ -320,12 +315,10 @@ describe("make test-fresh-machine", function()
       test("as root: make exercise-165 installs what the loop needs, then fails with the stubs' report",
         function(system)
         mine = system:clone_workbook("root")
-        local ok, _, out = system:run("cd drip && make exercise-165")
-        installed_first(out)
-        stubs_report(ok, nil, out)
+        installed_then_stubs(system:run("cd drip && make exercise-165"))
       end)
       test("as root, with the reference copied in: make exercise-165 passes", function(system)
-        copy_reference(system, mine, reference)
+        copy_reference(system, mine)
         all_pass(system:run("cd drip && make exercise-165"))
       end)
       test("as root: make exercise-165 BUDGET=1 installs valgrind and counts the reference within the budget",
@@ -339,7 +332,7 @@ describe("make test-fresh-machine", function()
         local ok, _, out = system:run("cd drip && make exercise-165", STUDENT)
         check(not out:find("setup:", 1, true), out)
         stubs_report(ok, nil, out)
-        copy_reference(system, theirs, reference)
+        copy_reference(system, theirs)
         all_pass(system:run("cd drip && make exercise-165", STUDENT))
       end)
       test(FULL and "as root: make test passes" or "as root: make setup installs all make test needs, "
@@ -350,7 +343,7 @@ describe("make test-fresh-machine", function()
         function(system)
         local there = system:copy_edition(edition)
         stubs_report(system:run("cd " .. there .. " && make exercise-165"))
-        copy_reference(system, there, reference)
+        copy_reference(system, there)
         all_pass(system:run("cd " .. there .. " && make exercise-165"))
         if FULL then
           edition_make_test(system, there)
@@ -363,12 +356,10 @@ describe("make test-fresh-machine", function()
       test("the student edition on the bare system: make exercise-165 installs what the loop needs, "
         .. "then fails with the stubs' report", function(system)
         there = system:copy_edition(edition)
-        local ok, _, out = system:run("cd " .. there .. " && make exercise-165")
-        installed_first(out)
-        stubs_report(ok, nil, out)
+        installed_then_stubs(system:run("cd " .. there .. " && make exercise-165"))
       end)
       test("the student edition, with the reference copied in: make exercise-165 passes", function(system)
-        copy_reference(system, there, reference)
+        copy_reference(system, there)
         all_pass(system:run("cd " .. there .. " && make exercise-165"))
       end)
       test("the student edition: make exercise-165 BUDGET=1 installs valgrind and counts the reference within "
@@ -380,7 +371,7 @@ describe("make test-fresh-machine", function()
         stubs_report(system:run("cd drip && make exercise-165"))
       end)
       test("the workbook, with the reference copied in: make exercise-165 passes", function(system)
-        copy_reference(system, mine, reference)
+        copy_reference(system, mine)
         all_pass(system:run("cd drip && make exercise-165"))
       end)
       test(FULL and "the workbook: make test passes" or "the workbook: make setup installs all make test "
