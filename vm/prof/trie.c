@@ -1,9 +1,8 @@
 /* trie.c: building the frame tree (see trie.h).
  *
  * Speed matters here (a million lines should take well under a second), so:
- *   - one interning table (intern.h) numbers every child by its key
- *     (parent index, name): node i + 1 is key i, so a name is copied once,
- *     with its key;
+ *   - one hash table for all children, keyed by (parent index, name), open
+ *     addressing, kept at most half full;
  *   - consecutive lines usually share a prefix (folded files are sorted), so
  *     the previous line and its path of nodes are kept; one word-at-a-time
  *     comparison finds the common prefix, and the frames inside it reuse the
@@ -12,6 +11,7 @@
  *     the subtrees bottom up in one backward pass (a child is always
  *     numbered after its parent), so one 64-bit field holds self, then
  *     inclusive, and a node is 40 bytes;
+ *   - names are copied once per node into an arena of 1 MB blocks (arena.h);
  *   - a differential input (trie_add_pair) keeps its BEFORE counts in a
  *     parallel array, summed in the same backward pass.
  * Children are linked in insertion order while building; trie_finish
@@ -30,12 +30,41 @@ struct TriePathEntry {
     size_t end; /* where the frame ends in the previous stack (its ';' or its end) */
 };
 
-/* The node array starts with room for FIRST_NODE_CAPACITY nodes (160 KB: the VM's profiles fit
- * without a reallocation) and doubles when full. */
-enum { FIRST_NODE_CAPACITY = 4096 };
+/* Names are copied into arena blocks of ARENA_BLOCK bytes. The node array starts with room for
+ * FIRST_NODE_CAPACITY nodes (160 KB: the VM's profiles fit without a reallocation) and doubles when
+ * full. */
+enum { ARENA_BLOCK = 1 << 20, FIRST_NODE_CAPACITY = 4096 };
 
-/* A new child of parent; name is its key's stable copy. */
-static int64_t add_node(Trie *trie, uint32_t parent, const char *name, size_t length) {
+static uint32_t hash_frame(uint32_t parent, const char *name, size_t length) {
+    uint64_t hash = 14695981039346656037u ^ ((uint64_t)parent * 0x9E3779B97F4A7C15u);
+    for (size_t i = 0; i < length; i++) {
+        hash ^= (unsigned char)name[i];
+        hash *= 1099511628211u;
+    }
+    return (uint32_t)(hash ^ (hash >> 32));
+}
+
+static int grow_slots(Trie *trie) {
+    size_t count = trie->slot_count ? trie->slot_count * 2 : 1024;
+    uint32_t *slots = calloc(count, sizeof *slots);
+    if (slots == NULL) {
+        return -1;
+    }
+    for (size_t n = 1; n < trie->count; n++) {
+        size_t i = (size_t)trie->nodes[n].hash & (count - 1);
+        while (slots[i] != 0) {
+            i = (i + 1) & (count - 1);
+        }
+        slots[i] = (uint32_t)n + 1;
+    }
+    free(trie->slots);
+    trie->slots = slots;
+    trie->slot_count = count;
+    return 0;
+}
+
+static int64_t add_node(Trie *trie, uint32_t parent, const char *name, size_t length,
+                        uint32_t hash) {
     if (trie->count >= UINT32_MAX - 1) {
         return -1; /* node numbers are 32-bit */
     }
@@ -55,13 +84,18 @@ static int64_t add_node(Trie *trie, uint32_t parent, const char *name, size_t le
         }
         trie->capacity = capacity;
     }
+    const char *copy = arena_copy(&trie->names, name, length);
+    if (copy == NULL) {
+        return -1;
+    }
     uint32_t index = (uint32_t)trie->count++;
     TrieNode *p = &trie->nodes[parent];
-    trie->nodes[index] = (TrieNode){.name = name,
+    trie->nodes[index] = (TrieNode){.name = copy,
                                     .length = (uint32_t)length,
                                     .parent = parent,
                                     .next_sibling = p->first_child,
-                                    .depth = p->depth + 1};
+                                    .depth = p->depth + 1,
+                                    .hash = hash};
     trie->nodes[parent].first_child = index;
     if (trie->before != NULL) {
         trie->before[index] = 0;
@@ -73,20 +107,26 @@ static int64_t add_node(Trie *trie, uint32_t parent, const char *name, size_t le
 }
 
 /* The child of parent called name, created when missing. */
-/* The child of parent called name, made on first sight. */
 static int64_t child(Trie *trie, uint32_t parent, const char *name, size_t length) {
-    char *key = grow(trie->key, &trie->key_capacity, sizeof parent + length, 1, 256);
-    if (key == NULL) {
+    if ((trie->count + 1) * 2 > trie->slot_count && grow_slots(trie) != 0) {
         return -1;
     }
-    trie->key = key;
-    memcpy(key, &parent, sizeof parent);
-    memcpy(key + sizeof parent, name, length);
-    int64_t id = intern_add(&trie->children, key, sizeof parent + length);
-    if (id < 0 || (size_t)id + 1 < trie->count) {
-        return id < 0 ? -1 : id + 1;
+    uint32_t hash = hash_frame(parent, name, length);
+    size_t mask = trie->slot_count - 1;
+    size_t i = (size_t)hash & mask;
+    while (trie->slots[i] != 0) {
+        const TrieNode *n = &trie->nodes[trie->slots[i] - 1];
+        if (n->hash == hash && n->parent == parent && n->length == length &&
+            memcmp(n->name, name, length) == 0) {
+            return trie->slots[i] - 1;
+        }
+        i = (i + 1) & mask;
     }
-    return add_node(trie, parent, trie->children.keys[id].bytes + sizeof parent, length);
+    int64_t index = add_node(trie, parent, name, length, hash);
+    if (index >= 0) {
+        trie->slots[i] = (uint32_t)index + 1;
+    }
+    return index;
 }
 
 /* Length of the common prefix of a and b, looking at no more than limit bytes. */
@@ -131,7 +171,8 @@ static int remember_line(Trie *trie, const char *stack, size_t length) {
 }
 
 int trie_init(Trie *trie) {
-    memset(trie, 0, sizeof *trie); /* an empty interning table too */
+    memset(trie, 0, sizeof *trie);
+    arena_init(&trie->names, ARENA_BLOCK);
     trie->nodes = malloc(FIRST_NODE_CAPACITY * sizeof *trie->nodes);
     if (trie->nodes == NULL) {
         return -1;
@@ -290,10 +331,10 @@ int trie_finish(Trie *trie) {
 }
 
 void trie_free(Trie *trie) {
-    intern_free(&trie->children);
+    arena_free(&trie->names);
     free(trie->nodes);
     free(trie->before);
-    free(trie->key);
+    free(trie->slots);
     free(trie->previous);
     free(trie->path);
     memset(trie, 0, sizeof *trie);

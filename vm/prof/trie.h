@@ -14,15 +14,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "intern.h"
+#include "arena.h"
 
 typedef struct {
-    const char *name; /* a copy in the trie's interning table */
+    const char *name; /* a copy in the trie's arena, not NUL-terminated */
     uint32_t length;
     uint32_t parent;       /* node 0 (the root, "all") is its own parent */
     uint32_t first_child;  /* after trie_finish: in name order; 0 = none */
     uint32_t next_sibling; /* 0 = none */
     uint32_t depth;        /* root 0 */
+    uint32_t hash;         /* of (parent, name), for the child table */
     uint64_t total;        /* while adding: the lines ending here; after trie_finish: the
                               lines through here (inclusive). 40 bytes a node in all. For a
                               differential input, the AFTER count. */
@@ -40,9 +41,9 @@ typedef struct {
     size_t capacity;
     uint64_t grand_total;  /* of the counts added so far */
     uint64_t grand_before; /* of the BEFORE counts added so far */
-    Intern children;       /* key i, (parent, name), is node i + 1 */
-    char *key;             /* room to make a key */
-    size_t key_capacity;
+    uint32_t *slots;       /* (parent, name) -> node index + 1 */
+    size_t slot_count;
+    Arena names;    /* a copy of each node's name */
     char *previous; /* the previous line's stack and its nodes, for prefix reuse */
     size_t previous_length, previous_capacity;
     struct TriePathEntry *path;
