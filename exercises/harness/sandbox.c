@@ -367,7 +367,7 @@ typedef struct {
     FILE *kept;
     char *data;
     size_t length;
-    long long *room; /* stdout and stderr share one; the others point at their own_room */
+    long long *room; /* its own_room; stderr's is stdout's (they share --output) */
     long long own_room;
     bool over;
 } Stream;
@@ -403,8 +403,7 @@ static ReadResult drain(Stream *s) {
     if (n <= 0) {
         return READ_END;
     }
-    long long room = *s->room;
-    size_t keep = (long long)n <= room ? (size_t)n : (size_t)(room < 0 ? 0 : room);
+    size_t keep = (size_t)(n <= *s->room ? n : *s->room); /* a room is never below 0 */
     if (fwrite(chunk, 1, keep, s->kept) != keep) {
         fprintf(stderr, "sandbox: out of memory\n");
         exit(2);
@@ -638,44 +637,27 @@ static bool save(const char *path, const char *data, size_t length) {
     return ok;
 }
 
-static void open_streams(const Options *o, int tool_out, int pipes[][2], Outcome *r,
-                         long long *room) {
-    for (int i = 0; i < STREAMS; i++) {
-        pipes[i][0] = pipes[i][1] = -1;
-    }
-    make_pipe(pipes[OUT], false);
-    make_pipe(pipes[ERR], false);
-    if (o->results_file != NULL) {
-        make_pipe(pipes[RESULTS], false);
-    }
-    if (o->tool_log_file != NULL) {
-        make_pipe(pipes[TOOL], true);
-    }
-    if (o->isolation != ISOLATE_NONE) {
-        make_pipe(pipes[STARTED], false);
-    }
-    pipes[TOOL_OUT][0] = tool_out;
+/* Makes the pipes of the streams the run uses (both ends -1 for the others) and the memory
+   streams that keep what comes out of them. stdout and stderr share the room of --output. */
+static void open_streams(const Options *o, int tool_out, int pipes[][2], Outcome *r) {
+    const bool used[STREAMS] = {
+        true, true, o->results_file != NULL, o->tool_log_file != NULL, o->isolation != ISOLATE_NONE,
+        false /* the FIFO's read end: tool_out */};
+    const long long rooms[STREAMS] = {
+        o->output_bytes, 0, o->results_bytes, TOOL_LOG_BYTES, STARTED_BYTES, TOOL_LOG_BYTES};
     for (int i = 0; i < STREAMS; i++) {
         Stream *s = &r->streams[i];
-        s->fd = pipes[i][0];
-        s->room = &s->own_room;
+        pipes[i][0] = pipes[i][1] = -1;
+        if (used[i]) {
+            make_pipe(pipes[i], i == TOOL);
+        }
+        s->fd = i == TOOL_OUT ? tool_out : pipes[i][0];
+        s->own_room = rooms[i];
+        s->room = i == ERR ? &r->streams[OUT].own_room : &s->own_room;
         s->kept = open_memstream(&s->data, &s->length);
         if (s->kept == NULL) {
             printf("sandbox error: open_memstream: %s\n", strerror(errno));
             exit(2);
-        }
-    }
-    r->streams[OUT].room = r->streams[ERR].room = room;
-    r->streams[RESULTS].own_room = o->results_bytes;
-    r->streams[TOOL].own_room = r->streams[TOOL_OUT].own_room = TOOL_LOG_BYTES;
-    r->streams[STARTED].own_room = STARTED_BYTES;
-}
-
-static void close_write_ends(int pipes[][2]) {
-    for (int i = 0; i < STREAMS; i++) {
-        if (pipes[i][1] >= 0) {
-            close(pipes[i][1]);
-            pipes[i][1] = -1;
         }
     }
 }
@@ -685,11 +667,13 @@ int main(int argc, char **argv) {
     if (o.inner_fd >= 0) {
         box_inner_exec(&o);
     }
-    /* Fail before running anything when the result files cannot be written. */
-    const char *files[] = {o.stdout_file,   o.stderr_file,     o.results_file,
-                           o.tool_log_file, o.tool_out.source, o.usage_file};
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        if (!save(files[i], "", 0)) {
+    /* Where each stream is kept (the started byte is not), then the usage: fail before running
+       anything when one of them cannot be written. */
+    const char *paths[STREAMS + 1] = {o.stdout_file,   o.stderr_file, o.results_file,
+                                      o.tool_log_file, NULL,          o.tool_out.source,
+                                      o.usage_file};
+    for (int i = 0; i <= STREAMS; i++) {
+        if (!save(paths[i], "", 0)) {
             return 2;
         }
     }
@@ -714,10 +698,8 @@ int main(int argc, char **argv) {
     prctl(PR_SET_CHILD_SUBREAPER, 1); /* orphans of the tree come back to us */
 
     int pipes[STREAMS][2];
-    Outcome r;
-    memset(&r, 0, sizeof r);
-    long long room = o.output_bytes;
-    open_streams(&o, tool_out, pipes, &r, &room);
+    Outcome r = {0};
+    open_streams(&o, tool_out, pipes, &r);
     if (!status_wake_on_sigchld(sigchld_pipe)) {
         printf("sandbox error: pipe: %s\n", strerror(errno));
         return 2;
@@ -734,7 +716,11 @@ int main(int argc, char **argv) {
     if (r.child.pid == 0) {
         run_child(&o, &box, pipes, asan);
     }
-    close_write_ends(pipes);
+    for (int i = 0; i < STREAMS; i++) {
+        if (pipes[i][1] >= 0) {
+            close(pipes[i][1]); /* the child's ends */
+        }
+    }
     supervise(&o, &box, &r);
     if (tool_out_keeper >= 0) {
         close(tool_out_keeper);
@@ -742,11 +728,8 @@ int main(int argc, char **argv) {
     box_destroy(&box, &o);
 
     int status = report(&o, &r);
-    const int kept[] = {OUT, ERR, RESULTS, TOOL, TOOL_OUT};
-    const char *paths[] = {o.stdout_file, o.stderr_file, o.results_file, o.tool_log_file,
-                           o.tool_out.source};
-    for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
-        if (!save(paths[i], r.streams[kept[i]].data, r.streams[kept[i]].length)) {
+    for (int i = 0; i < STREAMS; i++) {
+        if (!save(paths[i], r.streams[i].data, r.streams[i].length)) {
             status = 2;
         }
     }

@@ -209,9 +209,7 @@ bool box_create(Box *box, const Options *o, char *error, size_t size) {
     box->uid =
         box->drop ? (uid_t)(o->uid > 0 ? (unsigned long long)o->uid : UID_BASE + (unsigned)getpid())
                   : getuid();
-    if (box->drop) {
-        kill_uid(box); /* a sandbox killed before its clean-up may have left some behind */
-    }
+    kill_uid(box); /* a sandbox killed before its clean-up may have left some behind */
     snprintf(box->path, sizeof box->path, "/tmp/drip-sandbox-XXXXXX");
     if (mkdtemp(box->path) == NULL) {
         return fail(error, size, "cannot create", "/tmp/drip-sandbox-XXXXXX");
@@ -422,12 +420,11 @@ static void exec_bwrap(const Box *box, const Options *o, bool program_links_asan
     words(&w, "--size", made("%lld", o->tmp_bytes), "--tmpfs", "/tmp", NULL);
     words(&w, "--ro-bind", box->path, "/box", "--chdir", "/box", "--remount-ro", "/", NULL);
     /* The helper inside: limits (one process more, bubblewrap's init), then the program. */
-    words(&w, "--", helper, "--inner", made("%d", STARTED_FD), "--memory",
-          made("%lld", o->memory_mb), NULL);
-    words(&w, "--file-size", made("%lld", o->file_size), "--procs", made("%lld", o->procs + 1),
+    words(&w, "--", helper, "--inner", made("%d", STARTED_FD), NULL);
+    words(&w, "--memory", made("%lld", o->memory_mb), "--procs", made("%lld", o->procs + 1), NULL);
+    words(&w, "--timeout", made("%.3f", o->timeout), "--file-size", made("%lld", o->file_size),
           NULL);
-    words(&w, "--timeout", made("%.3f", o->timeout), "--asan", program_links_asan ? "1" : "0",
-          NULL);
+    words(&w, "--asan", program_links_asan ? "1" : "0", NULL);
     if (o->cpu > 0) {
         word(&w, "--cpu");
         word(&w, made("%.3f", o->cpu));
@@ -516,7 +513,7 @@ static bool uid_has_processes(uid_t uid) {
 }
 
 static void kill_uid(const Box *box) {
-    for (int round = 0; round < 1000 && uid_has_processes(box->uid); round++) {
+    for (int round = 0; box->drop && round < 1000 && uid_has_processes(box->uid); round++) {
         kill_as_box_uid(box);
         /* Zombies re-parented to us would keep the uid "alive": reap them. */
         while (waitpid(-1, NULL, WNOHANG) > 0) {
@@ -634,11 +631,8 @@ static double each_ipc(uid_t uid, void (*visit)(IpcTable, int)) {
             continue;
         }
         char line[512];
-        if (fgets(line, sizeof line, f) == NULL) { /* the header */
-            fclose(f);
-            continue;
-        }
-        while (fgets(line, sizeof line, f) != NULL) {
+        const char *header = fgets(line, sizeof line, f); /* skipped */
+        while (header != NULL && fgets(line, sizeof line, f) != NULL) {
             long long v[IPC_COLUMNS];
             int n = 0;
             for (char *at = line, *end; n < IPC_COLUMNS; at = end, n++) {
@@ -718,9 +712,7 @@ void box_destroy(const Box *box, const Options *o) {
     if (box->path[0] == '\0') {
         return;
     }
-    if (box->drop) {
-        kill_uid(box);
-    }
+    kill_uid(box);
     remove_tree(AT_FDCWD, box->path, NULL);
     if (o->isolation == ISOLATE_USER && box->drop) {
         for (size_t i = 0; i < SHARED_FOLDERS; i++) {

@@ -151,10 +151,7 @@ static bool sanitizer_report(const char *stderr_text, char *out, size_t size, bo
         } else if (!leaks && (sanitizer_error(line, out, size) || ubsan_error(line, out, size))) {
             return true;
         }
-        p += length;
-        if (*p == '\n') {
-            p++;
-        }
+        p += length + (p[length] == '\n');
     }
     *is_leak = leaks;
     return leaks; /* a leak report without its summary still counts */
