@@ -413,7 +413,7 @@ static struct {
     FILE *out;
     char *buffer; /* room for the largest file a case may write */
     size_t size;
-} pack;
+} packed;
 
 /* Appends one file of the folder to the stream and removes it. */
 static void pack_file(const char *name, const char *suffix) {
@@ -421,12 +421,12 @@ static void pack_file(const char *name, const char *suffix) {
     size_t length = 0;
     FILE *in = fopen(path, "rb");
     if (in != NULL) {
-        length = fread(pack.buffer, 1, pack.size, in);
+        length = fread(packed.buffer, 1, packed.size, in);
         fclose(in);
         unlink(path);
     }
-    fprintf(pack.out, "%s.%s\t%zu\n", name, suffix, length);
-    fwrite(pack.buffer, 1, length, pack.out);
+    fprintf(packed.out, "%s.%s\t%zu\n", name, suffix, length);
+    fwrite(packed.buffer, 1, length, packed.out);
     free(path);
 }
 
@@ -439,21 +439,8 @@ static void pack_case(size_t i, const struct rusage *usage, void *context) {
     char line[96];
     int length = snprintf(line, sizeof line, "cpu %.3f\nmemory %ld\n", status_rusage_seconds(usage),
                           usage->ru_maxrss / 1024);
-    fprintf(pack.out, "%s.usage\t%d\n%s", name, length, line);
-    fflush(pack.out);
-}
-
-static void pack_start(const char *path, ForkOptions *options) {
-    pack.out = open_answers(path, "w");
-    pack.size = (size_t)fork_tests_file_limit(options);
-    pack.buffer = check_malloc(pack.size);
-    options->ended = pack_case;
-}
-
-static void pack_end(void) {
-    free(pack.buffer);
-    fclose(pack.out);
-    rmdir(each->dir);
+    fprintf(packed.out, "%s.usage\t%d\n%s", name, length, line);
+    fflush(packed.out);
 }
 
 /* --pack without --each DIR: a fresh folder under $TMPDIR (the box's own), the caller's to
@@ -567,12 +554,17 @@ int check_main(int argc, char **argv, const CheckFunction *list, size_t count) {
     }
     each = &options;
     if (pack != NULL) {
-        pack_start(pack, &options);
+        packed.out = open_answers(pack, "w");
+        packed.size = (size_t)fork_tests_file_limit(&options);
+        packed.buffer = check_malloc(packed.size);
+        options.ended = pack_case;
     }
     int status = fork_tests_run(&options, names, ncases, run_child, NULL);
     free(names);
     if (pack != NULL) {
-        pack_end();
+        free(packed.buffer);
+        fclose(packed.out);
+        rmdir(options.dir);
     }
     free(own_dir);
     /* This process ran no code under test: LeakSanitizer's exit scan could find only ours. */

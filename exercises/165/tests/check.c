@@ -184,12 +184,10 @@ static void call_sum_named(const char *prefix, const Rows *list, size_t n, const
     uint64_t sum = 424242; /* junk, so a function that sets nothing shows */
     int rc = sum_named(rows, n, needle_copy, &sum);
     char *key = check_format("%ssum:%s", prefix, needle);
-    if (rc == 0) {
-        check_answerf(key, "0 sum=%llu", (unsigned long long)sum);
-    } else if (rc == -1) {
-        check_answer(key, "-1");
+    if (rc != 0) {
+        check_answerf(key, rc == -1 ? "-1" : "returned-%d", rc);
     } else {
-        check_answerf(key, "returned-%d", rc);
+        check_answerf(key, "0 sum=%llu", (unsigned long long)sum);
     }
     check_unchanged("needle", needle, needle_copy);
     answer_changed("name of row", list->rows, rows, n, ROW_NAME);
@@ -266,7 +264,7 @@ static size_t between(uint64_t *state, size_t lo, size_t hi) {
    above it one time in seven (recursion), counts from 1 to 1,000,000: the speed check's input,
    made here rather than read, so that measuring it costs little. */
 static void generate_random(Stacks *list, size_t n, size_t distinct, uint64_t seed) {
-    static const char *const syllables[] = {"ka", "lo", "mi", "re", "su", "ta", "vo", "ne", "pi",
+    static const char *const syllables[] = {"ka",  "lo", "mi", "re", "su",  "ta",  "vo", "ne", "pi",
                                             "dra", "xu", "zo", "qe", "fib", "run", "op", "get"};
     enum { SYLLABLES = sizeof syllables / sizeof syllables[0], DEEPEST = 24 };
     char **names = check_malloc(distinct * sizeof(char *));
@@ -328,7 +326,8 @@ static void generate(Stacks *list, const CheckField *f) {
         }
         add_stack(list, stack, 7);
     } else {
-        check_bad_field(f, "expected many_functions N, deep_stack N or random_stacks N DISTINCT SEED");
+        check_bad_field(f,
+                        "expected many_functions N, deep_stack N or random_stacks N DISTINCT SEED");
     }
 }
 
