@@ -349,20 +349,16 @@ static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
 enum { CRASH_SIGNALS = sizeof crash_signals / sizeof crash_signals[0] };
 static struct sigaction saved_handlers[CRASH_SIGNALS];
 
-static void save_crash_handlers(void) {
+/* Saves the handlers there are (restore false), or puts the saved ones back. */
+static void crash_handlers(bool restore) {
     for (size_t i = 0; i < CRASH_SIGNALS; i++) {
-        sigaction(crash_signals[i], NULL, &saved_handlers[i]);
-    }
-}
-
-static void restore_crash_handlers(void) {
-    for (size_t i = 0; i < CRASH_SIGNALS; i++) {
-        sigaction(crash_signals[i], &saved_handlers[i], NULL);
+        sigaction(crash_signals[i], restore ? &saved_handlers[i] : NULL,
+                  restore ? NULL : &saved_handlers[i]);
     }
 }
 
 static void run_case(void **state) {
-    restore_crash_handlers();
+    crash_handlers(true);
     const Case *c = *state;
     c->run(&c->c);
     fputs("end\tok\n", answers);
@@ -538,7 +534,7 @@ int check_main(int argc, char **argv, const CheckFunction *list, size_t count) {
         }
         return 0;
     }
-    save_crash_handlers();
+    crash_handlers(false);
     if (run != NULL) {
         size_t i = find_case(run);
         /* stdout's buffer in static storage: cmocka's lines would otherwise leave a block on

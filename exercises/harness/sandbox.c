@@ -198,14 +198,14 @@ enum {
 };
 
 static Options parse_options(int argc, char **argv) {
+    /* files has room for every --file: each takes two words of argv. */
     Options o = {.idle = DEFAULT_IDLE_SECONDS,
                  .results_bytes = DEFAULT_RESULTS_BYTES,
                  .file_size = DEFAULT_FILE_SIZE,
                  .procs = DEFAULT_PROCS,
                  .tmp_bytes = DEFAULT_TMP_BYTES,
                  .inner_fd = -1,
-                 .files =
-                     calloc((size_t)argc / 2 + 1, sizeof(BoxFile))}; /* room for every --file */
+                 .files = calloc((size_t)argc / 2 + 1, sizeof(BoxFile))};
     if (o.files == NULL) {
         fprintf(stderr, "sandbox: out of memory\n");
         exit(2);
@@ -257,14 +257,11 @@ static bool file_links_asan(const char *path) {
    not over the limits this sandbox promises. */
 static void set_sanitizer_options(const char *name, const char *defaults, const char *forced) {
     const char *theirs = getenv(name);
-    size_t length = strlen(defaults) + (theirs ? strlen(theirs) : 0) + strlen(forced) + 3;
-    char *value = malloc(length);
-    if (value == NULL) {
-        return;
+    char *value;
+    if (asprintf(&value, "%s:%s:%s", defaults, theirs ? theirs : "", forced) >= 0) {
+        setenv(name, value, 1);
+        free(value);
     }
-    snprintf(value, length, "%s:%s:%s", defaults, theirs ? theirs : "", forced);
-    setenv(name, value, 1);
-    free(value);
 }
 
 /* Whether the program links AddressSanitizer: its file as execvp would find it (inside the box
@@ -295,7 +292,7 @@ static const int TARGET[STREAMS] = {STDOUT_FILENO, STDERR_FILENO,
                                     STARTED_FD,    -1 /* a FIFO in the box, opened by name */};
 
 /* Runs in the forked child: never returns. */
-static void run_child(const Options *o, const Box *box, int pipes[][2], bool asan) {
+static void run_child(const Options *o, const Box *box, int pipes[][2]) {
     setsid();
     status_stdin_null();
     for (int i = 0; i < STREAMS; i++) {
@@ -317,7 +314,7 @@ static void run_child(const Options *o, const Box *box, int pipes[][2], bool asa
     set_sanitizer_options("ASAN_OPTIONS", "allocator_may_return_null=1", forced);
     set_sanitizer_options("UBSAN_OPTIONS", "print_stacktrace=1", "halt_on_error=1");
     if (o->isolation != ISOLATE_NONE) {
-        box_exec(box, o, asan);
+        box_exec(box, o);
     }
     if (box->path[0] != '\0') { /* none, with --file: the caller's uid in the box's folder */
         char tmp[sizeof box->path + 8];
@@ -327,7 +324,7 @@ static void run_child(const Options *o, const Box *box, int pipes[][2], bool asa
             _exit(125);
         }
     }
-    apply_limits(o, asan, o->procs);
+    apply_limits(o);
     exec_program(o->program);
 }
 /* ------------------------------------------------------------------ the parent */
@@ -694,7 +691,7 @@ int main(int argc, char **argv) {
         box_destroy(&box, &o);
         return 2;
     }
-    bool asan = program_links_asan(&o, &box);
+    o.asan = program_links_asan(&o, &box);
     prctl(PR_SET_CHILD_SUBREAPER, 1); /* orphans of the tree come back to us */
 
     int pipes[STREAMS][2];
@@ -714,7 +711,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     if (r.child.pid == 0) {
-        run_child(&o, &box, pipes, asan);
+        run_child(&o, &box, pipes);
     }
     for (int i = 0; i < STREAMS; i++) {
         if (pipes[i][1] >= 0) {

@@ -60,8 +60,8 @@ typedef struct {
     BoxFile *files;
     size_t file_count;
     long long inner_fd; /* --inner FD: we are the helper inside bubblewrap */
-    bool asan;          /* (inner) the program links AddressSanitizer: no RLIMIT_AS */
-    char **program;     /* argv of the program, NULL-terminated */
+    bool asan; /* the program links AddressSanitizer (--asan inside bubblewrap): no RLIMIT_AS */
+    char **program; /* argv of the program, NULL-terminated */
 } Options;
 
 /* ---------------------------------------------------------------- sandbox_box.c */
@@ -84,7 +84,7 @@ bool box_fifo(const Box *box, const char *name, int *reader, int *keeper, char *
 /* In the forked child, first: closes every fd but ours, empties the environment. */
 void box_prepare(const Box *box, const Options *o);
 /* Then: the uid, the namespaces, the limits, exec; never returns. */
-void box_exec(const Box *box, const Options *o, bool program_links_asan);
+void box_exec(const Box *box, const Options *o);
 /* The helper's side inside bubblewrap (--inner): limits, then exec; never returns. */
 void box_inner_exec(const Options *o);
 /* execvp, or "sandbox: cannot run" and exit status 127. */
@@ -100,7 +100,7 @@ double box_ipc_mb(const Box *box, const Options *o);
    Slow beside box_ipc_mb: a walk of folders. */
 double box_files_bytes(const Box *box, const Options *o);
 /* Sets the rlimits every mode shares (CPU, memory, file size, processes, core). */
-void apply_limits(const Options *o, bool program_links_asan, long long procs);
+void apply_limits(const Options *o);
 
 /* ---------------------------------------------------------------- sandbox_tree.c */
 

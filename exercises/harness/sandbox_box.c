@@ -125,17 +125,15 @@ static void install_filter(bool children) {
     }
 }
 
-void apply_limits(const Options *o, bool program_links_asan, long long procs) {
+void apply_limits(const Options *o) {
     status_limit(RLIMIT_CORE, 0, 0);
     /* With --cpu a per-process backstop (the tree's CPU time is watched from outside), SIGKILL a
        second after SIGXCPU; without, the limit itself. */
     rlim_t seconds = (rlim_t)ceil(o->cpu > 0 ? o->cpu : o->timeout) + 1;
     status_limit(RLIMIT_CPU, seconds, seconds + (o->cpu > 0 ? 1 : 0));
     status_limit(RLIMIT_FSIZE, (rlim_t)o->file_size, (rlim_t)o->file_size);
-    if (procs > 0) {
-        status_limit(RLIMIT_NPROC, (rlim_t)procs, (rlim_t)procs);
-    }
-    if (!program_links_asan) {
+    status_limit(RLIMIT_NPROC, (rlim_t)o->procs, (rlim_t)o->procs);
+    if (!o->asan) {
         rlim_t bytes = (rlim_t)o->memory_mb * 1024 * 1024;
         status_limit(RLIMIT_AS, bytes, bytes);
     }
@@ -143,8 +141,7 @@ void apply_limits(const Options *o, bool program_links_asan, long long procs) {
         status_limit(RLIMIT_NOFILE, FD_LIMIT, FD_LIMIT);
         status_limit(RLIMIT_MSGQUEUE, 0, 0); /* a POSIX queue would outlive the box (see the top) */
         /* Inside bubblewrap one of the processes counted is its init. */
-        long long programs = procs - (o->inner_fd >= 0 ? 1 : 0);
-        install_filter(procs <= 0 || programs > 1);
+        install_filter(o->procs - (o->inner_fd >= 0 ? 1 : 0) > 1);
     }
 }
 
@@ -256,22 +253,6 @@ bool box_fifo(const Box *box, const char *name, int *reader, int *keeper, char *
 
 /* ------------------------------------------------------------------ the child */
 
-static void close_other_fds(const Options *o) {
-    int keep[] = {RESULTS_FD, TOOL_LOG_FD, STARTED_FD};
-    bool wanted[] = {o->results_file != NULL, o->tool_log_file != NULL, true};
-    int from = 3;
-    for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++) {
-        if (!wanted[i]) {
-            continue;
-        }
-        if (keep[i] > from) {
-            close_range((unsigned)from, (unsigned)keep[i] - 1, 0);
-        }
-        from = keep[i] + 1;
-    }
-    close_range((unsigned)from, ~0u, 0);
-}
-
 static void become(const Box *box) {
     if (!box->drop) {
         return;
@@ -294,17 +275,6 @@ _Noreturn void exec_program(char **program) {
     execvp(program[0], program);
     fprintf(stderr, "sandbox: cannot run %s: %s\n", program[0], strerror(errno));
     _exit(127);
-}
-
-/* The environment of a boxed program: nothing of the caller's (it may hold secrets). */
-static void clean_environment(const Box *box, const Options *o) {
-    char home[sizeof box->path + 8];
-    snprintf(home, sizeof home, "%s/tmp", box->path);
-    clearenv();
-    setenv("PATH", "/usr/local/bin:/usr/bin:/bin", 1);
-    setenv("LC_ALL", "C", 1);
-    setenv("HOME", o->isolation == ISOLATE_BWRAP ? "/tmp" : home, 1);
-    setenv("TMPDIR", o->isolation == ISOLATE_BWRAP ? "/tmp" : home, 1);
 }
 
 typedef struct {
@@ -391,7 +361,7 @@ static bool own_ipc_namespace(const Box *box, const Options *o) {
     return true;
 }
 
-static void exec_bwrap(const Box *box, const Options *o, bool program_links_asan) {
+static void exec_bwrap(const Box *box, const Options *o) {
     size_t program_words = 0;
     while (o->program[program_words] != NULL) {
         program_words++;
@@ -424,7 +394,7 @@ static void exec_bwrap(const Box *box, const Options *o, bool program_links_asan
     words(&w, "--memory", made("%lld", o->memory_mb), "--procs", made("%lld", o->procs + 1), NULL);
     words(&w, "--timeout", made("%.3f", o->timeout), "--file-size", made("%lld", o->file_size),
           NULL);
-    words(&w, "--asan", program_links_asan ? "1" : "0", NULL);
+    words(&w, "--asan", o->asan ? "1" : "0", NULL);
     if (o->cpu > 0) {
         word(&w, "--cpu");
         word(&w, made("%.3f", o->cpu));
@@ -443,20 +413,39 @@ static void exec_bwrap(const Box *box, const Options *o, bool program_links_asan
 }
 
 void box_prepare(const Box *box, const Options *o) {
-    close_other_fds(o);
-    clean_environment(box, o);
+    int keep[] = {RESULTS_FD, TOOL_LOG_FD, STARTED_FD};
+    bool wanted[] = {o->results_file != NULL, o->tool_log_file != NULL, true};
+    int from = 3;
+    for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++) {
+        if (!wanted[i]) {
+            continue;
+        }
+        if (keep[i] > from) {
+            close_range((unsigned)from, (unsigned)keep[i] - 1, 0);
+        }
+        from = keep[i] + 1;
+    }
+    close_range((unsigned)from, ~0u, 0);
+    /* The environment: nothing of the caller's (it may hold secrets). */
+    char home[sizeof box->path + 8];
+    snprintf(home, sizeof home, "%s/tmp", box->path);
+    clearenv();
+    setenv("PATH", "/usr/local/bin:/usr/bin:/bin", 1);
+    setenv("LC_ALL", "C", 1);
+    setenv("HOME", o->isolation == ISOLATE_BWRAP ? "/tmp" : home, 1);
+    setenv("TMPDIR", o->isolation == ISOLATE_BWRAP ? "/tmp" : home, 1);
 }
 
-void box_exec(const Box *box, const Options *o, bool program_links_asan) {
+void box_exec(const Box *box, const Options *o) {
     if (o->isolation == ISOLATE_BWRAP) {
-        exec_bwrap(box, o, program_links_asan);
+        exec_bwrap(box, o);
     }
     if (chdir(box->path) != 0) {
         _exit(125);
     }
     become(box);
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* after the uid change, which clears it */
-    apply_limits(o, program_links_asan, o->procs);
+    apply_limits(o);
     started();
     exec_program(o->program);
 }
@@ -466,7 +455,7 @@ void box_inner_exec(const Options *o) {
         fprintf(stderr, "sandbox: --inner is for the sandbox's own use\n");
         _exit(2);
     }
-    apply_limits(o, o->asan, o->procs);
+    apply_limits(o);
     started();
     exec_program(o->program);
 }

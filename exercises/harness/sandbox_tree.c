@@ -29,7 +29,7 @@
  * Cost: one read of /proc/PID/stat per process on the machine per sample (a few hundred
  * small reads, well under a millisecond of CPU at 10 samples a second).
  */
-#define _GNU_SOURCE /* O_PATH */
+#define _GNU_SOURCE
 
 #include "sandbox.h"
 #include "status.h"
@@ -155,8 +155,7 @@ static void scan(ProcList *list) {
     closedir(dir);
     /* Mark descendants: repeat until no new one is found (trees are shallow). */
     pid_t self = getpid();
-    bool changed = true;
-    while (changed) {
+    for (bool changed = true; changed;) {
         changed = false;
         for (size_t i = 0; i < list->count; i++) {
             Proc *p = &list->items[i];
@@ -168,8 +167,7 @@ static void scan(ProcList *list) {
                 parent_mine = list->items[j].mine && list->items[j].pid == p->ppid;
             }
             if (parent_mine) {
-                p->mine = true;
-                changed = true;
+                p->mine = changed = true;
             }
         }
     }
@@ -214,16 +212,11 @@ double tree_unlinked_bytes(void) {
         }
         struct dirent *entry;
         while ((entry = readdir(dir)) != NULL) {
-            /* O_PATH opens what the link names, without reading it. */
-            int fd = entry->d_name[0] == '.'
-                         ? -1
-                         : openat(dirfd(dir), entry->d_name, O_PATH | O_CLOEXEC);
+            /* stat follows the link to what it names, unlinked or not. */
             struct stat st;
-            if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 0) {
+            if (entry->d_name[0] != '.' && fstatat(dirfd(dir), entry->d_name, &st, 0) == 0 &&
+                S_ISREG(st.st_mode) && st.st_nlink == 0) {
                 bytes += (double)st.st_blocks * 512;
-            }
-            if (fd >= 0) {
-                close(fd);
             }
         }
         closedir(dir);
