@@ -38,7 +38,9 @@
 
 #include "commas.h"
 #include "intern.h"
-#include "u128.h"
+
+/* __extension__: gcc's and clang's 128-bit type is outside ISO C (quiet under -Wpedantic). */
+__extension__ typedef unsigned __int128 Wide;
 
 enum {
     XPAD = FLAME_SIDE_PAD,
@@ -239,9 +241,7 @@ static void write_commas(Out *out, uint64_t value) {
 /* count / total as a percentage with two decimals, rounded half up (count is at most
  * MAX_CHANGE_RATIO times total, so the scaled value fits easily). */
 static void write_percent(Out *out, uint64_t count, uint64_t total) {
-    U128 total_128 = {.high = 0, .low = total};
-    write_hundredths(out,
-                     u128_divide(u128_add(u128_product(count, 10000), total / 2), total_128, NULL));
+    write_hundredths(out, (uint64_t)(((Wide)count * 10000 + total / 2) / total));
     out_char(out, '%');
 }
 
@@ -298,8 +298,7 @@ static void write_change_colour(Out *out, uint64_t before, uint64_t after, uint6
     }
     uint64_t change = after > before ? after - before : before - after;
     /* change <= largest, so k <= CHANGE_STRENGTH */
-    U128 largest_128 = {.high = 0, .low = largest};
-    unsigned k = (unsigned)u128_divide(u128_product(change, CHANGE_STRENGTH), largest_128, NULL);
+    unsigned k = (unsigned)((Wide)change * CHANGE_STRENGTH / largest);
     unsigned fading = CHANGE_PALE - k;
     if (after > before) {
         write_rgb(out, CHANGE_FULL, fading, fading);

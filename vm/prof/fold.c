@@ -17,7 +17,7 @@
  *     remainders, ties to the heavier caller, then by name), recurse into
  *     each caller with a share > 0, and emit the path when a root is reached.
  *     amount * weight needs 128 bits, and so may the sum of the weights
- *     (u128.h: exact).
+ *     (computed exactly in unsigned __int128).
  *     A share below the threshold (totals / resolution) is not walked: the
  *     small shares of one split are summed into one line OTHER;CALLEE;...;LEAF,
  *     or just OTHER;LEAF when the sum itself is below the threshold. So every
@@ -51,7 +51,9 @@
 
 #include "grow.h"
 #include "intern.h"
-#include "u128.h"
+
+/* __extension__: gcc's and clang's 128-bit type is outside ISO C (quiet under -Wpedantic). */
+__extension__ typedef unsigned __int128 Wide;
 
 typedef struct {
     uint32_t node;
@@ -455,29 +457,28 @@ static int emit(Folder *f, uint64_t amount, bool other) {
 }
 
 typedef struct {
-    U128 remainder;
+    Wide remainder;
     size_t index;
 } Remainder;
 
 static int compare_remainders(const void *pa, const void *pb) {
     const Remainder *a = pa, *b = pb;
-    switch (u128_compare(a->remainder, b->remainder)) {
-    case 1: return -1; /* the larger remainder first */
-    case -1: return 1;
-    default: return (a->index > b->index) - (a->index < b->index);
+    if (a->remainder != b->remainder) {
+        return a->remainder > b->remainder ? -1 : 1; /* the larger remainder first */
     }
+    return (a->index > b->index) - (a->index < b->index);
 }
 
 /* Largest-remainder split of amount by the callers' weights into shares[]. */
 static int apportion(uint64_t amount, const EdgeList *callers, uint64_t *shares) {
     size_t k = callers->count;
-    U128 total = {0, 0};
+    Wide total = 0; /* at most k terms below 2^64 */
     for (size_t i = 0; i < k; i++) {
-        total = u128_add(total, callers->items[i].weight);
+        total += callers->items[i].weight;
     }
-    bool equal = total.high == 0 && total.low == 0; /* no weights at all: split evenly */
+    bool equal = total == 0; /* no weights at all: split evenly */
     if (equal) {
-        total.low = k;
+        total = k;
     }
     Remainder *rest = malloc(k * sizeof *rest);
     if (rest == NULL) {
@@ -487,7 +488,9 @@ static int apportion(uint64_t amount, const EdgeList *callers, uint64_t *shares)
     for (size_t i = 0; i < k; i++) {
         uint64_t weight = equal ? 1 : callers->items[i].weight;
         /* weight <= total, so the share is at most amount: it fits in 64 bits */
-        shares[i] = u128_divide(u128_product(amount, weight), total, &rest[i].remainder);
+        Wide part = (Wide)amount * weight;
+        shares[i] = (uint64_t)(part / total);
+        rest[i].remainder = part % total;
         rest[i].index = i;
         given += shares[i];
     }

@@ -12,7 +12,7 @@ PROF_DIR      := vm/prof
 PROF_OBJ      := $(BUILD)/obj/prof
 PROF_SHARED   := vm/lib
 PROF_CFLAGS   := $(CWARN) -O2 -g -I$(PROF_DIR) -I$(PROF_SHARED)
-PROF_LIB      := folded callgrind fold trie flame flame_script costs top annotate diff u128 \
+PROF_LIB      := folded callgrind fold trie flame flame_script costs top annotate diff \
                  tsv decimal message checker
 PROF_SHARED_C := $(wildcard $(PROF_SHARED)/*.c)
 PROF_OBJS     := $(PROF_LIB:%=$(PROF_OBJ)/%.o) $(PROF_SHARED_C:$(PROF_SHARED)/%.c=$(PROF_OBJ)/lib/%.o)

@@ -69,6 +69,5 @@ int callgrind_tests(size_t *count);
 int fold_tests(size_t *count);
 int robust_tests(size_t *count);
 int diff_tests(size_t *count);
-int u128_tests(size_t *count);
 
 #endif
