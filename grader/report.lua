@@ -8,7 +8,7 @@
 -- from the same list of checks (M.checks); both are encoded by lua-dkjson.
 
 local wb = require("vm.lib.workbook")
-local harness = require("exercises.harness.chapter")
+local feedback = require("exercises.harness.feedback")
 local json = require("dkjson")
 
 local M = {}
@@ -25,6 +25,9 @@ M.QUOTE, M.LINE = 400, 200
 -- it printed) with control characters made visible: an escape sequence must not rewrite
 -- the instructor's terminal when the report is printed. Bytes past 0x7f too: the C1 controls
 -- (CSI, OSC) also come as U+009B, U+009D in UTF-8 and as raw 0x9B, 0x9D, and terminals obey them.
+-- Each such byte is \xHH as in wb.escape, but this is a guard, not that escape: keys and answers
+-- arrive escaped already (exercises/harness/checker.h), and a backslash escaped again would show
+-- the student's \n as \\n; a TAB (in a compiler's line, say) shows as four blanks.
 local function visible(text)
   return (tostring(text):gsub("[%z\1-\31\127-\255]", function(c)
     return c == "\t" and "    " or string.format("\\x%02x", c:byte())
@@ -67,8 +70,8 @@ local function verdict(check)
   return status
 end
 
--- The lines explaining a lost point: the first difference (in the chapter's words for the
--- answers, as the student's own run says them), and hints.
+-- The lines explaining a lost point: the first difference (its answers in the student's own
+-- run's words: feedback.said), and hints.
 local function details(check, ex)
   local out = {}
   local first = check.first
@@ -80,14 +83,9 @@ local function details(check, ex)
     if input then -- built from the key: a needle, say, the student's text too
       out[#out + 1] = "  input:    " .. quote(input)
     end
-    local expected = first.expected and harness.words(ex, check.func, first.key, first.expected) or "(no such item)"
-    out[#out + 1] = "  expected: " .. quote(expected)
-    local actual = first.actual and harness.words(ex, check.func, first.key, first.actual)
-    if not actual then
-      actual = check.class == "ok" and "(no answer for this item)"
-        or "(no answer: the run stopped before this item, so this input is the likely cause)"
-    end
-    out[#out + 1] = "  actual:   " .. quote(actual) .. (first.twice and "   (and this item appears more than once)" or "")
+    out[#out + 1] = "  expected: " .. quote(feedback.said(ex, check.func, first.key, first.expected, true))
+    out[#out + 1] = "  actual:   " .. quote(feedback.said(ex, check.func, first.key, first.actual, check.class == "ok"))
+      .. (first.twice and feedback.TWICE or "")
   end
   if check.where then
     out[#out + 1] = "in your code: " .. quote(check.where) -- from a stack trace it may print

@@ -1,6 +1,9 @@
--- feedback.lua: what a run of code under test means, in words a beginner can act on. The
--- student's report (exercises/harness/exercise.lua) and the grade's (grader/report.lua) both
--- say it with these functions, so the two never explain one run two ways.
+-- feedback.lua: what a run of code under test means, in words a beginner can act on, for the
+-- student's report (exercises/harness/exercise.lua). The grade's report (grader/report.lua) says
+-- an answer, a missing one and a repeated one with M.said and M.TWICE, so the two reports never
+-- word one difference two ways. How a run ended it says with the runner's status (a line per
+-- check, read over a batch of submissions), not with status_lines' advice to a beginner, which
+-- the student's own runs (make exercise-N) give.
 --
 -- Everything is rendered from data: a case (its rule, origin and fields: cases.lua), a run's
 -- result (runner.lua) and a comparison (compare.lua). The chapter only adds its words for
@@ -223,13 +226,17 @@ local function changed_lines(key, now)
     "            (it is const, the caller's: read it, never write into it; strtok writes)" }
 end
 
--- An answer in the chapter's words, or what stands in for a missing one.
-local function said(ch, func, key, answer, finished)
+-- An answer in the chapter's words, or what stands in for a missing one. finished: the run got
+-- to its end, so a missing answer was never given rather than cut short.
+function M.said(ch, func, key, answer, finished)
   if answer then
     return chapter.words(ch, func, key, answer)
   end
   return finished and "(no such answer)" or "(no answer: the run stopped before it, so this input is the likely cause)"
 end
+
+-- The note after an answer the run gave more than once.
+M.TWICE = "   (and given more than once)"
 
 -- The lines of the first difference (compare.lua): expected and actual, in the chapter's
 -- words. finished: the run got to its end (a missing answer was not cut short).
@@ -237,8 +244,8 @@ function M.difference_lines(ch, func, d, finished)
   if d.key:match("^changed:") and not d.expected then
     return changed_lines(d.key, d.actual)
   end
-  local lines = { "  expected: " .. said(ch, func, d.key, d.expected, true),
-    "  actual:   " .. said(ch, func, d.key, d.actual, finished) .. (d.twice and "   (and given more than once)" or "") }
+  local lines = { "  expected: " .. M.said(ch, func, d.key, d.expected, true),
+    "  actual:   " .. M.said(ch, func, d.key, d.actual, finished) .. (d.twice and M.TWICE or "") }
   local at = compare.first_difference(d.expected, d.actual)
   if at and at > #d.expected then
     lines[#lines + 1] = string.format("  (the same up to character %d, where the expected answer ends; yours goes on "
@@ -261,10 +268,10 @@ function M.other_differences(ch, func, differences, finished, most)
     if d.key:match("^changed:") and not d.expected then
       line = changed_lines(d.key, d.actual)[1]:gsub("^  but:%s+", "")
     elseif not d.expected then
-      line = "not expected: " .. said(ch, func, d.key, d.actual, finished)
+      line = "not expected: " .. M.said(ch, func, d.key, d.actual, finished)
     else
-      line = string.format("expected %s, got %s", said(ch, func, d.key, d.expected, true),
-        d.actual and said(ch, func, d.key, d.actual, finished) or (finished and "no such answer" or "no answer"))
+      line = string.format("expected %s, got %s", M.said(ch, func, d.key, d.expected, true),
+        d.actual and M.said(ch, func, d.key, d.actual, finished) or (finished and "no such answer" or "no answer"))
     end
     lines[#lines + 1] = (i == 2 and "  also:     " or "            ") .. line
   end
