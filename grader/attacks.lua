@@ -79,8 +79,8 @@ local function submission_text(chapter, dir, attack, root, out, fixtures)
   elseif attack.base == "mutant" then
     base = mutants.named(chapter, mutants.of(chapter), attack.mutant).source
   elseif attack.base ~= "none" then
-    error({ message = string.format("grader/%s/attacks/attacks.lua: %s: unknown base %s", chapter.id, attack.name,
-      tostring(attack.base)) }, 0)
+    wb.fail(string.format("grader/%s/attacks/attacks.lua: %s: unknown base %s", chapter.id, attack.name,
+      tostring(attack.base)))
   end
   local text = body:find("/* @BASE@ */", 1, true) and body:gsub("/%* @BASE@ %*/", function()
     return base

@@ -96,7 +96,7 @@ end
 -- The entries of a SUBMISSIONS folder: its names (dot-files left out, sorted), and which of
 -- them are symbolic links or loose files (both listed, neither graded).
 function M.list(dir)
-  local names = engine.must(wb.list_dir(dir), "SUBMISSIONS folder " .. dir .. " does not exist")
+  local names = wb.must(wb.list_dir(dir), "SUBMISSIONS folder " .. dir .. " does not exist")
   local subs, linked, loose = {}, {}, {}
   for _, name in ipairs(names) do
     if not name:match("^%.") then
@@ -109,7 +109,7 @@ function M.list(dir)
       loose[name] = not linked[name] and not wb.is_dir(dir .. "/" .. name)
     end
   end
-  engine.must(#subs > 0, "SUBMISSIONS folder " .. dir .. " has no sub-folder (one folder per submission)")
+  wb.must(#subs > 0, "SUBMISSIONS folder " .. dir .. " has no sub-folder (one folder per submission)")
   return subs, linked, loose
 end
 
@@ -168,7 +168,7 @@ function M.run(opts)
     local ref_json = out .. "/.reference-" .. id .. ".json"
     local ok = wb.run(string.format("%s grader/grade.lua --chapter %s --submission %s --out %s --json %s --seed %d %s --quiet",
       lua, id, wb.quote(chapter.exercise.solution), wb.quote(out .. "/.reference"), wb.quote(ref_json), seed, extra))
-    engine.must(ok, "the reference solution could not be graded (see the message above)")
+    wb.must(ok, "the reference solution could not be graded (see the message above)")
     local ref = json.decode(wb.read_file(ref_json) or "{}") or {}
     if ref.score == nil or ref.extra_data == nil or ref.score < ref.extra_data.max_score - 1e-9 then
       io.stderr:write(string.format("warning: the reference solution scores %s of %s on chapter %s; "
@@ -348,16 +348,16 @@ end
 -- Returns identifier by folder name; a line without both, or a folder twice, is an error
 -- naming the file and the line.
 function M.read_ids(path)
-  local text = engine.must(wb.read_file(path), "LMS_IDS file " .. path .. " cannot be read")
+  local text = wb.must(wb.read_file(path), "LMS_IDS file " .. path .. " cannot be read")
   local ids = {}
   for number, line in ipairs(wb.split_lines(text)) do
     line = line:gsub("\r$", "")
     local folder, id = line:match("^([^,\t]+)[,\t]%s*([^,\t]-)%s*$")
     if line:find("%S") and not (folder and id ~= "") then
-      error({ message = string.format("%s:%d: expected FOLDER,IDENTIFIER, got %s", path, number,
-        wb.escape(wb.shorten(line, report.QUOTE))) }, 0)
+      wb.fail(string.format("%s:%d: expected FOLDER,IDENTIFIER, got %s", path, number,
+        wb.escape(wb.shorten(line, report.QUOTE))))
     elseif folder and ids[folder] then
-      error({ message = string.format("%s:%d: %s is named twice", path, number, wb.escape(wb.shorten(folder, report.QUOTE))) }, 0)
+      wb.fail(string.format("%s:%d: %s is named twice", path, number, wb.escape(wb.shorten(folder, report.QUOTE))))
     elseif folder then
       ids[folder] = id
     end

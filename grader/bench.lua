@@ -61,20 +61,20 @@ local function timed(tree, command)
   wb.run("sync")
   ticks = busy_ticks() - ticks
   if not ok then
-    error({ message = command .. " failed:\n" .. wb.shorten(wb.read_file(log) or "", 2000) }, 0)
+    wb.fail(command .. " failed:\n" .. wb.shorten(wb.read_file(log) or "", 2000))
   end
   return ticks / HZ, wall
 end
 
 -- A worktree of `ref` (its commit's own tree, built by its own make), made once per commit.
 local function worktree(ref)
-  local sha = engine.must(wb.capture("git rev-parse --verify --quiet " .. wb.quote(ref .. "^{commit}")
+  local sha = wb.must(wb.capture("git rev-parse --verify --quiet " .. wb.quote(ref .. "^{commit}")
     .. " 2>/dev/null"):match("%x+"), "bench-grade: " .. ref .. " is not a commit of this repository (BENCH_BASE=REF "
     .. "names one)")
   local dir = OUT .. "/base-" .. sha:sub(1, 12)
   if not wb.exists(dir .. "/Makefile") then
     wb.run("git worktree prune")
-    engine.must(wb.run(string.format("git worktree add --detach --force %s %s > /dev/null 2>&1", wb.quote(dir), sha)),
+    wb.must(wb.run(string.format("git worktree add --detach --force %s %s > /dev/null 2>&1", wb.quote(dir), sha)),
       "bench-grade: git worktree add " .. dir .. " failed")
   end
   return wb.realpath(dir), sha:sub(1, 12)

@@ -50,15 +50,6 @@ local M = {}
 
 M.root = "build/grade"
 
--- Returns value when it is true, else raises why as a problem with the grader itself (the
--- caller's "could not grade": wb.exit_with). For a call's results: must(f()) raises f's message.
-function M.must(value, why)
-  if not value then
-    error({ message = why }, 0)
-  end
-  return value
-end
-
 -- What outlives a run: the reference's builds and its answers (build/grade is the run's, and
 -- the platforms' entrypoints empty it), each named by what it is made from, so that an entry
 -- is either right or never looked up. GRADE_CACHE moves it (the tests' private caches).
@@ -90,7 +81,7 @@ end
 -- while FIXTURES is set; returns list.
 function M.one_chapter_for_fixtures(list)
   local dir = os.getenv("FIXTURES")
-  M.must(not (dir and dir ~= "" and #list > 1), string.format("FIXTURES=%s is one chapter's fixture folder, but "
+  wb.must(not (dir and dir ~= "" and #list > 1), string.format("FIXTURES=%s is one chapter's fixture folder, but "
     .. "this would use it for chapters %s: name the chapter with CHAPTER=N", dir, table.concat(list, ", ")))
   return list
 end
@@ -99,12 +90,12 @@ end
 function M.chosen(id)
   id = id or os.getenv("CHAPTER")
   if id and id ~= "" then
-    M.must(wb.exists("grader/" .. id .. "/chapter.lua"), "there is no chapter " .. id .. " to grade (no grader/"
+    wb.must(wb.exists("grader/" .. id .. "/chapter.lua"), "there is no chapter " .. id .. " to grade (no grader/"
       .. id .. "/chapter.lua)")
     return { id }
   end
   local list = M.chapters()
-  M.must(#list > 0, "no chapter to grade: no grader/N/chapter.lua")
+  wb.must(#list > 0, "no chapter to grade: no grader/N/chapter.lua")
   return M.one_chapter_for_fixtures(list)
 end
 
@@ -118,7 +109,7 @@ end
 -- dripprof whose `stacks` reads the folded fixtures.
 function M.require_tools()
   for _, program in ipairs({ sandbox.program, dripprof.program() }) do
-    M.must(wb.exists(program), program .. " is missing; build it with `make " .. program .. "`")
+    wb.must(wb.exists(program), program .. " is missing; build it with `make " .. program .. "`")
   end
 end
 
@@ -150,7 +141,7 @@ end
 function M.pool_seeds(chapter)
   local path, seeds = M.pool_path(chapter), {}
   for n, line in ipairs(wb.split_lines(wb.read_file(path) or "")) do
-    seeds[n] = M.must(line:match("^%d+$") and #line <= 15 and tonumber(line), string.format("%s:%d: not a seed "
+    seeds[n] = wb.must(line:match("^%d+$") and #line <= 15 and tonumber(line), string.format("%s:%d: not a seed "
       .. "(a whole number per line; `make seed-pool FORCE=1` makes the pool anew)", path, n))
   end
   return seeds
@@ -265,12 +256,12 @@ function M.reference(chapter)
   local private = dir .. ".tmp" .. wb.pid()
   local spec = harness.build_spec(ex, private, ex.solution, true)
   local ok, why = build.prepare(spec)
-  M.must(ok, "cannot build the reference solution: " .. tostring(why))
+  wb.must(ok, "cannot build the reference solution: " .. tostring(why))
   for _, flavour in ipairs({ "asan", "fast" }) do
     local r = build.link(spec, flavour, "check-" .. flavour)
     if not r.ok then
       wb.rm_rf(private)
-      error({ message = "the reference solution (" .. ex.solution .. ") does not build: " .. r.error }, 0)
+      wb.fail("the reference solution (" .. ex.solution .. ") does not build: " .. r.error)
     end
   end
   move_into_place(private, dir) -- or another grader got there first; its build is the same
@@ -281,8 +272,8 @@ end
 -- folder's manifest) and its path. Raises when the folder or manifest is unusable.
 function M.fixture_list(chapter)
   local dir = fixtures.folder(chapter.id)
-  local list = M.must(fixtures.list(dir, chapter.kind))
-  local manifest = M.must(fixtures.manifest(dir))
+  local list = wb.must(fixtures.list(dir, chapter.kind))
+  local manifest = wb.must(fixtures.manifest(dir))
   for _, f in ipairs(list) do
     f.settings = chapter.settings(f, manifest)
   end
@@ -310,7 +301,7 @@ function M.load_fixtures(chapter)
   if #list == 0 then
     problems[#problems + 1] = dir .. " holds no fixtures"
   end
-  M.must(#problems == 0, table.concat(problems, "\n"))
+  wb.must(#problems == 0, table.concat(problems, "\n"))
   return list, dir
 end
 
@@ -467,8 +458,8 @@ local function reference_answers(opts, checks, runs)
   end, function(check, handle)
     local r = runner.finish(handle)
     if not r.ok then
-      error({ message = string.format("the reference solution failed on a generated input (seed %d): %s\n  %s",
-        opts.seed, r.status, r.stderr:match("[^\n]+") or "") }, 0)
+      wb.fail(string.format("the reference solution failed on a generated input (seed %d): %s\n  %s",
+        opts.seed, r.status, r.stderr:match("[^\n]+") or ""))
     end
     wb.write_file(check.cache, answers.text(r.items))
     check.expected = r.items
@@ -491,7 +482,7 @@ local function build_submission(opts, bdir)
     return { asan = failed, fast = failed }
   end
   local asan = build.link(spec, "asan", "check-asan")
-  M.must(not asan.ours, asan.error)
+  wb.must(not asan.ours, asan.error)
   local want_fast = os.getenv("GRADE_NO_SPEED") ~= "1" and have_valgrind()
   local fast = (asan.ok and want_fast) and build.link(spec, "fast", "check-fast") or asan
   return { asan = asan, fast = fast }

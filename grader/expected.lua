@@ -64,7 +64,7 @@ local function expected_for_chapter(id)
   local list, dir = engine.fixture_list(chapter)
   -- Said here, not only by make grade: a silent success would leave the instructor
   -- believing the folder's answers were written.
-  engine.must(#list > 0, dir .. " holds no fixtures (callgrind_annotate outputs, or folded stacks named"
+  wb.must(#list > 0, dir .. " holds no fixtures (callgrind_annotate outputs, or folded stacks named"
     .. " .folded, .collapsed or .stacks)")
   local scratch = engine.root .. "/expected/" .. id
   wb.rm_rf(scratch)

@@ -31,7 +31,7 @@ local function take_job(opts)
   if not opts.job then
     return opts
   end
-  local job = engine.must(require("grader.batch").job(opts.job, opts.index))
+  local job = wb.must(require("grader.batch").job(opts.job, opts.index))
   wb.mkdir_p(job.out)
   opts.submission, opts.key, opts.out, opts.json = job.folder, job.key, job.out, job.out .. "/results.json"
   return opts
@@ -73,7 +73,7 @@ local function chapters_to_grade(opts)
       list[#list + 1] = id
     end
   end
-  engine.must(#list > 0, "the submission " .. opts.submission .. " holds the files of no chapter; name one with "
+  wb.must(#list > 0, "the submission " .. opts.submission .. " holds the files of no chapter; name one with "
     .. "CHAPTER=N")
   return engine.one_chapter_for_fixtures(list)
 end
@@ -96,7 +96,7 @@ local function main(argv)
     local fixtures, dir = engine.load_fixtures(chapter)
     local ref = engine.reference(chapter)
     local submission = (opts.submission or chapter.exercise.dir):gsub("/+$", "")
-    engine.must(wb.is_dir(submission), "submission folder " .. submission .. " does not exist")
+    wb.must(wb.is_dir(submission), "submission folder " .. submission .. " does not exist")
     local out = (opts.out or (engine.root .. "/run")) .. "/" .. id
     local result = engine.grade({ chapter = chapter, submission = submission, out = out, seed = seed,
       speed_lines = opts.speed_lines, ref = ref, fixtures = fixtures, fixtures_dir = dir,

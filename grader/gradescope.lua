@@ -139,7 +139,7 @@ local function add_tree(files, path, dest, whole)
     return
   end
   wb.mkdir_p(STAGE .. "/" .. wb.dirname(dest))
-  engine.must(wb.copy(path, STAGE .. "/" .. dest), "cannot copy " .. path)
+  wb.must(wb.copy(path, STAGE .. "/" .. dest), "cannot copy " .. path)
   files[#files + 1] = dest
 end
 
@@ -188,7 +188,7 @@ local function build(id, platform)
   -- -X: no extra fields (uid, gid, access times), -D: no folder entries: names, modes, bytes.
   local ok = wb.run("cd " .. wb.quote(stage) .. " && zip -q -X -D -r " .. wb.quote(wb.realpath(wb.dirname(out))
     .. "/" .. wb.basename(out)) .. " .")
-  engine.must(ok, "zip failed to write " .. out)
+  wb.must(ok, "zip failed to write " .. out)
   print(string.format("gradescope: %s (%d files, fixtures from %s); upload it as chapter %s's autograder",
     out, #files, dir, id))
 end
@@ -210,12 +210,12 @@ if arg and arg[0] and arg[0]:match("gradescope%.lua$") and (...) ~= "grader.grad
   local args = wb.parse(parser, arg)
 
   wb.exit_with("make " .. args.format, function()
-    local platform = engine.must(M.PLATFORMS[args.format], "no platform " .. args.format
+    local platform = wb.must(M.PLATFORMS[args.format], "no platform " .. args.format
       .. " (gradescope, prairielearn)")
     if args.failed then
       write_failure(args.failed[1], args.failed[2], args.format)
     else
-      engine.must(not platform.zip or wb.run("command -v zip > /dev/null"),
+      wb.must(not platform.zip or wb.run("command -v zip > /dev/null"),
         "zip is not installed (Debian package zip; make setup installs it)")
       for _, id in ipairs(engine.chosen()) do
         build(id, platform)

@@ -17,7 +17,7 @@ local wb = require("vm.lib.workbook")
 local M = {}
 
 local function refuse(list_path, fault, why)
-  error({ message = string.format("%s: mutant %s: %s", list_path, tostring(fault), why) }, 0)
+  wb.fail(string.format("%s: mutant %s: %s", list_path, tostring(fault), why))
 end
 
 -- Occurrences of needle in text, by plain search (overlapping ones count: "aa" in "aaa" is 2).
@@ -77,11 +77,11 @@ end
 function M.load(list_path, reference_path)
   local list, err = wb.load_data(list_path)
   if type(list) ~= "table" then
-    error({ message = list_path .. ": cannot load the mutants: " .. tostring(err) }, 0)
+    wb.fail(list_path .. ": cannot load the mutants: " .. tostring(err))
   end
   local reference = wb.read_file(reference_path)
   if not reference then
-    error({ message = list_path .. ": the reference " .. reference_path .. " is unreadable" }, 0)
+    wb.fail(list_path .. ": the reference " .. reference_path .. " is unreadable")
   end
   local seen = {}
   for _, m in ipairs(list) do
@@ -107,7 +107,7 @@ function M.named(chapter, mutants, fault)
       return m
     end
   end
-  error({ message = string.format("grader/%s/mutants/mutants.lua: no mutant %s", chapter.id, tostring(fault)) }, 0)
+  wb.fail(string.format("grader/%s/mutants/mutants.lua: no mutant %s", chapter.id, tostring(fault)))
 end
 
 return M

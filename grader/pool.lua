@@ -27,7 +27,7 @@ local function parse_args(argv)
   parser:option("--size", "seeds in the pool (default: POOL, else 32)"):convert(wb.to_integer)
   local opts = engine.seed_and_lines(wb.parse(parser, argv)) -- SPEED_LINES, as a grade reads it
   opts.size = opts.size or tonumber(os.getenv("POOL") or "") or DEFAULT_SIZE
-  engine.must(opts.size >= 1, "a seed pool holds at least one seed (POOL=" .. opts.size .. ")")
+  wb.must(opts.size >= 1, "a seed pool holds at least one seed (POOL=" .. opts.size .. ")")
   return opts
 end
 

@@ -42,7 +42,7 @@ local function sim(dir, options, names)
   table.move(options, 1, #options, 2, words)
   table.move(names, 1, #names, #words + 1, words)
   local text, ok = wb.capture("cd " .. wb.quote(dir) .. " && " .. wb.command(words) .. " 2>&1")
-  engine.must(ok, "sim_c failed (Debian package similarity-tester; make setup-similarity installs it): "
+  wb.must(ok, "sim_c failed (Debian package similarity-tester; make setup-similarity installs it): "
     .. wb.shorten(text, report.QUOTE))
   return text
 end

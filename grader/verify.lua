@@ -138,7 +138,7 @@ function M.verify(opts)
           run.slow and "the slow mutants, with the speed check" or (run.speed and "with the speed check"
             or "without the speed check")))
         if not follow_batch(cmd, opts.out .. "/batch.log", say) then
-          error({ message = "grading the candidates failed:\n" .. (wb.read_file(opts.out .. "/batch.log") or "") }, 0)
+          wb.fail("grading the candidates failed:\n" .. (wb.read_file(opts.out .. "/batch.log") or ""))
         end
         for _, c in ipairs(candidates) do
           local result = json.decode(wb.read_file(out .. "/" .. c.name .. "/results.json") or "null")

@@ -45,11 +45,6 @@ local q, DATA, SUMMARY = wb.quote, wb.dirname(arg[0]) .. "/data", OUT .. "/summa
 dripprof.program = function() return DRIPPROF end
 io.stdout:setvbuf("line") -- our lines between those of the tools we run
 
--- Stops the step; the end of this script says why and exits 1.
-local function die(message)
-  error({ message = message }, 0)
-end
-
 -- Every command line runs under bash, as the programs measured for the committed data
 -- were: bash adds `_` to a program's environment and raises SHLVL, and the loader's and
 -- the C library's start-up run more instructions for a larger environment.
@@ -58,13 +53,13 @@ local function bash(line)
 end
 
 local function must(line, why)
-  return bash(line) or die(why)
+  return bash(line) or wb.fail(why)
 end
 
 -- The stdout of a command line (its stderr passes through).
 local function output(line)
   local text, ok = wb.capture("bash -c " .. q(line))
-  return ok and text or die("failed: " .. line)
+  return ok and text or wb.fail("failed: " .. line)
 end
 
 local function cmd(...)
@@ -72,7 +67,7 @@ local function cmd(...)
 end
 
 local function read(path)
-  return wb.read_file(path) or die("cannot read " .. path)
+  return wb.read_file(path) or wb.fail("cannot read " .. path)
 end
 
 local function lines(path)
@@ -109,14 +104,14 @@ local function table_into(path, args)
     return os.remove(path)
   end
   wb.write_file(path, text)
-  return status == 0 or die("dripprof " .. table.concat(args, " ") .. " failed")
+  return status == 0 or wb.fail("dripprof " .. table.concat(args, " ") .. " failed")
 end
 
 -- The rows of a callgrind_annotate table (dripprof.rows: { line, count, pct, label, file,
 -- func, object }). Every table read here is made with --auto=no, so its rows are the
 -- PROGRAM TOTALS row and the function table's, in that order.
 local function table_rows(path)
-  return wb.exists(CHECKER) and dripprof.rows(path, CHECKER) or die(no_checker("rows"))
+  return wb.exists(CHECKER) and dripprof.rows(path, CHECKER) or wb.fail(no_checker("rows"))
 end
 
 -- The sum of the counts of folded stacks, or of a callgrind.out's stacks.
@@ -129,7 +124,7 @@ local function stacks_sum(path)
 end
 
 local function totals_of(callgrind_out)
-  return tonumber(("\n" .. read(callgrind_out)):match("\ntotals: *(%d+)") or die("no totals: in " .. callgrind_out))
+  return tonumber(("\n" .. read(callgrind_out)):match("\ntotals: *(%d+)") or wb.fail("no totals: in " .. callgrind_out))
 end
 
 local function calls_of(callgrind_out, fn)
@@ -181,9 +176,9 @@ local function profile()
   end
   must("test -x " .. q(DRIP), "no VM at " .. DRIP)
   must("test -x " .. q(DRIPPROF), "no profiler at " .. DRIPPROF)
-  local n = fib_n:match("^%d+$") and tonumber(fib_n) or die("FIB_N must be a number, not '" .. fib_n .. "'")
+  local n = fib_n:match("^%d+$") and tonumber(fib_n) or wb.fail("FIB_N must be a number, not '" .. fib_n .. "'")
   if n > 40 then
-    die("FIB_N=" .. fib_n .. " would take hours under callgrind; use 40 or less")
+    wb.fail("FIB_N=" .. fib_n .. " would take hours under callgrind; use 40 or less")
   end
   local summary, failed = {}, 0
   wb.write_file(SUMMARY, "")
@@ -209,14 +204,14 @@ local function profile()
   if n ~= 35 then
     source, found = source:gsub("fib%(35%) == 9227465", "fib(" .. n .. ") == " .. fib_leaves(n - 1))
   end
-  wb.write_file(fib, found > 0 and source or die("could not make fib(" .. n .. ") from vm/bench/fib.drip"))
+  wb.write_file(fib, found > 0 and source or wb.fail("could not make fib(" .. n .. ") from vm/bench/fib.drip"))
   -- zoo.drip's loop runs until its sum reaches a goal: scaled as fib(n)'s calls, so a quick
   -- profile is quick in both programs (and FIB_N=35 profiles zoo.drip as it is)
   local zoo, loops = read("vm/bench/zoo.drip"):gsub("while %(sum < (%d+)%)", function(goal)
     return "while (sum < " .. tonumber(goal) * fib_leaves(n) // fib_leaves(35) .. ")"
   end)
   wb.write_file(OUT .. "/zoo.drip", loops == 1 and zoo
-    or die("could not scale the loop of vm/bench/zoo.drip (one 'while (sum < N)')"))
+    or wb.fail("could not scale the loop of vm/bench/zoo.drip (one 'while (sum < N)')"))
   put("fib_n", fib_n)
   callgrind("fib", DRIP, fib)
   callgrind("zoo", DRIP, OUT .. "/zoo.drip")
@@ -269,7 +264,7 @@ local function profile()
     local cg, base = OUT .. "/callgrind.out." .. name, OUT .. "/" .. name .. "-c"
     if not bash(cmd(DRIPPROF, "fold", "--stats", cg) .. " > " .. q(base .. ".folded") .. " 2> " ..
         q(base .. ".fold-stats.txt")) then
-      die("dripprof fold failed on " .. cg .. ": " .. table.concat(lines(base .. ".fold-stats.txt"), "\n"))
+      wb.fail("dripprof fold failed on " .. cg .. ": " .. table.concat(lines(base .. ".fold-stats.txt"), "\n"))
     end
     must(cmd(DRIPPROF, "flame", "--title", name .. ".drip, C functions of the VM (callgrind)", "--countname", "Ir",
       base .. ".folded") .. " > " .. q(base .. ".svg"), "dripprof flame failed")
@@ -309,7 +304,7 @@ local function profile()
       end
       on = on or line:find(after, 1, true) ~= nil
     end
-    die("no row for " .. name .. " in " .. path)
+    wb.fail("no row for " .. name .. " in " .. path)
   end
   -- fib(n): F(n+1) calls with n < 2 (leaves, 7 bytecodes), F(n+1) - 1 others (17)
   local leaves = fib_leaves(n)
@@ -386,20 +381,20 @@ local function profile()
   report[#report + 1] = #missing > 0 and "  left out:     " .. table.concat(missing, " ") ..
       " (dripprof needs your exercise's functions: make exercise-165, then make)" or nil
   print(table.concat(report, "\n"))
-  return failed == 0 or die(failed .. " check(s) FAILED")
+  return failed == 0 or wb.fail(failed .. " check(s) FAILED")
 end
 
 -- ---- make chapter-data-165 -------------------------------------------------------------
 
 local function data()
-  local summary, values = wb.read_file(SUMMARY) or die("no " .. SUMMARY .. ": run 'make profile-165' first"), {}
+  local summary, values = wb.read_file(SUMMARY) or wb.fail("no " .. SUMMARY .. ": run 'make profile-165' first"), {}
   for key, value in summary:gmatch("([^\n]-) = ([^\n]*)") do
     values[key] = value
   end
   if values.fib_n ~= "35" then
-    die("the profile was not made with FIB_N=35")
+    wb.fail("the profile was not made with FIB_N=35")
   elseif values.checks_failed ~= "0" then
-    die("the profile's checks failed")
+    wb.fail("the profile's checks failed")
   end
   wb.mkdir_p(DATA)
   local root = output("pwd"):gsub("\n$", "") .. "/"
@@ -517,7 +512,7 @@ local function data()
   must(cmd("cp", OUT .. "/fib-c.folded", OUT .. "/fib-drip.folded", DATA .. "/"), "cannot copy the folded stacks")
   local outline = OUT .. "/callgrind.out.fib-outline"
   if not wb.exists(outline) then
-    die("no " .. outline .. ": profile-165 needs its DRIP_OUTLINE build")
+    wb.fail("no " .. outline .. ": profile-165 needs its DRIP_OUTLINE build")
   end
   must(cmd(DRIPPROF, "fold", outline) .. " > " .. q(DATA .. "/fib-outline-c.folded"), "dripprof fold failed on " .. outline)
 
@@ -537,7 +532,7 @@ local function data()
   os.remove(names)
   local loader = output("readelf -l " .. q(DRIP)):match("Requesting program interpreter: ([^\n]*)%]")
   if not below or not loader then
-    die("could not find the frames below main or the loader")
+    wb.fail("could not find the frames below main or the loader")
   end
   local frames = { "# The frames below main, by their own names (callgrind --show-below-main=yes).",
     "stack = " .. table.concat(below, ";") }

@@ -25,7 +25,7 @@ M.META = { why = true, from = true, hint = true }
 local KNOWN_ESCAPES = { ["\\"] = true, t = true, n = true, r = true }
 
 local function fail(origin, why)
-  error({ message = origin .. ": " .. why }, 0)
+  wb.fail(origin .. ": " .. why)
 end
 
 -- A value unescaped (wb.unescape). Its escapes are the dialect's; anything else is a mistake in
@@ -60,7 +60,7 @@ end
 function M.read(path)
   local text = wb.read_file(path)
   if not text then
-    error({ message = "cannot read " .. path }, 0)
+    wb.fail("cannot read " .. path)
   end
   local func = wb.basename(path):gsub("%.[^.]*$", "")
   local list, seen, current = {}, {}, nil

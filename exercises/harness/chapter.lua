@@ -54,7 +54,7 @@ end
 function M.load(id)
   local dir = "exercises/" .. id
   if not wb.exists(dir .. "/chapter.lua") then
-    error({ message = "there is no exercise " .. id .. " (no " .. dir .. "/chapter.lua)" }, 0)
+    wb.fail("there is no exercise " .. id .. " (no " .. dir .. "/chapter.lua)")
   end
   local ch = setmetatable({}, { __index = require("exercises." .. id .. ".chapter") })
   ch.id, ch.dir = id, dir

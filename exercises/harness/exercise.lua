@@ -131,7 +131,7 @@ local function build_checker(ch, opts, out, flavour)
   local r = ok and build.link(spec, flavour, wb.basename(program))
     or { ok = false, error = why, log = why, warnings = 0 }
   if r.ours then
-    error({ message = r.error }, 0)
+    wb.fail(r.error)
   end
   -- The compiler names the file as it saw it, in its build folder: name it where it is.
   local log = (r.log or ""):gsub("%f[%w]([%w_%-]+%.[ch]):(%d+)", function(file, line)
@@ -168,14 +168,11 @@ local function load_cases(ch)
   local list = {}
   local fix = answers.fix(ch)
   for _, path in ipairs(chapter.case_files(ch)) do
-    local expected, why = answers.read(chapter.expected_path(path), { path = path, fix = fix })
-    if not expected then
-      error({ message = why }, 0)
-    end
+    local expected = wb.must(answers.read(chapter.expected_path(path), { path = path, fix = fix }))
     for _, c in ipairs(cases.read(path)) do
       c.expected = expected[c.name]
       if not c.expected then
-        error({ message = c.origin .. ": case " .. c.name .. " has no expected answers; " .. fix }, 0)
+        wb.fail(c.origin .. ": case " .. c.name .. " has no expected answers; " .. fix)
       end
       list[#list + 1] = c
     end
@@ -288,8 +285,8 @@ end
 local function ask_hint(ch, hints, state_path, func)
   local tiers = hints[func]
   if not tiers then
-    error({ message = string.format("%s/%s has no hints for '%s'; it has hints for: %s", ch.dir,
-      ch.handout or "README.md", func, table.concat(sorted_keys(hints), ", ")) }, 0)
+    wb.fail(string.format("%s/%s has no hints for '%s'; it has hints for: %s", ch.dir,
+      ch.handout or "README.md", func, table.concat(sorted_keys(hints), ", ")))
   end
   local state = read_state(state_path)
   local tier = state[func] and math.min(tier_of(state[func], tiers) + 1, #tiers) or 1
@@ -465,7 +462,7 @@ function M.run(ch, opts, out)
   end)
   show("\n")
   if not results then
-    error({ message = "could not run the cases: " .. problem }, 0)
+    wb.fail("could not run the cases: " .. problem)
   end
   return results, log
 end
@@ -479,19 +476,19 @@ function M.write_expected(ch)
   sandbox.use("none") -- only the reference runs here, and it is ours
   local program = build_checker(ch, { from = ch.solution }, out)
   if not program then
-    error({ message = "the reference " .. ch.solution .. " does not build" }, 0)
+    wb.fail("the reference " .. ch.solution .. " does not build")
   end
   local written = {}
   for _, path in ipairs(chapter.case_files(ch)) do
     local list = cases.read(path)
     local results, problem = run_cases(ch, program, out, list, wb.nproc())
     if not results then
-      error({ message = "could not run the reference on " .. path .. ": " .. problem }, 0)
+      wb.fail("could not run the reference on " .. path .. ": " .. problem)
     end
     local answered = {}
     for i, r in ipairs(results) do
       if r.kind ~= "ok" then
-        error({ message = string.format("%s: the reference failed case %s: %s", list[i].origin, r.name, r.status) }, 0)
+        wb.fail(string.format("%s: the reference failed case %s: %s", list[i].origin, r.name, r.status))
       end
       answered[i] = { name = r.name, items = r.items }
     end
@@ -504,7 +501,7 @@ end
 -- make exercise-N BUDGET=STACKS: the student's build without sanitizers, counted (speed.lua).
 local function budget(ch, opts, out)
   if not ch.speed then
-    error({ message = "exercise " .. ch.id .. " has no speed budget" }, 0)
+    wb.fail("exercise " .. ch.id .. " has no speed budget")
   end
   if not speed.have_valgrind() then
     io.write(string.format("The speed budget counts instructions with valgrind, which is not installed here.\n"

@@ -83,7 +83,7 @@ function M.finish(handle)
   local _, _, code = handle.pipe:close()
   local status = text:match("([^\n]*)\n?$") or ""
   if code == 2 or status:match("^sandbox error") or status == "" then
-    error({ message = "the sandbox failed: " .. (text ~= "" and text:gsub("\n+$", "") or "no output") }, 0)
+    wb.fail("the sandbox failed: " .. (text ~= "" and text:gsub("\n+$", "") or "no output"))
   end
   local r = { status = status, ok = status == "ok", kind = M.kind(status) }
   local usage = handle.usage and wb.read_file(handle.usage) or ""
@@ -134,7 +134,7 @@ local function visible_to_student(level, paths)
   local seen = wb.split_lines(wb.read_file(out) or "") -- one path a line, none empty
   wb.rm_rf(dir)
   if not r.ok then
-    error({ message = "the sandbox could not check what student code can see: " .. r.status }, 0)
+    wb.fail("the sandbox could not check what student code can see: " .. r.status)
   end
   return seen
 end
@@ -156,11 +156,11 @@ local function protect(level, folders)
     end
     local list = table.concat(seen, ", "):gsub("/%.", "")
     if level ~= "user" then
-      error({ message = "at the " .. level .. " isolation level, student code could read " .. list
-        .. " (a folder the sandbox shows, such as /usr): move it elsewhere" }, 0)
+      wb.fail("at the " .. level .. " isolation level, student code could read " .. list
+        .. " (a folder the sandbox shows, such as /usr): move it elsewhere")
     elseif #changed > 0 or not wb.is_root() then
-      error({ message = "at the user isolation level, student code could read " .. list
-        .. "; make these folders private to their owner (chmod 700)" }, 0)
+      wb.fail("at the user isolation level, student code could read " .. list
+        .. "; make these folders private to their owner (chmod 700)")
     end
     for _, f in ipairs(folders) do
       if wb.run("chmod go-rwx " .. wb.quote(f)) then
@@ -218,7 +218,7 @@ function M.choose(opts)
   local wanted = os.getenv("GRADE_ISOLATION") or ""
   wanted = wanted ~= "" and wanted or "auto"
   if not (wanted == "auto" or M.describe[wanted]) then
-    error({ message = "GRADE_ISOLATION is auto, bwrap, user or none, not " .. wanted }, 0)
+    wb.fail("GRADE_ISOLATION is auto, bwrap, user or none, not " .. wanted)
   end
   local why_not = {}
   for _, candidate in ipairs(wanted == "auto" and { "bwrap", "user", "none" } or { wanted }) do
@@ -230,7 +230,7 @@ function M.choose(opts)
     why_not[#why_not + 1] = candidate .. ": " .. tostring(why)
   end
   if wanted ~= "auto" and M.level ~= wanted then
-    error({ message = "GRADE_ISOLATION=" .. wanted .. " is not possible here (" .. why_not[1] .. ")" }, 0)
+    wb.fail("GRADE_ISOLATION=" .. wanted .. " is not possible here (" .. why_not[1] .. ")")
   end
   local result = { level = M.level, text = M.level .. ": " .. M.describe[M.level] }
   if M.level == "bwrap" and not wb.is_root() then
@@ -241,9 +241,9 @@ function M.choose(opts)
     -- Root could hide them too, but they are somebody else's files: say where they are.
     local copies = M.readable_copies(M.level)
     if #copies > 0 then
-      error({ message = "at the user isolation level, student code could read the reference solutions in "
+      wb.fail("at the user isolation level, student code could read the reference solutions in "
         .. wb.shorten(table.concat(copies, ", "), 400) .. " (copies of the workbook that other users may read):"
-        .. " make them private (chmod 700) or remove them" }, 0)
+        .. " make them private (chmod 700) or remove them")
     end
     if #changed > 0 then
       result.text = result.text .. "; made private: " .. table.concat(changed, ", ")
@@ -259,7 +259,7 @@ end
 -- Sets the level chosen elsewhere (a batch chooses once for all its jobs).
 function M.use(level)
   if not M.describe[level] then
-    error({ message = "unknown isolation level " .. tostring(level) }, 0)
+    wb.fail("unknown isolation level " .. tostring(level))
   end
   M.level = level
 end

@@ -203,8 +203,8 @@ function M.measure(opts)
     { __index = opts }))
   if not r.ok or not ir or not base or ir <= base then
     local detail = r.stderr:match("[^\n]*[Ee]rror[^\n]*") or r.stderr:match("[^\n]+") or ""
-    error({ message = "the reference failed under cachegrind: " .. r.status .. " " .. (why or why_base or "")
-      .. " " .. detail }, 0)
+    wb.fail("the reference failed under cachegrind: " .. r.status .. " " .. (why or why_base or "")
+      .. " " .. detail)
   end
   return { ir = ir, base = base, cpu = r.cpu or 0, base_cpu = rb.cpu or 0, items = r.items }
 end
@@ -330,8 +330,8 @@ function M.write_budgets(ch, program, rule, dir)
   local text = wb.read_file(handout) or ""
   local from, to = text:find(BEGIN, 1, true), select(2, text:find(END, 1, true))
   if not from or not to then
-    error({ message = string.format("%s: no speed budget table to rewrite (a line %s and one %s)", handout, BEGIN,
-      END) }, 0)
+    wb.fail(string.format("%s: no speed budget table to rewrite (a line %s and one %s)", handout, BEGIN,
+      END))
   end
   wb.write_file(handout, text:sub(1, from - 1) .. budget_table(ch, t) .. text:sub(to + 1))
   return t
@@ -343,10 +343,7 @@ end
 -- build) on the size's input, counted, against the table's budget. Exit status: 0 within the
 -- budget for full marks, 1 over it or wrong, 2 when it cannot run.
 function M.budget(ch, program, out, size)
-  local t, why = M.read_table(ch)
-  if not t then
-    error({ message = why }, 0)
-  end
+  local t = wb.must(M.read_table(ch))
   local lines = size == 1 and ch.speed.lines or size
   local row, sizes = nil, {}
   for _, r in ipairs(t.rows) do
@@ -354,11 +351,11 @@ function M.budget(ch, program, out, size)
     sizes[#sizes + 1] = tostring(r.lines)
   end
   if not row then
-    error({ message = string.format("%s has no budget for %d stacks; it has one for %s (BUDGET=1: %d)",
-      M.table_path(ch), lines, table.concat(sizes, ", "), ch.speed.lines) }, 0)
+    wb.fail(string.format("%s has no budget for %d stacks; it has one for %s (BUDGET=1: %d)",
+      M.table_path(ch), lines, table.concat(sizes, ", "), ch.speed.lines))
   end
   if input_hash(ch, lines, out) ~= row.input then
-    error({ message = M.table_path(ch) .. " was written for another input; " .. answers.fix(ch) }, 0)
+    wb.fail(M.table_path(ch) .. " was written for another input; " .. answers.fix(ch))
   end
   io.write(string.format("Counting the instructions of %s() on %s generated stacks%s under valgrind (%.0f s of CPU"
     .. " time at most)...\n", ch.speed.func, wb.commas(lines), lines == ch.speed.lines and ", the graded size," or "",

@@ -14,7 +14,8 @@
 -- (a private folder created atomically), sha256sum, realpath, nproc.
 --
 -- Errors: functions that can fail for reasons outside the caller's control return nil
--- plus a message; misuse raises.
+-- plus a message; misuse raises. A script's own problem is raised with M.fail (or M.must),
+-- and M.exit_with reports it.
 
 local lfs = require("lfs")
 local argparse = require("argparse")
@@ -418,6 +419,18 @@ function M.exit_with(prefix, main, ...)
     os.exit(2)
   end
   os.exit(math.tointeger(result) or 0)
+end
+
+-- Raises message as a problem the script reports and stops on: an error table, so that
+-- exit_with (or a caller's pcall) has the message itself, with no position before it.
+function M.fail(message)
+  error({ message = message }, 0)
+end
+
+-- Returns value when it is true, else fails with why. For a call's results (a value, or nil
+-- and a message): must(f()) fails with f's message.
+function M.must(value, why)
+  return value or M.fail(why)
 end
 
 -- For a busted spec with a scratch folder: returns the function for its teardown, which
