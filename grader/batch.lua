@@ -428,10 +428,9 @@ function M.summarise(out, subs, notes, ids)
   end
   local csv = { "submission,score,max_score," .. table.concat(group_list, ",") .. ",error" }
   for _, row in ipairs(rows) do
-    local fields = { csv_field(row.name), row.score and wb.format_number(row.score) or "",
-      row.max and wb.format_number(row.max) or "" }
+    local fields = { csv_field(row.name), wb.format_number(row.score), wb.format_number(row.max) }
     for _, g in ipairs(group_list) do
-      fields[#fields + 1] = row.groups[g] and wb.format_number(row.groups[g]) or ""
+      fields[#fields + 1] = wb.format_number(row.groups[g])
     end
     fields[#fields + 1] = csv_field(row.error or "")
     csv[#csv + 1] = table.concat(fields, ",")
@@ -442,7 +441,7 @@ function M.summarise(out, subs, notes, ids)
   for _, row in ipairs(rows) do
     unmapped = unmapped + ((ids and not ids[row.name]) and 1 or 0)
     grades[#grades + 1] = table.concat({ csv_field(ids and ids[row.name] or row.name),
-      row.score and wb.format_number(row.score) or "", row.max and wb.format_number(row.max) or "" }, ",")
+      wb.format_number(row.score), wb.format_number(row.max) }, ",")
   end
   wb.write_file(out .. "/grades.csv", table.concat(grades, "\n") .. "\n")
   if unmapped > 0 then

@@ -83,8 +83,8 @@ function M.write(out, stats)
     local link = row.score and string.format('<a href="%s/%s/report.txt">report</a>', url(row.name), stats.chapter)
       or (wb.exists(out .. "/" .. row.name .. ".err") and string.format('<a href="%s.err">why</a>', url(row.name)) or "")
     subs[#subs + 1] = { '<span class="name">' .. M.html(row.name) .. "</span>",
-      '<span class="score">' .. (row.score and wb.format_number(row.score) or "") .. "</span>",
-      row.max and wb.format_number(row.max) or "", link, M.html(row.error or "") }
+      '<span class="score">' .. wb.format_number(row.score) .. "</span>",
+      wb.format_number(row.max), link, M.html(row.error or "") }
   end
   local checks = {}
   for _, c in ipairs(stats.checks) do

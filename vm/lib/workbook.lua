@@ -401,9 +401,10 @@ function M.commas(value)
   return sign .. (digits:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", ""))
 end
 
--- A number for people to read: 5 -> "5", 2.5 -> "2.5", 1/3 -> "0.33".
+-- A number for people to read: 5 -> "5", 2.5 -> "2.5", 1/3 -> "0.33"; nil (no number: a
+-- table's empty cell) -> "".
 function M.format_number(x)
-  local s = string.format("%.2f", x):gsub("0+$", ""):gsub("%.$", "")
+  local s = x and string.format("%.2f", x):gsub("0+$", ""):gsub("%.$", "") or ""
   return s
 end
 
