@@ -34,7 +34,6 @@
 local wb = require("vm.lib.workbook")
 local engine = require("grader.engine")
 local report = require("grader.report")
-local json = require("dkjson")
 local lfs = require("lfs")
 
 local M = {}
@@ -169,7 +168,7 @@ function M.run(opts)
     local ok = wb.run(string.format("%s grader/grade.lua --chapter %s --submission %s --out %s --json %s --seed %d %s --quiet",
       lua, id, wb.quote(chapter.exercise.solution), wb.quote(out .. "/.reference"), wb.quote(ref_json), seed, extra))
     wb.must(ok, "the reference solution could not be graded (see the message above)")
-    local ref = json.decode(wb.read_file(ref_json) or "{}") or {}
+    local ref = report.read_json(ref_json) or {}
     if ref.score == nil or ref.extra_data == nil or ref.score < ref.extra_data.max_score - 1e-9 then
       io.stderr:write(string.format("warning: the reference solution scores %s of %s on chapter %s; "
         .. "check the fixtures with `make verify-fixtures`\n", tostring(ref.score),
@@ -239,8 +238,7 @@ end
 function M.keep(out, subs, keys)
   local kept, count = {}, 0
   for _, name in ipairs(subs) do
-    local text = keys[name] and wb.read_file(out .. "/" .. name .. "/results.json")
-    local result = text and json.decode(text)
+    local result = keys[name] and report.read_json(out .. "/" .. name .. "/results.json")
     if type(result) == "table" and type(result.extra_data) == "table" and result.extra_data.grade_key == keys[name] then
       kept[name], count = true, count + 1
     end
@@ -329,8 +327,7 @@ function M.follow(pipe, out, names)
     if name then
       M.name_job(out, index, name)
       done = done + 1
-      local text = wb.read_file(out .. "/" .. name .. "/results.json")
-      local result = text and json.decode(text)
+      local result = report.read_json(out .. "/" .. name .. "/results.json")
       local built = type(result) == "table" and type(result.extra_data) == "table" and result.extra_data.build_ok
       trouble = trouble + ((type(result) == "table" and built ~= false) and 0 or 1)
       local line = M.progress_line(done, #names, name, result, trouble, os.difftime(os.time(), start))
@@ -375,8 +372,7 @@ function M.summarise(out, subs, notes, ids)
   -- outcomes, and the first differences (check and key) by how many submissions show them.
   local checks, check_list, outcomes, differences = {}, {}, {}, {}
   for _, name in ipairs(subs) do
-    local text = wb.read_file(out .. "/" .. name .. "/results.json")
-    local result = text and json.decode(text)
+    local result = report.read_json(out .. "/" .. name .. "/results.json")
     local row = { name = name, groups = {} }
     if type(result) == "table" and type(result.tests) == "table" then
       -- A submission that did not build fails every check: counting it would bury the checks

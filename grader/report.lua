@@ -235,6 +235,12 @@ function M.families(results)
   return got, max, order
 end
 
+-- The value a JSON file holds; nil when the file is missing or not JSON (dkjson's decode).
+function M.read_json(path)
+  local text = wb.read_file(path)
+  return text and json.decode(text)
+end
+
 function M.write_json(path, value)
   wb.mkdir_p(wb.dirname(path))
   wb.write_file(path, json.encode(value, { indent = true }) .. "\n")

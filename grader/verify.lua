@@ -19,7 +19,6 @@ local engine = require("grader.engine")
 local batch = require("grader.batch")
 local mutants = require("grader.mutants")
 local report = require("grader.report")
-local json = require("dkjson")
 
 local M = {}
 
@@ -141,7 +140,7 @@ function M.verify(opts)
           wb.fail("grading the candidates failed:\n" .. (wb.read_file(opts.out .. "/batch.log") or ""))
         end
         for _, c in ipairs(candidates) do
-          local result = json.decode(wb.read_file(out .. "/" .. c.name .. "/results.json") or "null")
+          local result = report.read_json(out .. "/" .. c.name .. "/results.json")
           local p, summary = judge(c, result)
           local what = c.mutant and c.mutant.what or (c.full and "reference solution" or "shipped stubs")
           lines[#lines + 1] = string.format("%-4s %-36s %-14s %s", #p == 0 and "ok" or "FAIL", c.name, summary, what)

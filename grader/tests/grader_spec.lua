@@ -15,6 +15,7 @@
 
 local wb = require("vm.lib.workbook")
 local json = require("dkjson")
+local report = require("grader.report")
 local verify = require("grader.verify")
 local compare = require("exercises.harness.compare")
 local engine = require("grader.engine")
@@ -43,17 +44,13 @@ local function grade_cmd(env, args)
   return string.format("%s %s grader/grade.lua --seed %d --speed-lines %d %s", env, LUA, SEED, SPEED_LINES, args)
 end
 
-local function decode(path)
-  return json.decode(wb.read_file(path) or "null")
-end
-
 -- Grades the folder submission (env before the command, then options, --quiet unless given)
 -- into ROOT/TAG-run and ROOT/TAG.json; returns the exit code, stdout, stderr and the results.
 local function grade(tag, env, submission, options)
   local out = ROOT .. "/" .. tag
   local code, stdout, stderr = run(grade_cmd(env, string.format("--submission %s --out %s-run --json %s.json %s",
     submission, out, out, options or "--quiet")))
-  return code, stdout, stderr, decode(out .. ".json") or {}
+  return code, stdout, stderr, report.read_json(out .. ".json") or {}
 end
 
 -- The command that grades the folders in subs as a batch into out: env before it, the
@@ -82,7 +79,7 @@ end
 
 -- The speed check's test in a results.json, or nil.
 local function speed_test(path)
-  for _, t in ipairs((decode(path) or {}).tests or {}) do
+  for _, t in ipairs((report.read_json(path) or {}).tests or {}) do
     if t.name:match("speed") then
       return t
     end
@@ -96,7 +93,7 @@ end
 
 -- results.json: the Gradescope fields and their types.
 local function check_results_json(path)
-  local r = decode(path)
+  local r = report.read_json(path)
   assert.are.equal("table", type(r), path .. " does not decode")
   assert.is_truthy(math.type(r.score), "score is a number")
   assert.are.equal("number", type(r.execution_time))
@@ -322,7 +319,7 @@ describe("the grader", function()
       local code, _, stderr = run(env .. " " .. LUA .. " grader/grade.lua --chapter 165 --submission solutions/165 "
         .. "--quiet --out " .. out .. " --json " .. out .. "/results.json")
       assert.are.equal(0, code, stderr)
-      local r = decode(out .. "/results.json")
+      local r = report.read_json(out .. "/results.json")
       assert.are.equal(2, r.extra_data.seed_pool)
       assert.is_truthy(("\n" .. pool()):find("\n" .. r.extra_data.seed .. "\n", 1, true), pool())
       assert.are.equal(r.extra_data.max_score, r.score)
@@ -358,7 +355,7 @@ describe("the grader", function()
       assert.is_truthy(stdout:match("build: FAILED: profile%.c does not compile: .*error"), stdout:sub(1, 400))
     end)
     it("PrairieLearn's results say the code that does not compile is not gradable, and why", function()
-      local pl = decode(ROOT .. "/broken-run/165/prairielearn.json") or {}
+      local pl = report.read_json(ROOT .. "/broken-run/165/prairielearn.json") or {}
       assert.is_truthy(pl.gradable == false and pl.score == 0 and tostring(pl.format_errors):find("does not compile", 1, true),
         json.encode(pl))
     end)
@@ -374,7 +371,6 @@ describe("the grader", function()
   -- each case's folders, runs grader/similarity.lua on them and checks its table and views.
   describe("code similarity (make similarity)", function()
     local data = assert(wb.load_data("grader/tests/similarity/cases.lua"))
-    local report = require("grader.report")
     local sources = { reference = "solutions/165/profile.c", independent = "grader/tests/similarity/independent.c",
       stub = "exercises/165/profile.c" }
     -- The reference renamed, unindented, each "{" on a line of its own, its blocks reversed.
@@ -475,7 +471,6 @@ describe("the grader", function()
   end)
 
   describe("quoted student text is cut before it is stored", function()
-    local report = require("grader.report")
     local huge = string.rep("\1", 1 << 20) -- 1 MB of a control byte: escaped, it is 4 MB
     local function result()
       local check = { title = "parse_row: a.txt", func = "parse_row", group = "parse_row_fixtures", kind = "items",
@@ -634,8 +629,8 @@ describe("the grader", function()
   end)
 
   it("writes PrairieLearn's results from the same result: score 0 to 1, gradable, tests with points", function()
-    local r = decode(ROOT .. "/own-header.json") or {}
-    local pl = decode(ROOT .. "/own-header-run/165/prairielearn.json") or {}
+    local r = report.read_json(ROOT .. "/own-header.json") or {}
+    local pl = report.read_json(ROOT .. "/own-header-run/165/prairielearn.json") or {}
     assert.is_truthy(pl.gradable == true and pl.score == 1 and pl.points == r.score and pl.max_points == r.extra_data.max_score
       and pl.output == r.output and #pl.tests == #r.tests, json.encode(pl):sub(1, 600))
     local sum = 0
@@ -945,7 +940,7 @@ describe("the grader", function()
       assert.are.equal(#candidates, graded, table.concat(said, "\n"))
     end)
     it("shows a wrong inclusive()'s first difference as input/expected/actual", function()
-      local r = decode(ROOT .. "/verify/graded/165-mutant-every_occurrence/results.json") or {}
+      local r = report.read_json(ROOT .. "/verify/graded/165-mutant-every_occurrence/results.json") or {}
       local found = false
       for _, t in ipairs(r.tests or {}) do
         found = found or (t.name:match("^inclusive: toy%-vm") and t.output:match("first difference")
@@ -1002,7 +997,7 @@ frame.src = "index.html";
       assert.is_truthy(code == 0, stdout .. (wb.read_file(out .. "/result.txt") or ""))
     end)
     it("reports an endless loop as 'timed out after 2 s'", function()
-      local h = decode(ROOT .. "/verify/graded/165-mutant-hangs_on_empty_needle/results.json") or {}
+      local h = report.read_json(ROOT .. "/verify/graded/165-mutant-hangs_on_empty_needle/results.json") or {}
       assert.is_truthy((h.output or ""):match("timed out after 2 s"), h.output)
     end)
   end)
@@ -1153,7 +1148,7 @@ frame.src = "index.html";
       assert.are.equal(0, code, "the batch ran (" .. tag .. "): " .. stderr)
       local verdicts = {}
       for name in pairs(candidates) do
-        local r = decode(out .. "/" .. name .. "/results.json") or {}
+        local r = report.read_json(out .. "/" .. name .. "/results.json") or {}
         full[name] = r.score ~= nil and r.extra_data ~= nil and r.score == r.extra_data.max_score
         local lines = { name .. " " .. tostring(r.score) }
         for _, t in ipairs(r.tests or {}) do
@@ -1276,7 +1271,7 @@ describe("an interrupted batch #batch", function()
     for _, name in ipairs({ "s1", "s2", "s3", "s4" }) do
       local text = wb.read_file(out .. "/" .. name .. "/results.json")
       finished = finished + (text and 1 or 0)
-      parsed = parsed and (text == nil or decode(out .. "/" .. name .. "/results.json") ~= nil)
+      parsed = parsed and (text == nil or report.read_json(out .. "/" .. name .. "/results.json") ~= nil)
     end
     local _
     _, rerun = run(batch(out))

@@ -20,7 +20,7 @@
 -- crash reported in one world only is a difference too.
 
 local wb = require("vm.lib.workbook")
-local json = require("dkjson")
+local report = require("grader.report")
 local answers = require("exercises.harness.answers")
 local compare = require("exercises.harness.compare")
 local runner = require("exercises.harness.runner")
@@ -45,7 +45,7 @@ end
 -- A graded candidate (OUT/NAME of a batch, for chapter id): { [N] = { tsv, items, kind, title } }
 -- for every check whose process ran (the speed check, when it ran, is not one of them).
 function M.graded(dir, id)
-  local result = json.decode(wb.read_file(dir .. "/results.json") or "null")
+  local result = report.read_json(dir .. "/results.json")
   if type(result) ~= "table" or type(result.tests) ~= "table" then
     return nil, dir .. "/results.json is missing or unreadable"
   end
