@@ -1,5 +1,5 @@
 -- common.lua: what the grader's specs (grader_spec.lua, toy_spec.lua) both need: the isolation
--- levels this machine offers, folders of files made afresh, and fixture folders.
+-- levels this machine offers, and fixture folders.
 
 local wb = require("vm.lib.workbook")
 local sandbox = require("exercises.harness.sandbox")
@@ -24,21 +24,6 @@ function M.levels()
   return usable, why_not
 end
 
--- Makes dir afresh (what was there is removed) with files in it: a path below dir -> its
--- text, or -> true for an empty folder. Returns dir.
-function M.make_tree(dir, files)
-  wb.rm_rf(dir)
-  wb.mkdir_p(dir)
-  for path, text in pairs(files) do
-    local full = dir .. "/" .. path
-    wb.mkdir_p(text == true and full or wb.dirname(full))
-    if text ~= true then
-      wb.write_file(full, text)
-    end
-  end
-  return dir
-end
-
 -- A fixture folder dir with some of chapter 165's committed fixtures (in the workbook at
 -- root) and their answers. Returns dir.
 function M.fixture_subset(root, dir, names)
@@ -48,7 +33,7 @@ function M.fixture_subset(root, dir, names)
     files[name] = wb.read_file(from .. name)
     files["expected/" .. name .. ".expected"] = wb.read_file(from .. "expected/" .. name .. ".expected")
   end
-  return M.make_tree(dir, files)
+  return wb.make_tree(dir, files)
 end
 
 return M

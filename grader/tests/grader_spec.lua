@@ -31,7 +31,7 @@ local ROOT = engine.root .. "/test"
 local SEED = 4242
 local SPEED_LINES = 10000
 local CHAPTER = engine.load_chapter("165")
-local levels, make_tree = common.levels, common.make_tree
+local levels, make_tree = common.levels, wb.make_tree
 
 wb.mkdir_p(ROOT)
 

@@ -231,7 +231,7 @@ describe("a second chapter (the toy chapter 999) in a copy of the workbook", fun
   describe("make grade SUBMISSIONS=dir/", function()
     local code, output, csv
     lazy_setup(function()
-      local subs = common.make_tree(COPY .. "/build/toy-submissions", { dave = true,
+      local subs = wb.make_tree(COPY .. "/build/toy-submissions", { dave = true,
         ["alice/work/digits.c"] = read_copy("exercises/999/digits.c"),
         ["bob/digits.c"] = read_copy("solutions/999/digits.c"),
         ["carol/digits.c"] = mutants.load(COPY .. "/grader/999/mutants/mutants.lua",

@@ -185,6 +185,21 @@ function M.rm_rf(path)
   end
 end
 
+-- Makes dir afresh (what was there is removed) with files in it: a path below dir -> its
+-- text, or -> true for an empty folder. Returns dir. For tests' inputs.
+function M.make_tree(dir, files)
+  M.rm_rf(dir)
+  M.mkdir_p(dir)
+  for path, text in pairs(files) do
+    local full = dir .. "/" .. path
+    M.mkdir_p(text == true and full or M.dirname(full))
+    if text ~= true then
+      M.write_file(full, text)
+    end
+  end
+  return dir
+end
+
 -- Sorted names in a directory (no "." or ".."), or nil when it is not one.
 function M.list_dir(path)
   if not M.is_dir(path) then

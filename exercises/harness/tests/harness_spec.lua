@@ -152,10 +152,7 @@ end
 
 -- A folder with the shipped stubs as profile.c, or another profile.c when one is given.
 local function student_copy(dir, profile_c)
-  wb.rm_rf(dir)
-  wb.mkdir_p(dir)
-  wb.write_file(dir .. "/profile.c", profile_c or stub_code())
-  return dir
+  return wb.make_tree(dir, { ["profile.c"] = profile_c or stub_code() })
 end
 
 -- ------------------------------------------------------------------ planted faults
@@ -765,10 +762,8 @@ describe("the exercise harness", function()
       end
     end)
     it("a case file's values are unescaped and KEY-file fields come one per line", function()
-      local dir = TMP .. "/cases"
-      wb.mkdir_p(dir)
-      wb.write_file(dir .. "/rows.rows", "# a comment\n5 a\\x20b\n\n6 c\n")
-      wb.write_file(dir .. "/sum_named.txt", "case: x\nwhy: a\\tb\nneedle: \nrow-file: rows.rows\n")
+      local dir = wb.make_tree(TMP .. "/cases", { ["rows.rows"] = "# a comment\n5 a\\x20b\n\n6 c\n",
+        ["sum_named.txt"] = "case: x\nwhy: a\\tb\nneedle: \nrow-file: rows.rows\n" })
       local c = cases.read(dir .. "/sum_named.txt")[1]
       assert.are.same({ "sum_named.x", "a\tb", "", "5 a b", "6 c", dir .. "/rows.rows:4" },
         { c.name, c.meta.why, c.fields[1][2], c.fields[2][2], c.fields[3][2], c.fields[3][3] })
