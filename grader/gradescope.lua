@@ -162,11 +162,10 @@ local function build(id, platform)
   add_tree(files, ex.solution)
   -- Of the exercise, what the build needs: its headers and its checker (not the stubs, not
   -- the public cases).
-  for _, name in ipairs(ex.headers) do
-    add_tree(files, ex.dir .. "/" .. name)
-  end
-  for _, name in ipairs(ex.checker) do
-    add_tree(files, ex.dir .. "/" .. name)
+  for _, names in ipairs({ ex.headers, ex.checker }) do
+    for _, name in ipairs(names) do
+      add_tree(files, ex.dir .. "/" .. name)
+    end
   end
   -- The fixtures make grade would use here (FIXTURES=dir, else the committed ones), with
   -- answers that are present and fresh: in the container a missing or stale answer file would
