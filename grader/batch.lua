@@ -422,23 +422,22 @@ function M.summarise(out, subs, notes, ids)
     end
     rows[#rows + 1] = row
   end
+  -- scores.csv, and grades.csv for the LMS: a submission not graded has no points in either (an
+  -- import leaves its grade alone).
   local csv = { "submission,score,max_score," .. table.concat(group_list, ",") .. ",error" }
+  local grades, unmapped = { "student,points,max_points" }, 0
   for _, row in ipairs(rows) do
-    local fields = { csv_field(row.name), wb.format_number(row.score), wb.format_number(row.max) }
+    local points = wb.format_number(row.score) .. "," .. wb.format_number(row.max)
+    local fields = { csv_field(row.name), points }
     for _, g in ipairs(group_list) do
       fields[#fields + 1] = wb.format_number(row.groups[g])
     end
     fields[#fields + 1] = csv_field(row.error or "")
     csv[#csv + 1] = table.concat(fields, ",")
+    unmapped = unmapped + ((ids and not ids[row.name]) and 1 or 0)
+    grades[#grades + 1] = csv_field(ids and ids[row.name] or row.name) .. "," .. points
   end
   wb.write_file(out .. "/scores.csv", table.concat(csv, "\n") .. "\n")
-  -- For the LMS: a submission not graded has no points (an import leaves its grade alone).
-  local grades, unmapped = { "student,points,max_points" }, 0
-  for _, row in ipairs(rows) do
-    unmapped = unmapped + ((ids and not ids[row.name]) and 1 or 0)
-    grades[#grades + 1] = table.concat({ csv_field(ids and ids[row.name] or row.name),
-      wb.format_number(row.score), wb.format_number(row.max) }, ",")
-  end
   wb.write_file(out .. "/grades.csv", table.concat(grades, "\n") .. "\n")
   if unmapped > 0 then
     io.stderr:write(string.format("warning: %d submission folders are not in the LMS_IDS file; grades.csv names "
