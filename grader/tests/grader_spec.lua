@@ -69,9 +69,11 @@ local function hashes(dir)
   return table.concat(sums, "\n")
 end
 
--- An empty grade cache ROOT/TAG but for the reference's builds, when another test has made
--- them: each is named by its inputs and never changed.
+-- An empty grade cache ROOT/TAG but for the reference's builds, copied from the shared cache
+-- (built there first when no test has made them yet, so every cache shares one build): each
+-- is named by its inputs and never changed.
 local function cache_dir(tag)
+  engine.reference(CHAPTER)
   local cache = make_tree(ROOT .. "/" .. tag, {})
   wb.run("cp -a " .. wb.quote(engine.cache_root .. "/reference") .. " " .. wb.quote(cache) .. " 2>/dev/null")
   return cache
