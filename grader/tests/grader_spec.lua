@@ -644,51 +644,6 @@ describe("the grader", function()
     assert.is_truthy(math.abs(pl.points - sum) < 1e-6, sum .. " vs " .. pl.points)
   end)
 
-  describe("make gradescope", function()
-    local zip = "build/gradescope/165/autograder.zip"
-    -- zipinfo's listing: name -> permission bits as text ("-rwxr-xr-x").
-    local modes = {}
-    lazy_setup(function()
-      local code, _, stderr = run(LUA .. " grader/gradescope.lua")
-      assert.are.equal(0, code, stderr)
-      for mode, name in wb.capture("zipinfo " .. wb.quote(zip)):gmatch("\n(%-[rwx-]+) .- (%S+)%f[\n]") do
-        modes[name] = mode
-      end
-    end)
-    it("holds run_autograder and setup.sh, executable", function()
-      assert.are.equal("-rwxr-xr-x", modes["run_autograder"])
-      assert.are.equal("-rwxr-xr-x", modes["setup.sh"])
-    end)
-    it("carries the grader, the reference, the sandbox, dripprof's sources and the Lua helpers", function()
-      for _, name in ipairs({ "solutions/165/profile.c", "exercises/165/tests/check.c", "exercises/165/chapter.lua",
-        "exercises/165/profile.h", "exercises/harness/checker.c", "exercises/harness/sandbox.c",
-        "exercises/harness/sandbox_box.c", "vm/prof/folded.c", "vm/prof/dripprof.c", "vm/prof/prof.mk",
-        "vm/lib/workbook.lua", "vm/lib/dripprof.lua", "Makefile", "grader/165/chapter.lua" }) do
-        assert.is_truthy(modes[name], name)
-      end
-    end)
-    it("holds no mutant, attack, stub, public case or test", function()
-      local useless = {}
-      for name in pairs(modes) do
-        if name:match("mutants/") or name:match("attacks") or name == "exercises/165/profile.c"
-          or name:match("_spec%.lua$") or (name:match("/tests/") and name ~= "exercises/165/tests/check.c")
-          or name:match("^chapters/") then
-          useless[#useless + 1] = name
-        end
-      end
-      assert.are.equal("", table.concat(useless, " "))
-    end)
-    it("setup.sh makes the seed pool in the image, /autograder private first", function()
-      local script = wb.capture("unzip -p " .. wb.quote(zip) .. " setup.sh")
-      assert.is_truthy(script:match("\nchmod 700 /autograder /autograder/source\nmake %-C /autograder/source seed%-pool "),
-        script)
-    end)
-    it("run_autograder makes /autograder private before grading", function()
-      local script = wb.capture("unzip -p " .. wb.quote(zip) .. " run_autograder")
-      assert.is_truthy(script:match("chmod 700 /autograder /autograder/source"), script)
-    end)
-  end)
-
   describe("fixture folders", function()
     local dir = ROOT .. "/fixtures"
     local env = "FIXTURES=" .. wb.quote(dir)
@@ -727,7 +682,6 @@ describe("the grader", function()
     it("make gradescope FIXTURES=dir ships that folder's fixtures and answers, not the committed ones", function()
       local code, _, stderr = run(env .. " " .. LUA .. " grader/gradescope.lua")
       local listing = wb.capture("zipinfo -1 build/gradescope/165/autograder.zip")
-      run(LUA .. " grader/gradescope.lua") -- leave the zip of the committed fixtures behind
       assert.are.equal(0, code, stderr)
       assert.is_truthy(listing:match("\ngrader/165/fixtures/dropped%-in%.folded\n")
         and listing:match("\ngrader/165/fixtures/expected/dropped%-in%.folded%.expected\n"), listing)
@@ -778,6 +732,53 @@ describe("the grader", function()
         end
       end)
     end
+  end)
+
+  -- After the fixture folders: its setup builds the zip of the committed fixtures again, which
+  -- the build with FIXTURES=dir there replaced.
+  describe("make gradescope", function()
+    local zip = "build/gradescope/165/autograder.zip"
+    -- zipinfo's listing: name -> permission bits as text ("-rwxr-xr-x").
+    local modes = {}
+    lazy_setup(function()
+      local code, _, stderr = run(LUA .. " grader/gradescope.lua")
+      assert.are.equal(0, code, stderr)
+      for mode, name in wb.capture("zipinfo " .. wb.quote(zip)):gmatch("\n(%-[rwx-]+) .- (%S+)%f[\n]") do
+        modes[name] = mode
+      end
+    end)
+    it("holds run_autograder and setup.sh, executable", function()
+      assert.are.equal("-rwxr-xr-x", modes["run_autograder"])
+      assert.are.equal("-rwxr-xr-x", modes["setup.sh"])
+    end)
+    it("carries the grader, the reference, the sandbox, dripprof's sources and the Lua helpers", function()
+      for _, name in ipairs({ "solutions/165/profile.c", "exercises/165/tests/check.c", "exercises/165/chapter.lua",
+        "exercises/165/profile.h", "exercises/harness/checker.c", "exercises/harness/sandbox.c",
+        "exercises/harness/sandbox_box.c", "vm/prof/folded.c", "vm/prof/dripprof.c", "vm/prof/prof.mk",
+        "vm/lib/workbook.lua", "vm/lib/dripprof.lua", "Makefile", "grader/165/chapter.lua" }) do
+        assert.is_truthy(modes[name], name)
+      end
+    end)
+    it("holds no mutant, attack, stub, public case or test", function()
+      local useless = {}
+      for name in pairs(modes) do
+        if name:match("mutants/") or name:match("attacks") or name == "exercises/165/profile.c"
+          or name:match("_spec%.lua$") or (name:match("/tests/") and name ~= "exercises/165/tests/check.c")
+          or name:match("^chapters/") then
+          useless[#useless + 1] = name
+        end
+      end
+      assert.are.equal("", table.concat(useless, " "))
+    end)
+    it("setup.sh makes the seed pool in the image, /autograder private first", function()
+      local script = wb.capture("unzip -p " .. wb.quote(zip) .. " setup.sh")
+      assert.is_truthy(script:match("\nchmod 700 /autograder /autograder/source\nmake %-C /autograder/source seed%-pool "),
+        script)
+    end)
+    it("run_autograder makes /autograder private before grading", function()
+      local script = wb.capture("unzip -p " .. wb.quote(zip) .. " run_autograder")
+      assert.is_truthy(script:match("chmod 700 /autograder /autograder/source"), script)
+    end)
   end)
 
   -- The speed check reads cachegrind's log and output file defensively: the program can add
