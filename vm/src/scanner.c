@@ -8,7 +8,7 @@
  * length, first and last letters hash to one of 32 slots, and the keyword in
  * that slot (if any) is compared once. The hash was chosen so the sixteen
  * keywords land in sixteen different slots. Other words are identifiers,
- * interned in the symbol table.
+ * interned in the symbol table with a hash computed as the word is read.
  *
  * The source ends with a NUL byte, which is in the "bad" class: loops that
  * run while a byte is a digit, letter or blank stop there without a length
@@ -173,13 +173,14 @@ void scan_source(TokenList *list, const char *source, int length, SymbolTable *s
             unsigned char byte = *at++;
             switch (byte_class[byte]) {
             case C_LETTER: {
-                while (is_word_byte(*at)) {
-                    at++;
+                uint32_t hash = symbol_hash_step(SYMBOL_HASH_START, byte);
+                for (; is_word_byte(*at); at++) {
+                    hash = symbol_hash_step(hash, *at);
                 }
                 uint32_t size = (uint32_t)(at - start);
                 type = size <= 6 ? word_type(start, size) : TOKEN_IDENTIFIER;
                 if (type == TOKEN_IDENTIFIER) {
-                    symbol = symbol_intern(symbols, (const char *)start, size);
+                    symbol = symbol_intern_hashed(symbols, (const char *)start, size, hash);
                 }
                 break;
             }
