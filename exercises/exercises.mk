@@ -40,10 +40,10 @@ EX_CHAPTERS := $(patsubst exercises/%/chapter.lua,%,$(wildcard exercises/[0-9]*/
 EX_VERBOSE := $(filter 1,$(V))
 $(EX_SANDBOX): $(EX_HARNESS)/sandbox.c $(EX_HARNESS)/sandbox_box.c $(EX_HARNESS)/sandbox_tree.c \
                $(EX_HARNESS)/status.c $(EX_HARNESS)/sandbox.h $(EX_HARNESS)/status.h \
-               $(EX_HARNESS)/seccomp.h vm/lib/grow.c vm/lib/grow.h
+               $(EX_HARNESS)/seccomp.h
 	@mkdir -p $(@D)
 	@$(if $(EX_VERBOSE),:,echo "Building the sandbox the tests run in (once)...")
-	$(if $(EX_VERBOSE),,@)$(CC) $(CWARN) -Ivm/lib -O2 -o $@ $(filter %.c,$^) -lm
+	$(if $(EX_VERBOSE),,@)$(CC) $(CWARN) -O2 -o $@ $(filter %.c,$^) -lm
 
 .PHONY: sandbox
 sandbox: $(EX_SANDBOX)

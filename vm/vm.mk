@@ -3,8 +3,7 @@
 
 VM_SRC_DIR := vm/src
 # vm/lib holds the C that the VM and the profiler share (one comma formatter, one
-# interning table, one whole-file reader, one doubling array); both link it, and the
-# checker kit and the sandbox link the last two (exercises/).
+# interning table, one whole-file reader); both link it.
 VM_SHARED_DIR := vm/lib
 VM_SOURCES := $(wildcard $(VM_SRC_DIR)/*.c) $(wildcard $(VM_SHARED_DIR)/*.c)
 VM_HEADERS := $(wildcard $(VM_SRC_DIR)/*.h) $(wildcard $(VM_SHARED_DIR)/*.h)

@@ -64,9 +64,8 @@ M.max_program = 16 << 20
 
 -- The checker kit every chapter's checker links, and where its headers are.
 M.kit = { "exercises/harness/checker.c", "exercises/harness/alloc_fail.c", "exercises/harness/fork_tests.c",
-  "exercises/harness/seal.c", "exercises/harness/status.c", "vm/prof/tsv.c", "vm/lib/grow.c",
-  "vm/lib/slurp.c" }
-M.kit_includes = { "exercises/harness", "vm/prof", "vm/lib" }
+  "exercises/harness/seal.c", "exercises/harness/status.c", "vm/prof/tsv.c" }
+M.kit_includes = { "exercises/harness", "vm/prof" }
 -- Every allocation call goes through alloc_fail.c, so a case can make them fail.
 M.wrap = "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup"
 

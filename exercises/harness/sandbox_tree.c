@@ -31,7 +31,6 @@
  */
 #define _GNU_SOURCE
 
-#include "grow.h"
 #include "sandbox.h"
 #include "status.h"
 
@@ -124,11 +123,15 @@ static bool waits_for_vfork(pid_t pid) {
 }
 
 static void push(ProcList *list, const Proc *p) {
-    Proc *items = grow(list->items, &list->capacity, list->count + 1, sizeof *items, 512);
-    if (items == NULL) {
-        return; /* a sample missing some processes is still a sample */
+    if (list->count == list->capacity) {
+        size_t capacity = list->capacity == 0 ? 512 : list->capacity * 2;
+        Proc *items = realloc(list->items, capacity * sizeof *items);
+        if (items == NULL) {
+            return; /* a sample missing some processes is still a sample */
+        }
+        list->items = items;
+        list->capacity = capacity;
     }
-    list->items = items;
     list->items[list->count++] = *p;
 }
 

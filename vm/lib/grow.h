@@ -1,10 +1,9 @@
 /* grow.h: room in an array that grows one element at a time.
  *
- * The profiler's readers and tables, the interning table, the VM's front end
- * (vm/src/growable.h), the checker kit's check_grow and the sandbox's process list append
- * to arrays whose final length they cannot know; doubling the capacity keeps the cost of an
- * append constant on average. One function does it for all of them, so the size arithmetic
- * is checked in one place.
+ * The profiler's readers and tables and the interning table append to arrays
+ * whose final length they cannot know; doubling the capacity keeps the cost of
+ * an append constant on average. One function does it for all of them, so the
+ * size arithmetic is checked in one place.
  */
 #ifndef DRIP_LIB_GROW_H
 #define DRIP_LIB_GROW_H

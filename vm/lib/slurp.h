@@ -1,9 +1,9 @@
 /* slurp.h: a whole stream into memory.
  *
- * The VM reads its source file this way, dripprof its inputs (standard input
- * before it knows what it is, callgrind profiles, folded stacks, callgrind_annotate
- * output, a checker's answers) and the checker kit its cases file: one reader for all of
- * them. The buffer grows by doubling, so pipes and /dev files work as well as regular files.
+ * The VM reads its source file this way, and dripprof its inputs (standard
+ * input before it knows what it is, callgrind profiles, folded stacks,
+ * callgrind_annotate output, a checker's answers): one reader for all of them. The buffer grows
+ * by doubling, so pipes and /dev files work as well as regular files.
  */
 #ifndef DRIP_LIB_SLURP_H
 #define DRIP_LIB_SLURP_H
