@@ -349,16 +349,20 @@ static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
 enum { CRASH_SIGNALS = sizeof crash_signals / sizeof crash_signals[0] };
 static struct sigaction saved_handlers[CRASH_SIGNALS];
 
-/* Saves the handlers there are (restore false), or puts the saved ones back. */
-static void crash_handlers(bool restore) {
+static void save_crash_handlers(void) {
     for (size_t i = 0; i < CRASH_SIGNALS; i++) {
-        sigaction(crash_signals[i], restore ? &saved_handlers[i] : NULL,
-                  restore ? NULL : &saved_handlers[i]);
+        sigaction(crash_signals[i], NULL, &saved_handlers[i]);
+    }
+}
+
+static void restore_crash_handlers(void) {
+    for (size_t i = 0; i < CRASH_SIGNALS; i++) {
+        sigaction(crash_signals[i], &saved_handlers[i], NULL);
     }
 }
 
 static void run_case(void **state) {
-    crash_handlers(true);
+    restore_crash_handlers();
     const Case *c = *state;
     c->run(&c->c);
     fputs("end\tok\n", answers);
@@ -534,7 +538,7 @@ int check_main(int argc, char **argv, const CheckFunction *list, size_t count) {
         }
         return 0;
     }
-    crash_handlers(false);
+    save_crash_handlers();
     if (run != NULL) {
         size_t i = find_case(run);
         /* stdout's buffer in static storage: cmocka's lines would otherwise leave a block on
