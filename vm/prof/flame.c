@@ -38,9 +38,7 @@
 
 #include "commas.h"
 #include "intern.h"
-
-/* __extension__: gcc's and clang's 128-bit type is outside ISO C (quiet under -Wpedantic). */
-__extension__ typedef unsigned __int128 Wide;
+#include "wide.h"
 
 enum {
     XPAD = FLAME_SIDE_PAD,

@@ -17,7 +17,7 @@
  *     remainders, ties to the heavier caller, then by name), recurse into
  *     each caller with a share > 0, and emit the path when a root is reached.
  *     amount * weight needs 128 bits, and so may the sum of the weights
- *     (computed exactly in unsigned __int128).
+ *     (computed exactly in wide.h's 128-bit Wide).
  *     A share below the threshold (totals / resolution) is not walked: the
  *     small shares of one split are summed into one line OTHER;CALLEE;...;LEAF,
  *     or just OTHER;LEAF when the sum itself is below the threshold. So every
@@ -51,9 +51,7 @@
 
 #include "grow.h"
 #include "intern.h"
-
-/* __extension__: gcc's and clang's 128-bit type is outside ISO C (quiet under -Wpedantic). */
-__extension__ typedef unsigned __int128 Wide;
+#include "wide.h"
 
 typedef struct {
     uint32_t node;
