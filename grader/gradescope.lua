@@ -114,15 +114,6 @@ function M.script(template, platform, chapter)
   return fill(fill(template))
 end
 
-local function excluded(path)
-  for _, pattern in ipairs(EXCLUDED) do
-    if path:match(pattern) then
-      return true
-    end
-  end
-  return false
-end
-
 -- Copies path (a file, or a folder's files less EXCLUDED) into the stage, with its mode, as
 -- dest (default: the same path); every file with `whole` (a fixture folder).
 local STAGE
@@ -132,7 +123,8 @@ local function add_tree(files, path, dest, whole)
   if wb.is_dir(path) then
     for _, name in ipairs(wb.list_dir(path)) do
       local below = path .. "/" .. name
-      if (whole or not excluded(dest .. "/" .. name)) and not name:match("%.o$") and not name:match("~$") then
+      if (whole or not wb.matches_any(dest .. "/" .. name, EXCLUDED)) and not name:match("%.o$")
+        and not name:match("~$") then
         add_tree(files, below, dest .. "/" .. name, whole)
       end
     end

@@ -128,16 +128,6 @@ M.client_request_preambles = {
   arm64 = "\x8c\x0d\xcc\x93\x8c\x35\xcc\x93\x8c\xcd\xcc\x93\x8c\xf5\xcc\x93",
 }
 
--- Whether s matches one of the patterns.
-local function any_match(s, patterns)
-  for _, pattern in ipairs(patterns) do
-    if s:match(pattern) then
-      return true
-    end
-  end
-  return false
-end
-
 local function first_error(log)
   for line in log:gmatch("[^\n]+") do
     if line:match("[Ee]rror:") or line:match("undefined reference") then
@@ -294,7 +284,7 @@ end
 -- The first refused symbol of the student's objects (their readelf output), as a message.
 function M.refusal(symbols, file)
   for _, symbol in ipairs(symbols_of(symbols)) do
-    if any_match(symbol.name, symbol.defined and M.refused_definitions or M.refused_calls) then
+    if wb.matches_any(symbol.name, symbol.defined and M.refused_definitions or M.refused_calls) then
       return string.format("refused: %s %s %s, which would switch off the grader's memory checks "
         .. "(sanitizer hooks, the allocator and run-time symbol lookup are off limits)", file,
         symbol.defined and "defines" or "calls", symbol.name)
@@ -312,7 +302,7 @@ local COMPILER_ENTRIES = { [".init_array"] = { "^_sub_I_%d+_%d+$", "^asan%.modul
   [".fini_array"] = { "^_sub_D_%d+_%d+$", "^asan%.module_dtor$" } }
 
 local function runs_on_its_own(name, kind)
-  return any_match(name, RUNS_ON_ITS_OWN) or any_match(kind, RUNS_ON_ITS_OWN)
+  return wb.matches_any(name, RUNS_ON_ITS_OWN) or wb.matches_any(kind, RUNS_ON_ITS_OWN)
 end
 
 -- One object's (readelf -S -s -r output) run-on-its-own sections as a list of { section, entry }:
@@ -362,7 +352,7 @@ local function only_compilers(text)
   local seen = {}
   for _, e in ipairs(own_entries(text)) do
     local kind = e.section:match("^(%.%a+_array)")
-    if not (e.entry and any_match(e.entry, COMPILER_ENTRIES[kind] or {})) or seen[kind] then
+    if not (e.entry and wb.matches_any(e.entry, COMPILER_ENTRIES[kind] or {})) or seen[kind] then
       return false, e.entry or e.section
     end
     seen[kind] = true

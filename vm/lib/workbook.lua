@@ -360,6 +360,16 @@ function M.split_lines(text, keep_ends)
   return lines
 end
 
+-- Whether s matches one of the Lua patterns of the list.
+function M.matches_any(s, patterns)
+  for _, pattern in ipairs(patterns) do
+    if s:match(pattern) then
+      return true
+    end
+  end
+  return false
+end
+
 -- The escape our C tools and the grader share (dripprof stacks/rows, the grader's
 -- checker): backslash, TAB, CR, LF and bytes outside 0x20..0x7e become \\ \t \r \n \xHH.
 -- One line stays one line, one field one field, and invisible differences (a trailing
