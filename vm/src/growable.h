@@ -1,11 +1,14 @@
-/* growable.h -- the front end's private arrays (tokens, syntax tree, events,
- * scopes): plain malloc memory that doubles when full.
+/* growable.h -- the VM's private arrays (the front end's tokens, syntax tree,
+ * events and scopes; the collector's gray stack): plain malloc memory that
+ * doubles when full.
  *
- * None of it is on the garbage-collected heap: it holds no Drip values, lives
- * only while one program is compiled, and must not start a collection when
- * it grows. Running out of memory ends the process with the VM's message and
- * exit status (see memory.c): a compiler half-way through a program has
- * nothing sensible to fall back to. */
+ * None of it is on the garbage-collected heap: the front end's arrays live only
+ * while one program is compiled and the gray stack only holds pointers the
+ * collector is tracing, and none of them may start a collection when it
+ * grows. Running out of memory ends the process with the VM's message and
+ * exit status (see memory.c): neither a compiler half-way through a program
+ * nor a collector half-way through marking has anything sensible to fall
+ * back to. */
 #ifndef DRIP_GROWABLE_H
 #define DRIP_GROWABLE_H
 
