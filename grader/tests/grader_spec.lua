@@ -1103,10 +1103,19 @@ frame.src = "index.html";
 
   describe("the CPU-time witness", function()
     local rule = CHAPTER.rubric.speed
-    -- Measured at the graded 50,000 stacks: the reference's runs idle (whole, calling nothing),
+    -- Measured at 50,000 stacks: the reference's runs idle (whole, calling nothing),
     -- 0.19 s of CPU per reference count; with load 7 to 9 beside it a run takes up to 1.38
-    -- times as long, and quadratic code up to 1.5 times as long per instruction.
+    -- times as long, and quadratic code up to 1.5 times as long per instruction. At the graded
+    -- 20,000 (seed 5): the reference's runs 0.21 and 0.17 s, the linear-search mutant's 1.98 s.
     local ref = { cpu = 0.69, base_cpu = 0.5 }
+    local graded = { cpu = 0.21, base_cpu = 0.17 }
+    it("at the graded size, linear-search code (10 % faster than here) whose count claims the half limit "
+      .. "does not agree", function()
+      assert.is_false((speed.witness(graded, 10, 1.98 * 0.9, rule)))
+    end)
+    it("at the graded size, honest code at the half limit under load agrees", function()
+      assert.is_true((speed.witness(graded, 10, 0.17 * 1.38 + 10 * 0.04 * 1.5 * 1.38, rule)))
+    end)
     for _, c in ipairs({
       { "the reference's own run under load agrees with its count", 1.0, 0.69 * 1.38, true },
       { "honest code at the half limit, 1.5x the cost per instruction, under load, agrees", 10, 0.5 * 1.38
