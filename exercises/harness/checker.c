@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef CHECKER_COUNTED
@@ -153,13 +154,18 @@ static void add_field(Case *c, char **part, size_t n, size_t number) {
     c->c.fields = fields;
 }
 
-/* The whole of file path, NUL-terminated (its length in *length); NULL if it cannot be read. */
+/* The whole of file path, NUL-terminated (its length in *length); NULL if it cannot be read.
+   The block is sized from the file's length when it has one: every block grown past stays
+   in the parent (AddressSanitizer's quarantine), and every fork copies its page tables. */
 static char *read_whole(const char *path, size_t *length) {
     FILE *in = fopen(path, "r");
     if (in == NULL) {
         return NULL;
     }
-    size_t size = 1 << 16, used = 0;
+    struct stat st;
+    bool sized = fstat(fileno(in), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0 &&
+                 (unsigned long long)st.st_size < SIZE_MAX - 1;
+    size_t size = sized ? (size_t)st.st_size + 2 : 1 << 16, used = 0;
     char *text = check_malloc(size);
     for (size_t got; (got = fread(text + used, 1, size - used - 1, in)) > 0;) {
         used += got;
