@@ -94,11 +94,14 @@ char *check_format(const char *format, ...) {
 typedef struct {
     CheckCase c;
     CheckRun run;
-    size_t capacity;
 } Case;
 
 static Case *cases;
 static size_t ncases;
+/* Every case's fields, in one array with a place for each line of the file: a case's lines
+   are next to each other, so its fields are a slice of it (c.fields, c.nfields). */
+static CheckField *all_fields;
+static size_t nall_fields;
 static const char *cases_path;
 static const CheckFunction *functions;
 static size_t nfunctions;
@@ -141,17 +144,15 @@ static Case *case_named(const char *name, const char *path, size_t number) {
     static size_t capacity;
     cases = check_grow(cases, ncases, &capacity, sizeof(Case));
     Case *c = &cases[ncases++];
-    *c = (Case){{name, NULL, 0}, f->run, 0};
+    *c = (Case){{name, &all_fields[nall_fields], 0}, f->run};
     return c;
 }
 
-/* Appends the field of one line to case c; part[] points into the cases text. */
+/* Appends the field of one line to case c, the last case; part[] points into the cases text. */
 static void add_field(Case *c, char **part, size_t n, size_t number) {
-    CheckField *fields = (CheckField *)c->c.fields;
-    fields = check_grow(fields, c->c.nfields, &c->capacity, sizeof(CheckField));
     const char *origin = n == 4 && part[3][0] != '\0' ? part[3] : NULL;
-    fields[c->c.nfields++] = (CheckField){part[1], part[2], origin, number};
-    c->c.fields = fields;
+    all_fields[nall_fields++] = (CheckField){part[1], part[2], origin, number};
+    c->c.nfields++;
 }
 
 /* The whole of file path, NUL-terminated (its length in *length); NULL if it cannot be read.
@@ -194,6 +195,12 @@ static void read_cases(const char *path) {
         fprintf(stderr, "check: cannot read %s\n", path);
         exit(2);
     }
+    size_t lines = 1;
+    for (const char *p = cases_text;
+         (p = memchr(p, '\n', (size_t)(cases_text + length - p))) != NULL; p++) {
+        lines++;
+    }
+    all_fields = check_malloc(lines * sizeof(CheckField));
     size_t number = 0;
     for (char *line = cases_text, *end; line < cases_text + length; line = end + 1) {
         number++;
@@ -473,9 +480,9 @@ static size_t find_case(const char *name) {
 
 /* Gives back every byte read_cases() took. */
 static void free_cases(void) {
-    for (size_t i = 0; i < ncases; i++) {
-        free((CheckField *)cases[i].c.fields);
-    }
+    free(all_fields);
+    all_fields = NULL;
+    nall_fields = 0;
     free(cases);
     cases = NULL;
     ncases = 0;
