@@ -46,7 +46,8 @@ return {
   -- times what its count predicts (from the reference's CPU time), plus `witness_slack`
   -- seconds, did work its count does not show, and earns no speed points. The slack is
   -- small beside the graded input's cost (the reference's run about 0.2 s of CPU on 20,000
-  -- stacks, linear-search code 2 s): at 0.5 s such code claiming the half limit would pass.
+  -- stacks, linear-search code 2 s): at 0.5 s such code claiming the half limit would pass on
+  -- a machine 10 % faster than ours.
   speed = {
     limit = 4,
     half_limit = 10,
