@@ -1,11 +1,12 @@
 /* intern.h: a table that numbers distinct byte strings 0, 1, 2, ...
  *
  * The callgrind reader maps names and (object, function) pairs to dense
- * indices, fold merges identical stacks, and the flame graph's trie finds a
- * child by (parent, name): all of them need "give me the number of this key,
- * adding it if new". Keys are byte strings (not NUL-terminated, may contain
- * NUL, so binary keys such as two packed uint32 indices work too). The table
- * copies each key once into an arena (arena.h) and hands out stable pointers.
+ * indices, fold merges identical stacks, costs.c sums costs by name and the
+ * VM's own profile (instrument.c) numbers function names: all of them need
+ * "give me the number of this key, adding it if new". Keys are byte strings
+ * (not NUL-terminated, may contain NUL, so binary keys such as two packed
+ * uint32 indices work too). The table copies each key once into an arena
+ * (arena.h) and hands out stable pointers.
  */
 #ifndef DRIP_LIB_INTERN_H
 #define DRIP_LIB_INTERN_H

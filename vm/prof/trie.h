@@ -17,7 +17,7 @@
 #include "arena.h"
 
 typedef struct {
-    const char *name; /* a copy in the trie's arena, not NUL-terminated */
+    const char *name; /* a copy in the trie's arena: length bytes, then a NUL */
     uint32_t length;
     uint32_t parent;       /* node 0 (the root, "all") is its own parent */
     uint32_t first_child;  /* after trie_finish: in name order; 0 = none */

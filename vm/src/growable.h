@@ -1,6 +1,6 @@
-/* growable.h -- the VM's private arrays (the front end's tokens, syntax tree,
- * events and scopes; the collector's gray stack): plain malloc memory that
- * doubles when full.
+/* growable.h -- the VM's private arrays (the compiler's tokens, symbols,
+ * syntax tree, forced list, events, scopes, assemblies and constant pools;
+ * the collector's gray stack): plain malloc memory that doubles when full.
  *
  * None of it is on the garbage-collected heap: the front end's arrays live only
  * while one program is compiled and the gray stack only holds pointers the
