@@ -179,14 +179,6 @@ local function place(from, to)
   end
 end
 
--- Moves the folder private to dir whole; when dir is there already (another grader made the
--- same one first), removes private instead.
-local function move_into_place(private, dir)
-  if not wb.run("mv -T " .. wb.quote(private) .. " " .. wb.quote(dir) .. " 2>/dev/null") then
-    wb.rm_rf(private)
-  end
-end
-
 -- CPU seconds, scaled by GRADE_CPU_SCALE (the load test makes limits tight).
 local function scaled(seconds)
   local scale = tonumber(os.getenv("GRADE_CPU_SCALE") or "") or 1
@@ -264,7 +256,7 @@ function M.reference(chapter)
       wb.fail("the reference solution (" .. ex.solution .. ") does not build: " .. r.error)
     end
   end
-  move_into_place(private, dir) -- or another grader got there first; its build is the same
+  wb.move_into_place(private, dir) -- or another grader got there first; its build is the same
   return ref
 end
 
@@ -706,7 +698,7 @@ local function planned(opts, gen)
     if broken then
       wb.rm_rf(kept)
     end
-    move_into_place(private, kept)
+    wb.move_into_place(private, kept)
   end
   return checks, per_group
 end

@@ -230,9 +230,7 @@ function M.objects(ours, flavour)
       return nil, source .. " does not compile: " .. why
     end
   end
-  if not wb.run("mv -T " .. wb.quote(private) .. " " .. wb.quote(dir) .. " 2>/dev/null") then
-    wb.rm_rf(private) -- another builder got there first; its objects are the same
-  end
+  wb.move_into_place(private, dir) -- or another builder got there first; its objects are the same
   return objects
 end
 

@@ -185,6 +185,14 @@ function M.rm_rf(path)
   end
 end
 
+-- Moves the folder private to dir whole (a cache entry made privately, then put in place);
+-- when dir is there already (another process made the same one first), removes private.
+function M.move_into_place(private, dir)
+  if not M.run("mv -T " .. M.quote(private) .. " " .. M.quote(dir) .. " 2>/dev/null") then
+    M.rm_rf(private)
+  end
+end
+
 -- Makes dir afresh (what was there is removed) with files in it: a path below dir -> its
 -- text, or -> true for an empty folder. Returns dir. For tests' inputs.
 function M.make_tree(dir, files)
