@@ -379,7 +379,7 @@ function M.summarise(out, subs, notes, ids)
       -- that code which runs gets wrong under ties of "every submission that did not build".
       local data = type(result.extra_data) == "table" and result.extra_data or {}
       local built = data.build_ok ~= false
-      row.built, built_count = built, built_count + (built and 1 or 0)
+      built_count = built_count + (built and 1 or 0)
       row.score = result.score
       row.max = data.max_score or 0
       local got, _, order = report.families(result)
