@@ -46,8 +46,9 @@ function M.trivial(func, result)
 end
 
 -- Folded files by extension; everything else is read as callgrind_annotate output.
+local FOLDED = { "%.folded$", "%.collapsed$", "%.stacks$" }
 function M.kind(name)
-  return (name:match("%.folded$") or name:match("%.collapsed$") or name:match("%.stacks$")) and "folded" or "annotate"
+  return wb.matches_any(name, FOLDED) and "folded" or "annotate"
 end
 
 -- The needles sum_named is checked with on an annotate fixture: those listed
