@@ -501,8 +501,12 @@ static bool uid_has_processes(uid_t uid) {
     return found;
 }
 
+/* Kills every process of the box's own uid; a box that keeps the caller's uid has none. */
 static void kill_uid(const Box *box) {
-    for (int round = 0; box->drop && round < 1000 && uid_has_processes(box->uid); round++) {
+    if (!box->drop) {
+        return;
+    }
+    for (int round = 0; round < 1000 && uid_has_processes(box->uid); round++) {
         kill_as_box_uid(box);
         /* Zombies re-parented to us would keep the uid "alive": reap them. */
         while (waitpid(-1, NULL, WNOHANG) > 0) {

@@ -29,7 +29,7 @@
  * Cost: one read of /proc/PID/stat per process on the machine per sample (a few hundred
  * small reads, well under a millisecond of CPU at 10 samples a second).
  */
-#define _GNU_SOURCE
+#define _DEFAULT_SOURCE /* POSIX 2008: O_CLOEXEC, dirfd, fstatat */
 
 #include "sandbox.h"
 #include "status.h"
