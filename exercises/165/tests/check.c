@@ -184,10 +184,12 @@ static void call_sum_named(const char *prefix, const Rows *list, size_t n, const
     uint64_t sum = 424242; /* junk, so a function that sets nothing shows */
     int rc = sum_named(rows, n, needle_copy, &sum);
     char *key = check_format("%ssum:%s", prefix, needle);
-    if (rc != 0) {
-        check_answerf(key, rc == -1 ? "-1" : "returned-%d", rc);
-    } else {
+    if (rc == 0) {
         check_answerf(key, "0 sum=%llu", (unsigned long long)sum);
+    } else if (rc == -1) {
+        check_answer(key, "-1");
+    } else {
+        check_answerf(key, "returned-%d", rc);
     }
     check_unchanged("needle", needle, needle_copy);
     answer_changed("name of row", list->rows, rows, n, ROW_NAME);
