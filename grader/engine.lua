@@ -460,7 +460,7 @@ end
 
 -- ------------------------------------------------------------------ grading
 
--- Phase 3: the student's builds (the fast one only when the speed check runs).
+-- Phase 3: the student's builds (the fast one only when the chapter's speed check runs).
 local function build_submission(opts, bdir)
   local spec = harness.build_spec(opts.chapter.exercise, bdir, opts.submission)
   -- Reports name the student's files by their own names ("./FILE.c:12"), not by the
@@ -475,7 +475,7 @@ local function build_submission(opts, bdir)
   end
   local asan = build.link(spec, "asan", "check-asan")
   wb.must(not asan.ours, asan.error)
-  local want_fast = os.getenv("GRADE_NO_SPEED") ~= "1" and have_valgrind()
+  local want_fast = opts.chapter.exercise.speed and os.getenv("GRADE_NO_SPEED") ~= "1" and have_valgrind()
   local fast = (asan.ok and want_fast) and build.link(spec, "fast", "check-fast") or asan
   return { asan = asan, fast = fast }
 end
@@ -789,11 +789,18 @@ function M.grade(opts)
   run_parallel(alone, opts.jobs, start(asan.program, "check-"), function(check, handle)
     graded_result(check, runner.finish(handle))
   end)
-  -- Speed is measured on the build without sanitizers, so it must answer every input the
-  -- graded build answered cleanly exactly as that build did: code may differ between the
-  -- two (#ifdef __SANITIZE_ADDRESS__, a run-time test), and only one is graded.
+  -- Speed is measured on the build without sanitizers, so it must answer every input of the
+  -- measured function that the graded build answered cleanly exactly as that build did: code
+  -- may differ between the two (#ifdef __SANITIZE_ADDRESS__, a run-time test), and only one
+  -- is graded. The counted run calls that function alone, so the others' answers are not asked.
   if student.fast ~= asan and student.fast.ok then
-    student.differs = first_difference(student.fast.program, runnable, graded, opts.jobs, gen, runs)
+    local measured = {}
+    for _, check in ipairs(runnable) do
+      if check.func == chapter.exercise.speed.func then
+        measured[#measured + 1] = check
+      end
+    end
+    student.differs = first_difference(student.fast.program, measured, graded, opts.jobs, gen, runs)
   end
   for _, check in ipairs(checks) do
     if check.kind == "speed" then

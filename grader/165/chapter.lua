@@ -92,39 +92,52 @@ local function shown(s)
   return s == nil and "NULL" or ("\"" .. wb.escape(s) .. "\"")
 end
 
--- A case of the checker: { name, func, fields }.
-local function case(func, fields)
-  return { name = func .. ".check", func = func, fields = fields }
+-- A case of the checker: { name, func, fields }. Its fields are made by make_fields when first
+-- read: a grade whose plan is kept reads the cases files kept with it, and never asks.
+local function case(func, make_fields)
+  return setmetatable({ name = func .. ".check", func = func }, { __index = function(c, key)
+    if key == "fields" then
+      rawset(c, "fields", make_fields())
+      return c.fields
+    end
+  end })
 end
 
 -- parse_row on every line of a text, line ends kept.
 local function lines_case(text)
-  local fields = {}
-  for _, line in ipairs(wb.split_lines(text, true)) do
-    fields[#fields + 1] = { "line", line }
-  end
-  return case("parse_row", fields)
+  return case("parse_row", function()
+    local fields = {}
+    for _, line in ipairs(wb.split_lines(text, true)) do
+      fields[#fields + 1] = { "line", line }
+    end
+    return fields
+  end)
 end
 
 -- sum_named over rows ({ ir, name }; no name: NULL) for each needle.
 local function sums_case(rows, needles)
-  local fields = {}
-  for _, r in ipairs(rows) do
-    fields[#fields + 1] = r.name and { "row", r.ir .. " " .. r.name } or { "null-row", r.ir }
-  end
-  for _, needle in ipairs(needles) do
-    fields[#fields + 1] = { "needle", needle }
-  end
-  return case("sum_named", fields)
+  return case("sum_named", function()
+    local fields = {}
+    for _, r in ipairs(rows) do
+      fields[#fields + 1] = r.name and { "row", r.ir .. " " .. r.name } or { "null-row", r.ir }
+    end
+    for _, needle in ipairs(needles) do
+      fields[#fields + 1] = { "needle", needle }
+    end
+    return fields
+  end)
 end
 
--- inclusive over vectors { count, stack } (no stack: NULL), ranks compared.
+-- inclusive over vectors { count, stack } (no stack: NULL), ranks compared; vectors may be a
+-- function that makes them, called when the fields are.
 local function stacks_case(vectors)
-  local fields = { { "order", "checked" } }
-  for _, v in ipairs(vectors) do
-    fields[#fields + 1] = v[2] and { "stack", v[2] .. " " .. v[1] } or { "null-stack", v[1] }
-  end
-  return case("inclusive", fields)
+  return case("inclusive", function()
+    local fields = { { "order", "checked" } }
+    for _, v in ipairs(type(vectors) == "function" and vectors() or vectors) do
+      fields[#fields + 1] = v[2] and { "stack", v[2] .. " " .. v[1] } or { "null-stack", v[1] }
+    end
+    return fields
+  end)
 end
 
 -- A folded file's stacks (vm/prof/folded.c reads it, through dripprof.stacks), as vectors,
@@ -399,7 +412,9 @@ function M.plan(ctx, inputs)
   if #shuffled > 0 then
     add({ group = "inclusive_variants", func = "inclusive",
       title = "inclusive: folded fixtures renamed, renumbered, shuffled (seeded)",
-      case = stacks_case(text_vectors(shuffled)), priority = cost_first,
+      case = stacks_case(function()
+        return text_vectors(shuffled)
+      end), priority = cost_first,
       describe = function()
         return string.format("inclusive(the %d stacks of the folded fixtures, renamed and shuffled)", #shuffled)
       end })
@@ -411,7 +426,9 @@ function M.plan(ctx, inputs)
   add({ group = "speed", func = "inclusive", kind = "speed",
     title = string.format("speed: inclusive() over %d stacks, at most %gx the reference's instructions",
       lines_wanted, ctx.rubric.speed.limit),
-    case = case("inclusive", input.fields(lines_wanted, inputs.speed_seed)) })
+    case = case("inclusive", function()
+      return input.fields(lines_wanted, inputs.speed_seed)
+    end) })
 
   return checks
 end
