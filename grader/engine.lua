@@ -243,20 +243,24 @@ function M.reference(chapter)
   local dir = parent .. "/" .. chapter.id .. "-" .. wb.content_hash(stamp, inputs):sub(1, 16)
   local ref = { asan = dir .. "/check-asan", fast = dir .. "/check-fast", dir = dir }
   if wb.exists(ref.asan) and wb.exists(ref.fast) then
+    ref.fast_sha256 = (wb.read_file(dir .. "/check-fast.sha256") or ""):match("^%x+")
     return ref
   end
   local private = dir .. ".tmp" .. wb.pid()
   local spec = harness.build_spec(ex, private, ex.solution, true)
   local ok, why = build.prepare(spec)
   wb.must(ok, "cannot build the reference solution: " .. tostring(why))
-  for _, flavour in ipairs({ "asan", "fast" }) do
-    local r = build.link(spec, flavour, "check-" .. flavour)
-    if not r.ok then
+  local built = build.link_all(spec, { { flavour = "asan", name = "check-asan" }, { flavour = "fast", name = "check-fast" } })
+  for k = 1, 2 do
+    if not (built[k] and built[k].ok) then
       wb.rm_rf(private)
-      wb.fail("the reference solution (" .. ex.solution .. ") does not build: " .. r.error)
+      wb.fail("the reference solution (" .. ex.solution .. ") does not build: " .. (built[k] or built[k - 1]).error)
     end
   end
+  -- What names the reference's speed figures (speed_reference), hashed once.
+  wb.write_file(private .. "/check-fast.sha256", wb.sha256(private .. "/check-fast") .. "\n")
   wb.move_into_place(private, dir) -- or another grader got there first; its build is the same
+  ref.fast_sha256 = (wb.read_file(dir .. "/check-fast.sha256") or ""):match("^%x+")
   return ref
 end
 
@@ -306,7 +310,8 @@ local have_valgrind = speed.have_valgrind
 -- reads the input (subtracted from every count), its CPU seconds.
 local function speed_reference(ref, check, chapter)
   wb.mkdir_p(ANSWERS)
-  local key = wb.sha256(check.tsv) .. "-" .. (wb.sha256(ref.fast) or "") .. "-" .. speed.COUNTER
+  local key = (check.tsv_sha256 or wb.sha256(check.tsv)) .. "-" .. (ref.fast_sha256 or wb.sha256(ref.fast) or "")
+    .. "-" .. speed.COUNTER
   local cache = ANSWERS .. "/speed-" .. chapter.id .. "-" .. key
   local text = wb.read_file(cache)
   if text then
@@ -423,7 +428,7 @@ local function reference_answers(opts, checks, runs)
   wb.mkdir_p(ANSWERS)
   local todo, cases_files = {}, {}
   for _, check in ipairs(checks) do
-    if check.kind ~= "speed" and not check.expected then
+    if check.kind ~= "speed" and not check.expected and not check.tsv_sha256 then
       cases_files[#cases_files + 1] = check.tsv
     end
   end
@@ -434,7 +439,7 @@ local function reference_answers(opts, checks, runs)
         check.reference = speed_reference(opts.ref, check, opts.chapter)
       end
     elseif not check.expected then
-      check.cache = cache_path(opts, assert(hashes[check.tsv], check.tsv))
+      check.cache = cache_path(opts, assert(check.tsv_sha256 or hashes[check.tsv], check.tsv))
       local text = wb.read_file(check.cache)
       if text then
         check.expected = answers.parse(text)
@@ -473,11 +478,14 @@ local function build_submission(opts, bdir)
     local failed = { ok = false, error = why, warnings = 0, log = why }
     return { asan = failed, fast = failed }
   end
-  local asan = build.link(spec, "asan", "check-asan")
+  local builds = { { flavour = "asan", name = "check-asan" } }
+  if opts.chapter.exercise.speed and os.getenv("GRADE_NO_SPEED") ~= "1" and have_valgrind() then
+    builds[2] = { flavour = "fast", name = "check-fast" }
+  end
+  local built = build.link_all(spec, builds)
+  local asan = built[1]
   wb.must(not asan.ours, asan.error)
-  local want_fast = opts.chapter.exercise.speed and os.getenv("GRADE_NO_SPEED") ~= "1" and have_valgrind()
-  local fast = (asan.ok and want_fast) and build.link(spec, "fast", "check-fast") or asan
-  return { asan = asan, fast = fast }
+  return { asan = asan, fast = asan.ok and built[2] or asan }
 end
 
 -- The size of the reference's answers to a check, as written on the results channel.
@@ -639,7 +647,7 @@ local function record(check, r, trivial)
 end
 
 -- Where a run's plan is kept (a folder: inputs.lua, what chapter.inputs made, plain data;
--- case-N.tsv, every check's cases file), named by the hash of all the plan is made from: the
+-- case-N.tsv, every check's cases file; hashes, their SHA-256s), named by the hash of all the plan is made from: the
 -- seed and the speed size, each fixture with its expected answers, the chapter's modules and
 -- the code that reads folded files and writes cases files. A seed of the pool has one from
 -- `make seed-pool`; making it is most of a grade's own work.
@@ -677,6 +685,12 @@ local function planned(opts, gen)
     inputs = chapter.inputs(ctx)
   end
   local checks = chapter.plan(ctx, inputs)
+  -- The SHA-256 of each kept cases file, hashed when the plan was made ("N HEX" lines): what
+  -- names the reference's answers for it.
+  local kept_hashes = {}
+  for n, hex in (kept and not made and wb.read_file(kept .. "/hashes") or ""):gmatch("(%d+) (%x+)\n") do
+    kept_hashes[tonumber(n)] = hex
+  end
   local per_group = {}
   for i, check in ipairs(checks) do
     per_group[check.group] = (per_group[check.group] or 0) + 1
@@ -685,16 +699,28 @@ local function planned(opts, gen)
     check.sources = chapter.exercise.student_files
     check.plan_dir = kept or nil
     local case, path = kept and not made and kept .. "/case-" .. i .. ".tsv", gen .. "/case-" .. i .. ".tsv"
-    check.tsv = case and wb.exists(case) and pcall(place, case, path) and path or M.case_file(gen, check)
+    if case and wb.exists(case) and pcall(place, case, path) then
+      check.tsv, check.tsv_sha256 = path, kept_hashes[i]
+    else
+      check.tsv = M.case_file(gen, check)
+    end
   end
   if made then -- kept whole or not at all: another grader may be making the same folder
     local private = kept .. ".tmp" .. wb.pid()
     wb.rm_rf(private)
     wb.mkdir_p(private)
     wb.write_file(private .. "/inputs.lua", wb.serialize(inputs))
-    for _, check in ipairs(checks) do
-      place(check.tsv, private .. "/case-" .. check.number .. ".tsv")
+    local paths, lines = {}, {}
+    for i, check in ipairs(checks) do
+      place(check.tsv, private .. "/case-" .. i .. ".tsv")
+      paths[i] = check.tsv
     end
+    local hashes = wb.sha256_many(paths)
+    for i, check in ipairs(checks) do
+      check.tsv_sha256 = hashes[check.tsv]
+      lines[i] = i .. " " .. (check.tsv_sha256 or "") .. "\n"
+    end
+    wb.write_file(private .. "/hashes", table.concat(lines))
     if broken then
       wb.rm_rf(kept)
     end

@@ -34,6 +34,7 @@
 --
 -- A compile error is returned as data for the report; it never stops the caller.
 
+local lfs = require("lfs")
 local wb = require("vm.lib.workbook")
 local sandbox = require("exercises.harness.sandbox")
 
@@ -139,11 +140,16 @@ local function first_error(log)
   return log:match("[^\n]+") or "the compiler failed without a message"
 end
 
--- "regular file", its size and its number of hard links, without following a symbolic link.
+-- What a file is, in the words of stat(1)'s %F, its size and its number of hard links, without
+-- following a symbolic link; nil when it is not there.
+local KINDS = { file = "regular file", directory = "directory", link = "symbolic link", socket = "socket",
+  ["named pipe"] = "fifo", ["char device"] = "character special file", ["block device"] = "block special file" }
 local function file_kind(path)
-  local text = wb.capture("stat -c '%F %s %h' -- " .. wb.quote(path) .. " 2>/dev/null")
-  local kind, size, links = text:match("^(.-) (%d+) (%d+)\n?$")
-  return kind, tonumber(size), tonumber(links)
+  local a = lfs.symlinkattributes(path)
+  if not a then
+    return nil
+  end
+  return KINDS[a.mode] or "weird file", a.size, a.nlink
 end
 
 -- Lays out a fresh build folder. spec: dir, submission (folder), student_files (names),
@@ -157,7 +163,7 @@ function M.prepare(spec)
     local kind, size, links = file_kind(src)
     if not kind then
       return nil, "the submission has no " .. name .. " (looked for " .. src .. ")"
-    elseif kind ~= "regular file" and kind ~= "regular empty file" then
+    elseif kind ~= "regular file" then
       return nil, string.format("the submission's %s is a %s, not a regular file; submit the file itself", name,
         kind)
     elseif links > 1 and not spec.trusted then
@@ -182,7 +188,7 @@ function M.prepare(spec)
     if not wb.exists(pair[1]) then
       return nil, "missing file " .. pair[1]
     end
-    wb.copy(pair[1], spec.dir .. "/" .. pair[2])
+    wb.write_file(spec.dir .. "/" .. pair[2], wb.read_file(pair[1]))
   end
   return true
 end
@@ -236,30 +242,40 @@ function M.objects(ours, flavour)
   return objects
 end
 
--- The shell script run in the sandbox: compile each student file, list its symbols, link,
--- send the program to fd 3. Exit 10: a compile error, 11: readelf failed, 12: a link error.
--- Objects go to the box's own temporary folder, $TMPDIR (/tmp is private only inside
--- bubblewrap).
-local function script(spec, flavour, objects)
-  -- The box's folder is a temporary one: the debug information (and so a sanitizer's report)
-  -- names the student's files where the student keeps them.
-  local flags = string.format('%s %s -fdebug-prefix-map="$PWD"=%s', M.warn, M.flavours[flavour].cflags,
-    wb.quote(spec.display or "."))
-  local lines, linked = { "set -u" }, {}
-  for _, name in ipairs(spec.student_files) do
-    if name:match("%.c$") then
-      local object = '"$TMPDIR"/' .. name:gsub("%.c$", ".o")
-      lines[#lines + 1] = string.format("%s %s -I. -c %s -o %s || exit 10", M.cc, flags, wb.quote(name), object)
-      lines[#lines + 1] = string.format("readelf -W -S -s -r %s || exit 11", object)
-      linked[#linked + 1] = object
+-- The shell script run in the sandbox: for each build of builds (flavour; objects, our
+-- objects' names in the box), in order, compile each student file, list its symbols, link, and
+-- send the program to fd 3. Build k exits with 10k on a compile error, 10k + 1 when readelf
+-- failed, 10k + 2 on a link error, so a build that fails stops the ones after it. Before build
+-- k the script writes "MARK k" on stdout and on stderr, and after it "MARK size k BYTES" on
+-- stdout: MARK is a random word of this run (see M.link_all). Objects go to the box's own
+-- temporary folder, $TMPDIR (/tmp is private only inside bubblewrap).
+local function script(spec, builds, mark)
+  local lines = { "set -u" }
+  for k, b in ipairs(builds) do
+    -- The box's folder is a temporary one: the debug information (and so a sanitizer's report)
+    -- names the student's files where the student keeps them.
+    local flags = string.format('%s %s -fdebug-prefix-map="$PWD"=%s', M.warn, M.flavours[b.flavour].cflags,
+      wb.quote(spec.display or "."))
+    local linked, program = {}, string.format('"$TMPDIR"/program-%d', k)
+    lines[#lines + 1] = string.format("printf '%%s %%d\\n' %s %d; printf '%%s %%d\\n' %s %d >&2", mark, k, mark, k)
+    for _, name in ipairs(spec.student_files) do
+      if name:match("%.c$") then
+        local object = string.format('"$TMPDIR"/%d-%s', k, name:gsub("%.c$", ".o"))
+        lines[#lines + 1] = string.format("%s %s -I. -c %s -o %s || exit %d", M.cc, flags, wb.quote(name), object,
+          10 * k)
+        lines[#lines + 1] = string.format("readelf -W -S -s -r %s || exit %d", object, 10 * k + 1)
+        linked[#linked + 1] = object
+      end
     end
+    for _, object in ipairs(b.objects) do
+      linked[#linked + 1] = wb.quote(object)
+    end
+    lines[#lines + 1] = string.format("%s %s %s %s %s %s -lm -o %s || exit %d", M.cc, flags,
+      M.flavours[b.flavour].ldflags, table.concat(linked, " "), M.wrap, M.flavours[b.flavour].libs, program,
+      10 * k + 2)
+    lines[#lines + 1] = string.format('printf \'%%s size %%d %%s\\n\' %s %d "$(wc -c < %s)"; cat %s >&3', mark, k,
+      program, program)
   end
-  for _, object in ipairs(objects) do
-    linked[#linked + 1] = wb.quote(wb.basename(object))
-  end
-  lines[#lines + 1] = string.format('%s %s %s %s %s %s -lm -o "$TMPDIR"/program || exit 12', M.cc, flags,
-    M.flavours[flavour].ldflags, table.concat(linked, " "), M.wrap, M.flavours[flavour].libs)
-  lines[#lines + 1] = 'cat "$TMPDIR"/program >&3'
   return table.concat(lines, "\n")
 end
 
@@ -432,53 +448,112 @@ function M.client_request_refusal(program, file)
   end
 end
 
--- Builds the program spec.dir/NAME with the given flavour from the student's C files and
--- our objects (spec.ours). Returns { ok, warnings, log, error (first error line), program
--- (path), refused, symbols (the readelf output of the student's objects), references (what
--- our objects use: M.references), ours (true when our own code failed: the caller's problem,
--- not the student's) }.
-function M.link(spec, flavour, name)
-  local objects, why = M.objects(spec.ours, flavour)
-  if not objects then
-    return { ok = false, error = why, log = why, warnings = 0, ours = true }
+-- A random word (32 hex digits): what the build script marks its sections with, which nothing
+-- the student's files make the compiler, readelf or the linker print can foresee.
+local function random_mark()
+  local f = assert(io.open("/dev/urandom", "rb"))
+  local bytes = f:read(16)
+  f:close()
+  return (bytes:gsub(".", function(c)
+    return string.format("%02x", c:byte())
+  end))
+end
+
+-- The parts of a build script's stream (script() says how it is marked): { [k] = text }.
+local function sections(text, mark)
+  local parts, starts = {}, {}
+  for at, k in ("\n" .. text):gmatch("\n()" .. mark .. " (%d+)\n") do
+    starts[#starts + 1] = { at = at - 1, k = tonumber(k) }
   end
-  local files = {}
+  for i, s in ipairs(starts) do
+    local from = s.at + #mark + #tostring(s.k) + 2
+    parts[s.k] = text:sub(from, (starts[i + 1] and starts[i + 1].at or #text + 1) - 1)
+  end
+  return parts
+end
+
+-- Builds the programs spec.dir/NAME, one for each { flavour, name } of builds, from the
+-- student's C files and our objects (spec.ours), in order and in one box (a box costs as much
+-- as a small build), stopping at the first that fails. Returns a result for each build tried:
+-- { ok, warnings, log, error (first error line), program (path), refused, symbols (the readelf
+-- output of the student's objects), references (what our objects use: M.references), ours
+-- (true when our own code failed: the caller's problem, not the student's) }; NAME.symbols and
+-- NAME.log are beside the program.
+function M.link_all(spec, builds)
+  local files, todo, results = {}, {}, {}
   for _, file in ipairs(spec.student_files) do
     files[#files + 1] = { file, spec.dir .. "/" .. file }
   end
   for _, pair in ipairs(spec.headers) do
     files[#files + 1] = { pair[2], spec.dir .. "/" .. pair[2] }
   end
-  for _, object in ipairs(objects) do
-    files[#files + 1] = { wb.basename(object), object }
+  for k, b in ipairs(builds) do
+    local objects, why = M.objects(spec.ours, b.flavour)
+    if not objects then
+      results[k] = { ok = false, error = why, log = why, warnings = 0, ours = true }
+      break
+    end
+    todo[k] = { flavour = b.flavour, name = b.name, paths = objects, objects = {} }
+    for i, object in ipairs(objects) do
+      todo[k].objects[i] = b.flavour .. "-" .. wb.basename(object)
+      files[#files + 1] = { todo[k].objects[i], object }
+    end
   end
-  local base = spec.dir .. "/" .. name
-  local r = sandbox.run(setmetatable({ argv = { "sh", "-c", script(spec, flavour, objects) }, files = files,
-    stdout = base .. ".symbols", stderr = base .. ".log", results = base }, { __index = M.limits }))
-  local log = wb.read_file(base .. ".log") or ""
-  local result = { ok = false, log = log, warnings = select(2, log:gsub("warning:", "")) }
+  if #todo == 0 then
+    return results
+  end
+  local mark, base = random_mark(), spec.dir .. "/build"
+  local r = sandbox.run(setmetatable({ argv = { "sh", "-c", script(spec, todo, mark) }, files = files,
+    stdout = base .. ".out", stderr = base .. ".log", results = base .. ".programs",
+    output = M.limits.output * #todo, results_limit = M.max_program * #todo }, { __index = M.limits }))
+  local out, logs = sections(wb.read_file(base .. ".out") or "", mark), sections(wb.read_file(base .. ".log") or "", mark)
+  local programs, offset = wb.read_file(base .. ".programs") or "", 0
   local sources = table.concat(spec.student_files, ", ")
-  if r.status == "exit 10" or (r.kind == "output" and log:match(": error:")) then
-    result.error = sources .. " does not compile: " .. first_error(log)
-  elseif r.status == "exit 12" then
-    result.error = "linking failed: " .. first_error(log)
-  elseif r.kind == "output" and r.status:match("of results") then
-    result.error = string.format("refused: the built program is larger than %d MB, far more than any solution needs",
-      M.max_program >> 20)
-  elseif not r.ok then
-    result.error = "the compiler did not finish: " .. r.status
-  else
-    result.refused = M.refusal(wb.read_file(base .. ".symbols") or "", sources)
-      or M.client_request_refusal(wb.read_file(base) or "", sources)
-    result.error = result.refused
+  local made = {}
+  for k, b in ipairs(todo) do
+    if not out[k] then
+      break -- an earlier build failed
+    end
+    local path, log = spec.dir .. "/" .. b.name, logs[k] or ""
+    local size = tonumber(("\n" .. out[k]):match("\n" .. mark .. " size " .. k .. " (%d+)\n") or "")
+    local symbols = (("\n" .. out[k]):gsub("\n" .. mark .. " size %d+ %d+\n", "\n")):sub(2)
+    wb.write_file(path .. ".symbols", symbols)
+    wb.write_file(path .. ".log", log)
+    local result = { ok = false, log = log, warnings = select(2, log:gsub("warning:", "")) }
+    results[k] = result
+    if r.status == "exit " .. 10 * k or (r.kind == "output" and not size and log:match(": error:")) then
+      result.error = sources .. " does not compile: " .. first_error(log)
+    elseif r.status == "exit " .. 10 * k + 2 then
+      result.error = "linking failed: " .. first_error(log)
+    elseif r.kind == "output" and r.status:match("of results") then
+      result.error = string.format("refused: the built program is larger than %d MB, far more than any solution needs",
+        M.max_program >> 20)
+    elseif not size or #programs < offset + size then
+      result.error = "the compiler did not finish: " .. r.status
+    else
+      local program = programs:sub(offset + 1, offset + size)
+      offset = offset + size
+      wb.write_file(path, program)
+      result.refused = M.refusal(symbols, sources) or M.client_request_refusal(program, sources)
+      result.error = result.refused
+    end
+    if result.error then
+      break
+    end
+    result.ok, result.program = true, path
+    result.symbols, result.references = symbols, M.references(b.paths)
+    made[#made + 1] = path
   end
-  if result.error then
-    return result
+  if #made > 0 then
+    wb.run("chmod 755 " .. wb.command(made))
   end
-  wb.run("chmod 755 " .. wb.quote(base))
-  result.ok, result.program = true, base
-  result.symbols, result.references = wb.read_file(base .. ".symbols") or "", M.references(objects)
-  return result
+  wb.rm_rf(base .. ".programs")
+  return results
+end
+
+-- Builds the program spec.dir/NAME with the given flavour (M.link_all, for one build).
+function M.link(spec, flavour, name)
+  return M.link_all(spec, { { flavour = flavour, name = name } })[1]
 end
 
 return M
