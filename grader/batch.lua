@@ -5,9 +5,9 @@
 --
 -- Each sub-folder of DIR is one submission (the student's files may sit a
 -- few folders deeper, as LMS downloads nest them). Submissions are graded in
--- parallel, one grade.lua process per core (xargs -P), each in its own
--- folder, so a submission that crashes, hangs or does not compile costs only
--- its own row. Everything shares one seed, printed, so all students get the
+-- parallel by one grade.lua --worker per core, each submission in its own
+-- folder and its grade in a pcall, so a submission that crashes, hangs or does
+-- not compile costs only its own row. Everything shares one seed, printed, so all students get the
 -- same randomised inputs and SEED=n repeats the batch.
 --
 -- Written to OUT (default build/grade/batch):
@@ -177,11 +177,11 @@ function M.run(opts)
   end
 
   -- The jobs: OUT/.jobs holds INDEX, NAME, FOLDER and KEY of each, each ended by a NUL (any
-  -- byte but "/" may be in a folder's name); xargs hands each job its INDEX only, and it grades
+  -- byte but "/" may be in a folder's name); a worker takes a job by its INDEX and grades it
   -- into OUT/.job-INDEX, renamed to OUT/NAME when it is done (follow). So no command line
   -- names a submission while student code runs: at the user level every uid may read every
   -- process's command line in /proc, and a batch's names are the students' (grade.lua --job).
-  local jobs, queued, indices = {}, {}, {}
+  local jobs, queued = {}, {}
   for _, name in ipairs(subs) do
     local why = loose[name] and "a file, not a folder (one folder per submission: unpack an archive, or put "
         .. "the file in a folder of its own)"
@@ -193,30 +193,58 @@ function M.run(opts)
     elseif not kept[name] then
       queued[#queued + 1] = name
       jobs[#jobs + 1] = M.job_record(#queued, name, folders[name], keys[name])
-      indices[#indices + 1] = #queued .. "\n"
     end
   end
   wb.write_file(out .. "/.jobs", table.concat(jobs))
-  wb.write_file(out .. "/.queue", table.concat(indices))
-  -- Each job prints its INDEX when it is done: the batch's progress reads them as they come.
-  local script = string.format([[index=$1
-%s grader/grade.lua --chapter %s --job "%s/.jobs" --index "$index" --seed %d %s --jobs 1 --quiet 2> "%s/.job-$index.err" || true
-echo "$index"]], lua, id, out, seed, extra, out)
+  -- Workers, one per submission graded at once (grade.lua --worker): each grades the jobs no
+  -- other took, one after another, keeping what every grade needs besides the submission
+  -- (the chapter, its fixtures, the reference, the run's plan and answers), and prints each
+  -- INDEX when it is done: the batch's progress reads them as they come.
+  local script = string.format([[%s grader/grade.lua --chapter %s --job "%s/.jobs" --worker --seed %d %s --jobs 1 --quiet 2> "%s/.worker-$1.err"]],
+    lua, id, out, seed, extra, out)
   -- Submissions in parallel, each grade's checks one by one; but at the user level no
   -- namespace keeps two submissions apart (their checks would share the machine's IPC
   -- objects, /tmp and /dev/shm while they run), so there one check runs at a time.
   local jobs_n = chosen.level == "user" and 1 or (opts.jobs or wb.nproc())
+  local workers = {}
+  for k = 1, math.min(jobs_n, #queued) do
+    workers[k] = k .. "\n"
+  end
+  wb.write_file(out .. "/.workers", table.concat(workers))
   if kept.count > 0 then
     print(string.format("kept %d results of an earlier run into %s (their submissions, the seed, the grader and "
       .. "the fixtures are unchanged; FORCE=1 grades them again)", kept.count, out))
   end
   print(string.format("grading %d submissions from %s, %d at a time, seed %d%s (SEED=%d repeats it)", #queued, dir,
     jobs_n, seed, pool and string.format(", one of the seed pool's %d", pool) or "", seed))
-  local pipe = io.popen(string.format("xargs -r -a %s -n 1 -P %d sh -c %s _", wb.quote(out .. "/.queue"), jobs_n,
+  local pipe = io.popen(string.format("xargs -r -a %s -n 1 -P %d sh -c %s _", wb.quote(out .. "/.workers"), jobs_n,
     wb.quote(script)))
-  M.follow(pipe, out, queued)
+  local done = M.follow(pipe, out, queued)
   pipe:close()
+  M.name_unfinished(out, queued, done, #workers)
   return M.summarise(out, subs, notes, ids)
+end
+
+-- After the workers: a job none of them reported (a worker that died while grading it, or
+-- never started) gets its submission's name like the others, with what the workers said; the
+-- workers' marks of the jobs they took go.
+function M.name_unfinished(out, names, done, workers)
+  local said = {}
+  for k = 1, workers do
+    local text = wb.read_file(out .. "/.worker-" .. k .. ".err") or ""
+    if text ~= "" then
+      said[#said + 1] = text:gsub("\n+$", "")
+    end
+    os.remove(out .. "/.worker-" .. k .. ".err")
+  end
+  for index, name in ipairs(names) do
+    wb.rm_rf(out .. "/.taken-" .. index)
+    if not done[index] then
+      wb.write_file(out .. "/.job-" .. index .. ".err", "not graded: its grader stopped before it was done"
+        .. (#said > 0 and (": " .. table.concat(said, "; ")) or "") .. "\n")
+      M.name_job(out, index, name)
+    end
+  end
 end
 
 -- The hash of what every grade of the batch depends on besides the submission's own files.
@@ -284,19 +312,30 @@ function M.job_record(index, name, folder, key)
   return table.concat({ index, name, folder, key }, "\0") .. "\0"
 end
 
--- Job `index` of the jobs file `path` (grade.lua --job): its folder and key, and the folder
--- it grades into, .job-INDEX beside the file; nil and why when there is none.
-function M.job(path, index)
+-- The jobs of the jobs file `path` (grade.lua --job), in order: each one's index, folder and
+-- key, and the folder it grades into, .job-INDEX beside the file; nil and why when the file
+-- cannot be read.
+function M.jobs(path)
   local text = wb.read_file(path)
   if not text then
     return nil, "the jobs file " .. path .. " cannot be read"
   end
+  local list = {}
   for i, _, folder, key in text:gmatch("(%d+)\0([^\0]*)\0([^\0]*)\0([^\0]*)\0") do
-    if tonumber(i) == index then
-      return { folder = folder, key = key, out = wb.dirname(path) .. "/.job-" .. i }
+    list[#list + 1] = { index = tonumber(i), folder = folder, key = key, out = wb.dirname(path) .. "/.job-" .. i }
+  end
+  return list
+end
+
+-- Job `index` of the jobs file `path`; nil and why when there is none.
+function M.job(path, index)
+  local list, why = M.jobs(path)
+  for _, job in ipairs(list or {}) do
+    if job.index == index then
+      return job
     end
   end
-  return nil, string.format("%s has no job %s", path, tostring(index))
+  return nil, why or string.format("%s has no job %s", path, tostring(index))
 end
 
 -- A job's folder, OUT/.job-INDEX, and its messages, OUT/.job-INDEX.err (if it wrote any),
@@ -318,13 +357,15 @@ function M.name_job(out, index, name)
 end
 
 -- Prints a line as each job of `pipe` (one INDEX per line) finishes: on a terminal one line
--- rewritten in place, else one line per submission (a log, a CI job).
+-- rewritten in place, else one line per submission (a log, a CI job). Returns the set of the
+-- indices reported.
 function M.follow(pipe, out, names)
   local terminal = os.execute("test -t 1") == true
-  local start, done, trouble = os.time(), 0, 0
+  local start, done, trouble, reported = os.time(), 0, 0, {}
   for index in pipe:lines() do
-    local name = names[tonumber(index)]
+    local name = not reported[tonumber(index)] and names[tonumber(index)]
     if name then
+      reported[tonumber(index)] = true
       M.name_job(out, index, name)
       done = done + 1
       local result = report.read_json(out .. "/" .. name .. "/results.json")
@@ -338,6 +379,7 @@ function M.follow(pipe, out, names)
   if terminal and done > 0 then
     io.stdout:write("\n")
   end
+  return reported
 end
 
 -- The mapping file of --ids (LMS_IDS=file): one line per submission, "FOLDER,IDENTIFIER" (or

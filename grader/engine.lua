@@ -305,6 +305,10 @@ end
 
 local have_valgrind = speed.have_valgrind
 
+-- The reference's answers read from the cache, by file: a batch's worker grades many
+-- submissions against the same ones (nothing changes an answers list once it is read).
+local parsed_answers = {}
+
 -- The reference's counts and answers on the speed input, cached by input content and
 -- reference build so a batch measures them once: the whole run, the same run that only
 -- reads the input (subtracted from every count), its CPU seconds.
@@ -313,11 +317,14 @@ local function speed_reference(ref, check, chapter)
   local key = (check.tsv_sha256 or wb.sha256(check.tsv)) .. "-" .. (ref.fast_sha256 or wb.sha256(ref.fast) or "")
     .. "-" .. speed.COUNTER
   local cache = ANSWERS .. "/speed-" .. chapter.id .. "-" .. key
-  local text = wb.read_file(cache)
+  local text = not parsed_answers[cache] and wb.read_file(cache)
   if text then
     local ir, base, cpu, base_cpu = text:match("^(%d+) (%d+) ([%d.]+) ([%d.]+)\n")
-    return { ir = tonumber(ir), base = tonumber(base), cpu = tonumber(cpu), base_cpu = tonumber(base_cpu),
-      items = answers.parse(text:match("\n(.*)$") or "") }
+    parsed_answers[cache] = { ir = tonumber(ir), base = tonumber(base), cpu = tonumber(cpu),
+      base_cpu = tonumber(base_cpu), items = answers.parse(text:match("\n(.*)$") or "") }
+  end
+  if parsed_answers[cache] then
+    return parsed_answers[cache]
   end
   -- A private folder: in a batch two graders may measure at the same time.
   local dir = ANSWERS .. "/run-" .. key .. "-" .. wb.pid()
@@ -441,9 +448,12 @@ local function reference_answers(opts, checks, runs)
       end
     elseif not check.expected then
       check.cache = cache_path(opts, assert(check.tsv_sha256 or hashes[check.tsv], check.tsv))
-      local text = wb.read_file(check.cache)
+      local text = not parsed_answers[check.cache] and wb.read_file(check.cache)
       if text then
-        check.expected = answers.parse(text)
+        parsed_answers[check.cache] = answers.parse(text)
+      end
+      if parsed_answers[check.cache] then
+        check.expected = parsed_answers[check.cache]
       else
         check.tag = "reference-" .. i
         todo[#todo + 1] = check
@@ -652,7 +662,7 @@ end
 -- seed and the speed size, each fixture with its expected answers, the chapter's modules and
 -- the code that reads folded files and writes cases files. A seed of the pool has one from
 -- `make seed-pool`; making it is most of a grade's own work.
-local function plan_folder(chapter, ctx, seed)
+local function plan_folder_of(chapter, ctx, seed)
   local dir = "grader/" .. chapter.id
   local paths = { "vm/lib/workbook.lua", "vm/lib/dripprof.lua", dripprof.program(), "exercises/harness/cases.lua",
     "grader/engine.lua", "exercises/" .. chapter.id .. "/chapter.lua" }
@@ -669,6 +679,16 @@ local function plan_folder(chapter, ctx, seed)
   return ANSWERS .. "/plan-" .. chapter.id .. "-" .. wb.content_hash(stamp, paths):sub(1, 32)
 end
 
+-- plan_folder_of(), and the plan's inputs, once per process for the same run: a batch's
+-- worker grades many submissions with one plan (chapter.plan() only reads its inputs).
+local plan_folders, loaded_inputs = {}, {}
+local function plan_folder(chapter, ctx, seed)
+  local same = table.concat({ chapter.id, seed, tostring(ctx.speed_lines), tostring(ctx.no_speed),
+    tostring(ctx.fixtures) }, " ")
+  plan_folders[same] = plan_folders[same] or plan_folder_of(chapter, ctx, seed)
+  return plan_folders[same]
+end
+
 -- Phase 1: the run's checks, their seeded inputs written in gen; and how many checks each
 -- group has.
 local function planned(opts, gen)
@@ -679,11 +699,14 @@ local function planned(opts, gen)
   local ctx = { rubric = chapter.rubric, fixtures = opts.fixtures, gen = gen, speed_lines = opts.speed_lines,
     no_speed = os.getenv("GRADE_NO_SPEED") == "1" }
   local kept = chapter.inputs and plan_folder(chapter, ctx, opts.seed)
-  local inputs = kept and wb.load_data(kept .. "/inputs.lua")
+  local inputs = kept and (loaded_inputs[kept] or wb.load_data(kept .. "/inputs.lua"))
   local made = kept and type(inputs) ~= "table"
   local broken = made and wb.exists(kept) -- there, but not whole: made anew
   if made then
     inputs = chapter.inputs(ctx)
+  end
+  if kept then
+    loaded_inputs[kept] = inputs
   end
   local checks = chapter.plan(ctx, inputs)
   -- The SHA-256 of each kept cases file, hashed when the plan was made ("N HEX" lines): what

@@ -20,21 +20,19 @@
 -- could not run (no sandbox, reference does not build, stale fixtures, ...),
 -- with the reason on stderr.
 
+local lfs = require("lfs")
 local wb = require("vm.lib.workbook")
 local engine = require("grader.engine")
 local sandbox = require("exercises.harness.sandbox")
 local report = require("grader.report")
 
--- --job FILE --index N (batch.lua): the submission's folder and key come from the batch's jobs
--- file, so that no command line names the submission; the results go to the job's folder.
-local function take_job(opts)
-  if not opts.job then
-    return opts
-  end
-  local job = wb.must(require("grader.batch").job(opts.job, opts.index))
-  wb.mkdir_p(job.out)
-  opts.submission, opts.key, opts.out, opts.json = job.folder, job.key, job.out, job.out .. "/results.json"
-  return opts
+-- opts for grading a job of a batch's jobs file (grader/batch.lua): the submission's folder
+-- and key come from the file, so that no command line names the submission; the results go
+-- to the job's folder, OUT/.job-INDEX.
+local function for_job(opts, job)
+  local run = setmetatable({}, { __index = opts })
+  run.submission, run.key, run.out, run.json = job.folder, job.key, job.out, job.out .. "/results.json"
+  return run
 end
 
 local function parse_args(argv)
@@ -53,7 +51,8 @@ local function parse_args(argv)
   parser:option("--key", "recorded in results.json as extra_data.grade_key (a batch's hash of what the grade depends on)")
   parser:option("--job", "a batch's jobs file: grade the job --index names, into .job-INDEX beside the file")
   parser:option("--index", "the job of --job to grade"):convert(wb.to_integer)
-  return take_job(engine.seed_and_lines(wb.parse(parser, argv)))
+  parser:flag("--worker", "grade jobs of --job until none is left, beside other workers (see work())")
+  return engine.seed_and_lines(wb.parse(parser, argv))
 end
 
 -- The chapters to grade: the one asked for; else, for a submission folder, every chapter
@@ -78,23 +77,26 @@ local function chapters_to_grade(opts)
   return engine.one_chapter_for_fixtures(list)
 end
 
-local function main(argv)
-  local opts = parse_args(argv)
-  engine.require_tools()
-  local isolation
-  if opts.isolation then
-    sandbox.use(opts.isolation)
-    isolation = opts.isolation .. ": " .. sandbox.describe[opts.isolation]
-  else
-    isolation = engine.choose_isolation().text
+-- What grading a chapter needs besides the submission, made once per process (a worker
+-- grades many submissions): the chapter, its fixtures and the reference's builds.
+local prepared = {}
+local function prepare(id)
+  if not prepared[id] then
+    local chapter = engine.load_chapter(id)
+    local fixtures, dir = engine.load_fixtures(chapter)
+    prepared[id] = { chapter = chapter, fixtures = fixtures, dir = dir, ref = engine.reference(chapter) }
   end
+  return prepared[id]
+end
+
+-- Grades opts.submission (see the top).
+local function grade(opts, isolation)
   local chapters = chapters_to_grade(opts)
   local written = {}
   for _, id in ipairs(chapters) do
-    local chapter = engine.load_chapter(id)
+    local p = prepare(id)
+    local chapter, fixtures, dir, ref = p.chapter, p.fixtures, p.dir, p.ref
     local seed, pool = engine.seed_for(chapter, opts)
-    local fixtures, dir = engine.load_fixtures(chapter)
-    local ref = engine.reference(chapter)
     local submission = (opts.submission or chapter.exercise.dir):gsub("/+$", "")
     wb.must(wb.is_dir(submission), "submission folder " .. submission .. " does not exist")
     local out = (opts.out or (engine.root .. "/run")) .. "/" .. id
@@ -122,4 +124,47 @@ local function main(argv)
   end
 end
 
-wb.exit_with("make grade: could not grade", main, arg)
+local FAILED = "make grade: could not grade"
+
+-- --job FILE --worker (batch.lua starts one per core): grades the jobs of FILE in order, each
+-- one that no other worker took: a worker takes job INDEX by making the folder OUT/.taken-INDEX
+-- (mkdir makes it for one of them only; the batch removes them when it is done). Prints INDEX
+-- when the job is done; what stopped its grade goes to OUT/.job-INDEX.err, as the message of a
+-- grade.lua of its own would.
+local function work(opts, isolation)
+  local batch = require("grader.batch")
+  for _, job in ipairs(wb.must(batch.jobs(opts.job))) do
+    if lfs.mkdir(wb.dirname(opts.job) .. "/.taken-" .. job.index) then
+      wb.mkdir_p(job.out)
+      local ok, err = pcall(grade, for_job(opts, job), isolation)
+      if not ok then
+        wb.write_file(job.out .. ".err", FAILED .. ": " .. (type(err) == "table" and tostring(err.message)
+          or tostring(err)) .. "\n")
+      end
+      io.stdout:write(job.index, "\n")
+      io.stdout:flush()
+    end
+  end
+end
+
+local function main(argv)
+  local opts = parse_args(argv)
+  engine.require_tools()
+  local isolation
+  if opts.isolation then
+    sandbox.use(opts.isolation)
+    isolation = opts.isolation .. ": " .. sandbox.describe[opts.isolation]
+  else
+    isolation = engine.choose_isolation().text
+  end
+  if opts.job and opts.worker then
+    return work(opts, isolation)
+  elseif opts.job then
+    local job = wb.must(require("grader.batch").job(opts.job, opts.index))
+    wb.mkdir_p(job.out)
+    return grade(for_job(opts, job), isolation)
+  end
+  return grade(opts, isolation)
+end
+
+wb.exit_with(FAILED, main, arg)

@@ -211,6 +211,7 @@ end
 -- ours: { sources = {...}, includes = {...} } (repository paths). Returns the list of object
 -- paths, or nil plus the first error. Parallel builders each compile into a private folder
 -- and rename it into place, so nobody sees half a folder.
+local object_dirs = {} -- by flags and sources: hashed once per process (our sources stay as they are)
 function M.objects(ours, flavour)
   local f = M.flavours[flavour]
   local flags = table.concat({ M.ours, f.cflags, f.ours }, " ")
@@ -219,7 +220,10 @@ function M.objects(ours, flavour)
   end
   local parent = "build/harness/objects"
   wb.mkdir_p(parent)
-  local dir = parent .. "/" .. flavour .. "-" .. wb.content_hash({ M.cc, flags }, object_inputs(ours)):sub(1, 16)
+  local same = flags .. "\0" .. table.concat(ours.sources, "\0")
+  object_dirs[same] = object_dirs[same]
+    or parent .. "/" .. flavour .. "-" .. wb.content_hash({ M.cc, flags }, object_inputs(ours)):sub(1, 16)
+  local dir = object_dirs[same]
   local objects = {}
   for i, source in ipairs(ours.sources) do
     objects[i] = string.format("%s/%d-%s", dir, i, wb.basename(source):gsub("%.c$", ".o"))

@@ -114,43 +114,52 @@ end
 
 -- ------------------------------------------------------------------ choosing the level
 
--- The limits of the runs that probe a level (ours: `true`, a shell listing paths).
+-- The limits of the runs that probe a level (ours: a shell listing paths).
 M.PROBE = { cpu = 10, memory = 256, output = 65536 }
 
-local function try_level(level)
-  local ok, r = pcall(M.run, setmetatable({ isolation = level, argv = { "true" } }, { __index = M.PROBE }))
-  if ok and r.ok then
-    return true
-  end
-  return false, ok and r.status or (type(r) == "table" and r.message or tostring(r))
-end
-
--- The paths of `paths` a program at `level` can see (test -e), as a list.
-local function visible_to_student(level, paths)
+-- The paths of `paths` a program at `level` can see (test -e), as a list; nil plus why not when
+-- the level cannot run it. The run that finds out whether a level works at all is this one.
+local function probe(level, paths)
   local dir = wb.temp_dir("build/grade", "tmp.probe")
   local out = dir .. "/visible.txt"
   local argv = { "sh", "-c", 'for f; do [ -e "$f" ] && echo "$f"; done; exit 0', "sh", table.unpack(paths) }
-  local r = M.run(setmetatable({ isolation = level, argv = argv, stdout = out }, { __index = M.PROBE }))
+  local ok, r = pcall(M.run, setmetatable({ isolation = level, argv = argv, stdout = out }, { __index = M.PROBE }))
   local seen = wb.split_lines(wb.read_file(out) or "") -- one path a line, none empty
   wb.rm_rf(dir)
-  if not r.ok then
-    wb.fail("the sandbox could not check what student code can see: " .. r.status)
+  if ok and r.ok then
+    return seen
+  end
+  return nil, ok and r.status or (type(r) == "table" and r.message or tostring(r))
+end
+
+-- probe(), at the level already chosen: one that fails now is the grader's problem.
+local function visible_to_student(level, paths)
+  local seen, why = probe(level, paths)
+  if not seen then
+    wb.fail("the sandbox could not check what student code can see: " .. why)
   end
   return seen
+end
+
+-- What probe() looks for to see into each of folders (seeing that one exists is allowed).
+local function secrets_of(folders)
+  local secrets = {}
+  for i, f in ipairs(folders) do
+    secrets[i] = f .. "/."
+  end
+  return secrets
 end
 
 -- Student code must not see the repository (solutions, grader, answers, results) nor, in a
 -- batch, the other submissions. Inside bubblewrap it cannot, unless they live under a folder
 -- the sandbox shows (/usr); at the user level root makes each folder private (chmod 700)
--- when it is not. Returns the list of folders it changed; raises when they stay visible.
-local function protect(level, folders)
+-- when it is not. seen: what the level's probe of them found (probe()). Returns the list of
+-- folders it changed; raises when they stay visible.
+local function protect(level, folders, seen)
   local changed = {}
-  local secrets = {}
-  for _, f in ipairs(folders) do
-    secrets[#secrets + 1] = f .. "/." -- seeing into the folder, not seeing that it exists
-  end
-  for _ = 1, 2 do
-    local seen = visible_to_student(level, secrets)
+  local secrets = secrets_of(folders)
+  for round = 1, 2 do
+    seen = round == 1 and seen or visible_to_student(level, secrets)
     if #seen == 0 then
       return changed
     end
@@ -201,14 +210,16 @@ function M.readable_copies(level)
   return seen
 end
 
-local function available(level)
+-- Whether level can run student code here: what its probe of secrets saw (an empty list for
+-- none, which runs nothing in a box), or nil plus why not.
+local function available(level, secrets)
   if level == "none" then
-    return true
+    return {}
   end
   if level == "user" and not wb.is_root() then
-    return false, "needs root (to run student code under an unprivileged uid)"
+    return nil, "needs root (to run student code under an unprivileged uid)"
   end
-  return try_level(level)
+  return probe(level, secrets)
 end
 
 -- Chooses the isolation level once per run (GRADE_ISOLATION, see the top) and sets
@@ -220,10 +231,11 @@ function M.choose(opts)
   if not (wanted == "auto" or M.describe[wanted]) then
     wb.fail("GRADE_ISOLATION is auto, bwrap, user or none, not " .. wanted)
   end
-  local why_not = {}
+  local why_not, seen = {}, nil
   for _, candidate in ipairs(wanted == "auto" and { "bwrap", "user", "none" } or { wanted }) do
-    local ok, why = available(candidate)
-    if ok then
+    local why
+    seen, why = available(candidate, secrets_of(opts.private or {}))
+    if seen then
       M.level = candidate
       break
     end
@@ -237,7 +249,7 @@ function M.choose(opts)
     result.text = result.text:gsub("unprivileged uid", "your own uid, in a user namespace")
   end
   if M.level ~= "none" then
-    local changed = protect(M.level, opts.private or {})
+    local changed = protect(M.level, opts.private or {}, seen)
     -- Root could hide them too, but they are somebody else's files: say where they are.
     local copies = M.readable_copies(M.level)
     if #copies > 0 then
