@@ -616,7 +616,9 @@ end
 -- Only bubblewrap's box is sealed enough: at the user level a case could leave files in the
 -- machine's shared folders. graded is the graded build (build.link's): one whose code could run
 -- in the process that forks the cases (build.unsealable; the exercise's functions are those the
--- reference defines) gets a box per check. trivial_of(check): the check's trivial(answer).
+-- reference defines) gets a box per check. trivial_of(check): the check's trivial(answer). A
+-- result taken leaves the files its own box would: runs/check-N.* (runs/TAG.* for a check with
+-- tag_alone).
 local function sealed_results(graded, ref, checks, gen, runs, trivial_of)
   if sandbox.level ~= "bwrap" or #checks == 0
     or build.unsealable(graded, build.defined(wb.read_file(ref.dir .. "/check-asan.symbols") or "")) then
@@ -638,7 +640,7 @@ local function sealed_results(graded, ref, checks, gen, runs, trivial_of)
       if stands_alone(check, r, trivial_of(check)) then
         taken[check] = r
         for _, stream in ipairs({ "out", "stdout", "stderr" }) do
-          wb.write_file(runs .. "/check-" .. check.number .. "." .. stream, r[stream])
+          wb.write_file(runs .. "/" .. (check.tag_alone or ("check-" .. check.number)) .. "." .. stream, r[stream])
         end
       end
     end
@@ -836,7 +838,7 @@ function M.grade(opts)
     sealed_list = table.move(runnable, 1, #runnable, 1, {})
     for _, check in ipairs(checks) do
       if check.kind == "speed" and check.reference then
-        twins[check] = setmetatable({ expected = check.reference.items }, { __index = check })
+        twins[check] = setmetatable({ expected = check.reference.items, tag_alone = "speed-asan" }, { __index = check })
         sealed_list[#sealed_list + 1] = twins[check]
       end
     end

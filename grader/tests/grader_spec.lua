@@ -515,7 +515,8 @@ describe("the grader", function()
       wb.write_file(path, table.concat(records))
       for i, name in ipairs(names) do
         local job = batch.job(path, i)
-        assert.are.same({ folder = "downloads/" .. name, key = "key-" .. i, out = ROOT .. "/jobs-test/.job-" .. i }, job)
+        assert.are.same({ index = i, folder = "downloads/" .. name, key = "key-" .. i,
+          out = ROOT .. "/jobs-test/.job-" .. i }, job)
       end
       local none, why = batch.job(path, 4)
       assert.is_truthy(none == nil and why:match("has no job 4"), why)
