@@ -353,8 +353,12 @@ local function run_speed(check, student, ref, chapter, runs)
     check.skipped = "skipped: valgrind is not installed (install the Debian package valgrind)"
     return
   end
-  if not (student.asan.ok and student.fast.ok) then
+  if not student.asan.ok then
     check.status, check.class, check.earned = "not built (see the build error above)", "build", 0
+    return
+  elseif not student.fast.ok then
+    check.status, check.class, check.earned = "the build without sanitizers, which is measured, failed: "
+      .. tostring(student.fast.error), "build", 0
     return
   end
   -- Nothing is earned unless the count comes out right below: a leak, say, must not earn

@@ -250,8 +250,9 @@ end
 -- objects' names in the box), in order, compile each student file, list its symbols, link, and
 -- send the program to fd 3. Build k exits with 10k on a compile error, 10k + 1 when readelf
 -- failed, 10k + 2 on a link error, so a build that fails stops the ones after it. Before build
--- k the script writes "MARK k" on stdout and on stderr, and after it "MARK size k BYTES" on
--- stdout: MARK is a random word of this run (see M.link_all). Objects go to the box's own
+-- k the script writes the line "MARK k" on stdout and on stderr, and after it "MARK size k
+-- BYTES" on stdout, each after a line end of its own (what came before may not have ended its
+-- line): MARK is a random word of this run (see M.link_all). Objects go to the box's own
 -- temporary folder, $TMPDIR (/tmp is private only inside bubblewrap).
 local function script(spec, builds, mark)
   local lines = { "set -u" }
@@ -261,7 +262,8 @@ local function script(spec, builds, mark)
     local flags = string.format('%s %s -fdebug-prefix-map="$PWD"=%s', M.warn, M.flavours[b.flavour].cflags,
       wb.quote(spec.display or "."))
     local linked, program = {}, string.format('"$TMPDIR"/program-%d', k)
-    lines[#lines + 1] = string.format("printf '%%s %%d\\n' %s %d; printf '%%s %%d\\n' %s %d >&2", mark, k, mark, k)
+    lines[#lines + 1] = string.format("printf '\\n%%s %%d\\n' %s %d; printf '\\n%%s %%d\\n' %s %d >&2", mark, k, mark,
+      k)
     for _, name in ipairs(spec.student_files) do
       if name:match("%.c$") then
         local object = string.format('"$TMPDIR"/%d-%s', k, name:gsub("%.c$", ".o"))
@@ -277,7 +279,7 @@ local function script(spec, builds, mark)
     lines[#lines + 1] = string.format("%s %s %s %s %s %s -lm -o %s || exit %d", M.cc, flags,
       M.flavours[b.flavour].ldflags, table.concat(linked, " "), M.wrap, M.flavours[b.flavour].libs, program,
       10 * k + 2)
-    lines[#lines + 1] = string.format('printf \'%%s size %%d %%s\\n\' %s %d "$(wc -c < %s)"; cat %s >&3', mark, k,
+    lines[#lines + 1] = string.format('printf \'\\n%%s size %%d %%s\\n\' %s %d "$(wc -c < %s)"; cat %s >&3', mark, k,
       program, program)
   end
   return table.concat(lines, "\n")
@@ -463,15 +465,22 @@ local function random_mark()
   end))
 end
 
--- The parts of a build script's stream (script() says how it is marked): { [k] = text }.
+-- The parts of a build script's stream (script() says how it is marked): { [k] = text }, each
+-- with the line ends it has (an empty part is "").
 local function sections(text, mark)
-  local parts, starts = {}, {}
-  for at, k in ("\n" .. text):gmatch("\n()" .. mark .. " (%d+)\n") do
-    starts[#starts + 1] = { at = at - 1, k = tonumber(k) }
+  text = "\n" .. text
+  local marks, from = {}, 1
+  while true do
+    local first, last, k = text:find("\n" .. mark .. " (%d+)\n", from)
+    if not first then
+      break
+    end
+    marks[#marks + 1] = { first = first, last = last, k = tonumber(k) }
+    from = last -- its line end may begin the next mark's line
   end
-  for i, s in ipairs(starts) do
-    local from = s.at + #mark + #tostring(s.k) + 2
-    parts[s.k] = text:sub(from, (starts[i + 1] and starts[i + 1].at or #text + 1) - 1)
+  local parts = {}
+  for i, m in ipairs(marks) do
+    parts[m.k] = text:sub(m.last + 1, marks[i + 1] and marks[i + 1].first or #text)
   end
   return parts
 end
@@ -515,8 +524,11 @@ function M.link_all(spec, builds)
   local sources = table.concat(spec.student_files, ", ")
   local made = {}
   for k, b in ipairs(todo) do
-    if not out[k] then
-      break -- an earlier build failed
+    if not out[k] then -- not started: an earlier build failed, or the box ended first
+      if k == 1 or results[k - 1].ok then
+        results[k] = { ok = false, log = "", warnings = 0, error = "the compiler did not finish: " .. r.status }
+      end
+      break
     end
     local path, log = spec.dir .. "/" .. b.name, logs[k] or ""
     local size = tonumber(("\n" .. out[k]):match("\n" .. mark .. " size " .. k .. " (%d+)\n") or "")
@@ -525,14 +537,15 @@ function M.link_all(spec, builds)
     wb.write_file(path .. ".log", log)
     local result = { ok = false, log = log, warnings = select(2, log:gsub("warning:", "")) }
     results[k] = result
+    local whole = size and size <= M.max_program and #programs >= offset + size
     if r.status == "exit " .. 10 * k or (r.kind == "output" and not size and log:match(": error:")) then
       result.error = sources .. " does not compile: " .. first_error(log)
     elseif r.status == "exit " .. 10 * k + 2 then
       result.error = "linking failed: " .. first_error(log)
-    elseif r.kind == "output" and r.status:match("of results") then
+    elseif (size or 0) > M.max_program or (not whole and r.kind == "output" and r.status:match("of results")) then
       result.error = string.format("refused: the built program is larger than %d MB, far more than any solution needs",
         M.max_program >> 20)
-    elseif not size or #programs < offset + size then
+    elseif not whole then
       result.error = "the compiler did not finish: " .. r.status
     else
       local program = programs:sub(offset + 1, offset + size)

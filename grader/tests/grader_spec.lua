@@ -521,6 +521,22 @@ describe("the grader", function()
       local none, why = batch.job(path, 4)
       assert.is_truthy(none == nil and why:match("has no job 4"), why)
     end)
+    it("a job its worker never finished is named as not graded, with what the worker said", function()
+      local out = ROOT .. "/unfinished-test"
+      wb.rm_rf(out)
+      wb.mkdir_p(out .. "/.job-2/165")
+      wb.mkdir_p(out .. "/.taken-1")
+      wb.mkdir_p(out .. "/.taken-2")
+      wb.write_file(out .. "/.worker-1.err", "lua5.4: not enough memory\n")
+      batch.name_unfinished(out, { "alice", "bob" }, { [1] = true }, 2)
+      assert.matches("^not graded: its grader stopped before it was done: lua5.4: not enough memory\n$",
+        wb.read_file(out .. "/bob.err"))
+      assert.is_true(wb.is_dir(out .. "/bob/165"))
+      assert.is_nil(wb.read_file(out .. "/alice.err"))
+      for _, gone in ipairs({ ".taken-1", ".taken-2", ".worker-1.err", ".job-2", ".job-2.err" }) do
+        assert.is_false(wb.exists(out .. "/" .. gone), gone)
+      end
+    end)
   end)
 
   -- scores.csv opens in a spreadsheet: a field starting with = + - @ is a formula there, and

@@ -713,6 +713,49 @@ describe("the exercise harness", function()
     end)
   end)
 
+  describe("two builds in one box (build.link_all)", function()
+    local build = require("exercises.harness.build")
+    local ex = chapter.load("165")
+    local both = { { flavour = "asan", name = "check-asan" }, { flavour = "fast", name = "check-fast" } }
+    -- The stub with `extra` after it, built both ways in a folder of its own.
+    local function built(name, extra)
+      local dir = TMP .. "/two-" .. name
+      wb.mkdir_p(dir .. "/submission")
+      wb.write_file(dir .. "/submission/profile.c", wb.read_file("exercises/165/profile.c") .. extra)
+      local spec = chapter.build_spec(ex, dir .. "/build", dir .. "/submission")
+      assert(build.prepare(spec))
+      return build.link_all(spec, both), dir .. "/build"
+    end
+    it("each build gets its own log and program, and the second's error is its own", function()
+      local r, dir = built("second", "#ifndef __SANITIZE_ADDRESS__\n#warning only without sanitizers\n"
+        .. "#error only without sanitizers\n#endif\n")
+      assert.is_true(r[1].ok)
+      assert.are.equal(0, r[1].warnings)
+      assert.is_truthy(wb.exists(dir .. "/check-asan"))
+      assert.is_nil(wb.read_file(dir .. "/check-asan.log"):find("only without", 1, true))
+      assert.is_false(r[2].ok)
+      assert.are.equal(1, r[2].warnings)
+      assert.matches("does not compile: .*#error only without sanitizers", r[2].error)
+      assert.is_falsy(wb.exists(dir .. "/check-fast"))
+    end)
+    it("a first build that fails stops the second", function()
+      local r = built("first", "#ifdef __SANITIZE_ADDRESS__\n#error only with sanitizers\n#endif\n")
+      assert.is_false(r[1].ok)
+      assert.matches("does not compile: .*#error only with sanitizers", r[1].error)
+      assert.is_nil(r[2])
+    end)
+    it("both programs come back whole, each with its own symbols", function()
+      local r, dir = built("whole", "")
+      assert.is_true(r[1].ok and r[2].ok)
+      assert.matches("__asan_", r[1].symbols)
+      assert.is_nil(r[2].symbols:find("__asan_", 1, true))
+      for _, name in ipairs({ "check-asan", "check-fast" }) do
+        assert.are.equal("\127ELF", wb.read_file(dir .. "/" .. name):sub(1, 4))
+        assert.is_true(wb.run(wb.quote(dir .. "/" .. name) .. " --help > /dev/null 2>&1 || [ $? -eq 2 ]"))
+      end
+    end)
+  end)
+
   -- ---------------------------------------------------------------- pieces
 
   describe("pieces", function()
