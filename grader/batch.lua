@@ -5,7 +5,7 @@
 --
 -- Each sub-folder of DIR is one submission (the student's files may sit a
 -- few folders deeper, as LMS downloads nest them). Submissions are graded in
--- parallel by one grade.lua --worker per core, each submission in its own
+-- parallel by one grade.lua --job worker per core, each submission in its own
 -- folder and its grade in a pcall, so a submission that crashes, hangs or does
 -- not compile costs only its own row. Everything shares one seed, printed, so all students get the
 -- same randomised inputs and SEED=n repeats the batch.
@@ -196,11 +196,11 @@ function M.run(opts)
     end
   end
   wb.write_file(out .. "/.jobs", table.concat(jobs))
-  -- Workers, one per submission graded at once (grade.lua --worker): each grades the jobs no
+  -- Workers, one per submission graded at once (grade.lua --job): each grades the jobs no
   -- other took, one after another, keeping what every grade needs besides the submission
   -- (the chapter, its fixtures, the reference, the run's plan and answers), and prints each
   -- INDEX when it is done: the batch's progress reads them as they come.
-  local script = string.format([[%s grader/grade.lua --chapter %s --job "%s/.jobs" --worker --seed %d %s --jobs 1 --quiet 2> "%s/.worker-$1.err"]],
+  local script = string.format([[%s grader/grade.lua --chapter %s --job "%s/.jobs" --seed %d %s --jobs 1 --quiet 2> "%s/.worker-$1.err"]],
     lua, id, out, seed, extra, out)
   -- Submissions in parallel, each grade's checks one by one; but at the user level no
   -- namespace keeps two submissions apart (their checks would share the machine's IPC
@@ -327,16 +327,6 @@ function M.jobs(path)
   return list
 end
 
--- Job `index` of the jobs file `path`; nil and why when there is none.
-function M.job(path, index)
-  local list, why = M.jobs(path)
-  for _, job in ipairs(list or {}) do
-    if job.index == index then
-      return job
-    end
-  end
-  return nil, why or string.format("%s has no job %s", path, tostring(index))
-end
 
 -- A job's folder, OUT/.job-INDEX, and its messages, OUT/.job-INDEX.err (if it wrote any),
 -- take the submission's name once the job is done; a move that fails is the job's message.

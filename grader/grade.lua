@@ -2,7 +2,7 @@
 --
 --   lua5.4 grader/grade.lua [--submission DIR] [--out DIR] [--json FILE]
 --                           [--seed N] [--speed-lines N] [--chapter N] [--quiet]
---                           [--jobs N] [--isolation LEVEL]
+--                           [--jobs N] [--isolation LEVEL] [--job FILE]
 --
 -- Grades each chapter on its own (--chapter, CHAPTER=N: that one; with --submission, the
 -- chapters whose files the folder holds), prints the report, and writes it to
@@ -14,7 +14,8 @@
 -- (`make seed-pool`: its reference answers are ready), else a fresh seed, and prints it.
 -- Student code runs at the isolation level chosen once per run (exercises/harness/sandbox.lua,
 -- GRADE_ISOLATION); --isolation takes a level a batch has already chosen. --jobs runs
--- that many checks at once (default: one per core).
+-- that many checks at once (default: one per core). --job makes it one of a batch's workers
+-- (work(), below).
 --
 -- Exit status: 0 when grading completed, whatever the score; 2 when grading
 -- could not run (no sandbox, reference does not build, stale fixtures, ...),
@@ -49,9 +50,7 @@ local function parse_args(argv)
   parser:option("--jobs", "checks at once (default: one per core)"):convert(wb.to_integer)
   parser:option("--isolation", "a level a batch has already chosen (bwrap, user, none)")
   parser:option("--key", "recorded in results.json as extra_data.grade_key (a batch's hash of what the grade depends on)")
-  parser:option("--job", "a batch's jobs file: grade the job --index names, into .job-INDEX beside the file")
-  parser:option("--index", "the job of --job to grade"):convert(wb.to_integer)
-  parser:flag("--worker", "grade jobs of --job until none is left, beside other workers (see work())")
+  parser:option("--job", "a batch's jobs file: grade its jobs that no other worker took (see work())")
   return engine.seed_and_lines(wb.parse(parser, argv))
 end
 
@@ -126,7 +125,7 @@ end
 
 local FAILED = "make grade: could not grade"
 
--- --job FILE --worker (batch.lua starts one per core): grades the jobs of FILE in order, each
+-- --job FILE (batch.lua starts one such worker per core): grades the jobs of FILE in order, each
 -- one that no other worker took: a worker takes job INDEX by making the folder OUT/.taken-INDEX
 -- (mkdir makes it for one of them only; the batch removes them when it is done). Prints INDEX
 -- when the job is done; what stopped its grade goes to OUT/.job-INDEX.err, as the message of a
@@ -157,12 +156,8 @@ local function main(argv)
   else
     isolation = engine.choose_isolation().text
   end
-  if opts.job and opts.worker then
+  if opts.job then
     return work(opts, isolation)
-  elseif opts.job then
-    local job = wb.must(require("grader.batch").job(opts.job, opts.index))
-    wb.mkdir_p(job.out)
-    return grade(for_job(opts, job), isolation)
   end
   return grade(opts, isolation)
 end

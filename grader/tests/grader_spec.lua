@@ -513,13 +513,14 @@ describe("the grader", function()
         records[i] = batch.job_record(i, name, "downloads/" .. name, "key-" .. i)
       end
       wb.write_file(path, table.concat(records))
+      local jobs = assert(batch.jobs(path))
+      assert.are.equal(#names, #jobs)
       for i, name in ipairs(names) do
-        local job = batch.job(path, i)
         assert.are.same({ index = i, folder = "downloads/" .. name, key = "key-" .. i,
-          out = ROOT .. "/jobs-test/.job-" .. i }, job)
+          out = ROOT .. "/jobs-test/.job-" .. i }, jobs[i])
       end
-      local none, why = batch.job(path, 4)
-      assert.is_truthy(none == nil and why:match("has no job 4"), why)
+      local none, why = batch.jobs(path .. ".missing")
+      assert.is_truthy(none == nil and why:match("cannot be read"), why)
     end)
     it("a job its worker never finished is named as not graded, with what the worker said", function()
       local out = ROOT .. "/unfinished-test"
