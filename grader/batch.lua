@@ -200,8 +200,8 @@ function M.run(opts)
   -- other took, one after another, keeping what every grade needs besides the submission
   -- (the chapter, its fixtures, the reference, the run's plan and answers), and prints each
   -- INDEX when it is done: the batch's progress reads them as they come.
-  local script = string.format([[%s grader/grade.lua --chapter %s --job "%s/.jobs" --seed %d %s --jobs 1 --quiet 2> "%s/.worker-$1.err"]],
-    lua, id, out, seed, extra, out)
+  local script = string.format([[%s grader/grade.lua --chapter %s --job "%s/.jobs" --seed %d %s --jobs 1 --quiet ]]
+    .. [[2> "%s/.worker-$1.err"]], lua, id, out, seed, extra, out)
   -- Submissions in parallel, each grade's checks one by one; but at the user level no
   -- namespace keeps two submissions apart (their checks would share the machine's IPC
   -- objects, /tmp and /dev/shm while they run), so there one check runs at a time.

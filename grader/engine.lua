@@ -250,7 +250,8 @@ function M.reference(chapter)
   local spec = harness.build_spec(ex, private, ex.solution, true)
   local ok, why = build.prepare(spec)
   wb.must(ok, "cannot build the reference solution: " .. tostring(why))
-  local built = build.link_all(spec, { { flavour = "asan", name = "check-asan" }, { flavour = "fast", name = "check-fast" } })
+  local built = build.link_all(spec, { { flavour = "asan", name = "check-asan" },
+    { flavour = "fast", name = "check-fast" } })
   for k = 1, 2 do
     if not (built[k] and built[k].ok) then
       wb.rm_rf(private)
@@ -664,10 +665,10 @@ local function record(check, r, trivial)
 end
 
 -- Where a run's plan is kept (a folder: inputs.lua, what chapter.inputs made, plain data;
--- case-N.tsv, every check's cases file; hashes, their SHA-256s), named by the hash of all the plan is made from: the
--- seed and the speed size, each fixture with its expected answers, the chapter's modules and
--- the code that reads folded files and writes cases files. A seed of the pool has one from
--- `make seed-pool`; making it is most of a grade's own work.
+-- case-N.tsv, every check's cases file; hashes, their SHA-256s), named by the hash of all the
+-- plan is made from: the seed and the speed size, each fixture with its expected answers, the
+-- chapter's modules and the code that reads folded files and writes cases files. A seed of
+-- the pool has one from `make seed-pool`; making it is most of a grade's own work.
 local function plan_folder_of(chapter, ctx, seed)
   local dir = "grader/" .. chapter.id
   local paths = { "vm/lib/workbook.lua", "vm/lib/dripprof.lua", dripprof.program(), "exercises/harness/cases.lua",

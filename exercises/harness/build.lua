@@ -519,7 +519,8 @@ function M.link_all(spec, builds)
   local r = sandbox.run(setmetatable({ argv = { "sh", "-c", script(spec, todo, mark) }, files = files,
     stdout = base .. ".out", stderr = base .. ".log", results = base .. ".programs",
     output = M.limits.output * #todo, results_limit = M.max_program * #todo }, { __index = M.limits }))
-  local out, logs = sections(wb.read_file(base .. ".out") or "", mark), sections(wb.read_file(base .. ".log") or "", mark)
+  local out = sections(wb.read_file(base .. ".out") or "", mark)
+  local logs = sections(wb.read_file(base .. ".log") or "", mark)
   local programs, offset = wb.read_file(base .. ".programs") or "", 0
   local sources = table.concat(spec.student_files, ", ")
   local made = {}
