@@ -216,9 +216,9 @@ function M.run(opts)
       .. "the fixtures are unchanged; FORCE=1 grades them again)", kept.count, out))
   end
   print(string.format("grading %d submissions from %s, %d at a time, seed %d%s (SEED=%d repeats it)", #queued, dir,
-    jobs_n, seed, pool and string.format(", one of the seed pool's %d", pool) or "", seed))
-  local pipe = io.popen(string.format("xargs -r -a %s -n 1 -P %d sh -c %s _", wb.quote(out .. "/.workers"), jobs_n,
-    wb.quote(script)))
+    #workers, seed, pool and string.format(", one of the seed pool's %d", pool) or "", seed))
+  local pipe = io.popen(string.format("xargs -r -a %s -n 1 -P %d sh -c %s _", wb.quote(out .. "/.workers"),
+    math.max(#workers, 1), wb.quote(script)))
   local done = M.follow(pipe, out, queued)
   pipe:close()
   M.name_unfinished(out, queued, done, #workers)

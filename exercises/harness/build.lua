@@ -103,8 +103,8 @@ local function on_path(name)
 end
 local linker = on_path("ld.gold") and "-fuse-ld=gold" or ""
 M.flavours = {
-  asan = { cflags = "-g -O1 " .. from_make("SANITIZE"), ours = M.cmocka_cflags, ldflags = linker .. " -Wl,-z,now",
-    libs = M.cmocka_libs },
+  asan = { cflags = "-g -O1 " .. from_make("SANITIZE"), ours = M.cmocka_cflags,
+    ldflags = linker .. " -Wl,-z,now", libs = M.cmocka_libs },
   fast = { cflags = "-gdwarf-4 -O2", ours = "-DCHECKER_COUNTED", ldflags = "-static " .. linker, libs = "" },
 }
 
