@@ -7,8 +7,8 @@
 -- few folders deeper, as LMS downloads nest them). Submissions are graded in
 -- parallel by one grade.lua --job worker per core, each submission in its own
 -- folder and its grade in a pcall, so a submission that crashes, hangs or does
--- not compile costs only its own row. Everything shares one seed, printed, so all students get the
--- same randomised inputs and SEED=n repeats the batch.
+-- not compile costs only its own row. Everything shares one seed, printed, so
+-- all students get the same randomised inputs and SEED=n repeats the batch.
 --
 -- Written to OUT (default build/grade/batch):
 --   NAME/results.json, NAME/CHAPTER/report.txt   per submission
@@ -352,10 +352,11 @@ end
 function M.follow(pipe, out, names)
   local terminal = os.execute("test -t 1") == true
   local start, done, trouble, reported = os.time(), 0, 0, {}
-  for index in pipe:lines() do
-    local name = not reported[tonumber(index)] and names[tonumber(index)]
+  for line in pipe:lines() do
+    local index = tonumber(line)
+    local name = index and not reported[index] and names[index]
     if name then
-      reported[tonumber(index)] = true
+      reported[index] = true
       M.name_job(out, index, name)
       done = done + 1
       local result = report.read_json(out .. "/" .. name .. "/results.json")

@@ -306,9 +306,17 @@ end
 
 local have_valgrind = speed.have_valgrind
 
--- The reference's answers read from the cache, by file: a batch's worker grades many
--- submissions against the same ones (nothing changes an answers list once it is read).
+-- The reference's answers read from the cache file `path` by parse(text), or nil when there is
+-- none; read once per process: a batch's worker grades many submissions against the same ones
+-- (nothing changes answers once they are read).
 local parsed_answers = {}
+local function cached_answers(path, parse)
+  if parsed_answers[path] == nil then
+    local text = wb.read_file(path)
+    parsed_answers[path] = text and parse(text) or nil
+  end
+  return parsed_answers[path]
+end
 
 -- The reference's counts and answers on the speed input, cached by input content and
 -- reference build so a batch measures them once: the whole run, the same run that only
@@ -318,14 +326,13 @@ local function speed_reference(ref, check, chapter)
   local key = (check.tsv_sha256 or wb.sha256(check.tsv)) .. "-" .. (ref.fast_sha256 or wb.sha256(ref.fast) or "")
     .. "-" .. speed.COUNTER
   local cache = ANSWERS .. "/speed-" .. chapter.id .. "-" .. key
-  local text = not parsed_answers[cache] and wb.read_file(cache)
-  if text then
+  local kept = cached_answers(cache, function(text)
     local ir, base, cpu, base_cpu = text:match("^(%d+) (%d+) ([%d.]+) ([%d.]+)\n")
-    parsed_answers[cache] = { ir = tonumber(ir), base = tonumber(base), cpu = tonumber(cpu),
-      base_cpu = tonumber(base_cpu), items = answers.parse(text:match("\n(.*)$") or "") }
-  end
-  if parsed_answers[cache] then
-    return parsed_answers[cache]
+    return { ir = tonumber(ir), base = tonumber(base), cpu = tonumber(cpu), base_cpu = tonumber(base_cpu),
+      items = answers.parse(text:match("\n(.*)$") or "") }
+  end)
+  if kept then
+    return kept
   end
   -- A private folder: in a batch two graders may measure at the same time.
   local dir = ANSWERS .. "/run-" .. key .. "-" .. wb.pid()
@@ -453,13 +460,8 @@ local function reference_answers(opts, checks, runs)
       end
     elseif not check.expected then
       check.cache = cache_path(opts, assert(check.tsv_sha256 or hashes[check.tsv], check.tsv))
-      local text = not parsed_answers[check.cache] and wb.read_file(check.cache)
-      if text then
-        parsed_answers[check.cache] = answers.parse(text)
-      end
-      if parsed_answers[check.cache] then
-        check.expected = parsed_answers[check.cache]
-      else
+      check.expected = cached_answers(check.cache, answers.parse)
+      if not check.expected then
         check.tag = "reference-" .. i
         todo[#todo + 1] = check
       end
